@@ -1,0 +1,168 @@
+"""Settings, read from the environment with embedded defaults so one machine runs everything.
+
+This is the only module that reads the environment.
+"""
+
+import os
+import secrets
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(os.environ.get("HYDRATA_VAR_DIR", BASE_DIR / "var"))
+VAR_DIR.mkdir(parents=True, exist_ok=True)
+
+
+def _env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _env_list(name: str, default: list[str]) -> list[str]:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def _local_secret_key() -> str:
+    """A key generated once and kept in var/ so local sessions survive restarts."""
+    path = VAR_DIR / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+DEBUG = _env_bool("DEBUG", False)
+HYDRATA_ENV = os.environ.get("HYDRATA_ENV", "local")
+
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if HYDRATA_ENV == "production":
+        raise ImproperlyConfigured("SECRET_KEY must be set when HYDRATA_ENV=production.")
+    SECRET_KEY = _local_secret_key()
+
+# The origin people open in a browser; ui_url links point here.
+HYDRATA_SITE_URL = os.environ.get("HYDRATA_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# Where the MCP tools send their REST calls (loopback to this same server by default).
+HYDRATA_API_ORIGIN = os.environ.get("HYDRATA_API_ORIGIN", HYDRATA_SITE_URL).rstrip("/")
+HYDRATA_API_TIMEOUT_SECONDS = float(os.environ.get("HYDRATA_API_TIMEOUT_SECONDS", "30"))
+# Origins (besides HYDRATA_SITE_URL and the request's own host) allowed to call /mcp/ from a browser.
+HYDRATA_MCP_ALLOWED_ORIGINS = _env_list("HYDRATA_MCP_ALLOWED_ORIGINS", [])
+
+_site_host = urlsplit(HYDRATA_SITE_URL).hostname or "127.0.0.1"
+ALLOWED_HOSTS = _env_list("ALLOWED_HOSTS", sorted({_site_host, "127.0.0.1", "localhost", "testserver"}))
+CSRF_TRUSTED_ORIGINS = _env_list("CSRF_TRUSTED_ORIGINS", [HYDRATA_SITE_URL])
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "hydrata.core",
+    "hydrata.agents",
+    "hydrata.anuga",
+    "hydrata_mcp",
+]
+
+MIDDLEWARE = [
+    "hydrata_mcp.gate.MCPGateMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "hydrata.agents.middleware.AgentActivityMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+ASGI_APPLICATION = "config.asgi.application"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'hydrata.sqlite3'}"),
+        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Several threads (the web server, the loopback REST calls) share one file.
+    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "/admin/login/"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "hydrata.agents.authentication.AgentKeyAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["hydrata.agents.permissions.GrantLevelPermission"],
+    "DEFAULT_PAGINATION_CLASS": "hydrata.core.pagination.PageNumberPagination",
+    "PAGE_SIZE": 100,
+    "EXCEPTION_HANDLER": "hydrata.core.exception_handler.api_exception_handler",
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+
+# Agent grants
+HYDRATA_GRANT_LAST_USED_THROTTLE_SECONDS = int(os.environ.get("HYDRATA_GRANT_LAST_USED_THROTTLE_SECONDS", "60"))
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {
+        # The SDK logs every request at INFO; keep the console readable.
+        "mcp": {"level": "WARNING"},
+        "httpx": {"level": "WARNING"},
+    },
+}
+
+if HYDRATA_ENV == "production":
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -1,0 +1,11 @@
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/v2/anuga/", include("hydrata.anuga.api.urls")),
+    path("api/v2/", include("hydrata.agents.api.urls")),
+    path("agents/", include("hydrata.agents.urls")),
+    path("", include("hydrata.anuga.urls")),
+    path("", include("hydrata_mcp.urls")),
+]

@@ -1,0 +1,50 @@
+from django.utils import timezone
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from hydrata.agents.api.serializers import CapabilitySuggestionInput
+from hydrata.agents.permissions import grant_of
+from hydrata.agents.selectors import account_for_user, spend_used_this_month
+from hydrata.agents.services import capability_suggestion_create
+from hydrata.core.errors import ValidationFailed
+
+
+class AgentMeView(APIView):
+    """The calling grant: name, level, account, paused, spend used and limit, expiry."""
+
+    grant_levels = {"GET": "read"}
+
+    def get(self, request: Request) -> Response:
+        grant = grant_of(request)
+        if grant is None:
+            raise ValidationFailed("This endpoint describes an agent grant; sign in with an agent key.",
+                                   code="NO_AGENT_GRANT")
+        account = account_for_user(user=grant.user)
+        limit = account.monthly_spend_limit if account else None
+        return Response({
+            "id": grant.pk,
+            "name": grant.name,
+            "level": grant.level,
+            "key_prefix": grant.key_prefix,
+            "account": grant.user.get_username(),
+            "paused": bool(account and account.agents_paused),
+            "spend_used_this_month": str(spend_used_this_month(user=grant.user, now=timezone.now())),
+            "spend_limit_monthly": None if limit is None else str(limit),
+            "currency": "USD",
+            "created_at": grant.created_at,
+            "expires_at": grant.expires_at,
+            "last_used_at": grant.last_used_at,
+        })
+
+
+class CapabilitySuggestionCreateView(APIView):
+    grant_levels = {"POST": "read"}
+
+    def post(self, request: Request) -> Response:
+        data = CapabilitySuggestionInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        suggestion = capability_suggestion_create(user=request.user, grant=grant_of(request), **data.validated_data)
+        return Response({"id": suggestion.pk, "summary": suggestion.summary, "created_at": suggestion.created_at},
+                        status=status.HTTP_201_CREATED)

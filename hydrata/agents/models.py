@@ -1,0 +1,86 @@
+from django.conf import settings
+from django.db import models
+
+
+class GrantLevel(models.TextChoices):
+    READ = "read", "Read"
+    DRAFT = "draft", "Draft (build models)"
+    LAUNCH = "launch", "Launch (run simulations, spends money)"
+
+
+LEVEL_RANK = {GrantLevel.READ: 0, GrantLevel.DRAFT: 1, GrantLevel.LAUNCH: 2}
+
+
+class AgentAccount(models.Model):
+    """The account-wide switches that apply to every grant a user has made."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="agent_account")
+    agents_paused = models.BooleanField(default=False)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    monthly_spend_limit = models.DecimalField(
+        max_digits=12, decimal_places=2, null=True, blank=True, help_text="USD per calendar month; empty = no limit."
+    )
+
+    def __str__(self) -> str:
+        return f"Agent account of {self.user}"
+
+
+class AgentGrant(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="agent_grants")
+    name = models.CharField(max_length=100)
+    level = models.CharField(max_length=10, choices=GrantLevel.choices)
+    key_prefix = models.CharField(max_length=16, help_text="The first characters of the key, for recognising it.")
+    key_digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the key; the key is never stored.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.level}, {self.key_prefix}…)"
+
+
+class AgentActivity(models.Model):
+    """One REST request made with a grant. Client and session values are informational only."""
+
+    grant = models.ForeignKey(AgentGrant, on_delete=models.CASCADE, related_name="activity")
+    method = models.CharField(max_length=10)
+    path = models.CharField(max_length=500)
+    status_code = models.PositiveSmallIntegerField()
+    client = models.CharField(max_length=100, blank=True)
+    session = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "agent activity"
+
+
+class AgentSpend(models.Model):
+    """Money an agent committed on the account (a launched run). Summed per calendar month."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="agent_spend")
+    grant = models.ForeignKey(AgentGrant, on_delete=models.SET_NULL, null=True, related_name="spend")
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    description = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+
+class CapabilitySuggestion(models.Model):
+    """What an agent needed and no tool did."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="capability_suggestions")
+    grant = models.ForeignKey(AgentGrant, on_delete=models.SET_NULL, null=True, blank=True)
+    summary = models.CharField(max_length=300)
+    details = models.TextField(blank=True)
+    workflow = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]

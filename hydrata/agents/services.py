@@ -1,0 +1,100 @@
+from datetime import datetime, timedelta
+from decimal import Decimal
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from hydrata.agents.keys import key_digest, key_display_prefix, key_generate
+from hydrata.agents.models import AgentAccount, AgentActivity, AgentGrant, CapabilitySuggestion, GrantLevel
+from hydrata.core.errors import ValidationFailed
+
+MAX_GRANT_NAME_LENGTH = 100
+
+
+def grant_create(
+    *, user: AbstractBaseUser, name: str, level: str, expires_at: datetime | None = None
+) -> tuple[AgentGrant, str]:
+    """Create a grant and return it with its key. The key exists only in this return value."""
+    name = name.strip()
+    if not name or len(name) > MAX_GRANT_NAME_LENGTH:
+        raise ValidationFailed(f"A grant needs a name of 1 to {MAX_GRANT_NAME_LENGTH} characters.", code="INVALID_NAME")
+    if level not in GrantLevel.values:
+        raise ValidationFailed(f"level must be one of {', '.join(GrantLevel.values)}.", code="INVALID_LEVEL")
+    if expires_at is not None and expires_at <= timezone.now():
+        raise ValidationFailed("The expiry must be in the future.", code="INVALID_EXPIRY")
+    key = key_generate()
+    grant = AgentGrant.objects.create(
+        user=user,
+        name=name,
+        level=level,
+        key_prefix=key_display_prefix(key),
+        key_digest=key_digest(key),
+        expires_at=expires_at,
+    )
+    return grant, key
+
+
+def grant_revoke(*, grant: AgentGrant) -> AgentGrant:
+    if grant.revoked_at is None:
+        grant.revoked_at = timezone.now()
+        grant.save(update_fields=["revoked_at"])
+    return grant
+
+
+def grants_revoke_all(*, user: AbstractBaseUser) -> int:
+    return AgentGrant.objects.filter(user=user, revoked_at__isnull=True).update(revoked_at=timezone.now())
+
+
+def grant_touch(*, grant: AgentGrant, now: datetime) -> None:
+    """Record use, at most once per throttle window so busy agents do not write on every request."""
+    window = timedelta(seconds=settings.HYDRATA_GRANT_LAST_USED_THROTTLE_SECONDS)
+    if grant.last_used_at is not None and now - grant.last_used_at < window:
+        return
+    AgentGrant.objects.filter(pk=grant.pk).update(last_used_at=now)
+    grant.last_used_at = now
+
+
+def account_get_or_create(*, user: AbstractBaseUser) -> AgentAccount:
+    account, _ = AgentAccount.objects.get_or_create(user=user)
+    return account
+
+
+@transaction.atomic
+def account_set_paused(*, user: AbstractBaseUser, paused: bool) -> AgentAccount:
+    account = account_get_or_create(user=user)
+    account.agents_paused = paused
+    account.paused_at = timezone.now() if paused else None
+    account.save(update_fields=["agents_paused", "paused_at"])
+    return account
+
+
+def account_set_spend_limit(*, user: AbstractBaseUser, limit: Decimal | None) -> AgentAccount:
+    if limit is not None and limit < 0:
+        raise ValidationFailed("The spend limit cannot be negative.", code="INVALID_SPEND_LIMIT")
+    account = account_get_or_create(user=user)
+    account.monthly_spend_limit = limit
+    account.save(update_fields=["monthly_spend_limit"])
+    return account
+
+
+def activity_record(
+    *, grant: AgentGrant, method: str, path: str, status_code: int, client: str, session: str
+) -> AgentActivity:
+    return AgentActivity.objects.create(
+        grant=grant,
+        method=method[:10],
+        path=path[:500],
+        status_code=status_code,
+        client=client[:100],
+        session=session[:64],
+    )
+
+
+def capability_suggestion_create(
+    *, user: AbstractBaseUser, grant: AgentGrant | None, summary: str, details: str = "", workflow: str = ""
+) -> CapabilitySuggestion:
+    return CapabilitySuggestion.objects.create(
+        user=user, grant=grant, summary=summary, details=details, workflow=workflow
+    )

@@ -1,0 +1,46 @@
+from rest_framework import status
+from rest_framework.generics import GenericAPIView
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from hydrata.anuga.api.serializers import ProjectCreateInput, ProjectOutput
+from hydrata.anuga.selectors import project_for_map, project_get, projects_visible_to, roles_for
+from hydrata.anuga.services import project_create
+
+
+class ProjectListCreateView(GenericAPIView):
+    grant_levels = {"GET": "read", "POST": "draft"}
+
+    def get(self, request: Request) -> Response:
+        page = self.paginate_queryset(projects_visible_to(user=request.user))
+        roles = roles_for(user=request.user, project_ids=[p.pk for p in page])
+        return self.get_paginated_response(ProjectOutput(page, many=True, context={"roles": roles}).data)
+
+    def post(self, request: Request) -> Response:
+        data = ProjectCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        project = project_create(owner=request.user, **data.validated_data)
+        roles = {project.pk: "owner"}
+        return Response(ProjectOutput(project, context={"roles": roles}).data, status=status.HTTP_201_CREATED)
+
+
+class ProjectDetailView(APIView):
+    grant_levels = {"GET": "read"}
+
+    def get(self, request: Request, project_id: int) -> Response:
+        project = project_get(user=request.user, project_id=project_id)
+        roles = roles_for(user=request.user, project_ids=[project.pk])
+        return Response(ProjectOutput(project, context={"roles": roles}).data)
+
+
+class MapDetailView(APIView):
+    """What the catalogue page needs to show a project's map."""
+
+    grant_levels = {"GET": "read"}
+
+    def get(self, request: Request, map_id: int) -> Response:
+        project = project_for_map(user=request.user, map_id=map_id)
+        roles = roles_for(user=request.user, project_ids=[project.pk])
+        return Response({"id": map_id, "title": project.base_map.title,
+                         "project": ProjectOutput(project, context={"roles": roles}).data})

@@ -1,0 +1,35 @@
+"""Reads, always scoped through what the caller may see: anything else is a 404."""
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q, QuerySet
+
+from hydrata.anuga.models import Project, ProjectMembership, ProjectRole
+from hydrata.core.errors import NotFound
+
+WRITE_ROLES = {ProjectRole.OWNER, ProjectRole.EDITOR}
+
+
+def projects_visible_to(*, user: AbstractBaseUser) -> QuerySet[Project]:
+    member_of = ProjectMembership.objects.filter(user=user).values("project_id")
+    return Project.objects.filter(Q(is_public=True) | Q(pk__in=member_of)).select_related("owner", "base_map")
+
+
+def project_get(*, user: AbstractBaseUser, project_id: int) -> Project:
+    project = projects_visible_to(user=user).filter(pk=project_id).first()
+    if project is None:
+        raise NotFound(f"Project {project_id} does not exist or is not visible to this caller.",
+                       code="PROJECT_NOT_FOUND")
+    return project
+
+
+def project_for_map(*, user: AbstractBaseUser, map_id: int) -> Project:
+    project = projects_visible_to(user=user).filter(base_map_id=map_id).first()
+    if project is None:
+        raise NotFound(f"Map {map_id} does not exist or is not visible to this caller.", code="MAP_NOT_FOUND")
+    return project
+
+
+def roles_for(*, user: AbstractBaseUser, project_ids: list[int]) -> dict[int, str]:
+    return dict(
+        ProjectMembership.objects.filter(user=user, project_id__in=project_ids).values_list("project_id", "role")
+    )

@@ -1,0 +1,69 @@
+"""The platform's one error hierarchy. Every refusal carries an HTTP status and a machine code."""
+
+from typing import Any
+
+from rest_framework import status
+from rest_framework.exceptions import APIException
+
+
+class PlatformError(APIException):
+    """A refusal the caller can act on: rendered as {"code", "detail", **extra} by the one handler."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    error_code = "BAD_REQUEST"
+    default_detail = "The request could not be processed."
+
+    def __init__(self, detail: str | None = None, *, code: str | None = None, **extra: Any) -> None:
+        super().__init__(detail or self.default_detail)
+        if code:
+            self.error_code = code
+        self.extra = extra
+
+
+class ValidationFailed(PlatformError):
+    error_code = "VALIDATION_ERROR"
+    default_detail = "Some fields are invalid."
+
+
+class NotFound(PlatformError):
+    status_code = status.HTTP_404_NOT_FOUND
+    error_code = "NOT_FOUND"
+    default_detail = "Not found, or not visible to this caller."
+
+
+class Conflict(PlatformError):
+    status_code = status.HTTP_409_CONFLICT
+    error_code = "CONFLICT"
+
+
+class Unprocessable(PlatformError):
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    error_code = "UNPROCESSABLE"
+
+
+class Forbidden(PlatformError):
+    status_code = status.HTTP_403_FORBIDDEN
+    error_code = "PERMISSION_DENIED"
+    default_detail = "You do not have permission to perform this action."
+
+
+class GrantLevelTooLow(Forbidden):
+    error_code = "GRANT_LEVEL_TOO_LOW"
+
+
+class AgentPaused(Forbidden):
+    error_code = "AGENT_PAUSED"
+    default_detail = (
+        "Agent access to this account is paused. The account owner can resume it on the /agents/ page."
+    )
+
+
+class AuthenticationError(PlatformError):
+    status_code = status.HTTP_401_UNAUTHORIZED
+    error_code = "AUTHENTICATION_FAILED"
+    default_detail = "The credential was not accepted."
+
+
+class PaymentRequired(PlatformError):
+    status_code = status.HTTP_402_PAYMENT_REQUIRED
+    error_code = "PAYMENT_REQUIRED"

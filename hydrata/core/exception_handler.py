@@ -1,0 +1,81 @@
+"""The one DRF exception handler: every error body is {"code": ..., "detail": ..., ...}."""
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import set_rollback
+
+from hydrata.core.errors import PlatformError
+
+logger = logging.getLogger(__name__)
+
+_DRF_CODES: dict[type[exceptions.APIException], str] = {
+    exceptions.ParseError: "PARSE_ERROR",
+    exceptions.AuthenticationFailed: "AUTHENTICATION_FAILED",
+    exceptions.NotAuthenticated: "NOT_AUTHENTICATED",
+    exceptions.PermissionDenied: "PERMISSION_DENIED",
+    exceptions.NotFound: "NOT_FOUND",
+    exceptions.MethodNotAllowed: "METHOD_NOT_ALLOWED",
+    exceptions.NotAcceptable: "NOT_ACCEPTABLE",
+    exceptions.UnsupportedMediaType: "UNSUPPORTED_MEDIA_TYPE",
+    exceptions.Throttled: "THROTTLED",
+    exceptions.ValidationError: "VALIDATION_ERROR",
+}
+
+
+def _drf_code(exc: exceptions.APIException) -> str:
+    for cls in type(exc).__mro__:
+        if cls in _DRF_CODES:
+            return _DRF_CODES[cls]
+    return "ERROR"
+
+
+def _headers(exc: exceptions.APIException) -> dict[str, str]:
+    headers = {}
+    if getattr(exc, "auth_header", None):
+        headers["WWW-Authenticate"] = exc.auth_header
+    if getattr(exc, "wait", None):
+        headers["Retry-After"] = str(int(exc.wait))
+    return headers
+
+
+def _validation_body(exc: exceptions.ValidationError) -> dict[str, Any]:
+    errors = exc.detail
+    if isinstance(errors, dict):
+        first_field, first_messages = next(iter(errors.items()), ("", [""]))
+        message = first_messages[0] if isinstance(first_messages, list) and first_messages else first_messages
+        detail = f"{first_field}: {message}" if first_field != "non_field_errors" else str(message)
+    elif isinstance(errors, list):
+        detail = str(errors[0]) if errors else "Invalid input."
+    else:
+        detail = str(errors)
+    return {"code": "VALIDATION_ERROR", "detail": detail, "errors": errors}
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound("Not found, or not visible to this caller.")
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+
+    if isinstance(exc, PlatformError):
+        body = {"code": exc.error_code, "detail": str(exc.detail), **exc.extra}
+    elif isinstance(exc, exceptions.ValidationError):
+        body = _validation_body(exc)
+    elif isinstance(exc, exceptions.APIException):
+        body = {"code": _drf_code(exc), "detail": str(exc.detail)}
+    else:
+        view = context.get("view")
+        logger.exception("Unhandled error in %s", type(view).__name__ if view else "API view")
+        set_rollback()
+        return Response(
+            {"code": "INTERNAL_ERROR", "detail": "An internal error occurred; it has been logged."},
+            status=status.HTTP_500_INTERNAL_SERVER_ERROR,
+        )
+
+    set_rollback()
+    return Response(body, status=exc.status_code, headers=_headers(exc))

@@ -1,0 +1,167 @@
+"""The one HTTP client of the MCP wing: the only code that calls `requests`.
+
+It forwards the caller's Authorization header unchanged, adds X-Hydrata-Client and X-Hydrata-Session, runs
+off the event loop, has timeouts, and turns every failure into a tool error the model can act on, never
+showing it a URL, a header or a traceback.
+"""
+
+import re
+import threading
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import anyio.to_thread
+import requests
+from django.conf import settings
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
+
+from hydrata_mcp import __version__
+
+CLIENT_NAME = f"mcp/{__version__}"
+# X-Hydrata-Session is stable for one MCP client session when the client sends Mcp-Session-Id (derived, so
+# the raw value never travels on), and fresh for each MCP request otherwise: this server is stateless.
+SESSION_NAMESPACE = uuid.UUID("5b0f3a8e-52a4-4d5e-9a55-2c1f0e7c9d11")
+URL_IN_TEXT = re.compile(r"https?://\S+")
+MAX_DETAIL_CHARS = 600
+
+_local = threading.local()
+
+
+class PlatformToolError(ToolError):
+    """A refusal or failure of the platform, worded for the model."""
+
+    def __init__(self, message: str, *, status: int | None = None, code: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+
+
+@dataclass(frozen=True)
+class ApiResponse:
+    status: int
+    data: Any
+
+
+class PlatformClient:
+    def __init__(self, *, authorization: str, session_id: str) -> None:
+        self._headers = {
+            "Authorization": authorization,
+            "X-Hydrata-Client": CLIENT_NAME,
+            "X-Hydrata-Session": session_id,
+            "Accept": "application/json",
+        }
+
+    @classmethod
+    def for_context(cls, ctx: Context) -> "PlatformClient":
+        headers: Mapping[str, str] = ctx.headers or {}
+        authorization = headers.get("authorization")
+        if not authorization:
+            raise PlatformToolError("No credential reached this tool; reconnect with an 'Authorization: Bearer hk_...' "
+                                "header.", status=401, code="NOT_AUTHENTICATED")
+        return cls(authorization=authorization, session_id=session_id_for(headers.get("mcp-session-id")))
+
+    async def get(self, path: str, *, params: dict[str, Any] | None = None, allow: tuple[int, ...] = ()) -> ApiResponse:
+        return await self.request("GET", path, params=params, allow=allow)
+
+    async def post(self, path: str, *, json: Any = None, allow: tuple[int, ...] = ()) -> ApiResponse:
+        return await self.request("POST", path, json=json, allow=allow)
+
+    async def patch(self, path: str, *, json: Any = None, allow: tuple[int, ...] = ()) -> ApiResponse:
+        return await self.request("PATCH", path, json=json, allow=allow)
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: dict[str, Any] | None = None,
+        json: Any = None,
+        allow: tuple[int, ...] = (),
+    ) -> ApiResponse:
+        """Call the REST API. A status in `allow` is returned to the caller; any other failure raises."""
+        response = await anyio.to_thread.run_sync(self._send, method, path, params, json)
+        data = _json_or_none(response)
+        if response.status_code < 400 or response.status_code in allow:
+            if data is None and response.status_code != 204 and response.content:
+                raise PlatformToolError(f"The Hydrata platform sent an unreadable answer (HTTP {response.status_code}).",
+                                    status=response.status_code, code="UNREADABLE_RESPONSE")
+            return ApiResponse(status=response.status_code, data=data)
+        raise refusal_error(response.status_code, data)
+
+    def _send(self, method: str, path: str, params: dict[str, Any] | None, json: Any) -> requests.Response:
+        try:
+            return _session().request(
+                method,
+                settings.HYDRATA_API_ORIGIN + path,
+                params=params,
+                json=json,
+                headers=self._headers,
+                timeout=(5, settings.HYDRATA_API_TIMEOUT_SECONDS),
+                allow_redirects=False,
+            )
+        except requests.Timeout:
+            raise PlatformToolError(
+                f"The Hydrata platform did not answer within {settings.HYDRATA_API_TIMEOUT_SECONDS:g} seconds. "
+                "Nothing is lost; try the same call again.", code="PLATFORM_TIMEOUT"
+            ) from None
+        except requests.RequestException:
+            raise PlatformToolError("The Hydrata platform could not be reached. Try again in a minute.",
+                                code="PLATFORM_UNREACHABLE") from None
+
+
+def session_id_for(mcp_session_id: str | None) -> str:
+    if mcp_session_id:
+        return str(uuid.uuid5(SESSION_NAMESPACE, mcp_session_id))
+    return str(uuid.uuid4())
+
+
+def _session() -> requests.Session:
+    """One pooled session per worker thread (requests sessions are not shared across threads)."""
+    session = getattr(_local, "session", None)
+    if session is None:
+        session = requests.Session()
+        session.trust_env = False  # loopback calls must not go through a proxy from the environment
+        _local.session = session
+    return session
+
+
+def _json_or_none(response: requests.Response) -> Any:
+    if not response.content:
+        return None
+    try:
+        return response.json()
+    except ValueError:
+        return None
+
+
+HINTS = {
+    401: "Ask the account owner for a valid agent key from the /agents/ page and reconnect with it.",
+    402: "The account owner can raise the monthly spend limit on the /agents/ page.",
+    403: "",
+    404: "Check the id: list the parent resource to see what this account can reach.",
+    409: "",
+    422: "",
+}
+
+
+def refusal_error(status: int, data: Any) -> PlatformToolError:
+    """The tool error for an error response: status, the platform's code and its detail, nothing else."""
+    body = data if isinstance(data, dict) else {}
+    code = str(body.get("code") or ("INTERNAL_ERROR" if status >= 500 else "ERROR"))
+    if status >= 500:
+        return PlatformToolError(
+            f"The Hydrata platform failed with an internal error (HTTP {status}). Nothing was changed by this "
+            "call unless its result says so; try again shortly, and report it with suggest_capability if it "
+            "keeps happening.", status=status, code=code
+        )
+    detail = _clean(str(body.get("detail") or "The request was refused."))
+    hint = HINTS.get(status, "")
+    return PlatformToolError(f"Hydrata refused the request (HTTP {status}, {code}): {detail}" + (f" {hint}" if hint else ""),
+                         status=status, code=code)
+
+
+def _clean(text: str) -> str:
+    return URL_IN_TEXT.sub("[link]", text)[:MAX_DETAIL_CHARS]

@@ -1,0 +1,90 @@
+"""The gate in front of /mcp/: answers what the SDK must never see, before it sees it.
+
+- A foreign Origin is refused (403): a browser page on another site must not drive a local server
+  (DNS rebinding).
+- Anything but POST is 405 with `Allow: POST`: a GET on a stateless endpoint would open an endless stream.
+- A JSON-RPC request without exactly one `Authorization: Bearer hk_...` header of a valid shape is 401.
+
+The gate checks shape only; the key itself is verified by the platform (DRF) when a tool calls the API.
+"""
+
+import re
+from urllib.parse import urlsplit
+
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from hydrata_mcp.jsonrpc import MCP_PATHS, error_body, jsonrpc_messages, single_request_id
+
+UNAUTHENTICATED = -32001
+FORBIDDEN_ORIGIN = -32003
+WWW_AUTHENTICATE = 'Bearer realm="hydrata.com"'
+# One credential, of one accepted shape. Two headers reach Django joined by a comma, which never matches.
+CREDENTIAL_SHAPE = re.compile(r"[Bb][Ee][Aa][Rr][Ee][Rr] hk_[A-Za-z0-9_-]{43,128}")
+
+
+class MCPGateMiddleware:
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        if iscoroutinefunction(get_response):
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest):
+        refusal = gate_refusal(request) if request.path in MCP_PATHS else None
+        if iscoroutinefunction(self):
+            return self._acall(request, refusal)
+        return refusal or self.get_response(request)
+
+    async def _acall(self, request: HttpRequest, refusal: HttpResponse | None) -> HttpResponse:
+        return refusal or await self.get_response(request)
+
+
+def gate_refusal(request: HttpRequest) -> HttpResponse | None:
+    if not origin_allowed(request):
+        return JsonResponse(
+            error_body(None, FORBIDDEN_ORIGIN, "Requests from this Origin are not allowed."), status=403
+        )
+    if request.method != "POST":
+        response = HttpResponse(status=405)
+        response["Allow"] = "POST"
+        return response
+    messages = jsonrpc_messages(request.body)
+    if messages is None:
+        return None  # not JSON-RPC: the SDK answers with its own parse or validation error
+    if credential_well_shaped(request):
+        return None
+    response = JsonResponse(
+        error_body(
+            single_request_id(messages),
+            UNAUTHENTICATED,
+            "Authentication required: send exactly one 'Authorization: Bearer hk_...' header carrying a Hydrata "
+            "agent key. The account owner creates keys on the /agents/ page.",
+        ),
+        status=401,
+    )
+    response["WWW-Authenticate"] = WWW_AUTHENTICATE
+    return response
+
+
+def credential_well_shaped(request: HttpRequest) -> bool:
+    value = request.META.get("HTTP_AUTHORIZATION")
+    return value is not None and CREDENTIAL_SHAPE.fullmatch(value) is not None
+
+
+def origin_allowed(request: HttpRequest) -> bool:
+    """No Origin (a non-browser client) is fine; a browser's Origin must be this site's."""
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return True
+    # Not the request's own Host: under DNS rebinding the attacker's name is the Host too.
+    allowed = {_origin_of(settings.HYDRATA_SITE_URL), *map(_origin_of, settings.HYDRATA_MCP_ALLOWED_ORIGINS)}
+    return _origin_of(origin) in allowed
+
+
+def _origin_of(url: str) -> str:
+    parts = urlsplit(url.strip())
+    return f"{parts.scheme}://{parts.netloc}".lower()

@@ -1,0 +1,42 @@
+"""The MCP server: its instructions and its tools."""
+
+import functools
+
+from mcp.server.lowlevel import Server
+from mcp.server.mcpserver import MCPServer
+
+from hydrata_mcp import __version__
+from hydrata_mcp.tools.registry import install_tools
+
+INSTRUCTIONS = """\
+Hydrata builds and runs ANUGA flood models. You act for a flood engineer, within the level of the agent key
+you were given (read < draft < launch); the platform enforces it and tells you the level a refusal needs.
+
+How to work:
+- Results that change something carry `ui_url`, `summary` and `say_to_user`. After each layer, terrain or
+  scenario lands, give the user the `ui_url` link so they can check it in the map, and relay `say_to_user`.
+- The numbers in `summary` are real readings of the data; quote them rather than guessing.
+- Never call start_simulation until the user has looked at the model and said to run it: a run spends money.
+- No tool accepts file contents. Upload terrain with presign_terrain_upload then a PUT, and GeoJSON layers by
+  POSTing to the uploads endpoint; then hand the tools the key or execution id.
+- Waiting tools return outcome `timed_out` as a normal result: call them again with the same arguments.
+- When you need something no tool does, call suggest_capability with what you needed and why.
+"""
+
+
+@functools.cache
+def mcp_server() -> MCPServer:
+    server = MCPServer(
+        name="hydrata",
+        title="Hydrata",
+        description="Build, run and check ANUGA flood models on Hydrata.",
+        instructions=INSTRUCTIONS,
+        version=__version__,
+    )
+    install_tools(server)
+    return server
+
+
+def lowlevel_server() -> Server:
+    # Stateless mode needs a fresh session manager per request, built on the low-level server.
+    return mcp_server()._lowlevel_server

@@ -1,0 +1,1 @@
+"""One module per domain; each tool registers itself with `registry.tool`."""

@@ -1,0 +1,51 @@
+from datetime import datetime
+from typing import Annotated
+
+from mcp.server.mcpserver import Context
+from pydantic import BaseModel, Field
+
+from hydrata_mcp.client import PlatformClient
+from hydrata_mcp.tools.registry import tool
+
+
+class AgentGrant(BaseModel):
+    name: str = Field(description="The name the account owner gave this key.")
+    level: str = Field(description="read < draft < launch: what this key may do.")
+    key_prefix: str = Field(description="The first characters of the key, for recognising it.")
+    account: str = Field(description="The account the key acts for.")
+    paused: bool = Field(description="True while the owner has paused all agent access.")
+    spend_used_this_month: str = Field(description="Agent spend this calendar month, in USD.")
+    spend_limit_monthly: str | None = Field(description="The monthly agent spend limit in USD; null = none.")
+    expires_at: datetime | None
+    last_used_at: datetime | None
+
+
+class Suggestion(BaseModel):
+    id: int = Field(description="The recorded suggestion's id.")
+    summary: str
+
+
+@tool(title="Describe this agent key", read_only=True, idempotent=True)
+async def get_agent_grant(ctx: Context) -> AgentGrant:
+    """Describe the agent key in use: its level (read < draft < launch), the account, whether the account has
+    paused agent access, this month's agent spend and its limit, and the key's expiry.
+
+    Call it first when unsure what you may do, or after a refusal."""
+    api = PlatformClient.for_context(ctx)
+    response = await api.get("/api/v2/agents/me/")
+    return AgentGrant(**{name: response.data.get(name) for name in AgentGrant.model_fields})
+
+
+@tool(title="Suggest a capability")
+async def suggest_capability(
+    ctx: Context,
+    summary: Annotated[str, Field(min_length=1, max_length=300, description="What you needed, in one line.")],
+    details: Annotated[str, Field(max_length=20000, description="Why, and what you tried instead.")] = "",
+    workflow: Annotated[str, Field(max_length=20000, description="The task you were doing when you needed it.")] = "",
+) -> Suggestion:
+    """Tell the Hydrata team about something you needed that no tool does. It is recorded with its id."""
+    api = PlatformClient.for_context(ctx)
+    response = await api.post(
+        "/api/v2/capability-suggestions/", json={"summary": summary, "details": details, "workflow": workflow}
+    )
+    return Suggestion(id=response.data["id"], summary=response.data["summary"])
