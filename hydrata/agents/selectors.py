@@ -46,3 +46,8 @@ def spend_used_this_month(*, user: AbstractBaseUser, now: datetime) -> Decimal:
 
 def activity_for_user(*, user: AbstractBaseUser, limit: int = 50) -> QuerySet[AgentActivity]:
     return AgentActivity.objects.filter(grant__user=user).select_related("grant")[:limit]
+
+
+def grant_owned_by(*, user: AbstractBaseUser, grant_id: int) -> AgentGrant | None:
+    """One of the user's own grants; None for another user's grant or an unknown id."""
+    return AgentGrant.objects.filter(user=user, pk=grant_id).first()

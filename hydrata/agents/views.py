@@ -1,10 +1,158 @@
-from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+"""The /agents/ page: a person manages the keys their agents use. Views parse, call a service, and render.
 
-from hydrata.agents.selectors import grants_for_user
+Every action is a POST that redirects back to the page, except creating a grant: its key is rendered once,
+in that POST's response, and is kept nowhere else (not the session, not a message, not a log).
+"""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST, require_safe
+
+from hydrata.agents.forms import GrantCreateForm, PauseForm, SpendLimitForm
+from hydrata.agents.models import AgentGrant
+from hydrata.agents.selectors import (
+    account_for_user,
+    activity_for_user,
+    grant_owned_by,
+    grants_for_user,
+    spend_used_this_month,
+)
+from hydrata.agents.services import (
+    account_set_paused,
+    account_set_spend_limit,
+    grant_create,
+    grant_revoke,
+    grants_revoke_all,
+)
+from hydrata.core.errors import PlatformError
+
+ACTIVITY_ROWS = 20
 
 
 @login_required
+@require_safe
 def grants_page(request: HttpRequest) -> HttpResponse:
-    return render(request, "agents/grants.html", {"grants": grants_for_user(user=request.user)})
+    return _render_page(request)
+
+
+@login_required
+@require_POST
+@never_cache
+def create_grant(request: HttpRequest) -> HttpResponse:
+    form = GrantCreateForm(request.POST)
+    if form.is_valid():
+        try:
+            grant, key = grant_create(
+                user=request.user,
+                name=form.cleaned_data["name"],
+                level=form.cleaned_data["level"],
+                expires_at=form.expires_at(),
+            )
+        except PlatformError as error:
+            _add_service_error(form, error)
+        else:
+            return _render_page(request, new_grant=grant, new_key=key)
+    return _render_page(request, status=400, create_form=form)
+
+
+@login_required
+@require_POST
+def revoke_grant(request: HttpRequest, grant_id: int) -> HttpResponse:
+    grant = grant_owned_by(user=request.user, grant_id=grant_id)
+    if grant is None:
+        raise Http404("No such grant.")
+    if grant.revoked_at is not None:
+        messages.info(request, f"“{grant.name}” was already revoked.")
+    else:
+        grant_revoke(grant=grant)
+        messages.success(request, f"Revoked “{grant.name}”. Its key no longer works.")
+    return redirect("agents:grants")
+
+
+@login_required
+@require_POST
+def revoke_all_grants(request: HttpRequest) -> HttpResponse:
+    count = grants_revoke_all(user=request.user)
+    if count:
+        messages.success(request, f"Revoked {count} grant{'s' if count != 1 else ''}. Their keys no longer work.")
+    else:
+        messages.info(request, "There were no active grants to revoke.")
+    return redirect("agents:grants")
+
+
+@login_required
+@require_POST
+def set_paused(request: HttpRequest) -> HttpResponse:
+    form = PauseForm(request.POST)
+    if not form.is_valid():
+        return _render_page(request, status=400, page_error="Choose whether to pause or resume agent access.")
+    paused: bool = form.cleaned_data["paused"]
+    account_set_paused(user=request.user, paused=paused)
+    if paused:
+        messages.success(request, "Agent access is paused. Every key is refused until you resume.")
+    else:
+        messages.success(request, "Agent access resumed. Active keys work again.")
+    return redirect("agents:grants")
+
+
+@login_required
+@require_POST
+def set_spend_limit(request: HttpRequest) -> HttpResponse:
+    form = SpendLimitForm(request.POST)
+    if form.is_valid():
+        limit = form.cleaned_data["limit"]
+        try:
+            account_set_spend_limit(user=request.user, limit=limit)
+        except PlatformError as error:
+            _add_service_error(form, error)
+        else:
+            if limit is None:
+                messages.success(request, "The monthly spend limit is removed.")
+            else:
+                messages.success(request, f"The monthly spend limit is now ${limit} USD.")
+            return redirect("agents:grants")
+    return _render_page(request, status=400, spend_form=form)
+
+
+def _add_service_error(form: forms.Form, error: PlatformError) -> None:
+    field = getattr(form, "SERVICE_ERROR_FIELDS", {}).get(error.error_code)
+    form.add_error(field, str(error.detail))
+
+
+def _render_page(
+    request: HttpRequest,
+    *,
+    status: int = 200,
+    create_form: GrantCreateForm | None = None,
+    spend_form: SpendLimitForm | None = None,
+    page_error: str | None = None,
+    new_grant: AgentGrant | None = None,
+    new_key: str | None = None,
+) -> HttpResponse:
+    user = request.user
+    now = timezone.now()
+    account = account_for_user(user=user)
+    spend_limit = account.monthly_spend_limit if account else None
+    context = {
+        "grants": grants_for_user(user=user),
+        "now": now,
+        "paused": bool(account and account.agents_paused),
+        "paused_at": account.paused_at if account else None,
+        "spend_limit": spend_limit,
+        "spend_used": spend_used_this_month(user=user, now=now),
+        "activity": activity_for_user(user=user, limit=ACTIVITY_ROWS),
+        "create_form": create_form or GrantCreateForm(),
+        "spend_form": spend_form or SpendLimitForm(initial={"limit": spend_limit}),
+        "page_error": page_error,
+        "new_grant": new_grant,
+        "new_key": new_key,
+        "agents_me_url": request.build_absolute_uri(reverse("agents-me")),
+        "mcp_url": request.build_absolute_uri("/mcp/"),
+    }
+    return render(request, "agents/grants.html", context, status=status)

@@ -2,6 +2,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from hydrata.anuga.selectors import projects_visible_to, roles_for
+
 
 def home(request: HttpRequest) -> HttpResponse:
     return redirect("catalogue")
@@ -9,4 +11,9 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def catalogue(request: HttpRequest) -> HttpResponse:
-    return render(request, "anuga/catalogue.html")
+    """The project list is rendered here; the map a link points at (`#/map/<id>?...`) is read by the page's
+    script, because the fragment never reaches the server."""
+    projects = list(projects_visible_to(user=request.user))
+    roles = roles_for(user=request.user, project_ids=[project.pk for project in projects])
+    rows = [(project, roles.get(project.pk) or ("public" if project.is_public else "")) for project in projects]
+    return render(request, "anuga/catalogue.html", {"projects": rows})

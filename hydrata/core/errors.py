@@ -3,7 +3,7 @@
 from typing import Any
 
 from rest_framework import status
-from rest_framework.exceptions import APIException
+from rest_framework.exceptions import APIException, AuthenticationFailed
 
 
 class PlatformError(APIException):
@@ -58,7 +58,9 @@ class AgentPaused(Forbidden):
     )
 
 
-class AuthenticationError(PlatformError):
+class AuthenticationError(PlatformError, AuthenticationFailed):
+    """DRF adds WWW-Authenticate to AuthenticationFailed and its subclasses."""
+
     status_code = status.HTTP_401_UNAUTHORIZED
     error_code = "AUTHENTICATION_FAILED"
     default_detail = "The credential was not accepted."

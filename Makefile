@@ -1,0 +1,30 @@
+# Two commands: `make run` (set up and serve on the embedded defaults) and `make test` (the whole suite).
+VENV ?= .venv
+PYTHON ?= python3
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run test bench demo-keys
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev]"
+	touch $@
+
+install: $(VENV)/.installed
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py setup_demo
+	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
+
+demo-keys: install
+	$(PY) manage.py setup_demo --new-keys
+
+test: install
+	$(PY) -m pytest -q
+
+bench: install
+	$(PY) benchmarks/get_project.py

@@ -1,0 +1,63 @@
+"""Forms for the /agents/ page. They parse input only; the rules live in services.py."""
+
+from datetime import date, datetime, time, timedelta
+
+from django import forms
+from django.utils import timezone
+
+from hydrata.agents.models import GrantLevel
+from hydrata.agents.services import MAX_GRANT_NAME_LENGTH
+
+LEVEL_EXPLANATIONS = {
+    GrantLevel.READ: "Look at projects, maps and results. Cannot change anything.",
+    GrantLevel.DRAFT: "Also build and edit models (projects, scenarios, inputs). Cannot start runs that cost money.",
+    GrantLevel.LAUNCH: "Also launch simulations, which spend money on this account within the monthly limit.",
+}
+
+
+class GrantCreateForm(forms.Form):
+    name = forms.CharField(
+        max_length=MAX_GRANT_NAME_LENGTH,
+        help_text="Something that tells you later which agent or machine holds this key.",
+    )
+    level = forms.ChoiceField(choices=GrantLevel.choices, initial=GrantLevel.READ, widget=forms.RadioSelect)
+    expires_on = forms.DateField(
+        required=False,
+        label="Expires on (optional)",
+        help_text="The key stops working at the end of this day (UTC). Leave empty for no expiry.",
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+
+    # Which field a service error code belongs to; anything else is shown above the form.
+    SERVICE_ERROR_FIELDS = {"INVALID_NAME": "name", "INVALID_LEVEL": "level", "INVALID_EXPIRY": "expires_on"}
+
+    def expires_at(self) -> datetime | None:
+        """The moment the key stops working: midnight after the chosen day, in the site's time zone."""
+        chosen: date | None = self.cleaned_data.get("expires_on")
+        if chosen is None:
+            return None
+        return datetime.combine(chosen + timedelta(days=1), time.min, tzinfo=timezone.get_current_timezone())
+
+    def level_choices(self) -> list[tuple[str, str, str]]:
+        """(value, label, explanation) for each level, for the template."""
+        return [(value, label, LEVEL_EXPLANATIONS[GrantLevel(value)]) for value, label in GrantLevel.choices]
+
+
+class PauseForm(forms.Form):
+    paused = forms.TypedChoiceField(
+        choices=[("1", "Pause"), ("0", "Resume")], coerce=lambda value: value == "1", empty_value=None
+    )
+
+
+class SpendLimitForm(forms.Form):
+    # No minimum here: the service owns the rule that a limit cannot be negative.
+    limit = forms.DecimalField(
+        required=False,
+        max_digits=12,
+        decimal_places=2,
+        label="Monthly spend limit (USD)",
+        help_text="Leave empty for no limit.",
+        widget=forms.NumberInput(attrs={"step": "0.01"}),
+    )
+
+    SERVICE_ERROR_FIELDS = {"INVALID_SPEND_LIMIT": "limit"}

@@ -1,0 +1,71 @@
+"""The REST client turns every failure into a tool error the model can act on, and leaks nothing."""
+
+import asyncio
+import socket
+import threading
+
+import pytest
+from mcp.server.mcpserver.exceptions import ToolError
+
+from hydrata_mcp.client import PlatformClient, refusal_error, session_id_for
+
+KEY = "hk_" + "k" * 43
+
+
+def test_an_internal_error_becomes_a_generic_message_without_the_platforms_text():
+    error = refusal_error(500, {"code": "INTERNAL_ERROR", "detail": "Traceback (most recent call last): ..."})
+
+    assert isinstance(error, ToolError)
+    assert "HTTP 500" in str(error) and "Traceback" not in str(error)
+
+
+def test_a_refusal_names_status_code_and_detail_but_never_a_url():
+    error = refusal_error(404, {"code": "PROJECT_NOT_FOUND",
+                                "detail": "See http://127.0.0.1:8000/api/v2/anuga/projects/9/?sig=abc for more."})
+
+    text = str(error)
+    assert "HTTP 404" in text and "PROJECT_NOT_FOUND" in text
+    assert "http://" not in text and "sig=abc" not in text and "[link]" in text
+
+
+def test_a_refusal_without_a_json_body_still_gives_an_actionable_message():
+    text = str(refusal_error(403, None))
+
+    assert "HTTP 403" in text and "refused" in text
+
+
+def test_an_unreachable_platform_is_a_tool_error_without_the_address(settings):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    settings.HYDRATA_API_ORIGIN = f"http://127.0.0.1:{port}"
+
+    with pytest.raises(ToolError) as caught:
+        asyncio.run(PlatformClient(authorization=f"Bearer {KEY}", session_id="s").get("/api/v2/agents/me/"))
+
+    assert "could not be reached" in str(caught.value)
+    assert str(port) not in str(caught.value) and KEY not in str(caught.value)
+
+
+def test_a_platform_that_does_not_answer_in_time_is_a_tool_error(settings):
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    accepted = []
+    threading.Thread(target=lambda: accepted.append(listener.accept()), daemon=True).start()
+    settings.HYDRATA_API_ORIGIN = f"http://127.0.0.1:{listener.getsockname()[1]}"
+    settings.HYDRATA_API_TIMEOUT_SECONDS = 0.3
+
+    try:
+        with pytest.raises(ToolError) as caught:
+            asyncio.run(PlatformClient(authorization=f"Bearer {KEY}", session_id="s").get("/api/v2/agents/me/"))
+    finally:
+        listener.close()
+
+    assert "did not answer within 0.3 seconds" in str(caught.value)
+
+
+def test_the_session_header_is_stable_for_a_client_session_and_fresh_without_one():
+    assert session_id_for("abc") == session_id_for("abc") != session_id_for("abd")
+    assert session_id_for(None) != session_id_for(None)
+    assert "abc" not in session_id_for("abc")

@@ -1,0 +1,33 @@
+"""The official MCP SDK client, pointed at a live server with one agent key."""
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx2
+from mcp.client import Client
+from mcp.client.streamable_http import streamable_http_client
+
+
+@asynccontextmanager
+async def mcp_client(url: str, key: str | None, *, mode: str = "legacy", **client_kwargs: Any) -> AsyncIterator[Client]:
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    async with httpx2.AsyncClient(headers=headers, timeout=60) as http:
+        transport = streamable_http_client(f"{url}/mcp/", http_client=http)
+        async with Client(transport, mode=mode, **client_kwargs) as client:
+            yield client
+
+
+def run(coroutine_factory: Callable[[], Awaitable[Any]]) -> Any:
+    return asyncio.run(coroutine_factory())
+
+
+def call(url: str, key: str, tool: str, arguments: dict[str, Any] | None = None, *, mode: str = "legacy"):
+    """One tool call in its own client session; returns the CallToolResult."""
+
+    async def go():
+        async with mcp_client(url, key, mode=mode) as client:
+            return await client.call_tool(tool, arguments or {})
+
+    return asyncio.run(go())
