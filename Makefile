@@ -4,6 +4,7 @@ PYTHON ?= python3
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
+export HYDRATA_SITE_URL ?= http://$(HOST):$(PORT)
 
 .PHONY: install run test bench demo-keys
 
