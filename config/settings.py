@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "hydrata.core",
     "hydrata.agents",
     "hydrata.anuga",
+    "hydrata.uploads",
     "hydrata_mcp",
 ]
 

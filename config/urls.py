@@ -5,7 +5,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v2/anuga/", include("hydrata.anuga.api.urls")),
     path("api/v2/", include("hydrata.agents.api.urls")),
+    path("api/v2/", include("hydrata.uploads.api.urls")),
     path("agents/", include("hydrata.agents.urls")),
+    path("storage/", include("hydrata.storage.urls")),
     path("", include("hydrata.anuga.urls")),
     path("", include("hydrata_mcp.urls")),
 ]

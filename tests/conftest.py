@@ -1,10 +1,18 @@
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import uvicorn
+
+from config.celery import app as celery_app
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class LiveASGIServer:
@@ -52,3 +60,66 @@ def live_asgi(transactional_db, settings) -> Iterator[LiveASGIServer]:
 def fast_password_hashing(settings):
     # PBKDF2's deliberate slowness protects real passwords and costs ~0.5 s per test user.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def media_root(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    return settings.MEDIA_ROOT
+
+
+@pytest.fixture(autouse=True)
+def eager_tasks():
+    """Unit tests run Celery tasks in-process when their transaction commits; `celery_worker` turns this off."""
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = False
+
+
+class CeleryWorker:
+    """A real `celery worker` process on the filesystem broker, sharing the test database and media folder."""
+
+    def __init__(self, var_dir: Path, media_root: Path, database: str) -> None:
+        self.var_dir = var_dir
+        env = dict(os.environ, HYDRATA_VAR_DIR=str(var_dir), MEDIA_ROOT=str(media_root),
+                   DATABASE_URL=f"sqlite:///{database}", CELERY_BROKER_URL="filesystem://")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--concurrency=1",
+             "--loglevel=INFO", "--without-heartbeat", "--without-gossip", "--without-mingle"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )
+
+    def stop(self) -> str:
+        self.process.terminate()
+        try:
+            _, errors = self.process.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            _, errors = self.process.communicate()
+        return errors.decode(errors="replace")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def celery_queue_dir(tmp_path_factory) -> Path:
+    """One broker folder for the whole run, set before anything publishes: the connection pool keeps the first
+    options it saw (even eager calls open it), and the tests must never touch a developer's var/ queue."""
+    queue = tmp_path_factory.mktemp("celery-queue")
+    celery_app.conf.broker_transport_options = {
+        "data_folder_in": str(queue), "data_folder_out": str(queue), "store_processed": False,
+    }
+    return queue
+
+
+@pytest.fixture
+def celery_worker(transactional_db, tmp_path, media_root, celery_queue_dir) -> Iterator[CeleryWorker]:
+    from django.db import connection
+
+    var_dir = tmp_path / "worker-var"
+    (var_dir / "celery").mkdir(parents=True)
+    (var_dir / "celery" / "queue").symlink_to(celery_queue_dir)
+    celery_app.conf.task_always_eager = False
+    worker = CeleryWorker(var_dir, media_root, connection.settings_dict["NAME"])
+    try:
+        yield worker
+    finally:
+        print("celery worker stderr:\n" + worker.stop())  # shown by pytest when the test fails

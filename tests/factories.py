@@ -10,7 +10,7 @@ from django.utils import timezone
 from hydrata.agents.models import AgentGrant
 from hydrata.agents.services import account_set_paused, grant_create, grant_revoke
 from hydrata.anuga.models import Project, ProjectMembership
-from hydrata.anuga.services import project_create
+from hydrata.anuga.services.projects import project_create
 
 _sequence = itertools.count(1)
 

@@ -44,3 +44,124 @@ class ProjectMembership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} is {self.role} of {self.project}"
+
+
+class TerrainStatus(models.TextChoices):
+    CREATING = "creating", "Creating"
+    STYLING = "styling", "Styling"
+    READY = "ready", "Ready"
+    ERROR = "error", "Error"
+
+
+class TerrainUpload(models.Model):
+    """A staging slot handed out by presign: the only keys finalize accepts, bound to project and caller."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="terrain_uploads")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    staging_key = models.CharField(max_length=300, unique=True)
+    process_id = models.UUIDField(unique=True)
+    filename = models.CharField(max_length=200)
+    content_type = models.CharField(max_length=100)
+    declared_size = models.BigIntegerField(null=True, blank=True)
+    expires_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
+class Terrain(models.Model):
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="terrains")
+    upload = models.OneToOneField(TerrainUpload, on_delete=models.SET_NULL, null=True, blank=True,
+                                  related_name="terrain")
+    title = models.CharField(max_length=200)
+    status = models.CharField(max_length=10, choices=TerrainStatus.choices, default=TerrainStatus.CREATING)
+    error_message = models.TextField(blank=True)
+    source_filename = models.CharField(max_length=200)
+    source_key = models.CharField(max_length=300)
+    dem_key = models.CharField(max_length=300, blank=True)
+    hillshade_key = models.CharField(max_length=300, blank=True)
+    native_crs = models.CharField(max_length=100, blank=True)
+    crs = models.CharField(max_length=32, blank=True)
+    reprojected = models.BooleanField(default=False)
+    width = models.PositiveIntegerField(null=True, blank=True)
+    height = models.PositiveIntegerField(null=True, blank=True)
+    resolution_x = models.FloatField(null=True, blank=True)
+    resolution_y = models.FloatField(null=True, blank=True)
+    bbox_native = models.JSONField(null=True, blank=True)
+    bbox_wgs84 = models.JSONField(null=True, blank=True)
+    elevation_min = models.FloatField(null=True, blank=True)
+    elevation_max = models.FloatField(null=True, blank=True)
+    nodata_fraction = models.FloatField(null=True, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.title} ({self.status})"
+
+
+class InputKind(models.TextChoices):
+    BOUNDARY = "boundary", "Boundary"
+    FRICTION = "friction", "Friction"
+    INFLOW = "inflow", "Inflow"
+    RAINFALL = "rainfall", "Rainfall"
+    STRUCTURE = "structure", "Structure"
+    MESH_REGION = "mesh_region", "Mesh region"
+
+
+class InputLayer(models.Model):
+    """An input row of a project: one kind of model input, optionally backed by an uploaded dataset."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="input_layers")
+    kind = models.CharField(max_length=12, choices=InputKind.choices)
+    title = models.CharField(max_length=200)
+    is_default = models.BooleanField(default=False)
+    dataset = models.ForeignKey("uploads.Dataset", on_delete=models.SET_NULL, null=True, blank=True,
+                                related_name="input_layers")
+    feature_count = models.PositiveIntegerField(default=0)
+    bbox_wgs84 = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["kind", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["project", "kind"], condition=models.Q(is_default=True),
+                                    name="one_default_input_per_kind"),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class SeriesType(models.TextChoices):
+    HYETOGRAPH = "hyetograph", "Hyetograph (rainfall)"
+    HYDROGRAPH = "hydrograph", "Hydrograph (flow)"
+    STAGE = "stage", "Stage (water level)"
+    GENERIC = "generic", "Generic"
+
+
+class TimeSeries(models.Model):
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="time_series")
+    name = models.CharField(max_length=200)
+    series_type = models.CharField(max_length=12, choices=SeriesType.choices)
+    units = models.CharField(max_length=30)
+    timezone = models.CharField(max_length=64, default="UTC")
+    source = models.CharField(max_length=300, blank=True)
+    location_name = models.CharField(max_length=200, blank=True)
+    description = models.TextField(blank=True)
+    rows = models.JSONField(help_text="[{timestamp (ISO 8601, UTC), value}], sorted by time")
+    row_count = models.PositiveIntegerField()
+    first_timestamp = models.DateTimeField()
+    last_timestamp = models.DateTimeField()
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["project", "name"], name="time_series_name_unique_in_project")]
+        verbose_name_plural = "time series"
+
+    def __str__(self) -> str:
+        return self.name

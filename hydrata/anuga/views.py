@@ -2,7 +2,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from hydrata.anuga.selectors import projects_visible_to, roles_for
+from hydrata.anuga.selectors.projects import projects_visible_to, roles_for
 
 
 def home(request: HttpRequest) -> HttpResponse:

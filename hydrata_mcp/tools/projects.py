@@ -37,6 +37,11 @@ class CreatedProject(Project, HandBack):
     pass
 
 
+async def base_map_of(api: PlatformClient, project_id: int) -> int:
+    """The project's map id, for ui_url; also confirms the caller can see the project."""
+    return (await api.get(f"{PROJECTS}{project_id}/")).data["base_map"]
+
+
 def _project(record: dict[str, Any]) -> Project:
     fields = {name: record.get(name) for name in Project.model_fields if name != "ui_url"}
     return Project(**fields, ui_url=ui_url(base_map=record["base_map"]))

@@ -10,7 +10,13 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import ToolAnnotations
 from pydantic import ConfigDict
 
-TOOL_MODULES = ("hydrata_mcp.tools.projects", "hydrata_mcp.tools.account")
+TOOL_MODULES = (
+    "hydrata_mcp.tools.projects",
+    "hydrata_mcp.tools.terrain",
+    "hydrata_mcp.tools.inputs",
+    "hydrata_mcp.tools.time_series",
+    "hydrata_mcp.tools.account",
+)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from tests.mcp_client import mcp_client, run
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-READ_ONLY = {"list_projects", "get_project", "get_agent_grant"}
+READ_ONLY = {"list_projects", "get_project", "get_agent_grant", "get_terrain", "list_inputs", "list_time_series"}
 FIRST_TOOLS = {"list_projects", "get_project", "create_project", "get_agent_grant", "suggest_capability"}
 
 

@@ -1,9 +1,27 @@
 from django.urls import path
 
-from hydrata.anuga.api import views
+from hydrata.anuga.api import inputs, terrain, time_series, views
+
+PROJECT = "projects/<int:project_id>/"
 
 urlpatterns = [
     path("projects/", views.ProjectListCreateView.as_view(), name="projects"),
-    path("projects/<int:project_id>/", views.ProjectDetailView.as_view(), name="project-detail"),
+    path(PROJECT, views.ProjectDetailView.as_view(), name="project-detail"),
     path("maps/<int:map_id>/", views.MapDetailView.as_view(), name="map-detail"),
+    path(f"{PROJECT}terrain/", terrain.TerrainListView.as_view(), name="terrain-list"),
+    path(f"{PROJECT}terrain/<int:terrain_id>/", terrain.TerrainDetailView.as_view(), name="terrain-detail"),
+    path(f"{PROJECT}terrain/upload/presign/", terrain.TerrainPresignView.as_view(), name="terrain-presign"),
+    path(f"{PROJECT}terrain/upload/finalize/", terrain.TerrainFinalizeView.as_view(), name="terrain-finalize"),
+    path(f"{PROJECT}terrain/upload/", terrain.TerrainDirectUploadView.as_view(), name="terrain-upload"),
+    path(f"{PROJECT}inputs/", inputs.AllInputsView.as_view(), name="inputs"),
+    path(f"{PROJECT}time-series/", time_series.TimeSeriesListCreateView.as_view(), name="time-series"),
+    path(f"{PROJECT}time-series/<int:series_id>/", time_series.TimeSeriesDetailView.as_view(),
+         name="time-series-detail"),
 ]
+
+for segment, kind in inputs.KIND_PATHS.items():
+    urlpatterns += [
+        path(f"{PROJECT}{segment}/", inputs.InputLayerListView.as_view(kind=kind), name=f"{kind}-list"),
+        path(f"{PROJECT}{segment}/<int:layer_id>/", inputs.InputLayerDetailView.as_view(kind=kind),
+             name=f"{kind}-detail"),
+    ]

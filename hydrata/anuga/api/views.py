@@ -5,8 +5,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from hydrata.anuga.api.serializers import ProjectCreateInput, ProjectOutput
-from hydrata.anuga.selectors import project_for_map, project_get, projects_visible_to, roles_for
-from hydrata.anuga.services import project_create
+from hydrata.anuga.selectors.projects import project_for_map, project_get, projects_visible_to, roles_for
+from hydrata.anuga.services.projects import project_create
 
 
 class ProjectListCreateView(GenericAPIView):

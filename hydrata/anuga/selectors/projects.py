@@ -4,7 +4,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q, QuerySet
 
 from hydrata.anuga.models import Project, ProjectMembership, ProjectRole
-from hydrata.core.errors import NotFound
+from hydrata.core.errors import Forbidden, NotFound
 
 WRITE_ROLES = {ProjectRole.OWNER, ProjectRole.EDITOR}
 
@@ -33,3 +33,16 @@ def roles_for(*, user: AbstractBaseUser, project_ids: list[int]) -> dict[int, st
     return dict(
         ProjectMembership.objects.filter(user=user, project_id__in=project_ids).values_list("project_id", "role")
     )
+
+
+def project_get_writable(*, user: AbstractBaseUser, project_id: int) -> Project:
+    """A project the caller may change (owner or editor); visible but read-only is 403, invisible is 404."""
+    project = project_get(user=user, project_id=project_id)
+    role = ProjectMembership.objects.filter(project=project, user=user).values_list("role", flat=True).first()
+    if role not in WRITE_ROLES:
+        raise Forbidden(
+            f"You can read project {project_id} but not change it (your role: {role or 'public reader'}). "
+            "Ask its owner to make you an editor.",
+            code="PROJECT_READ_ONLY",
+        )
+    return project

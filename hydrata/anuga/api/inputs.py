@@ -1,0 +1,76 @@
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from hydrata.anuga.models import InputKind, InputLayer
+from hydrata.anuga.selectors.models import input_layer_get, input_layers_of
+from hydrata.anuga.selectors.projects import project_get, project_get_writable
+from hydrata.anuga.services.inputs import input_layer_attach
+
+# The REST path of each kind, as the Hydrata API names them.
+KIND_PATHS = {
+    "boundaries": InputKind.BOUNDARY,
+    "frictions": InputKind.FRICTION,
+    "inflows": InputKind.INFLOW,
+    "rainfalls": InputKind.RAINFALL,
+    "structures": InputKind.STRUCTURE,
+    "mesh-regions": InputKind.MESH_REGION,
+}
+
+
+class InputLayerOutput(serializers.ModelSerializer):
+    gn_layer = serializers.IntegerField(source="dataset_id", allow_null=True)
+    has_features = serializers.SerializerMethodField()
+
+    class Meta:
+        model = InputLayer
+        fields = ["id", "kind", "title", "is_default", "gn_layer", "has_features", "feature_count", "bbox_wgs84",
+                  "updated_at"]
+
+    def get_has_features(self, layer: InputLayer) -> bool:
+        return layer.feature_count > 0
+
+
+class AttachInput(serializers.Serializer):
+    gn_layer = serializers.IntegerField(allow_null=True, min_value=1)
+
+
+class InputLayerListView(APIView):
+    grant_levels = {"GET": "read"}
+    kind: str = ""
+
+    def get(self, request: Request, project_id: int) -> Response:
+        project = project_get(user=request.user, project_id=project_id)
+        return Response({"results": InputLayerOutput(input_layers_of(project=project, kind=self.kind),
+                                                     many=True).data})
+
+
+class InputLayerDetailView(APIView):
+    grant_levels = {"GET": "read", "PATCH": "draft"}
+    kind: str = ""
+
+    def get(self, request: Request, project_id: int, layer_id: int) -> Response:
+        project = project_get(user=request.user, project_id=project_id)
+        return Response(InputLayerOutput(input_layer_get(project=project, kind=self.kind, layer_id=layer_id)).data)
+
+    def patch(self, request: Request, project_id: int, layer_id: int) -> Response:
+        project = project_get_writable(user=request.user, project_id=project_id)
+        layer = input_layer_get(project=project, kind=self.kind, layer_id=layer_id)
+        data = AttachInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        layer = input_layer_attach(layer=layer, user=request.user, dataset_id=data.validated_data["gn_layer"])
+        return Response(InputLayerOutput(layer).data)
+
+
+class AllInputsView(APIView):
+    """Every input row of a project, grouped by kind."""
+
+    grant_levels = {"GET": "read"}
+
+    def get(self, request: Request, project_id: int) -> Response:
+        project = project_get(user=request.user, project_id=project_id)
+        grouped: dict[str, list] = {kind: [] for kind in InputKind.values}
+        for row in InputLayerOutput(input_layers_of(project=project), many=True).data:
+            grouped[row["kind"]].append(row)
+        return Response(grouped)

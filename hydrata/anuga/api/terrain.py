@@ -1,0 +1,106 @@
+from django.conf import settings
+from rest_framework import serializers, status
+from rest_framework.parsers import MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from hydrata.anuga.models import Terrain, TerrainStatus
+from hydrata.anuga.selectors.models import terrain_get, terrains_of
+from hydrata.anuga.selectors.projects import project_get, project_get_writable
+from hydrata.anuga.services.terrain import terrain_upload_direct, terrain_upload_finalize, terrain_upload_presign
+from hydrata.core.errors import ValidationFailed
+from hydrata.storage import get_storage
+
+
+class PresignInput(serializers.Serializer):
+    filename = serializers.CharField(max_length=300)
+    content_type = serializers.CharField(max_length=100, default="image/tiff")
+    size = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+class FinalizeInput(serializers.Serializer):
+    staging_key = serializers.CharField(max_length=300)
+    process_id = serializers.CharField(max_length=64, required=False, allow_blank=True, default="")
+    title = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+
+class TerrainOutput(serializers.ModelSerializer):
+    resolution = serializers.SerializerMethodField()
+    s3_hillshade_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Terrain
+        fields = [
+            "id", "project", "title", "status", "error_message", "source_filename", "native_crs", "crs",
+            "reprojected", "width", "height", "resolution", "bbox_wgs84", "bbox_native", "elevation_min",
+            "elevation_max", "nodata_fraction", "s3_hillshade_url", "created_at", "updated_at",
+        ]
+
+    def get_resolution(self, terrain: Terrain) -> list[float] | None:
+        return None if terrain.resolution_x is None else [terrain.resolution_x, terrain.resolution_y]
+
+    def get_s3_hillshade_url(self, terrain: Terrain) -> str | None:
+        if terrain.status != TerrainStatus.READY or not terrain.hillshade_key:
+            return None
+        return get_storage().presign_download(key=terrain.hillshade_key,
+                                              expires_in=settings.HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS)
+
+
+class TerrainPresignView(APIView):
+    grant_levels = {"POST": "draft"}
+
+    def post(self, request: Request, project_id: int) -> Response:
+        project = project_get_writable(user=request.user, project_id=project_id)
+        data = PresignInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        upload, url = terrain_upload_presign(project=project, user=request.user, **data.validated_data)
+        return Response({
+            "upload_url": url,
+            "staging_key": upload.staging_key,
+            "process_id": str(upload.process_id),
+            "expires_in": settings.HYDRATA_UPLOAD_URL_EXPIRY_SECONDS,
+            "method": "PUT",
+            "headers": {"Content-Type": upload.content_type},
+        })
+
+
+class TerrainFinalizeView(APIView):
+    grant_levels = {"POST": "draft"}
+
+    def post(self, request: Request, project_id: int) -> Response:
+        project = project_get_writable(user=request.user, project_id=project_id)
+        data = FinalizeInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        terrain = terrain_upload_finalize(project=project, user=request.user, **data.validated_data)
+        return Response(TerrainOutput(terrain).data, status=status.HTTP_202_ACCEPTED)
+
+
+class TerrainDirectUploadView(APIView):
+    grant_levels = {"POST": "draft"}
+    parser_classes = [MultiPartParser]
+
+    def post(self, request: Request, project_id: int) -> Response:
+        project = project_get_writable(user=request.user, project_id=project_id)
+        uploaded = request.FILES.get("file")
+        if uploaded is None:
+            raise ValidationFailed("Send the GeoTIFF as the multipart field 'file'.", code="FILE_MISSING")
+        terrain = terrain_upload_direct(project=project, user=request.user, uploaded_file=uploaded,
+                                        title=request.data.get("title", ""))
+        return Response(TerrainOutput(terrain).data, status=status.HTTP_202_ACCEPTED)
+
+
+class TerrainListView(APIView):
+    grant_levels = {"GET": "read"}
+
+    def get(self, request: Request, project_id: int) -> Response:
+        project = project_get(user=request.user, project_id=project_id)
+        return Response({"results": TerrainOutput(terrains_of(project=project), many=True).data})
+
+
+class TerrainDetailView(APIView):
+    grant_levels = {"GET": "read"}
+
+    def get(self, request: Request, project_id: int, terrain_id: int) -> Response:
+        project = project_get(user=request.user, project_id=project_id)
+        return Response(TerrainOutput(terrain_get(project=project, terrain_id=terrain_id)).data)

@@ -1,0 +1,63 @@
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from hydrata.anuga.models import SeriesType, TimeSeries
+from hydrata.anuga.selectors.models import time_series_get, time_series_of
+from hydrata.anuga.selectors.projects import project_get, project_get_writable
+from hydrata.anuga.services.time_series import time_series_create
+
+SUMMARY_FIELDS = ["id", "name", "series_type", "units", "timezone", "source", "location_name", "description",
+                  "row_count", "first_timestamp", "last_timestamp", "created_at"]
+
+
+class TimeSeriesInput(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    series_type = serializers.ChoiceField(choices=SeriesType.values)
+    units = serializers.CharField(max_length=30)
+    timezone = serializers.CharField(max_length=64, default="UTC")
+    source = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+    location_name = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+    data = serializers.JSONField()
+
+
+class TimeSeriesSummary(serializers.ModelSerializer):
+    class Meta:
+        model = TimeSeries
+        fields = SUMMARY_FIELDS
+
+
+class TimeSeriesDetail(serializers.ModelSerializer):
+    data = serializers.SerializerMethodField()
+
+    class Meta:
+        model = TimeSeries
+        fields = [*SUMMARY_FIELDS, "data"]
+
+    def get_data(self, series: TimeSeries) -> dict:
+        return {"rowData": series.rows}
+
+
+class TimeSeriesListCreateView(APIView):
+    grant_levels = {"GET": "read", "POST": "draft"}
+
+    def get(self, request: Request, project_id: int) -> Response:
+        project = project_get(user=request.user, project_id=project_id)
+        return Response({"results": TimeSeriesSummary(time_series_of(project=project), many=True).data})
+
+    def post(self, request: Request, project_id: int) -> Response:
+        project = project_get_writable(user=request.user, project_id=project_id)
+        data = TimeSeriesInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        series = time_series_create(project=project, user=request.user, **data.validated_data)
+        return Response(TimeSeriesDetail(series).data, status=status.HTTP_201_CREATED)
+
+
+class TimeSeriesDetailView(APIView):
+    grant_levels = {"GET": "read"}
+
+    def get(self, request: Request, project_id: int, series_id: int) -> Response:
+        project = project_get(user=request.user, project_id=project_id)
+        return Response(TimeSeriesDetail(time_series_get(project=project, series_id=series_id)).data)

@@ -1,0 +1,83 @@
+"""What each kind of input row needs of its features, checked when a dataset is attached."""
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from hydrata.anuga.models import InputKind
+
+LINES = frozenset({"LineString", "MultiLineString"})
+POLYGONS = frozenset({"Polygon", "MultiPolygon"})
+
+
+@dataclass(frozen=True)
+class KindRule:
+    geometries: frozenset[str]
+    shape_name: str
+    required: tuple[str, ...]
+    choices: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    positive_numbers: tuple[str, ...] = ()
+    explanation: str = ""
+
+
+RULES: dict[str, KindRule] = {
+    InputKind.BOUNDARY: KindRule(
+        LINES, "lines", ("boundary", "location"),
+        choices={"boundary": ("Reflective", "Transmissive", "Dirichlet"), "location": ("External", "Internal")},
+        explanation="'boundary' (Reflective, Transmissive or Dirichlet) and 'location' (External or Internal)",
+    ),
+    InputKind.FRICTION: KindRule(
+        POLYGONS, "polygons", ("mannings",), positive_numbers=("mannings",),
+        explanation="'mannings' (Manning's n, e.g. 0.03)",
+    ),
+    InputKind.INFLOW: KindRule(
+        LINES, "lines", ("type", "data"), choices={"type": ("Surface",)},
+        explanation="'type' (Surface) and 'data' (m³/s, or the name of a hydrograph time series)",
+    ),
+    InputKind.RAINFALL: KindRule(
+        POLYGONS, "polygons", ("data",),
+        explanation="'data' (mm/hr, or the name of a hyetograph time series)",
+    ),
+    InputKind.STRUCTURE: KindRule(
+        POLYGONS, "polygons", ("method",), explanation="'method' (how the structure is modelled, e.g. Mannings)",
+    ),
+    InputKind.MESH_REGION: KindRule(
+        POLYGONS, "polygons", ("resolution",), positive_numbers=("resolution",),
+        explanation="'resolution' (the mesh resolution inside the polygon)",
+    ),
+}
+
+
+def feature_problem(kind: str, features: list[dict[str, Any]]) -> str | None:
+    """The first reason these features cannot serve as `kind`, worded for a person; None when they fit."""
+    rule = RULES[kind]
+    label = kind.replace("_", " ")
+    for index, feature in enumerate(features):
+        name = _feature_name(index, feature)
+        geometry_type = (feature.get("geometry") or {}).get("type")
+        if geometry_type not in rule.geometries:
+            return (f"{name} is a {geometry_type or 'feature without geometry'}; {label} features must be "
+                    f"{rule.shape_name} ({', '.join(sorted(rule.geometries))}).")
+        properties = feature.get("properties") or {}
+        for key in rule.required:
+            if properties.get(key) in (None, ""):
+                return f"{name} has no '{key}' property; {label} features need {rule.explanation}."
+        for key, allowed in rule.choices.items():
+            if str(properties[key]) not in allowed:
+                return (f"{name} has {key}={properties[key]!r}; it must be one of {', '.join(allowed)}.")
+        for key in rule.positive_numbers:
+            if not _positive_number(properties[key]):
+                return f"{name} has {key}={properties[key]!r}; it must be a positive number."
+    return None
+
+
+def _feature_name(index: int, feature: dict[str, Any]) -> str:
+    return f"Feature {index}" + (f" (id {feature['id']!r})" if feature.get("id") is not None else "")
+
+
+def _positive_number(value: Any) -> bool:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return False
+    return math.isfinite(number) and number > 0

@@ -1,0 +1,40 @@
+"""Reads of what lives inside a project. The project itself was resolved through the caller's visibility."""
+
+from django.db.models import QuerySet
+
+from hydrata.anuga.models import InputLayer, Project, Terrain, TimeSeries
+from hydrata.core.errors import NotFound
+
+
+def terrains_of(*, project: Project) -> QuerySet[Terrain]:
+    return Terrain.objects.filter(project=project)
+
+
+def terrain_get(*, project: Project, terrain_id: int) -> Terrain:
+    terrain = terrains_of(project=project).filter(pk=terrain_id).first()
+    if terrain is None:
+        raise NotFound(f"Project {project.pk} has no terrain {terrain_id}.", code="TERRAIN_NOT_FOUND")
+    return terrain
+
+
+def input_layers_of(*, project: Project, kind: str | None = None) -> QuerySet[InputLayer]:
+    layers = InputLayer.objects.filter(project=project).select_related("dataset")
+    return layers.filter(kind=kind) if kind else layers
+
+
+def input_layer_get(*, project: Project, kind: str, layer_id: int) -> InputLayer:
+    layer = input_layers_of(project=project, kind=kind).filter(pk=layer_id).first()
+    if layer is None:
+        raise NotFound(f"Project {project.pk} has no {kind} row {layer_id}.", code="INPUT_NOT_FOUND")
+    return layer
+
+
+def time_series_of(*, project: Project) -> QuerySet[TimeSeries]:
+    return TimeSeries.objects.filter(project=project)
+
+
+def time_series_get(*, project: Project, series_id: int) -> TimeSeries:
+    series = time_series_of(project=project).filter(pk=series_id).first()
+    if series is None:
+        raise NotFound(f"Project {project.pk} has no time series {series_id}.", code="TIME_SERIES_NOT_FOUND")
+    return series

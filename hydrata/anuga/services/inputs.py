@@ -1,0 +1,46 @@
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from hydrata.anuga.input_rules import feature_problem
+from hydrata.anuga.models import InputKind, InputLayer, Project
+from hydrata.core.errors import ValidationFailed
+from hydrata.uploads.selectors import dataset_features, dataset_get
+
+DEFAULT_TITLES = {
+    InputKind.BOUNDARY: "Boundary 01",
+    InputKind.FRICTION: "Friction 01",
+    InputKind.INFLOW: "Inflow 01",
+    InputKind.RAINFALL: "Rainfall 01",
+    InputKind.STRUCTURE: "Structure 01",
+    InputKind.MESH_REGION: "MeshRegion 01",
+}
+
+
+@transaction.atomic
+def default_inputs_seed(*, project: Project) -> list[InputLayer]:
+    """The six default rows a project gets once its terrain is ready; idempotent."""
+    existing = set(InputLayer.objects.filter(project=project, is_default=True).values_list("kind", flat=True))
+    created = [
+        InputLayer(project=project, kind=kind, title=title, is_default=True)
+        for kind, title in DEFAULT_TITLES.items()
+        if kind not in existing
+    ]
+    return InputLayer.objects.bulk_create(created)
+
+
+def input_layer_attach(*, layer: InputLayer, user: AbstractBaseUser, dataset_id: int | None) -> InputLayer:
+    """Back an input row with an uploaded dataset whose features fit the row's kind (None detaches)."""
+    if dataset_id is None:
+        layer.dataset, layer.feature_count, layer.bbox_wgs84 = None, 0, None
+        layer.save(update_fields=["dataset", "feature_count", "bbox_wgs84", "updated_at"])
+        return layer
+    dataset = dataset_get(user=user, dataset_id=dataset_id)
+    problem = feature_problem(layer.kind, dataset_features(dataset=dataset).get("features", []))
+    if problem:
+        raise ValidationFailed(
+            f"Dataset {dataset.pk} cannot be the {layer.get_kind_display().lower()} layer: {problem}",
+            code="FEATURES_DO_NOT_FIT_KIND", kind=layer.kind, dataset=dataset.pk,
+        )
+    layer.dataset, layer.feature_count, layer.bbox_wgs84 = dataset, dataset.feature_count, dataset.bbox_wgs84
+    layer.save(update_fields=["dataset", "feature_count", "bbox_wgs84", "updated_at"])
+    return layer

@@ -1,0 +1,50 @@
+"""Reads, always scoped through what the caller may see: anything else is a 404."""
+
+import json
+import uuid
+from typing import Any
+from uuid import UUID
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q, QuerySet
+
+from hydrata.anuga.models import ProjectMembership
+from hydrata.core.errors import NotFound
+from hydrata.storage import get_storage
+from hydrata.uploads.models import Dataset, UploadExecution
+
+
+def execution_get(*, user: AbstractBaseUser, execution_id: UUID | str) -> UploadExecution:
+    """Only the uploader sees an execution; a malformed id is as unknown as anyone else's."""
+    try:
+        execution_uuid = execution_id if isinstance(execution_id, UUID) else uuid.UUID(str(execution_id))
+    except ValueError:
+        execution_uuid = None
+    execution = (
+        UploadExecution.objects.filter(pk=execution_uuid, user=user).first() if execution_uuid is not None else None
+    )
+    if execution is None:
+        raise NotFound(f"Upload execution {str(execution_id)[:64]!r} does not exist or is not visible to this caller.",
+                       code="EXECUTION_NOT_FOUND")
+    return execution
+
+
+def datasets_visible_to(*, user: AbstractBaseUser) -> QuerySet[Dataset]:
+    """The caller's own datasets, and those of everyone who shares a project with the caller."""
+    my_projects = ProjectMembership.objects.filter(user=user).values("project_id")
+    co_members = ProjectMembership.objects.filter(project_id__in=my_projects).values("user_id")
+    return Dataset.objects.filter(Q(owner=user) | Q(owner_id__in=co_members)).select_related("owner")
+
+
+def dataset_get(*, user: AbstractBaseUser, dataset_id: int) -> Dataset:
+    dataset = datasets_visible_to(user=user).filter(pk=dataset_id).first()
+    if dataset is None:
+        raise NotFound(f"Dataset {dataset_id} does not exist or is not visible to this caller.",
+                       code="DATASET_NOT_FOUND")
+    return dataset
+
+
+def dataset_features(*, dataset: Dataset) -> dict[str, Any]:
+    """The dataset's normalised FeatureCollection, as stored at import (with a "crs" member naming its CRS)."""
+    with get_storage().open(key=dataset.storage_key) as stream:
+        return json.load(stream)

@@ -1,0 +1,55 @@
+"""The one bounded wait loop of the polling tools, with MCP progress notifications while it waits."""
+
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Annotated, Generic, TypeVar
+
+import anyio
+from mcp.server.mcpserver import Context
+from pydantic import Field
+
+DEFAULT_TIMEOUT_SECONDS = 240
+MAX_TIMEOUT_SECONDS = 280
+DEFAULT_POLL_INTERVAL_SECONDS = 5
+
+TimeoutSeconds = Annotated[float, Field(
+    ge=0, description="How long to wait for a final state, in seconds (default 240, clamped to 280; 0 reads once). "
+                      "If the result's outcome is timed_out, call again with the same arguments.")]
+PollIntervalSeconds = Annotated[float, Field(
+    ge=0.2, le=60, description="Seconds between checks while waiting (default 5).")]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Waited(Generic[T]):
+    value: T
+    finished: bool
+    polls: int
+    elapsed_seconds: float
+
+
+async def wait_for(
+    ctx: Context,
+    *,
+    read: Callable[[], Awaitable[T]],
+    finished: Callable[[T], bool],
+    describe: Callable[[T], str],
+    timeout_seconds: float,
+    poll_interval_seconds: float,
+) -> Waited[T]:
+    """Read until `finished` or the time is up. Progress (seconds waited, of the timeout) is reported before each
+    sleep; the SDK sends it only when the client asked for progress."""
+    timeout = min(max(timeout_seconds, 0.0), MAX_TIMEOUT_SECONDS)
+    started = time.monotonic()
+    polls = 0
+    while True:
+        value = await read()
+        polls += 1
+        elapsed = time.monotonic() - started
+        done = finished(value)
+        if done or elapsed + poll_interval_seconds > timeout:
+            return Waited(value=value, finished=done, polls=polls, elapsed_seconds=round(elapsed, 2))
+        await ctx.report_progress(round(elapsed, 3), timeout, describe(value))
+        await anyio.sleep(poll_interval_seconds)

@@ -1,0 +1,94 @@
+from datetime import datetime
+from typing import Annotated, Literal
+
+from mcp.server.mcpserver import Context
+from pydantic import BaseModel, Field
+
+from hydrata_mcp.client import PlatformClient
+from hydrata_mcp.handback import HandBack, ui_url
+from hydrata_mcp.tools.arguments import ProjectId
+from hydrata_mcp.tools.projects import PROJECTS, base_map_of
+from hydrata_mcp.tools.registry import tool
+
+DEFAULT_UNITS = {"hyetograph": "mm/hr", "hydrograph": "m3/s", "stage": "m", "generic": ""}
+
+
+class Row(BaseModel):
+    timestamp: datetime = Field(description="ISO 8601, e.g. 2024-01-01T00:30:00Z; without an offset it is read in "
+                                            "the series' timezone.")
+    value: float = Field(allow_inf_nan=False)
+
+
+class SeriesData(BaseModel):
+    rowData: list[Row] = Field(min_length=1, max_length=100_000)
+
+
+class TimeSeriesSummary(BaseModel):
+    id: int
+    name: str
+    series_type: str
+    units: str
+    timezone: str
+    location_name: str
+    row_count: int
+    first_timestamp: datetime
+    last_timestamp: datetime
+
+
+class TimeSeriesList(BaseModel):
+    results: list[TimeSeriesSummary]
+
+
+class CreatedTimeSeries(TimeSeriesSummary, HandBack):
+    pass
+
+
+def summary_of(data: dict) -> TimeSeriesSummary:
+    return TimeSeriesSummary(**{name: data.get(name) for name in TimeSeriesSummary.model_fields})
+
+
+@tool(title="Create a time series")
+async def create_time_series(
+    ctx: Context,
+    project_id: ProjectId,
+    name: Annotated[str, Field(min_length=1, max_length=200, description="Unique in the project. A rainfall polygon "
+                                                                          "whose `data` is this exact name uses it.")],
+    data: Annotated[SeriesData, Field(description='{"rowData": [{"timestamp": ..., "value": ...}, ...]}')],
+    series_type: Annotated[Literal["hyetograph", "hydrograph", "stage", "generic"], Field(
+        description="hyetograph = rainfall (mm/hr), hydrograph = flow (m3/s), stage = water level (m).")]
+    = "hyetograph",
+    units: Annotated[str | None, Field(max_length=30, description="Default by type: mm/hr, m3/s, m.")] = None,
+    description: str = "",
+    source: Annotated[str, Field(max_length=300, description="Where the numbers come from.")] = "",
+    location_name: Annotated[str, Field(max_length=200, description="The gauge or place.")] = "",
+    timezone: Annotated[str, Field(description="IANA zone for timestamps without an offset.")] = "UTC",
+) -> CreatedTimeSeries:
+    """Store a gauge record (rainfall, flow or level over time) in a project. Needs draft level. Rows are checked
+    before anything is sent; a bad row is named by its index."""
+    api = PlatformClient.for_context(ctx)
+    rows = [{"timestamp": row.timestamp.isoformat(), "value": row.value} for row in data.rowData]
+    response = await api.post(f"{PROJECTS}{project_id}/time-series/", json={
+        "name": name, "series_type": series_type,
+        "units": DEFAULT_UNITS[series_type] if units is None else units, "timezone": timezone,
+        "description": description, "source": source, "location_name": location_name, "data": {"rowData": rows},
+    })
+    series = summary_of(response.data)
+    values = [row.value for row in data.rowData]
+    link = ui_url(base_map=await base_map_of(api, project_id), panel="time-series", layer=series.id)
+    return CreatedTimeSeries(
+        **series.model_dump(), ui_url=link,
+        summary={"row_count": series.row_count, "first_timestamp": series.first_timestamp.isoformat(),
+                 "last_timestamp": series.last_timestamp.isoformat(), "min_value": min(values),
+                 "max_value": max(values), "units": series.units},
+        say_to_user=f"I stored '{series.name}': {series.row_count} values from {series.first_timestamp:%Y-%m-%d %H:%M} "
+                    f"to {series.last_timestamp:%Y-%m-%d %H:%M} UTC, {min(values)} to {max(values)} "
+                    f"{series.units}. See it here: {link}",
+    )
+
+
+@tool(title="List time series", read_only=True, idempotent=True)
+async def list_time_series(ctx: Context, project_id: ProjectId) -> TimeSeriesList:
+    """List a project's time series: id, name, type, units, row count and first/last timestamp (never the rows)."""
+    api = PlatformClient.for_context(ctx)
+    listed = (await api.get(f"{PROJECTS}{project_id}/time-series/")).data["results"]
+    return TimeSeriesList(results=[summary_of(item) for item in listed])
