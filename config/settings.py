@@ -160,6 +160,7 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "data_folder_in": str(_queue_dir),
         "data_folder_out": str(_queue_dir),
         "store_processed": False,
+        "control_folder": str(VAR_DIR / "celery" / "control"),
     }
 CELERY_TASK_ALWAYS_EAGER = _env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True

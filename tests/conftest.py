@@ -106,6 +106,7 @@ def celery_queue_dir(tmp_path_factory) -> Path:
     queue = tmp_path_factory.mktemp("celery-queue")
     celery_app.conf.broker_transport_options = {
         "data_folder_in": str(queue), "data_folder_out": str(queue), "store_processed": False,
+        "control_folder": str(queue.parent / f"{queue.name}-control"),
     }
     return queue
 
