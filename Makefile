@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HYDRATA_SITE_URL ?= http://$(HOST):$(PORT)
 
-.PHONY: install run test bench demo-keys
+.PHONY: install run worker test bench demo-keys
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,10 +16,16 @@ $(VENV)/.installed: pyproject.toml
 
 install: $(VENV)/.installed
 
+# Web and worker together: the worker stops when the server does (Ctrl-C).
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py setup_demo
+	$(PY) -m celery -A config worker --loglevel=INFO & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
+
+worker: install
+	$(PY) -m celery -A config worker --loglevel=INFO
 
 demo-keys: install
 	$(PY) manage.py setup_demo --new-keys
