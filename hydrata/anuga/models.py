@@ -165,3 +165,76 @@ class TimeSeries(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Scenario(models.Model):
+    """A terrain and input rows tied to a mesh resolution and a duration: what a run builds and computes."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="scenarios")
+    name = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    terrain = models.ForeignKey(Terrain, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    boundary = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    friction = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    inflow = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    rainfall = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    structure = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    mesh_region = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    resolution = models.FloatField(help_text="Metres; the base mesh's maximum triangle area is resolution² / 2.")
+    duration = models.PositiveIntegerField(help_text="Simulated seconds.")
+    model_start = models.DateTimeField(null=True, blank=True)
+    latest_run_is_valid = models.BooleanField(default=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    INPUT_FIELDS = ("boundary", "friction", "inflow", "rainfall", "structure", "mesh_region")
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RunStatus(models.TextChoices):
+    CREATED = "created", "Created"
+    BUILDING = "building", "Building"
+    BUILT = "built", "Built"
+    QUEUED = "queued", "Queued"
+    COMPUTING = "computing", "Computing"
+    PROCESSING = "processing", "Processing results"
+    COMPLETE = "complete", "Complete"
+    ERROR = "error", "Error"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+BUILD_IN_FLIGHT = (RunStatus.CREATED, RunStatus.BUILDING)
+TERMINAL_RUN_STATES = (RunStatus.COMPLETE, RunStatus.ERROR, RunStatus.CANCELLED)
+
+
+class Run(models.Model):
+    """One build of a scenario into a runnable package and mesh, and later its simulation."""
+
+    scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="runs")
+    status = models.CharField(max_length=12, choices=RunStatus.choices, default=RunStatus.CREATED)
+    phase = models.CharField(max_length=32, blank=True)
+    resolution = models.FloatField()
+    duration = models.PositiveIntegerField()
+    mesh_triangle_count_estimate = models.PositiveIntegerField(null=True, blank=True)
+    mesh_triangle_count = models.PositiveIntegerField(null=True, blank=True)
+    package_prefix = models.CharField(max_length=300, blank=True, help_text="Storage prefix of the built package.")
+    error_message = models.TextField(blank=True, help_text="What went wrong, for the engineer and support.")
+    user_message = models.TextField(blank=True, help_text="One sentence for the person, saying what to do.")
+    log = models.TextField(blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    build_started_at = models.DateTimeField(null=True, blank=True)
+    build_finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Run {self.pk} of {self.scenario} ({self.status})"

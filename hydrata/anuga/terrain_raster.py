@@ -10,9 +10,10 @@ import numpy as np
 import rasterio
 from PIL import Image
 from rasterio.enums import Resampling
-from rasterio.errors import RasterioError
+from rasterio.errors import RasterioError, WindowError
 from rasterio.vrt import WarpedVRT
 from rasterio.warp import transform_bounds
+from rasterio.windows import Window, from_bounds
 
 HILLSHADE_MAX_PIXELS = 2048
 WGS84 = "EPSG:4326"
@@ -51,6 +52,14 @@ def open_dem(path: Path) -> rasterio.io.DatasetReader:
             "The file is not a raster that can be read. Upload the DEM as a GeoTIFF (.tif); a PNG or JPEG renamed "
             "to .tif will not work."
         ) from None
+    if dataset.driver != "GTiff":
+        # GDAL reads many formats whatever the file is called; only a GeoTIFF carries the georeferencing a DEM needs.
+        driver = dataset.driver
+        dataset.close()
+        raise TerrainFileError(
+            f"The file is not a GeoTIFF: it is a {driver} raster (perhaps renamed to .tif). Export the DEM as a "
+            "GeoTIFF (.tif) and upload that; a PNG or JPEG renamed to .tif will not work."
+        )
     if dataset.count < 1:
         dataset.close()
         raise TerrainFileError("The raster has no bands; a DEM needs one band of elevations.")
@@ -140,3 +149,19 @@ def write_hillshade(dem: Path, destination: Path, *, azimuth: float = 315.0, alt
     grey = np.nan_to_num(np.clip(shade, 0, 1) * 255).astype("uint8")
     alpha = np.where(np.isfinite(elevation), 255, 0).astype("uint8")
     Image.fromarray(np.dstack([grey, grey, grey, alpha])).save(destination, format="PNG")
+
+
+def clip_dem(source: Path, destination: Path, *, bounds: tuple[float, float, float, float]) -> None:
+    """The part of the DEM covering `bounds` (same CRS), as a tiled GeoTIFF; refused when they do not overlap."""
+    with rasterio.open(source) as src:
+        try:
+            window = from_bounds(*bounds, transform=src.transform).round_offsets().round_lengths()
+            window = window.intersection(Window(0, 0, src.width, src.height))
+        except WindowError:
+            window = None
+        if window is None or window.width < 1 or window.height < 1:
+            raise TerrainFileError("The terrain does not cover the model boundary; upload a DEM of this area.")
+        profile = src.profile | {"width": int(window.width), "height": int(window.height),
+                                 "transform": src.window_transform(window), "tiled": True, "compress": "deflate"}
+        with rasterio.open(destination, "w", **profile) as dst:
+            dst.write(src.read(1, window=window), 1)

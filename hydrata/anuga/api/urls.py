@@ -1,6 +1,6 @@
 from django.urls import path
 
-from hydrata.anuga.api import inputs, terrain, time_series, views
+from hydrata.anuga.api import inputs, scenarios, terrain, time_series, views
 
 PROJECT = "projects/<int:project_id>/"
 
@@ -17,6 +17,12 @@ urlpatterns = [
     path(f"{PROJECT}time-series/", time_series.TimeSeriesListCreateView.as_view(), name="time-series"),
     path(f"{PROJECT}time-series/<int:series_id>/", time_series.TimeSeriesDetailView.as_view(),
          name="time-series-detail"),
+    path(f"{PROJECT}scenarios/", scenarios.ScenarioListCreateView.as_view(), name="scenarios"),
+    path(f"{PROJECT}scenarios/<int:scenario_id>/", scenarios.ScenarioDetailView.as_view(), name="scenario-detail"),
+    path(f"{PROJECT}scenarios/<int:scenario_id>/clone/", scenarios.ScenarioCloneView.as_view(),
+         name="scenario-clone"),
+    path(f"{PROJECT}scenarios/<int:scenario_id>/build/", scenarios.ScenarioBuildView.as_view(),
+         name="scenario-build"),
 ]
 
 for segment, kind in inputs.KIND_PATHS.items():

@@ -73,15 +73,17 @@ def terrain_upload_finalize(
     *, project: Project, user: AbstractBaseUser, staging_key: str, process_id: str = "", title: str = ""
 ) -> Terrain:
     """Turn a completed PUT into a terrain record and start its import."""
-    uploads = TerrainUpload.objects.filter(project=project, staging_key=staging_key).select_related("terrain")
+    # The slot is bound to the project and to the caller who reserved it (the model's promise).
+    uploads = TerrainUpload.objects.filter(project=project, user=user, staging_key=staging_key).select_related(
+        "terrain")
     if process_id:
         parsed = _uuid_or_none(process_id)
         uploads = uploads.filter(process_id=parsed) if parsed else uploads.none()
     upload = uploads.first()
     if upload is None:
         raise ValidationFailed(
-            "No terrain upload was reserved for this project with that staging_key (and process_id). Call "
-            "presign_terrain_upload first and pass back the staging_key it returned.",
+            "No terrain upload was reserved by this caller for this project with that staging_key (and "
+            "process_id). Call presign_terrain_upload first and pass back the staging_key it returned.",
             code="UPLOAD_NOT_FOUND",
         )
     if getattr(upload, "terrain", None) is not None:

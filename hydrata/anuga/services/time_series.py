@@ -76,6 +76,11 @@ def _row(index: int, row: Any, zone: ZoneInfo) -> tuple[datetime, float]:
                                "'2024-01-01T00:00:00Z'.", code="INVALID_TIME_SERIES", row=index) from None
     if when.tzinfo is None:
         when = when.replace(tzinfo=zone)
+    try:
+        when = when.astimezone(UTC)
+    except OverflowError:  # e.g. year 1 east of Greenwich: the instant falls outside what a datetime holds
+        raise ValidationFailed(f"{where}.timestamp {stamp!r} is outside the range of dates that can be stored.",
+                               code="INVALID_TIME_SERIES", row=index) from None
     value = row.get("value")
     try:
         number = float(value)
@@ -84,4 +89,4 @@ def _row(index: int, row: Any, zone: ZoneInfo) -> tuple[datetime, float]:
     if isinstance(value, bool) or not math.isfinite(number):
         raise ValidationFailed(f"{where}.value {value!r} is not a finite number.", code="INVALID_TIME_SERIES",
                                row=index)
-    return when.astimezone(UTC), number
+    return when, number

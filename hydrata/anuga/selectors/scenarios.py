@@ -1,0 +1,70 @@
+"""Reads of scenarios: their runs, their geometry, and the estimate of what building and running will cost."""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import QuerySet
+
+from hydrata.anuga.models import InputLayer, Project, Run, Scenario
+from hydrata.anuga.pricing import compute_cost_estimate, vcpu_hours_estimate
+from hydrata.compute.errors import ModelGeometryError
+from hydrata.compute.estimate import mesh_estimate
+from hydrata.compute.geometry import BoundaryRing, MeshRegion, boundary_ring, features_in_crs, mesh_regions
+from hydrata.core.errors import NotFound
+from hydrata.uploads.selectors import dataset_features
+
+
+def scenarios_of(*, project: Project) -> QuerySet[Scenario]:
+    return Scenario.objects.filter(project=project)
+
+
+def scenario_get(*, project: Project, scenario_id: int) -> Scenario:
+    scenario = scenarios_of(project=project).filter(pk=scenario_id).first()
+    if scenario is None:
+        raise NotFound(f"Project {project.pk} has no scenario {scenario_id}.", code="SCENARIO_NOT_FOUND")
+    return scenario
+
+
+def latest_run(*, scenario: Scenario) -> Run | None:
+    return scenario.runs.order_by("-created_at", "-id").first()
+
+
+def computed_status(*, run: Run | None) -> str:
+    return run.status if run is not None else "created"
+
+
+def layer_features(*, layer: InputLayer | None, crs: str) -> list[dict[str, Any]]:
+    """A row's features in the project CRS; none for an empty row."""
+    if layer is None or layer.dataset is None:
+        return []
+    return features_in_crs(dataset_features(dataset=layer.dataset), target_crs=crs)
+
+
+@dataclass(frozen=True)
+class ModelGeometry:
+    ring: BoundaryRing
+    regions: list[MeshRegion] = field(default_factory=list)
+
+
+def scenario_geometry(*, scenario: Scenario) -> ModelGeometry:
+    """The boundary ring and mesh regions, read the same way by the estimate and the mesher."""
+    crs = scenario.project.projection
+    ring = boundary_ring(layer_features(layer=scenario.boundary, crs=crs))
+    regions = mesh_regions(layer_features(layer=scenario.mesh_region, crs=crs), within=ring.polygon())
+    return ModelGeometry(ring=ring, regions=regions)
+
+
+def scenario_estimate(*, scenario: Scenario) -> dict[str, Any]:
+    """Triangles, vCPU-hours and price; when the geometry cannot be read, nulls and the reason."""
+    try:
+        geometry = scenario_geometry(scenario=scenario)
+    except ModelGeometryError as problem:
+        return {"mesh_triangle_count_estimate": None, "mesh_estimate_breakdown": [],
+                "mesh_estimate_problem": {"code": problem.code, "detail": problem.message},
+                "vcpu_hours_estimate": None, "compute_cost_estimate": None}
+    estimate = mesh_estimate(ring=geometry.ring, regions=geometry.regions, resolution=scenario.resolution)
+    hours = vcpu_hours_estimate(triangles=estimate.triangles, duration=scenario.duration,
+                                resolution=scenario.resolution)
+    return {"mesh_triangle_count_estimate": estimate.triangles, "mesh_estimate_breakdown": estimate.breakdown,
+            "mesh_estimate_problem": None, "vcpu_hours_estimate": hours,
+            "compute_cost_estimate": str(compute_cost_estimate(vcpu_hours=hours))}

@@ -1,0 +1,195 @@
+"""The build: refuse what cannot be built before anything is spent, then make the package and the mesh."""
+
+import json
+import logging
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from hydrata.anuga.models import BUILD_IN_FLIGHT, Run, RunStatus, Scenario, TerrainStatus, TimeSeries
+from hydrata.anuga.selectors.scenarios import layer_features, latest_run, scenario_estimate, scenario_geometry
+from hydrata.anuga.terrain_raster import TerrainFileError, clip_dem
+from hydrata.compute.errors import ModelGeometryError
+from hydrata.compute.geometry import internal_lines
+from hydrata.compute.mesh import mesh_build
+from hydrata.core.errors import Conflict, Unprocessable
+from hydrata.storage import get_storage
+
+logger = logging.getLogger(__name__)
+
+PACKAGE_FORMAT_VERSION = "1.0"
+INPUT_FIELDS = Scenario.INPUT_FIELDS
+FIXABLE_IN_MAP = {"BOUNDARY_EMPTY", "BOUNDARY_NO_EXTERNAL", "MESH_REGION_UNITS_UNMARKED", "NO_FORCING"}
+
+
+def scenario_build_request(*, scenario: Scenario, user: AbstractBaseUser) -> Run:
+    """Queue a build, or refuse it with a reason a person can act on. Never two builds of one scenario at once."""
+    with transaction.atomic():
+        scenario = Scenario.objects.select_for_update().select_related("project", "terrain").get(pk=scenario.pk)
+        current = latest_run(scenario=scenario)
+        if current is not None and current.status in BUILD_IN_FLIGHT:
+            raise Conflict(f"Run {current.pk} is already building this scenario; wait for it.",
+                           code="BUILD_IN_FLIGHT", run_id=current.pk)
+        estimate = build_refusal_check(scenario=scenario)
+        run = Run.objects.create(scenario=scenario, resolution=scenario.resolution, duration=scenario.duration,
+                                 mesh_triangle_count_estimate=estimate, created_by=user)
+        Scenario.objects.filter(pk=scenario.pk).update(latest_run_is_valid=True)
+        transaction.on_commit(lambda: _enqueue_build(run.pk))
+    return run
+
+
+def _enqueue_build(run_id: int) -> None:
+    from hydrata.anuga.tasks import run_build_task
+
+    run_build_task.delay(run_id)
+
+
+def _refuse(code: str, detail: str, **extra: Any) -> Unprocessable:
+    return Unprocessable(detail, code=code, fixable_in_map=code in FIXABLE_IN_MAP, **extra)
+
+
+def build_refusal_check(*, scenario: Scenario) -> int:
+    """422 with a code for a model that cannot be built; otherwise the triangle estimate."""
+    if scenario.terrain is None or scenario.terrain.status != TerrainStatus.READY:
+        raise _refuse("NO_TERRAIN", "The scenario has no ready terrain. Upload a DEM and wait until get_terrain "
+                                    "says ready, then set it on the scenario.")
+    crs = scenario.project.projection
+    if not layer_features(layer=scenario.boundary, crs=crs):
+        raise _refuse("BOUNDARY_EMPTY", "The scenario's boundary has no features. Draw or attach the model "
+                                        "boundary (External edges that close a polygon) in the map.")
+    forcing = [layer_features(layer=getattr(scenario, name), crs=crs) for name in ("inflow", "rainfall")]
+    if not any(forcing):
+        raise _refuse("NO_FORCING", "Nothing brings water into the model: attach an inflow line or a rainfall "
+                                    "polygon with features.")
+    estimate = scenario_estimate(scenario=scenario)
+    problem = estimate["mesh_estimate_problem"]
+    if problem:
+        raise _refuse(problem["code"], problem["detail"])
+    triangles, ceiling = estimate["mesh_triangle_count_estimate"], settings.HYDRATA_MESH_MAX_TRIANGLES
+    if triangles > ceiling:
+        raise _refuse("MESH_TOO_LARGE", f"The mesh would have about {triangles:,} triangles, above the limit of "
+                                        f"{ceiling:,}. Use a coarser resolution or smaller fine mesh regions.",
+                      estimate=triangles, ceiling=ceiling)
+    _check_series_names(scenario)
+    return triangles
+
+
+def _check_series_names(scenario: Scenario) -> None:
+    names = set(TimeSeries.objects.filter(project=scenario.project).values_list("name", flat=True))
+    for name in ("inflow", "rainfall"):
+        for index, feature in enumerate(layer_features(layer=getattr(scenario, name), crs=scenario.project.projection)):
+            value = str((feature.get("properties") or {}).get("data", "")).strip()
+            if not _is_number(value) and value not in names:
+                raise _refuse("UNKNOWN_TIME_SERIES", f"{name} feature {index} uses data={value!r}, which is neither "
+                                                     "a number nor the name of a time series in this project.",
+                              name=value)
+
+
+def _is_number(value: str) -> bool:
+    try:
+        float(value)
+    except ValueError:
+        return False
+    return True
+
+
+def run_build(*, run_id: int) -> Run:
+    """Write scenario.json, the clipped DEM, the inputs in the project CRS and the mesh; built or error."""
+    run = Run.objects.select_related("scenario__project", "scenario__terrain").get(pk=run_id)
+    if run.status != RunStatus.CREATED:
+        return run  # a redelivered task: this build already started
+    _update(run, status=RunStatus.BUILDING, phase="preparing_inputs", build_started_at=timezone.now())
+    try:
+        with tempfile.TemporaryDirectory(prefix=f"build-{run.pk}-") as workdir:
+            package = _write_package(run, Path(workdir))
+            prefix = f"runs/{run.pk}/package"
+            storage = get_storage()
+            for path in sorted(package.rglob("*")):
+                if path.is_file():
+                    with path.open("rb") as stream:
+                        storage.save(key=f"{prefix}/{path.relative_to(package).as_posix()}", data=stream)
+    except (ModelGeometryError, TerrainFileError) as problem:
+        message = getattr(problem, "message", str(problem))
+        return _update(run, status=RunStatus.ERROR, phase="", error_message=message, user_message=message,
+                       build_finished_at=timezone.now())
+    except Exception:
+        logger.exception("Build of run %s failed", run.pk)
+        return _update(run, status=RunStatus.ERROR, phase="", build_finished_at=timezone.now(),
+                       error_message="The build failed with an internal error; it has been logged.",
+                       user_message="The build failed on our side. Try building again; contact support if it "
+                                    "repeats.")
+    return _update(run, status=RunStatus.BUILT, phase="", package_prefix=f"runs/{run.pk}/package",
+                   build_finished_at=timezone.now())
+
+
+def _write_package(run: Run, package: Path) -> Path:
+    scenario = run.scenario
+    crs = scenario.project.projection
+    geometry = scenario_geometry(scenario=scenario)
+    (package / "inputs").mkdir(parents=True)
+    files: dict[str, str | None] = {}
+    for name in INPUT_FIELDS:
+        features = layer_features(layer=getattr(scenario, name), crs=crs)
+        files[name] = f"inputs/{name}.geojson" if features else None
+        if features:
+            _write_geojson(package / files[name], features, crs)
+    margin = max(10.0, 2 * scenario.resolution)
+    west, south, east, north = geometry.ring.polygon().bounds
+    with get_storage().local_path(key=scenario.terrain.dem_key) as dem:
+        clip_dem(dem, package / "inputs" / "dem.tif", bounds=(west - margin, south - margin, east + margin,
+                                                              north + margin))
+    _update(run, phase="meshing")
+    boundary = layer_features(layer=scenario.boundary, crs=crs)
+    mesh = mesh_build(ring=geometry.ring, regions=geometry.regions, resolution=scenario.resolution,
+                      breaklines=internal_lines(boundary), destination=package / "mesh.msh")
+    run.mesh_triangle_count = mesh.triangle_count
+    series = _write_time_series(scenario, package)
+    manifest = {
+        "format_version": PACKAGE_FORMAT_VERSION,
+        "run_id": run.pk,
+        "scenario_id": scenario.pk,
+        "project": scenario.project_id,
+        "epsg": crs,
+        "name": scenario.name,
+        "description": scenario.description,
+        "elevation": "inputs/dem.tif",
+        **files,
+        "time_series": series,
+        "mesh": "mesh.msh",
+        "mesh_triangle_count": mesh.triangle_count,
+        "mesh_triangle_count_estimate": run.mesh_triangle_count_estimate,
+        "boundary_tags": geometry.ring.boundary_tags(),
+        "resolution": scenario.resolution,
+        "duration": scenario.duration,
+        "model_start": scenario.model_start.isoformat() if scenario.model_start else None,
+    }
+    (package / "scenario.json").write_text(json.dumps(manifest, indent=2))
+    return package
+
+
+def _write_geojson(path: Path, features: list[dict], crs: str) -> None:
+    path.write_text(json.dumps({"type": "FeatureCollection", "crs": {"type": "name", "properties": {"name": crs}},
+                                "features": features}))
+
+
+def _write_time_series(scenario: Scenario, package: Path) -> dict[str, str]:
+    written = {}
+    for index, series in enumerate(TimeSeries.objects.filter(project=scenario.project).order_by("pk")):
+        relative = f"time_series/{index:03d}.json"
+        (package / "time_series").mkdir(exist_ok=True)
+        (package / relative).write_text(json.dumps({"name": series.name, "series_type": series.series_type,
+                                                    "units": series.units, "rows": series.rows}))
+        written[series.name] = relative
+    return written
+
+
+def _update(run: Run, **fields: Any) -> Run:
+    for name, value in fields.items():
+        setattr(run, name, value)
+    run.save()
+    return run

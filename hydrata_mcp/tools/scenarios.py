@@ -1,0 +1,327 @@
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import Context
+from pydantic import BaseModel, Field
+
+from hydrata_mcp.client import PlatformClient
+from hydrata_mcp.handback import HandBack, ui_url
+from hydrata_mcp.polling import (
+    DEFAULT_POLL_INTERVAL_SECONDS,
+    DEFAULT_TIMEOUT_SECONDS,
+    PollIntervalSeconds,
+    TimeoutSeconds,
+    wait_for,
+)
+from hydrata_mcp.tools.arguments import ProjectId
+from hydrata_mcp.tools.projects import PROJECTS, base_map_of
+from hydrata_mcp.tools.registry import tool
+
+CONFIRM_ABOVE_TRIANGLES = 100_000
+BUILD_IN_FLIGHT = {"created", "building"}
+BUILD_FAILED = {"error", "cancelled"}
+INPUTS = ("terrain", "boundary", "friction", "inflow", "rainfall", "structure", "mesh_region")
+
+ScenarioId = Annotated[int, Field(ge=1, description="The scenario's id, from list_scenarios or create_scenario.")]
+Resolution = Annotated[float, Field(ge=0.1, le=1000, description="Mesh resolution in metres (the base mesh's "
+                                                                  "maximum triangle area is resolution²/2).")]
+Duration = Annotated[int, Field(ge=1, le=2_592_000, description="Simulated time in seconds.")]
+InputId = Annotated[int | None, Field(ge=1, description="An input row id from list_inputs; left out = the "
+                                                        "project's default row of that kind, if it has features.")]
+InputName = Literal["terrain", "boundary", "friction", "inflow", "rainfall", "structure", "mesh_region"]
+
+
+class RunSummary(BaseModel):
+    id: int
+    status: str
+    error_message: str
+    user_message: str
+    mesh_triangle_count: int | None
+
+
+class ScenarioView(BaseModel):
+    id: int
+    name: str
+    description: str
+    computed_status: str = Field(description="The latest run's status, or created when it has none.")
+    terrain: int | None
+    boundary: int | None
+    friction: int | None
+    inflow: int | None
+    rainfall: int | None
+    structure: int | None
+    mesh_region: int | None
+    resolution: float
+    duration: int
+    model_start: datetime | None
+    mesh_triangle_count_estimate: int | None
+    mesh_estimate_breakdown: list[dict[str, Any]]
+    mesh_estimate_problem: dict[str, Any] | None = Field(description="Why there is no estimate, when there is none.")
+    vcpu_hours_estimate: float | None
+    compute_cost_estimate: str | None = Field(description="USD.")
+    latest_run: RunSummary | None
+    latest_run_is_valid: bool
+
+
+class ScenarioRow(BaseModel):
+    id: int
+    name: str
+    resolution: float
+    duration: int
+    computed_status: str
+    latest_run: RunSummary | None
+    latest_run_is_valid: bool
+
+
+class ScenarioList(BaseModel):
+    results: list[ScenarioRow]
+
+
+class ScenarioWithHandBack(ScenarioView, HandBack):
+    pass
+
+
+class BuildResult(HandBack):
+    outcome: str = Field(description="built, error, timed_out (call again with the same arguments), refused "
+                                     "(see code and detail) or needs_confirmation (call again with confirm=true).")
+    computed_status: str
+    run_id: int | None
+    mesh_triangle_count: int | None = Field(description="The built mesh's real triangle count.")
+    mesh_triangle_count_estimate: int | None
+    compute_cost_estimate: str | None
+    posted: bool = Field(description="Whether this call started a build.")
+    code: str | None = None
+    detail: str | None = None
+    polls: int = 0
+    elapsed_seconds: float = 0.0
+
+
+def scenario_view(data: dict[str, Any]) -> ScenarioView:
+    fields = {name: data.get(name) for name in ScenarioView.model_fields}
+    fields["mesh_estimate_breakdown"] = data.get("mesh_estimate_breakdown") or []
+    fields["latest_run"] = _run(data.get("latest_run"))
+    return ScenarioView(**fields)
+
+
+def _run(data: dict[str, Any] | None) -> RunSummary | None:
+    return None if data is None else RunSummary(**{name: data.get(name) for name in RunSummary.model_fields})
+
+
+def _path(project_id: int, scenario_id: int | None = None) -> str:
+    return f"{PROJECTS}{project_id}/scenarios/" + (f"{scenario_id}/" if scenario_id else "")
+
+
+def _handback(view: ScenarioView, base_map: int, verb: str) -> dict[str, Any]:
+    link = ui_url(base_map=base_map, panel="scenario", scenario=view.id)
+    estimate = view.mesh_triangle_count_estimate
+    price = f"about {estimate:,} triangles, estimated ${view.compute_cost_estimate} to run" if estimate else \
+        f"no estimate yet ({(view.mesh_estimate_problem or {}).get('detail', 'inputs missing')})"
+    return {
+        "ui_url": link,
+        "summary": {"mesh_triangle_count_estimate": estimate, "compute_cost_estimate": view.compute_cost_estimate,
+                    "vcpu_hours_estimate": view.vcpu_hours_estimate, "resolution_m": view.resolution,
+                    "duration_s": view.duration, "computed_status": view.computed_status},
+        "say_to_user": f"I {verb} the scenario '{view.name}' ({view.resolution:g} m, {view.duration} s): {price}. "
+                       f"Review it here: {link}",
+    }
+
+
+@tool(title="Create a scenario")
+async def create_scenario(
+    ctx: Context,
+    project_id: ProjectId,
+    name: Annotated[str, Field(min_length=1, max_length=200)],
+    resolution: Resolution,
+    duration: Duration,
+    terrain: InputId = None,
+    boundary: InputId = None,
+    friction: InputId = None,
+    inflow: InputId = None,
+    rainfall: InputId = None,
+    structure: InputId = None,
+    mesh_region: InputId = None,
+    description: str = "",
+    model_start: Annotated[datetime | None, Field(description="When the simulation starts (for time series).")]
+    = None,
+) -> ScenarioWithHandBack:
+    """Create a draft scenario: a terrain and input rows with a mesh resolution and a duration. Needs draft level.
+    Nothing is built or spent; the result carries the triangle estimate and the price of a run, which the
+    engineer should see before build_scenario."""
+    api = PlatformClient.for_context(ctx)
+    body: dict[str, Any] = {"name": name, "resolution": resolution, "duration": duration, "description": description,
+                            "model_start": model_start.isoformat() if model_start else None}
+    chosen = {"terrain": terrain, "boundary": boundary, "friction": friction, "inflow": inflow,
+              "rainfall": rainfall, "structure": structure, "mesh_region": mesh_region}
+    body |= {key: value for key, value in chosen.items() if value is not None}
+    view = scenario_view((await api.post(_path(project_id), json=body)).data)
+    return ScenarioWithHandBack(**view.model_dump(), **_handback(view, await base_map_of(api, project_id), "created"))
+
+
+@tool(title="Get a scenario", read_only=True, idempotent=True)
+async def get_scenario(ctx: Context, project_id: ProjectId, scenario_id: ScenarioId) -> ScenarioView:
+    """Read a scenario: computed_status, inputs, resolution, duration, the triangle estimate with its breakdown per
+    region, vCPU-hours and price, and the latest run (id, status, error) and whether it is still valid."""
+    api = PlatformClient.for_context(ctx)
+    return scenario_view((await api.get(_path(project_id, scenario_id))).data)
+
+
+@tool(title="List scenarios", read_only=True, idempotent=True)
+async def list_scenarios(ctx: Context, project_id: ProjectId) -> ScenarioList:
+    """List a project's scenarios, newest first, with each one's computed_status and latest run."""
+    api = PlatformClient.for_context(ctx)
+    rows = (await api.get(_path(project_id))).data["results"]
+    return ScenarioList(results=[ScenarioRow(**{name: row.get(name) for name in ScenarioRow.model_fields
+                                                if name != "latest_run"}, latest_run=_run(row.get("latest_run")))
+                                 for row in rows])
+
+
+@tool(title="Update a scenario")
+async def update_scenario(
+    ctx: Context,
+    project_id: ProjectId,
+    scenario_id: ScenarioId,
+    name: Annotated[str | None, Field(min_length=1, max_length=200)] = None,
+    description: str | None = None,
+    resolution: Resolution | None = None,
+    duration: Duration | None = None,
+    model_start: datetime | None = None,
+    terrain: InputId = None,
+    boundary: InputId = None,
+    friction: InputId = None,
+    inflow: InputId = None,
+    rainfall: InputId = None,
+    structure: InputId = None,
+    mesh_region: InputId = None,
+    clear: Annotated[list[InputName], Field(description="Inputs to remove from the scenario, e.g. ['rainfall'].")]
+    = [],  # noqa: B006  (pydantic copies defaults)
+) -> ScenarioWithHandBack:
+    """Change a scenario's name, numbers or inputs (only the arguments given). Needs draft level. Any change
+    marks the latest run invalid, so the next build_scenario builds again."""
+    api = PlatformClient.for_context(ctx)
+    given = {"name": name, "description": description, "resolution": resolution, "duration": duration,
+             "model_start": model_start.isoformat() if model_start else None, "terrain": terrain,
+             "boundary": boundary, "friction": friction, "inflow": inflow, "rainfall": rainfall,
+             "structure": structure, "mesh_region": mesh_region}
+    body = {key: value for key, value in given.items() if value is not None} | {key: None for key in clear}
+    view = scenario_view((await api.patch(_path(project_id, scenario_id), json=body)).data)
+    return ScenarioWithHandBack(**view.model_dump(), **_handback(view, await base_map_of(api, project_id), "updated"))
+
+
+@tool(title="Clone a scenario")
+async def clone_scenario(
+    ctx: Context,
+    project_id: ProjectId,
+    scenario_id: ScenarioId,
+    name: Annotated[str, Field(min_length=1, max_length=200, description="The new scenario's name.")],
+    overrides: Annotated[dict[str, Any], Field(description="Fields to change in the copy, e.g. {\"friction\": 12} "
+                                                           "or {\"resolution\": 2}.")] = {},  # noqa: B006
+) -> ScenarioWithHandBack:
+    """Copy a scenario under a new name, with some inputs or numbers changed: e.g. the same model with another
+    friction or rainfall, for comparing. Needs draft level."""
+    api = PlatformClient.for_context(ctx)
+    response = await api.post(f"{_path(project_id, scenario_id)}clone/", json={"name": name, "overrides": overrides})
+    view = scenario_view(response.data)
+    return ScenarioWithHandBack(**view.model_dump(), **_handback(view, await base_map_of(api, project_id), "created"))
+
+
+@tool(title="Build a scenario (mesh it)")
+async def build_scenario(
+    ctx: Context,
+    project_id: ProjectId,
+    scenario_id: ScenarioId,
+    confirm: Annotated[bool, Field(description="Needed when the mesh would exceed 100,000 triangles; ask the user "
+                                               "first.")] = False,
+    rebuild: Annotated[bool, Field(description="Build again even if the latest build is valid.")] = False,
+    timeout_seconds: TimeoutSeconds = DEFAULT_TIMEOUT_SECONDS,
+    poll_interval_seconds: PollIntervalSeconds = DEFAULT_POLL_INTERVAL_SECONDS,
+) -> BuildResult:
+    """Build a scenario into a runnable package with a real triangular mesh, and wait for it. Needs draft level.
+
+    It reads the scenario first: a build in flight is followed, not repeated; a valid build is reused unless
+    rebuild=true; an unbuildable model is refused with its code (BOUNDARY_EMPTY, BOUNDARY_NO_EXTERNAL,
+    MESH_REGION_UNITS_UNMARKED, NO_FORCING, NO_TERRAIN, MESH_TOO_LARGE) and, when it can be fixed in the map,
+    a ui_url; above 100,000 triangles it asks for confirm=true and states the number."""
+    api = PlatformClient.for_context(ctx)
+    base_map = await base_map_of(api, project_id)
+    view = scenario_view((await api.get(_path(project_id, scenario_id))).data)
+    early = _build_without_posting(view, base_map, confirm=confirm, rebuild=rebuild)
+    if early is not None:
+        return early
+    posted = False
+    if not _in_flight(view):
+        response = await api.post(f"{_path(project_id, scenario_id)}build/", allow=(409, 422))
+        if response.status == 422:
+            return _refused(view, base_map, response.data)
+        posted = response.status == 202
+
+    async def read() -> ScenarioView:
+        return scenario_view((await api.get(_path(project_id, scenario_id))).data)
+
+    waited = await wait_for(ctx, read=read, finished=lambda v: not _in_flight(v),
+                            describe=lambda v: f"build {v.computed_status}", timeout_seconds=timeout_seconds,
+                            poll_interval_seconds=poll_interval_seconds)
+    return _built(waited.value, base_map, posted=posted, polls=waited.polls, elapsed=waited.elapsed_seconds)
+
+
+def _in_flight(view: ScenarioView) -> bool:
+    return view.latest_run is not None and view.computed_status in BUILD_IN_FLIGHT
+
+
+def _build_without_posting(view: ScenarioView, base_map: int, *, confirm: bool, rebuild: bool) -> BuildResult | None:
+    if _in_flight(view):
+        return None  # follow the build already running
+    if view.latest_run is not None and view.latest_run_is_valid and view.computed_status not in BUILD_FAILED \
+            and not rebuild:
+        return _built(view, base_map, posted=False, polls=0, elapsed=0.0)
+    if view.mesh_triangle_count_estimate is None:
+        problem = view.mesh_estimate_problem or {"code": "NO_ESTIMATE", "detail": "The scenario has no estimate."}
+        return _refused(view, base_map, problem | {"fixable_in_map": True})
+    if view.mesh_triangle_count_estimate > CONFIRM_ABOVE_TRIANGLES and not confirm:
+        return BuildResult(
+            outcome="needs_confirmation", computed_status=view.computed_status, run_id=None, mesh_triangle_count=None,
+            mesh_triangle_count_estimate=view.mesh_triangle_count_estimate,
+            compute_cost_estimate=view.compute_cost_estimate, posted=False,
+            ui_url=ui_url(base_map=base_map, panel="scenario", scenario=view.id),
+            summary={"mesh_triangle_count_estimate": view.mesh_triangle_count_estimate,
+                     "compute_cost_estimate": view.compute_cost_estimate},
+            say_to_user=f"This mesh would have about {view.mesh_triangle_count_estimate:,} triangles (estimated "
+                        f"${view.compute_cost_estimate} to run). Shall I build it?",
+        )
+    return None
+
+
+def _refused(view: ScenarioView, base_map: int, problem: dict[str, Any]) -> BuildResult:
+    fixable = bool(problem.get("fixable_in_map"))
+    link = ui_url(base_map=base_map, panel="inputs" if fixable else "scenario", scenario=view.id)
+    return BuildResult(
+        outcome="refused", computed_status=view.computed_status, run_id=None, mesh_triangle_count=None,
+        mesh_triangle_count_estimate=view.mesh_triangle_count_estimate,
+        compute_cost_estimate=view.compute_cost_estimate, posted=False, code=problem.get("code"),
+        detail=problem.get("detail"), ui_url=link, summary={"code": problem.get("code")},
+        say_to_user=f"The model cannot be built yet: {problem.get('detail')}" + (f" Fix it in the map: {link}"
+                                                                                  if fixable else ""),
+    )
+
+
+def _built(view: ScenarioView, base_map: int, *, posted: bool, polls: int, elapsed: float) -> BuildResult:
+    run = view.latest_run
+    status = view.computed_status
+    outcome = "timed_out" if _in_flight(view) else ("error" if status in BUILD_FAILED else "built")
+    link = ui_url(base_map=base_map, panel="scenario", scenario=view.id, run=run.id if run else None)
+    count = run.mesh_triangle_count if run else None
+    say = {
+        "built": f"The scenario is built: a mesh of {count:,} triangles (estimated "
+                 f"{view.mesh_triangle_count_estimate:,}). Look at it here before we run it: {link}"
+        if count is not None else f"The scenario is built. Look at it here: {link}",
+        "error": f"The build failed: {run.user_message or run.error_message if run else 'unknown error'}",
+        "timed_out": "The build is still running.",
+    }[outcome]
+    return BuildResult(
+        outcome=outcome, computed_status=status, run_id=run.id if run else None, mesh_triangle_count=count,
+        mesh_triangle_count_estimate=view.mesh_triangle_count_estimate,
+        compute_cost_estimate=view.compute_cost_estimate, posted=posted, polls=polls, elapsed_seconds=elapsed,
+        ui_url=link, summary={"mesh_triangle_count": count,
+                              "mesh_triangle_count_estimate": view.mesh_triangle_count_estimate,
+                              "compute_cost_estimate": view.compute_cost_estimate},
+        say_to_user=say,
+    )

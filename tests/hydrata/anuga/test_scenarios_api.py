@@ -1,0 +1,162 @@
+"""Scenarios over REST: references stay inside the project, changes invalidate builds, one build at a time."""
+
+import json
+
+import pytest
+
+from hydrata.anuga.models import Run, RunStatus, Scenario
+from tests.data import RAINFALL
+from tests.factories import make_grant, make_project, make_user
+from tests.model_setup import PROJECTS, api, small_test_model
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def model(live_asgi):
+    grant, key = make_grant(level="draft")
+    built = small_test_model(live_asgi.url, key)
+    http = api(live_asgi.url, key)
+    yield built, http, grant
+    http.close()
+
+
+def scenarios_path(model) -> str:
+    return f"{PROJECTS}{model.project_id}/scenarios/"
+
+
+def create(http, model, **fields):
+    return http.post(scenarios_path(model), json={"name": "s", "resolution": 5, "duration": 600, **fields})
+
+
+def test_a_scenario_without_references_takes_the_ready_terrain_and_the_rows_with_features(model):
+    built, http, _ = model
+
+    body = create(http, built).json()
+
+    assert body["terrain"] == built.terrain_id
+    assert body["boundary"] == built.rows["boundary"] and body["rainfall"] == built.rows["rainfall"]
+    assert body["friction"] is None and body["computed_status"] == "created" and "status" not in body
+    assert body["latest_run"] is None and body["currency"] == "USD"
+
+
+def test_a_reference_to_another_projects_row_is_refused_naming_the_field(model, live_asgi):
+    built, http, grant = model
+    other = make_project(grant.user)
+
+    response = http.post(f"{PROJECTS}{other.pk}/scenarios/", json={"name": "s", "resolution": 5, "duration": 60,
+                                                                    "boundary": built.rows["boundary"]})
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "REFERENCE_NOT_IN_PROJECT" and response.json()["field"] == "boundary"
+
+
+@pytest.mark.parametrize("fields, code", [({"resolution": 0}, "INVALID_RESOLUTION"),
+                                          ({"duration": 0}, "INVALID_DURATION")])
+def test_impossible_numbers_are_refused(model, fields, code):
+    built, http, _ = model
+
+    response = create(http, built, **fields)
+
+    assert response.status_code == 400 and response.json()["code"] == code
+    assert not Scenario.objects.exists()
+
+
+def test_a_scenario_without_ready_terrain_is_refused_with_no_terrain(model):
+    built, http, _ = model
+    scenario = create(http, built, terrain=None).json()
+
+    response = http.post(f"{scenarios_path(built)}{scenario['id']}/build/")
+
+    assert response.status_code == 422 and response.json()["code"] == "NO_TERRAIN"
+    assert not Run.objects.exists()
+
+
+def test_a_second_build_while_one_is_in_flight_is_409_naming_the_run(model):
+    built, http, _ = model
+    scenario = create(http, built).json()
+    in_flight = Run.objects.create(scenario_id=scenario["id"], status=RunStatus.BUILDING, resolution=5, duration=600)
+
+    response = http.post(f"{scenarios_path(built)}{scenario['id']}/build/")
+
+    assert response.status_code == 409
+    assert response.json()["code"] == "BUILD_IN_FLIGHT" and response.json()["run_id"] == in_flight.pk
+    assert Run.objects.count() == 1
+
+
+def test_a_build_is_accepted_and_any_patch_marks_it_invalid(model):
+    built, http, _ = model
+    scenario = create(http, built).json()
+    accepted = http.post(f"{scenarios_path(built)}{scenario['id']}/build/")
+    after_build = http.get(f"{scenarios_path(built)}{scenario['id']}/").json()
+    patched = http.patch(f"{scenarios_path(built)}{scenario['id']}/", json={"description": "wetter"}).json()
+
+    assert accepted.status_code == 202 and accepted.json()["run"]["status"] == "created"
+    assert after_build["computed_status"] == "built" and after_build["latest_run_is_valid"] is True
+    assert after_build["latest_run"]["mesh_triangle_count"] > 0
+    assert patched["latest_run_is_valid"] is False and patched["description"] == "wetter"
+
+
+def test_the_built_package_holds_the_manifest_mesh_dem_and_inputs(model):
+    from hydrata.storage import get_storage
+
+    built, http, _ = model
+    scenario = create(http, built).json()
+    http.post(f"{scenarios_path(built)}{scenario['id']}/build/")
+    run = Run.objects.get()
+    storage = get_storage()
+
+    with storage.open(key=f"{run.package_prefix}/scenario.json") as stream:
+        manifest = json.load(stream)
+
+    assert manifest["format_version"] == "1.0" and manifest["epsg"] == "EPSG:28356"
+    assert manifest["mesh_triangle_count"] == run.mesh_triangle_count
+    assert manifest["boundary_tags"].keys() >= {"Reflective", "Transmissive"}
+    for key in ("mesh", "elevation", "boundary", "rainfall"):
+        assert storage.exists(key=f"{run.package_prefix}/{manifest[key]}")
+    assert manifest["friction"] is None
+
+
+def test_rainfall_naming_a_missing_time_series_is_refused_before_a_run_is_made(model, live_asgi):
+    from tests.model_setup import attach, upload_geojson
+
+    built, http, _ = model
+    collection = json.loads(RAINFALL.read_text())
+    collection["features"][0]["properties"]["data"] = "Gauge that does not exist"
+    assert attach(http, built, "rainfall", upload_geojson(http, "rain.geojson", collection)).status_code == 200
+    scenario = create(http, built).json()
+
+    response = http.post(f"{scenarios_path(built)}{scenario['id']}/build/")
+
+    assert response.status_code == 422 and response.json()["code"] == "UNKNOWN_TIME_SERIES"
+    assert not Run.objects.exists()
+
+
+def test_a_non_member_of_a_public_project_reads_a_reduced_scenario(model, live_asgi):
+    built, http, _ = model
+    scenario = create(http, built).json()
+    from hydrata.anuga.models import Project
+
+    Project.objects.filter(pk=built.project_id).update(is_public=True)
+    _, stranger_key = make_grant(make_user(), level="read")
+
+    with api(live_asgi.url, stranger_key) as stranger:
+        body = stranger.get(f"{scenarios_path(built)}{scenario['id']}/").json()
+
+    assert body["reduced"] is True and body["name"] == "s"
+    assert "compute_cost_estimate" not in body and "boundary" not in body
+
+
+def test_a_viewer_cannot_build(model, live_asgi):
+    built, http, grant = model
+    scenario = create(http, built).json()
+    viewer = make_user()
+    from hydrata.anuga.models import ProjectMembership
+
+    ProjectMembership.objects.create(project_id=built.project_id, user=viewer, role="viewer")
+    _, viewer_key = make_grant(viewer, level="launch")
+
+    with api(live_asgi.url, viewer_key) as as_viewer:
+        response = as_viewer.post(f"{scenarios_path(built)}{scenario['id']}/build/")
+
+    assert response.status_code == 403 and response.json()["code"] == "PROJECT_READ_ONLY"

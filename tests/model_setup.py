@@ -1,0 +1,55 @@
+"""Arrange a small_test model through the platform's own REST API, as an agent would, over a live server."""
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+from tests.data import BOUNDARY, DEM, RAINFALL
+
+PROJECTS = "/api/v2/anuga/projects/"
+KIND_PATHS = {"boundary": "boundaries", "friction": "frictions", "inflow": "inflows", "rainfall": "rainfalls",
+              "structure": "structures", "mesh_region": "mesh-regions"}
+
+
+@dataclass
+class Model:
+    project_id: int
+    terrain_id: int
+    rows: dict[str, int]  # kind -> default row id
+
+
+def api(url: str, key: str) -> httpx.Client:
+    return httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=120)
+
+
+def upload_geojson(http: httpx.Client, name: str, collection: dict | Path) -> int:
+    """Upload (the import runs eagerly or on a worker) and return the dataset id once finished."""
+    body = collection.read_bytes() if isinstance(collection, Path) else json.dumps(collection).encode()
+    execution = http.post("/api/v2/uploads/upload/", files={"base_file": (name, body, "application/geo+json")})
+    assert execution.status_code == 201, execution.text
+    status = http.get(f"/api/v2/resource-service/execution-status/{execution.json()['execution_id']}").json()
+    assert status["status"] == "finished", status
+    return status["output_params"]["resources"][0]["id"]
+
+
+def attach(http: httpx.Client, model: Model, kind: str, dataset_id: int | None) -> httpx.Response:
+    return http.patch(f"{PROJECTS}{model.project_id}/{KIND_PATHS[kind]}/{model.rows[kind]}/",
+                      json={"gn_layer": dataset_id})
+
+
+def small_test_model(url: str, key: str, *, rainfall: bool = True, boundary: bool = True) -> Model:
+    with api(url, key) as http:
+        project = http.post(PROJECTS, json={"name": "Small test", "projection": "EPSG:28356"}).json()
+        terrain = http.post(f"{PROJECTS}{project['id']}/terrain/upload/",
+                            files={"file": ("dem.tif", DEM.read_bytes(), "image/tiff")}).json()
+        terrain = http.get(f"{PROJECTS}{project['id']}/terrain/{terrain['id']}/").json()
+        assert terrain["status"] == "ready", terrain
+        inputs = http.get(f"{PROJECTS}{project['id']}/inputs/").json()
+        model = Model(project["id"], terrain["id"], {kind: rows[0]["id"] for kind, rows in inputs.items()})
+        if boundary:
+            assert attach(http, model, "boundary", upload_geojson(http, "boundary.geojson", BOUNDARY)).status_code == 200
+        if rainfall:
+            assert attach(http, model, "rainfall", upload_geojson(http, "rainfall.geojson", RAINFALL)).status_code == 200
+    return model
