@@ -24,7 +24,8 @@ logger = logging.getLogger(__name__)
 
 PACKAGE_FORMAT_VERSION = "1.0"
 INPUT_FIELDS = Scenario.INPUT_FIELDS
-FIXABLE_IN_MAP = {"BOUNDARY_EMPTY", "BOUNDARY_NO_EXTERNAL", "MESH_REGION_UNITS_UNMARKED", "NO_FORCING"}
+FIXABLE_IN_MAP = {"BOUNDARY_EMPTY", "BOUNDARY_NO_EXTERNAL", "BOUNDARY_INVALID", "MESH_REGION_UNITS_UNMARKED",
+                  "MESH_REGION_INVALID", "NO_FORCING"}
 
 
 def scenario_build_request(*, scenario: Scenario, user: AbstractBaseUser) -> Run:
@@ -123,8 +124,13 @@ def run_build(*, run_id: int) -> Run:
                        error_message="The build failed with an internal error; it has been logged.",
                        user_message="The build failed on our side. Try building again; contact support if it "
                                     "repeats.")
-    return _update(run, status=RunStatus.BUILT, phase="", package_prefix=f"runs/{run.pk}/package",
-                   build_finished_at=timezone.now())
+    _update(run, status=RunStatus.BUILT, phase="", package_prefix=f"runs/{run.pk}/package",
+            build_finished_at=timezone.now())
+    if run.start_after_build:
+        from hydrata.anuga.services.runs import run_queue_after_build
+
+        run_queue_after_build(run=run)
+    return run
 
 
 def _write_package(run: Run, package: Path) -> Path:

@@ -1,0 +1,29 @@
+"""The one refusal of the compute package: a machine code, a message a person can act on, and details."""
+
+from typing import Any
+
+# The boundary layer has no features at all.
+BOUNDARY_EMPTY = "BOUNDARY_EMPTY"
+# No External edges, or they do not chain into one closed ring (the message says where).
+BOUNDARY_NO_EXTERNAL = "BOUNDARY_NO_EXTERNAL"
+# The External edges chain into a ring that cannot be meshed (it crosses itself, an edge has no tag, ...).
+BOUNDARY_INVALID = "BOUNDARY_INVALID"
+# A mesh-region feature has a `resolution` without `resolution_units` of 'm' or 'm2'.
+MESH_REGION_UNITS_UNMARKED = "MESH_REGION_UNITS_UNMARKED"
+# A mesh-region feature is not a polygon, or its `resolution` is not a positive number.
+MESH_REGION_INVALID = "MESH_REGION_INVALID"
+# A layer names a coordinate reference system that pyproj does not know.
+CRS_UNKNOWN = "CRS_UNKNOWN"
+
+
+class ModelGeometryError(Exception):
+    """The input features cannot become a mesh; `code` is for machines, `message` for the engineer."""
+
+    def __init__(self, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
