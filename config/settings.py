@@ -78,6 +78,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "hydrata_mcp.gate.MCPGateMiddleware",
+    "hydrata_mcp.redaction.RedactionMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -183,6 +184,12 @@ HYDRATA_GEOJSON_MAX_FEATURES = int(os.environ.get("HYDRATA_GEOJSON_MAX_FEATURES"
 # Scenarios and compute
 HYDRATA_MESH_MAX_TRIANGLES = int(os.environ.get("HYDRATA_MESH_MAX_TRIANGLES", "1500000"))
 HYDRATA_COMPUTE_USD_PER_VCPU_HOUR = float(os.environ.get("HYDRATA_COMPUTE_USD_PER_VCPU_HOUR", "0.10"))
+# Where simulations may run: "local" is the Celery workers; "ec2" and "batch" answer 409 until configured.
+HYDRATA_COMPUTE_BACKENDS = _env_list("HYDRATA_COMPUTE_BACKENDS", ["local"])
+HYDRATA_ANUGA_THREADS = int(os.environ.get("HYDRATA_ANUGA_THREADS", str(os.cpu_count() or 1)))
+HYDRATA_RUN_YIELD_SECONDS = float(os.environ.get("HYDRATA_RUN_YIELD_SECONDS", "0"))  # 0 = chosen per duration
+# A computing run whose worker has not reported for this long is ended in error (worker or machine lost).
+HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS = int(os.environ.get("HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS", "45"))
 
 # Agent grants
 HYDRATA_GRANT_LAST_USED_THROTTLE_SECONDS = int(os.environ.get("HYDRATA_GRANT_LAST_USED_THROTTLE_SECONDS", "60"))

@@ -66,6 +66,7 @@ class AgentSpend(models.Model):
     grant = models.ForeignKey(AgentGrant, on_delete=models.SET_NULL, null=True, related_name="spend")
     amount = models.DecimalField(max_digits=12, decimal_places=2)
     description = models.CharField(max_length=200)
+    reference = models.CharField(max_length=100, blank=True, help_text="What was bought, e.g. run:12.")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:

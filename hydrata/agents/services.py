@@ -7,8 +7,16 @@ from django.db import transaction
 from django.utils import timezone
 
 from hydrata.agents.keys import key_digest, key_display_prefix, key_generate
-from hydrata.agents.models import AgentAccount, AgentActivity, AgentGrant, CapabilitySuggestion, GrantLevel
-from hydrata.core.errors import ValidationFailed
+from hydrata.agents.models import (
+    AgentAccount,
+    AgentActivity,
+    AgentGrant,
+    AgentSpend,
+    CapabilitySuggestion,
+    GrantLevel,
+)
+from hydrata.agents.selectors import spend_used_this_month
+from hydrata.core.errors import SpendLimitExceeded, ValidationFailed
 
 MAX_GRANT_NAME_LENGTH = 100
 
@@ -98,3 +106,20 @@ def capability_suggestion_create(
     return CapabilitySuggestion.objects.create(
         user=user, grant=grant, summary=summary, details=details, workflow=workflow
     )
+
+
+@transaction.atomic
+def agent_spend_charge(*, grant: AgentGrant, amount: Decimal, description: str, reference: str) -> AgentSpend:
+    """Record what an agent spends, refusing (402) when it would take the month past the account's limit."""
+    account = AgentAccount.objects.select_for_update().filter(user=grant.user).first()
+    limit = account.monthly_spend_limit if account else None
+    if limit is not None:
+        used = spend_used_this_month(user=grant.user, now=timezone.now())
+        if used + amount > limit:
+            raise SpendLimitExceeded(
+                f"This costs ${amount}; the account has spent ${used} of its ${limit} monthly agent limit. The "
+                "account owner can raise the limit on the /agents/ page.",
+                price=str(amount), spent_this_month=str(used), limit=str(limit),
+            )
+    return AgentSpend.objects.create(user=grant.user, grant=grant, amount=amount, description=description[:200],
+                                     reference=reference[:100])

@@ -232,9 +232,31 @@ class Run(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     build_started_at = models.DateTimeField(null=True, blank=True)
     build_finished_at = models.DateTimeField(null=True, blank=True)
+    # The simulation
+    compute_backend = models.CharField(max_length=10, blank=True)
+    start_after_build = models.BooleanField(default=False, help_text="A retry: queue the simulation once built.")
+    retry_of = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="retries")
+    progress_pct = models.FloatField(default=0)
+    eta_seconds = models.FloatField(null=True, blank=True)
+    sim_time = models.FloatField(null=True, blank=True)
+    queued_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    cancel_requested = models.BooleanField(default=False)
+    worker_hostname = models.CharField(max_length=200, blank=True)
+    child_pid = models.PositiveIntegerField(null=True, blank=True)
+    compute_cost = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    launched_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                    related_name="+")
+    launched_by_grant_id = models.PositiveIntegerField(null=True, blank=True,
+                                                       help_text="The agent grant that launched it, if any.")
+    results_prefix = models.CharField(max_length=300, blank=True)
+    statistics = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status"])]
 
     def __str__(self) -> str:
         return f"Run {self.pk} of {self.scenario} ({self.status})"

@@ -1,4 +1,5 @@
 from celery import shared_task
+from celery.signals import worker_ready
 
 from hydrata.anuga.services.terrain import terrain_import
 
@@ -13,3 +14,18 @@ def run_build_task(run_id: int) -> None:
     from hydrata.anuga.services.build import run_build
 
     run_build(run_id=run_id)
+
+
+# Not acks_late: a simulation whose worker died is ended by the reaper, never silently started again.
+@shared_task(name="anuga.run_simulation", bind=True, acks_late=False)
+def run_simulation_task(self, run_id: int) -> None:
+    from hydrata.anuga.services.simulation import run_simulate
+
+    run_simulate(run_id=run_id, worker=self.request.hostname or "")
+
+
+@worker_ready.connect
+def fail_runs_of_a_restarted_worker(sender, **kwargs) -> None:
+    from hydrata.anuga.services.runs import runs_fail_for_worker
+
+    runs_fail_for_worker(hostname=sender.hostname)

@@ -69,3 +69,7 @@ class AuthenticationError(PlatformError, AuthenticationFailed):
 class PaymentRequired(PlatformError):
     status_code = status.HTTP_402_PAYMENT_REQUIRED
     error_code = "PAYMENT_REQUIRED"
+
+
+class SpendLimitExceeded(PaymentRequired):
+    error_code = "SPEND_LIMIT_EXCEEDED"

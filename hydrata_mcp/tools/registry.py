@@ -16,6 +16,7 @@ TOOL_MODULES = (
     "hydrata_mcp.tools.inputs",
     "hydrata_mcp.tools.time_series",
     "hydrata_mcp.tools.scenarios",
+    "hydrata_mcp.tools.runs",
     "hydrata_mcp.tools.account",
 )
 

@@ -11,7 +11,10 @@ from tests.mcp_client import mcp_client, run
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-READ_ONLY = {"list_projects", "get_project", "get_agent_grant", "get_terrain", "list_inputs", "list_time_series"}
+READ_ONLY = {
+    "list_projects", "get_project", "get_agent_grant", "get_terrain", "list_inputs", "list_time_series", "get_scenario",
+    "list_scenarios", "get_run_status", "get_run", "list_runs", "get_run_results", "sample_run_results",
+}
 FIRST_TOOLS = {"list_projects", "get_project", "create_project", "get_agent_grant", "suggest_capability"}
 
 
@@ -33,7 +36,7 @@ def test_an_agent_lists_tools_creates_a_project_and_reads_it_back(live_asgi, mod
     for name, listed in by_name.items():
         assert listed.annotations.title
         assert listed.annotations.read_only_hint is (name in READ_ONLY)
-        assert listed.annotations.destructive_hint is False
+        assert listed.annotations.destructive_hint is (name in {"cancel_run", "delete_observation"})
         assert listed.output_schema["type"] == "object"
         assert listed.description
     assert not created.is_error

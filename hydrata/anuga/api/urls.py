@@ -1,6 +1,6 @@
 from django.urls import path
 
-from hydrata.anuga.api import inputs, scenarios, terrain, time_series, views
+from hydrata.anuga.api import inputs, runs, scenarios, terrain, time_series, views
 
 PROJECT = "projects/<int:project_id>/"
 
@@ -23,6 +23,15 @@ urlpatterns = [
          name="scenario-clone"),
     path(f"{PROJECT}scenarios/<int:scenario_id>/build/", scenarios.ScenarioBuildView.as_view(),
          name="scenario-build"),
+    path(f"{PROJECT}runs/", runs.ProjectRunsView.as_view(), name="project-runs"),
+    path("scenarios/<int:scenario_id>/run/", runs.ScenarioRunView.as_view(), name="scenario-run"),
+    path("runs/<int:run_id>/", runs.RunDetailView.as_view(), name="run-detail"),
+    path("runs/<int:run_id>/status/", runs.RunStatusView.as_view(), name="run-status"),
+    path("runs/<int:run_id>/cancel/", runs.RunCancelView.as_view(), name="run-cancel"),
+    path("runs/<int:run_id>/retry/", runs.RunRetryView.as_view(), name="run-retry"),
+    path("runs/<int:run_id>/results/", runs.RunResultsView.as_view(), name="run-results"),
+    path("runs/<int:run_id>/preview/", runs.RunPreviewView.as_view(), name="run-preview"),
+    path("runs/<int:run_id>/sample/", runs.RunSampleView.as_view(), name="run-sample"),
 ]
 
 for segment, kind in inputs.KIND_PATHS.items():

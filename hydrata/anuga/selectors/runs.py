@@ -1,0 +1,31 @@
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import QuerySet
+
+from hydrata.anuga.models import Project, Run, RunStatus
+from hydrata.anuga.selectors.projects import projects_visible_to
+from hydrata.core.errors import NotFound
+
+PHASE_BY_STATUS = {
+    RunStatus.CREATED: "meshing", RunStatus.BUILDING: "meshing", RunStatus.BUILT: "preparing_inputs",
+    RunStatus.QUEUED: "preparing_inputs", RunStatus.COMPUTING: "computing", RunStatus.PROCESSING: "post_processing",
+    RunStatus.COMPLETE: "post_processing",
+}
+
+
+def run_get(*, user: AbstractBaseUser, run_id: int) -> Run:
+    """A run of a project the caller may see (one query); anything else is 404."""
+    run = (Run.objects.filter(pk=run_id, scenario__project__in=projects_visible_to(user=user))
+           .select_related("scenario__project").first())
+    if run is None:
+        raise NotFound(f"Run {run_id} does not exist or is not visible to this caller.", code="RUN_NOT_FOUND")
+    return run
+
+
+def runs_of(*, project: Project, status: str | None = None) -> QuerySet[Run]:
+    runs = Run.objects.filter(scenario__project=project).select_related("scenario")
+    return runs.filter(status=status) if status else runs
+
+
+def phase_of(run: Run) -> str:
+    """Never empty: the child's own phase while it reports one, else what the status implies."""
+    return run.phase or PHASE_BY_STATUS.get(run.status, "preparing_inputs")

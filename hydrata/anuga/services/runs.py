@@ -1,0 +1,135 @@
+"""Launching, cancelling and retrying simulations. The compute itself is in services/simulation.py."""
+
+from datetime import timedelta
+from decimal import Decimal
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from hydrata.agents.models import AgentGrant
+from hydrata.agents.services import agent_spend_charge
+from hydrata.anuga.models import TERMINAL_RUN_STATES, Run, RunStatus, Scenario
+from hydrata.anuga.pricing import compute_cost_estimate, vcpu_hours_estimate
+from hydrata.anuga.selectors.scenarios import latest_run
+from hydrata.core.errors import Conflict
+
+KNOWN_BACKENDS = ("local", "ec2", "batch")
+NOT_STARTED = (RunStatus.CREATED, RunStatus.BUILDING, RunStatus.BUILT, RunStatus.QUEUED)
+
+
+def _check_backend(compute_backend: str) -> None:
+    if compute_backend not in KNOWN_BACKENDS:
+        raise Conflict(f"compute_backend must be one of {', '.join(KNOWN_BACKENDS)}.", code="UNKNOWN_COMPUTE_BACKEND")
+    if compute_backend not in settings.HYDRATA_COMPUTE_BACKENDS:
+        raise Conflict(f"The {compute_backend!r} compute target is not configured on this platform; use 'local'.",
+                       code="COMPUTE_TARGET_UNAVAILABLE", available=list(settings.HYDRATA_COMPUTE_BACKENDS))
+
+
+def run_price(*, run: Run) -> Decimal:
+    triangles = run.mesh_triangle_count or run.mesh_triangle_count_estimate or 0
+    hours = vcpu_hours_estimate(triangles=triangles, duration=run.duration, resolution=run.resolution)
+    return compute_cost_estimate(vcpu_hours=hours)
+
+
+def _charge(*, run: Run, grant: AgentGrant | None, price: Decimal) -> None:
+    if grant is not None:
+        agent_spend_charge(grant=grant, amount=price, reference=f"run:{run.pk}",
+                           description=f"Run {run.pk} of scenario '{run.scenario.name}'")
+
+
+def run_start(*, scenario: Scenario, user: AbstractBaseUser, grant: AgentGrant | None,
+              compute_backend: str = "local") -> Run:
+    """Queue the simulation of the scenario's built run, charging its price to the agent's monthly spend."""
+    _check_backend(compute_backend)
+    with transaction.atomic():
+        scenario = Scenario.objects.select_for_update().get(pk=scenario.pk)
+        run = latest_run(scenario=scenario)
+        if run is None or run.status != RunStatus.BUILT or not scenario.latest_run_is_valid:
+            raise Conflict("The scenario is not built (or changed since its build). Build it with build_scenario, "
+                           "then start the simulation.", code="SCENARIO_NOT_BUILT",
+                           computed_status=run.status if run else "created")
+        price = run_price(run=run)
+        _charge(run=run, grant=grant, price=price)
+        _queue(run, compute_backend=compute_backend, price=price, user=user, grant=grant)
+    return run
+
+
+def _queue(run: Run, *, compute_backend: str, price: Decimal | None, user: AbstractBaseUser | None,
+           grant: AgentGrant | None) -> None:
+    run.status, run.phase, run.compute_backend = RunStatus.QUEUED, "preparing_inputs", compute_backend
+    run.queued_at, run.progress_pct = timezone.now(), 0
+    if price is not None:
+        run.compute_cost = price
+    if user is not None:
+        run.launched_by, run.launched_by_grant_id = user, grant.pk if grant else None
+    run.save()
+    transaction.on_commit(lambda: _enqueue_simulation(run.pk))
+
+
+def run_queue_after_build(*, run: Run) -> None:
+    """A retry's build has finished: its simulation was already paid for at the retry."""
+    with transaction.atomic():
+        _queue(run, compute_backend=run.compute_backend or "local", price=None, user=None, grant=None)
+
+
+def _enqueue_simulation(run_id: int) -> None:
+    from hydrata.anuga.tasks import run_simulation_task
+
+    run_simulation_task.delay(run_id)
+
+
+def run_cancel(*, run: Run) -> Run:
+    """A run that has not started computing ends at once; a computing one is stopped by its worker."""
+    with transaction.atomic():
+        run = Run.objects.select_for_update().get(pk=run.pk)
+        if run.status in TERMINAL_RUN_STATES:
+            raise Conflict(f"Run {run.pk} has already ended ({run.status}); there is nothing to cancel.",
+                           code="RUN_FINISHED", status=run.status)
+        if run.status in NOT_STARTED:
+            run.status, run.finished_at = RunStatus.CANCELLED, timezone.now()
+            run.user_message = "Cancelled before it started computing."
+        run.cancel_requested = True
+        run.save()
+    return run
+
+
+def run_retry(*, run: Run, user: AbstractBaseUser, grant: AgentGrant | None) -> Run:
+    """An errored run is built again from its scenario as a new run, which then computes."""
+    from hydrata.anuga.services.build import scenario_build_request
+
+    if run.status != RunStatus.ERROR:
+        raise Conflict(f"Only a run that ended in error can be retried; run {run.pk} is {run.status}.",
+                       code="RUN_NOT_RETRYABLE", status=run.status)
+    backend = run.compute_backend or "local"
+    _check_backend(backend)
+    with transaction.atomic():
+        retry = scenario_build_request(scenario=run.scenario, user=user)
+        retry.start_after_build, retry.retry_of, retry.compute_backend = True, run, backend
+        retry.launched_by, retry.launched_by_grant_id = user, grant.pk if grant else None
+        retry.compute_cost = run_price(run=retry)
+        retry.save()
+        _charge(run=retry, grant=grant, price=retry.compute_cost)
+    return retry
+
+
+def runs_reap_stale(*, now=None) -> int:
+    """End in error every computing run whose worker stopped reporting (killed, machine lost, restarted)."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS)
+    return Run.objects.filter(status__in=(RunStatus.COMPUTING, RunStatus.PROCESSING), heartbeat_at__lt=cutoff).update(
+        status=RunStatus.ERROR, finished_at=now,
+        error_message="The worker running this simulation stopped reporting (it was killed or its machine was "
+                      "lost) before the run finished.",
+        user_message="The simulation was interrupted on our side. Retry it with retry_run.",
+    )
+
+
+def runs_fail_for_worker(*, hostname: str) -> int:
+    """A worker (re)started: nothing it was computing before can still be running."""
+    return Run.objects.filter(status__in=(RunStatus.COMPUTING, RunStatus.PROCESSING), worker_hostname=hostname).update(
+        status=RunStatus.ERROR, finished_at=timezone.now(),
+        error_message=f"The worker {hostname} restarted while this simulation was running.",
+        user_message="The simulation was interrupted by a restart on our side. Retry it with retry_run.",
+    )

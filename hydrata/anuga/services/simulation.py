@@ -1,0 +1,204 @@
+"""Running a queued simulation: the ANUGA child process, watched by this Celery task until it ends.
+
+The child (hydrata.compute.simulate) knows nothing of the database. It writes progress lines to a file and
+results to a folder; this side copies progress into the run, stops the child on cancel, and stores results.
+The child dies with its worker (PR_SET_PDEATHSIG), so a killed worker never leaves an orphan computing.
+"""
+
+import json
+import logging
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from hydrata.anuga.models import Run, RunStatus
+from hydrata.storage import get_storage
+
+logger = logging.getLogger(__name__)
+
+WATCH_INTERVAL_SECONDS = 1.0
+HEARTBEAT_EVERY_SECONDS = 5.0
+TERMINATE_GRACE_SECONDS = 5.0
+UNSTABLE_EXIT_CODE = 3
+RESULT_FILES = ("max_depth.tif", "max_speed.tif", "max_stage.tif", "statistics.json", "preview.png", "run.log",
+                "result.json")
+
+
+def run_simulate(*, run_id: int, worker: str = "") -> Run:
+    with transaction.atomic():
+        run = Run.objects.select_for_update().get(pk=run_id)
+        if run.status != RunStatus.QUEUED:
+            return run  # cancelled while queued, or a redelivered task: never start the child
+        now = timezone.now()
+        run.status, run.phase, run.started_at, run.heartbeat_at = RunStatus.COMPUTING, "preparing_inputs", now, now
+        run.worker_hostname = worker or socket.gethostname()
+        run.save()
+    workdir = Path(tempfile.mkdtemp(prefix=f"run-{run.pk}-"))
+    try:
+        return _simulate_in(run, workdir)
+    except Exception:
+        logger.exception("Simulation of run %s failed", run.pk)
+        return _end(run, RunStatus.ERROR, error_message="The simulation failed with an internal error; it has been "
+                                                        "logged.", user_message="The run failed on our side. Retry it "
+                                                                                "with retry_run.")
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _simulate_in(run: Run, workdir: Path) -> Run:
+    package, output = workdir / "package", workdir / "output"
+    output.mkdir()
+    _download_package(run, package)
+    child = _spawn(package, output, workdir / "child.stderr")
+    Run.objects.filter(pk=run.pk).update(child_pid=child.pid)
+    outcome = _watch(run, child, output / "progress.jsonl")
+    if outcome == "cancelled":
+        return _end(run, RunStatus.CANCELLED, user_message="Cancelled while computing; no results were kept.")
+    last = _last_progress(output / "progress.jsonl")
+    if child.returncode != 0:
+        stderr_tail = (workdir / "child.stderr").read_text(errors="replace")[-4000:]
+        logger.warning("Run %s: the simulation exited with %s: %s", run.pk, child.returncode, stderr_tail)
+        message = last.get("error") or f"The simulation process ended unexpectedly (exit code {child.returncode})."
+        hint = ("The model went numerically unstable: check the terrain, boundaries and inflows, or use a finer "
+                "resolution." if child.returncode == UNSTABLE_EXIT_CODE else "Retry it with retry_run.")
+        return _end(run, RunStatus.ERROR, error_message=message, user_message=hint,
+                    log=_read(output / "run.log") + f"\n{message}\n")
+    _update(run, status=RunStatus.PROCESSING, phase="post_processing", progress_pct=100, eta_seconds=0,
+            heartbeat_at=timezone.now())
+    prefix = f"runs/{run.pk}/results"
+    _store_results(output, prefix)
+    statistics = json.loads((output / "statistics.json").read_text())
+    return _end(run, RunStatus.COMPLETE, results_prefix=prefix, statistics=statistics,
+                log=_read(output / "run.log"))
+
+
+def _download_package(run: Run, destination: Path) -> None:
+    storage = get_storage()
+    destination.mkdir(parents=True)
+    with storage.open(key=f"{run.package_prefix}/scenario.json") as stream:
+        manifest = json.load(stream)
+    (destination / "scenario.json").write_text(json.dumps(manifest))
+    names = [manifest["mesh"], manifest["elevation"], *manifest.get("time_series", {}).values()]
+    names += [manifest[kind] for kind in ("boundary", "friction", "inflow", "rainfall", "structure", "mesh_region")
+              if manifest.get(kind)]
+    for name in names:
+        target = destination / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with storage.open(key=f"{run.package_prefix}/{name}") as stream, target.open("wb") as out:
+            shutil.copyfileobj(stream, out)
+
+
+def _die_with_parent() -> None:
+    """Runs in the child before exec: ask Linux to SIGTERM it when the worker that started it dies."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
+def _spawn(package: Path, output: Path, stderr_path: Path) -> subprocess.Popen:
+    threads = max(1, settings.HYDRATA_ANUGA_THREADS)
+    command = [sys.executable, "-m", "hydrata.compute.simulate", "--package", str(package), "--output", str(output),
+               "--threads", str(threads)]
+    if settings.HYDRATA_RUN_YIELD_SECONDS > 0:
+        command += ["--yield-seconds", str(settings.HYDRATA_RUN_YIELD_SECONDS)]
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO", "AWS_", "SECRET"))}
+    env["OMP_NUM_THREADS"] = str(threads)
+    with stderr_path.open("wb") as stderr:
+        return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=stderr,
+                                preexec_fn=_die_with_parent, cwd=output)
+
+
+def _watch(run: Run, child: subprocess.Popen, progress_path: Path) -> str:
+    """Copy progress into the run until the child ends; stop it on cancel. Returns 'exited' or 'cancelled'."""
+    offset, last_beat = 0, 0.0
+    while True:
+        exited = child.poll() is not None
+        offset, latest = _new_progress(progress_path, offset)
+        if latest or time.monotonic() - last_beat >= HEARTBEAT_EVERY_SECONDS:
+            _record_progress(run, latest)
+            last_beat = time.monotonic()
+        if exited:
+            return "exited"
+        if Run.objects.filter(pk=run.pk, cancel_requested=True).exists():
+            _terminate(child)
+            return "cancelled"
+        time.sleep(WATCH_INTERVAL_SECONDS)
+
+
+def _record_progress(run: Run, latest: dict[str, Any] | None) -> None:
+    fields: dict[str, Any] = {"heartbeat_at": timezone.now()}
+    if latest:
+        fields |= {"phase": latest.get("phase") or "computing", "progress_pct": latest.get("progress_pct", 0),
+                   "eta_seconds": latest.get("eta_seconds"), "sim_time": latest.get("sim_time")}
+    Run.objects.filter(pk=run.pk, status=RunStatus.COMPUTING).update(**fields)
+
+
+def _new_progress(path: Path, offset: int) -> tuple[int, dict[str, Any] | None]:
+    if not path.exists():
+        return offset, None
+    with path.open("rb") as stream:
+        stream.seek(offset)
+        chunk = stream.read()
+    complete = chunk[: chunk.rfind(b"\n") + 1]
+    lines = [line for line in complete.decode(errors="replace").splitlines() if line.strip()]
+    latest = None
+    for line in lines:
+        try:
+            latest = json.loads(line)
+        except ValueError:
+            continue
+    return offset + len(complete), latest
+
+
+def _last_progress(path: Path) -> dict[str, Any]:
+    return _new_progress(path, 0)[1] or {}
+
+
+def _terminate(child: subprocess.Popen) -> None:
+    child.terminate()
+    try:
+        child.wait(timeout=TERMINATE_GRACE_SECONDS)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+
+
+def _store_results(output: Path, prefix: str) -> None:
+    storage = get_storage()
+    files = [output / name for name in RESULT_FILES] + sorted(output.glob("*.sww"))
+    for path in files:
+        if path.exists():
+            with path.open("rb") as stream:
+                storage.save(key=f"{prefix}/{path.name}", data=stream)
+
+
+def _read(path: Path) -> str:
+    return path.read_text(errors="replace")[-200_000:] if path.exists() else ""
+
+
+def _update(run: Run, **fields: Any) -> Run:
+    for name, value in fields.items():
+        setattr(run, name, value)
+    run.save()
+    return run
+
+
+def _end(run: Run, status: str, **fields: Any) -> Run:
+    run.refresh_from_db()
+    if run.status in (RunStatus.ERROR, RunStatus.CANCELLED) and status == RunStatus.COMPLETE:
+        return run  # the reaper or a cancel got there first
+    return _update(run, status=status, finished_at=timezone.now(), child_pid=None, **fields)

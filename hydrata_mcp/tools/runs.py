@@ -1,0 +1,223 @@
+import base64
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import Context
+from mcp_types import CallToolResult, ImageContent, TextContent
+from pydantic import BaseModel, Field
+
+from hydrata_mcp.client import PlatformClient
+from hydrata_mcp.handback import HandBack, ui_url
+from hydrata_mcp.pagination import page_numbers
+from hydrata_mcp.tools.arguments import Page, PageSize, ProjectId
+from hydrata_mcp.tools.projects import PROJECTS, base_map_of
+from hydrata_mcp.tools.registry import tool
+
+RUNS = "/api/v2/anuga/runs/"
+RunId = Annotated[int, Field(ge=1, description="The run's id, from start_simulation, build_scenario or list_runs.")]
+Status = Literal["created", "building", "built", "queued", "computing", "processing", "complete", "error",
+                 "cancelled"]
+
+
+class RunStatus(BaseModel):
+    id: int
+    status: str = Field(description="created, building, built, queued, computing, processing, complete, error, "
+                                    "cancelled")
+    phase: str = Field(description="preparing_inputs, meshing, computing or post_processing; never empty.")
+    progress_pct: float
+    eta_seconds: float | None
+    error_message: str
+    compute_backend: str | None
+
+
+class ResultLayer(BaseModel):
+    name: str
+    title: str
+    units: str
+    crs: str
+    format: str
+
+
+class Run(RunStatus):
+    user_message: str
+    scenario: int
+    scenario_name: str
+    project: int
+    resolution: float
+    duration: int
+    sim_time: float | None
+    mesh_triangle_count: int | None
+    mesh_triangle_count_estimate: int | None
+    compute_cost: str | None = Field(description="USD charged for the run.")
+    retry_of: int | None
+    created_at: datetime
+    queued_at: datetime | None
+    started_at: datetime | None
+    finished_at: datetime | None
+    wall_seconds: float | None
+    log_tail: list[str] = Field(description="The last lines of the run log.")
+    statistics: dict[str, Any] | None
+    result_layers: dict[str, ResultLayer] = Field(description="gn_layer_* entries: the result rasters in the map.")
+
+
+class RunList(BaseModel):
+    count: int
+    next_page: int | None
+    previous_page: int | None
+    results: list[Run]
+
+
+class LaunchedRun(RunStatus, HandBack):
+    compute_cost: str | None
+
+
+class RunResults(BaseModel):
+    id: int
+    status: str
+    statistics: dict[str, Any]
+    result_layers: dict[str, ResultLayer]
+
+
+class PointValue(BaseModel):
+    x: float
+    y: float
+    peak_depth: float | None = Field(description="Metres; null outside the mesh or never wet.")
+    peak_stage: float | None
+    peak_speed: float | None
+
+
+class SampledPoints(BaseModel):
+    id: int
+    crs: str
+    points: list[PointValue]
+
+
+class Point(BaseModel):
+    x: float
+    y: float
+
+
+def run_status(data: dict[str, Any]) -> RunStatus:
+    return RunStatus(**{name: data.get(name) for name in RunStatus.model_fields})
+
+
+def layers_of(data: dict[str, Any]) -> dict[str, ResultLayer]:
+    return {key: ResultLayer(**value) for key, value in data.items() if key.startswith("gn_layer_")}
+
+
+def run_of(data: dict[str, Any]) -> Run:
+    fields = {name: data.get(name) for name in Run.model_fields if name != "result_layers"}
+    return Run(**fields, result_layers=layers_of(data))
+
+
+async def _launched(api: PlatformClient, data: dict[str, Any], verb: str, say: str) -> LaunchedRun:
+    status = run_status(data)
+    link = ui_url(base_map=await base_map_of(api, data["project"]), panel="run", scenario=data["scenario"],
+                  run=status.id)
+    return LaunchedRun(**status.model_dump(), compute_cost=data.get("compute_cost"), ui_url=link,
+                       summary={"run_id": status.id, "status": status.status, "compute_cost": data.get("compute_cost"),
+                                "mesh_triangle_count": data.get("mesh_triangle_count")},
+                       say_to_user=f"{say} Follow it here: {link}")
+
+
+@tool(title="Start a simulation")
+async def start_simulation(
+    ctx: Context,
+    scenario_id: Annotated[int, Field(ge=1, description="A built scenario (see build_scenario).")],
+    compute_backend: Annotated[Literal["local", "ec2", "batch"], Field(
+        description="Where to compute; 'local' runs on the platform's workers.")] = "local",
+) -> LaunchedRun:
+    """Start the ANUGA simulation of a built scenario. Needs a launch-level key and SPENDS MONEY: only call it
+    after the user has reviewed the model and said to run it. Refused when the scenario is not built, when the
+    account has paused agents, or when the price would pass the monthly spend limit. Then follow it with
+    get_run_status."""
+    api = PlatformClient.for_context(ctx)
+    data = (await api.post(f"/api/v2/anuga/scenarios/{scenario_id}/run/",
+                           json={"compute_backend": compute_backend})).data
+    return await _launched(api, data, "started",
+                           f"The simulation of '{data['scenario_name']}' is queued (run {data['id']}, "
+                           f"${data.get('compute_cost')}).")
+
+
+@tool(title="Get run status", read_only=True, idempotent=True)
+async def get_run_status(ctx: Context, run_id: RunId) -> RunStatus:
+    """The light, fast status of a run: status, phase, progress_pct, eta_seconds, error_message. Poll this (every
+    10-30 s) while a simulation computes."""
+    api = PlatformClient.for_context(ctx)
+    return run_status((await api.get(f"{RUNS}{run_id}/status/")).data)
+
+
+@tool(title="Get a run", read_only=True, idempotent=True)
+async def get_run(ctx: Context, run_id: RunId) -> Run:
+    """The full record of a run: timing, mesh, cost, the log's last lines, statistics and result layers."""
+    api = PlatformClient.for_context(ctx)
+    return run_of((await api.get(f"{RUNS}{run_id}/")).data)
+
+
+@tool(title="List runs", read_only=True, idempotent=True)
+async def list_runs(
+    ctx: Context,
+    project_id: ProjectId,
+    status_filter: Annotated[Status | None, Field(description="Only runs in this state.")] = None,
+    page: Page = 1,
+    page_size: PageSize = 100,
+) -> RunList:
+    """List a project's runs, newest first, optionally only those in one state."""
+    api = PlatformClient.for_context(ctx)
+    params: dict[str, Any] = {"page": page, "page_size": page_size}
+    if status_filter:
+        params["status"] = status_filter
+    data = (await api.get(f"{PROJECTS}{project_id}/runs/", params=params)).data
+    return RunList(**page_numbers(data), results=[run_of(item) for item in data["results"]])
+
+
+@tool(title="Cancel a run", destructive=True)
+async def cancel_run(ctx: Context, run_id: RunId) -> LaunchedRun:
+    """Stop a run: one not yet computing ends at once; a computing one is stopped within seconds and keeps no
+    results. Needs a launch-level key. Refused (409) for a run that already ended."""
+    api = PlatformClient.for_context(ctx)
+    await api.post(f"{RUNS}{run_id}/cancel/")
+    data = (await api.get(f"{RUNS}{run_id}/")).data
+    return await _launched(api, data, "cancelled", f"Run {run_id} is being cancelled (now {data['status']}).")
+
+
+@tool(title="Retry a failed run")
+async def retry_run(ctx: Context, run_id: RunId) -> LaunchedRun:
+    """Retry a run that ended in error: the scenario is built again as a new run, which then computes. Needs a
+    launch-level key and spends money like start_simulation."""
+    api = PlatformClient.for_context(ctx)
+    data = (await api.post(f"{RUNS}{run_id}/retry/")).data
+    return await _launched(api, data, "retried", f"Run {run_id} is being retried as run {data['id']}.")
+
+
+@tool(title="Get run results", read_only=True, idempotent=True)
+async def get_run_results(ctx: Context, run_id: RunId) -> Annotated[CallToolResult, RunResults]:
+    """The results of a complete run: peak depth, speed and stage, flooded area per depth band, volumes in and
+    out, the result layers, and a PNG preview of the maximum depth (as an image)."""
+    api = PlatformClient.for_context(ctx)
+    data = (await api.get(f"{RUNS}{run_id}/results/")).data
+    preview = (await api.get(f"{RUNS}{run_id}/preview/")).data
+    results = RunResults(id=data["id"], status=data["status"], statistics=data.get("statistics") or {},
+                         result_layers=layers_of(data))
+    base64.b64decode(preview["data"], validate=True)  # only a real image goes to the model
+    return CallToolResult(
+        content=[TextContent(type="text", text=results.model_dump_json(indent=2)),
+                 ImageContent(type="image", data=preview["data"], mime_type=preview["mime_type"])],
+        structured_content=results.model_dump(mode="json"),
+    )
+
+
+@tool(title="Sample run results at points", read_only=True, idempotent=True)
+async def sample_run_results(
+    ctx: Context,
+    run_id: RunId,
+    points: Annotated[list[Point], Field(min_length=1, max_length=1000, description="[{x, y}, ...]")],
+    crs: Annotated[str | None, Field(description="CRS of the points, e.g. EPSG:4326; default the project's.")]
+    = None,
+) -> SampledPoints:
+    """Peak depth, stage and speed of a complete run at given points, in the order given (null outside the
+    mesh)."""
+    api = PlatformClient.for_context(ctx)
+    data = (await api.post(f"{RUNS}{run_id}/sample/", json={"points": [p.model_dump() for p in points],
+                                                           "crs": crs or ""})).data
+    return SampledPoints(id=data["id"], crs=data["crs"], points=[PointValue(**p) for p in data["points"]])
