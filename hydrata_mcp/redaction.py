@@ -32,8 +32,15 @@ def redact(value: Any) -> Any:
     if isinstance(value, list):
         return [redact(item) for item in value]
     if isinstance(value, str):
-        return SIGNED_TOKEN.sub(MARKER, value)
+        return SIGNED_TOKEN.sub(_marker, value)
     return value
+
+
+def _marker(match: re.Match[str]) -> str:
+    """Keep punctuation that ends a sentence after the link, so the line still reads."""
+    token = match.group()
+    trailing = len(token) - len(token.rstrip(".,;:!?)]}"))
+    return MARKER + (token[-trailing:] if trailing else "")
 
 
 def redact_result(result: Any) -> Any:

@@ -79,24 +79,29 @@ def eager_tasks():
 class CeleryWorker:
     """A real `celery worker` process on the filesystem broker, sharing the test database and media folder."""
 
-    def __init__(self, var_dir: Path, media_root: Path, database: str) -> None:
+    def __init__(self, var_dir: Path, media_root: Path, database: str, name: str) -> None:
         self.var_dir = var_dir
+        self.nodename = f"{name}@{socket.gethostname()}"
+        self.log = var_dir / "worker.log"
         env = dict(os.environ, HYDRATA_VAR_DIR=str(var_dir), MEDIA_ROOT=str(media_root),
                    DATABASE_URL=f"sqlite:///{database}", CELERY_BROKER_URL="filesystem://")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--concurrency=1",
-             "--loglevel=INFO", "--without-heartbeat", "--without-gossip", "--without-mingle"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        )
+        with self.log.open("wb") as log:  # a file, not a pipe: a full pipe would stall the worker
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--concurrency=1",
+                 "--loglevel=INFO", "--without-heartbeat", "--without-gossip", "--without-mingle",
+                 "--hostname", self.nodename],
+                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+            )
 
     def stop(self) -> str:
-        self.process.terminate()
-        try:
-            _, errors = self.process.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            _, errors = self.process.communicate()
-        return errors.decode(errors="replace")
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.log.read_text(errors="replace")[-20000:]
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -112,15 +117,26 @@ def celery_queue_dir(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def celery_worker(transactional_db, tmp_path, media_root, celery_queue_dir) -> Iterator[CeleryWorker]:
+def start_worker(transactional_db, tmp_path, media_root, celery_queue_dir):
+    """Start real workers on demand (a test may kill one and start another); all are stopped afterwards."""
     from django.db import connection
 
-    var_dir = tmp_path / "worker-var"
-    (var_dir / "celery").mkdir(parents=True)
-    (var_dir / "celery" / "queue").symlink_to(celery_queue_dir)
     celery_app.conf.task_always_eager = False
-    worker = CeleryWorker(var_dir, media_root, connection.settings_dict["NAME"])
-    try:
-        yield worker
-    finally:
+    workers: list[CeleryWorker] = []
+
+    def start(name: str | None = None) -> CeleryWorker:
+        var_dir = tmp_path / f"worker-var-{len(workers)}"
+        (var_dir / "celery").mkdir(parents=True)
+        (var_dir / "celery" / "queue").symlink_to(celery_queue_dir)
+        name = name or f"test-worker-{len(workers)}"
+        workers.append(CeleryWorker(var_dir, media_root, connection.settings_dict["NAME"], name))
+        return workers[-1]
+
+    yield start
+    for worker in workers:
         print("celery worker stderr:\n" + worker.stop())  # shown by pytest when the test fails
+
+
+@pytest.fixture
+def celery_worker(start_worker) -> CeleryWorker:
+    return start_worker()

@@ -1,6 +1,8 @@
 """Arrange a small_test model through the platform's own REST API, as an agent would, over a live server."""
 
 import json
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,12 +26,21 @@ def api(url: str, key: str) -> httpx.Client:
     return httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=120)
 
 
+def until(read: Callable[[], dict], done: Callable[[dict], bool], *, seconds: float = 90) -> dict:
+    """Read until done (background work runs eagerly or on a real worker); the last reading either way."""
+    deadline = time.monotonic() + seconds
+    while not done(value := read()) and time.monotonic() < deadline:
+        time.sleep(0.3)
+    return value
+
+
 def upload_geojson(http: httpx.Client, name: str, collection: dict | Path) -> int:
-    """Upload (the import runs eagerly or on a worker) and return the dataset id once finished."""
+    """Upload and return the dataset id once its import finished."""
     body = collection.read_bytes() if isinstance(collection, Path) else json.dumps(collection).encode()
     execution = http.post("/api/v2/uploads/upload/", files={"base_file": (name, body, "application/geo+json")})
     assert execution.status_code == 201, execution.text
-    status = http.get(f"/api/v2/resource-service/execution-status/{execution.json()['execution_id']}").json()
+    path = f"/api/v2/resource-service/execution-status/{execution.json()['execution_id']}"
+    status = until(lambda: http.get(path).json(), lambda s: s["status"] in ("finished", "failed"))
     assert status["status"] == "finished", status
     return status["output_params"]["resources"][0]["id"]
 
@@ -44,7 +55,8 @@ def small_test_model(url: str, key: str, *, rainfall: bool = True, boundary: boo
         project = http.post(PROJECTS, json={"name": "Small test", "projection": "EPSG:28356"}).json()
         terrain = http.post(f"{PROJECTS}{project['id']}/terrain/upload/",
                             files={"file": ("dem.tif", DEM.read_bytes(), "image/tiff")}).json()
-        terrain = http.get(f"{PROJECTS}{project['id']}/terrain/{terrain['id']}/").json()
+        terrain = until(lambda: http.get(f"{PROJECTS}{project['id']}/terrain/{terrain['id']}/").json(),
+                        lambda t: t["status"] in ("ready", "error"))
         assert terrain["status"] == "ready", terrain
         inputs = http.get(f"{PROJECTS}{project['id']}/inputs/").json()
         model = Model(project["id"], terrain["id"], {kind: rows[0]["id"] for kind, rows in inputs.items()})

@@ -1,0 +1,240 @@
+"""What drives the model, put onto an ANUGA domain: friction, rainfall, surface inflow and boundary conditions.
+
+The pure parts (which triangle gets which Manning's n, what a time series is worth at time t) are plain functions
+of numpy arrays so they can be tested without ANUGA; the rest calls ANUGA's public API.
+"""
+
+import contextlib
+import io
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import shape
+
+from hydrata.compute.geometry import feature_name
+from hydrata.compute.package import PackageError, as_number, parse_timestamp
+
+DEFAULT_MANNINGS = 0.03
+MM_PER_HOUR_TO_M_PER_S = 1.0 / (1000.0 * 3600.0)
+BOUNDARY_TYPES = ("Reflective", "Transmissive", "Dirichlet")
+
+Log = Callable[[str], None]
+
+
+def import_anuga() -> ModuleType:
+    """anuga, imported on first use with its import-time chatter (an mpi4py warning on stdout) swallowed."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        import anuga
+    return anuga
+
+
+# --- geometry helpers ------------------------------------------------------------------------------------------
+
+
+def _geometry(feature: dict) -> shapely.Geometry | None:
+    if not feature.get("geometry"):
+        return None
+    geometry = shapely.force_2d(shape(feature["geometry"]))
+    return geometry if geometry.is_valid else shapely.make_valid(geometry)
+
+
+def polygon_mask(geometry: shapely.Geometry, xy: np.ndarray) -> np.ndarray:
+    """True for each point (row of `xy`) strictly inside the polygon."""
+    return np.asarray(shapely.contains_xy(geometry, xy[:, 0], xy[:, 1]), dtype=bool)
+
+
+# --- friction --------------------------------------------------------------------------------------------------
+
+
+def friction_values(xy: np.ndarray, features: list[dict], *, default: float = DEFAULT_MANNINGS) -> np.ndarray:
+    """Manning's n at each centroid: the `mannings` of the FIRST polygon (in layer order) that contains it,
+    `default` where none does. Features without a numeric `mannings` or without polygon geometry are refused."""
+    values = np.full(len(xy), np.nan)
+    for index, feature in enumerate(features):
+        mannings = as_number((feature.get("properties") or {}).get("mannings"))
+        if mannings is None or mannings < 0:
+            raise PackageError(f"Friction {feature_name(index, feature)} has mannings="
+                               f"{(feature.get('properties') or {}).get('mannings')!r}; it must be a number >= 0.")
+        geometry = _geometry(feature)
+        if geometry is None or geometry.geom_type not in ("Polygon", "MultiPolygon", "GeometryCollection"):
+            raise PackageError(f"Friction {feature_name(index, feature)} is not a polygon.")
+        unset = np.isnan(values)
+        if not unset.any():
+            break
+        inside = np.zeros(len(xy), dtype=bool)
+        inside[unset] = polygon_mask(geometry, xy[unset])
+        values[inside] = mannings
+    values[np.isnan(values)] = default
+    return values
+
+
+# --- time series -----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeriesFunction:
+    """A time series as a function of model time t (s): linear between rows, 0 before the first and after the last,
+    multiplied by `scale` (a unit conversion). Called by ANUGA with one argument, t."""
+
+    times: np.ndarray  # seconds after the model start, increasing
+    values: np.ndarray
+    scale: float = 1.0
+
+    def __call__(self, t: float) -> float:
+        return float(np.interp(float(t), self.times, self.values, left=0.0, right=0.0)) * self.scale
+
+    def integral(self, start: float, end: float) -> float:
+        """The exact integral of the function over [start, end] (for checking volumes)."""
+        knots = np.unique(np.concatenate([[start, end], self.times[(self.times > start) & (self.times < end)]]))
+        heights = np.array([self(t) for t in knots])
+        return float(np.trapezoid(heights, knots))
+
+
+def series_function(rows: list[dict], *, start: datetime | None, scale: float = 1.0,
+                    name: str = "time series") -> SeriesFunction:
+    """Rows of {timestamp, value} as a SeriesFunction; time 0 is `start`, or the first row's time when None.
+    A timestamp may be an ISO 8601 string or a number of seconds after the model start."""
+    if not rows:
+        raise PackageError(f"The time series {name!r} has no rows.")
+    stamps = [row.get("timestamp") for row in rows]
+    if all(as_number(stamp) is not None for stamp in stamps):
+        times = np.array([float(stamp) for stamp in stamps])
+    else:
+        try:
+            moments = [parse_timestamp(stamp) for stamp in stamps]
+        except (TypeError, ValueError):
+            raise PackageError(f"The time series {name!r} has a timestamp that is not an ISO 8601 time.") from None
+        origin = start or min(moments)
+        times = np.array([(moment - origin).total_seconds() for moment in moments])
+    values = np.array([as_number(row.get("value")) for row in rows], dtype=float)
+    if np.isnan(values).any():
+        raise PackageError(f"The time series {name!r} has a value that is not a number.")
+    order = np.argsort(times, kind="stable")
+    return SeriesFunction(times=times[order], values=values[order], scale=scale)
+
+
+def forcing_value(data: Any, *, series: dict[str, list[dict]], start: datetime | None, scale: float,
+                  what: str) -> float | SeriesFunction:
+    """A feature's `data`: a number (times `scale`) or the name of one of the package's time series."""
+    number = as_number(data)
+    if number is not None:
+        return number * scale
+    name = str(data or "").strip()
+    if name not in series:
+        raise PackageError(f"{what} has data={data!r}, which is neither a number nor the name of a time series "
+                           "in the package.")
+    return series_function(series[name], start=start, scale=scale, name=name)
+
+
+# --- rainfall and inflow ---------------------------------------------------------------------------------------
+
+
+def add_rainfall(domain: Any, features: list[dict], *, xy: np.ndarray, series: dict[str, list[dict]],
+                 start: datetime | None, log: Log) -> list[Any]:
+    """One ANUGA Rate_operator per rainfall polygon, on the triangles whose centroid lies inside it.
+
+    `data` is mm/hr (a constant, or a time series in mm/hr); the operator is given m/s. Overlapping polygons add
+    up. A polygon that contains no centroid is skipped and said so in the log.
+    """
+    anuga = import_anuga()
+    operators = []
+    for index, feature in enumerate(features):
+        what = f"Rainfall {feature_name(index, feature)}"
+        rate = forcing_value((feature.get("properties") or {}).get("data"), series=series, start=start,
+                             scale=MM_PER_HOUR_TO_M_PER_S, what=what)
+        geometry = _geometry(feature)
+        if geometry is None:
+            raise PackageError(f"{what} has no geometry.")
+        indices = np.flatnonzero(polygon_mask(geometry, xy))
+        if len(indices) == 0:
+            log(f"{what} contains no triangle centroid; it adds no rain.")
+            continue
+        operators.append(anuga.Rate_operator(domain, rate=rate, factor=1.0, indices=indices,
+                                             label=f"rainfall_{index}"))
+        log(f"{what}: {_describe(rate, 'mm/hr', 1 / MM_PER_HOUR_TO_M_PER_S)} on {len(indices)} triangles.")
+    return operators
+
+
+def add_inflows(domain: Any, features: list[dict], *, series: dict[str, list[dict]], start: datetime | None,
+                log: Log) -> list[Any]:
+    """One ANUGA Inlet_operator per inflow line; `data` is m3/s (a constant, or a hydrograph name). A
+    MultiLineString gets one inlet per part, the flow shared in proportion to the parts' lengths."""
+    anuga = import_anuga()
+    operators = []
+    for index, feature in enumerate(features):
+        what = f"Inflow {feature_name(index, feature)}"
+        flow = forcing_value((feature.get("properties") or {}).get("data"), series=series, start=start, scale=1.0,
+                             what=what)
+        geometry = _geometry(feature)
+        parts = [part for part in shapely.get_parts(geometry) if part.geom_type == "LineString"] if geometry else []
+        if not parts:
+            raise PackageError(f"{what} is not a line.")
+        total = sum(part.length for part in parts) or 1.0
+        for number, part in enumerate(parts):
+            share = part.length / total if len(parts) > 1 else 1.0
+            q = flow * share if isinstance(flow, float) else SeriesFunction(flow.times, flow.values,
+                                                                          flow.scale * share)
+            try:
+                operators.append(anuga.Inlet_operator(domain, [list(point) for point in part.coords], Q=q,
+                                                      default=0.0, label=f"inflow_{index}_{number}"))
+            except Exception as error:
+                raise PackageError(f"{what} does not cross the mesh, so it cannot bring water in ({error}).") \
+                    from None
+        log(f"{what}: {_describe(flow, 'm3/s', 1.0)}.")
+    return operators
+
+
+def _describe(value: float | SeriesFunction, units: str, unscale: float) -> str:
+    if isinstance(value, SeriesFunction):
+        peak = float(np.max(value.values)) if len(value.values) else 0.0
+        return (f"time series of {len(value.times)} rows from t={value.times[0]:g} s to t={value.times[-1]:g} s, "
+                f"peak {peak:g} {units}")
+    return f"{value * unscale:g} {units}"
+
+
+# --- boundaries ------------------------------------------------------------------------------------------------
+
+
+def dirichlet_stage(features: list[dict]) -> float:
+    """The stage (m, absolute, in the DEM's datum) of the Dirichlet boundary.
+
+    Taken from the first External boundary feature of type Dirichlet that has a numeric `stage` property, else
+    from the first such feature with a numeric `data`, else 0.0. ANUGA's boundary tags are per type, so all
+    Dirichlet edges share one stage.
+    """
+    dirichlet = [feature.get("properties") or {} for feature in features
+                 if str((feature.get("properties") or {}).get("boundary") or "").strip().casefold() == "dirichlet"]
+    for key in ("stage", "data"):
+        for properties in dirichlet:
+            number = as_number(properties.get(key))
+            if number is not None:
+                return number
+    return 0.0
+
+
+def boundary_map(domain: Any, *, boundary_features: list[dict], log: Log) -> dict[str, Any]:
+    """Each boundary tag of the mesh with its ANUGA boundary: Reflective (a wall), Transmissive (the water just
+    outside equals the water just inside) or Dirichlet (a fixed stage, zero momentum; see `dirichlet_stage`).
+    Tags are matched case-insensitively; any other tag is refused."""
+    anuga = import_anuga()
+    by_name = {name.casefold(): name for name in BOUNDARY_TYPES}
+    mapping: dict[str, Any] = {}
+    for tag in domain.get_boundary_tags():
+        kind = by_name.get(str(tag).strip().casefold())
+        if kind == "Reflective":
+            mapping[tag] = anuga.Reflective_boundary(domain)
+        elif kind == "Transmissive":
+            mapping[tag] = anuga.Transmissive_boundary(domain)
+        elif kind == "Dirichlet":
+            stage = dirichlet_stage(boundary_features)
+            mapping[tag] = anuga.Dirichlet_boundary([stage, 0.0, 0.0])
+            log(f"Dirichlet boundary stage {stage:g} m.")
+        else:
+            raise PackageError(f"The mesh has boundary tag {tag!r}; boundary types are Reflective, Transmissive and "
+                               "Dirichlet.")
+    return mapping

@@ -1,0 +1,223 @@
+"""A finished run's results: per-triangle maxima put onto the DEM's grid as Cloud-Optimized GeoTIFFs, the
+statistics an engineer reads first, a preview image, and point sampling of the rasters."""
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import rasterio
+from matplotlib.tri import Triangulation
+from PIL import Image
+
+from hydrata.compute.package import Grid
+
+NODATA = -9999.0
+WET_DEPTH_M = 0.01
+DEPTH_BANDS: tuple[tuple[str, float, float], ...] = (
+    ("0.01-0.15", 0.01, 0.15),
+    ("0.15-0.3", 0.15, 0.3),
+    ("0.3-0.5", 0.3, 0.5),
+    ("0.5-1.0", 0.5, 1.0),
+    ("1.0-2.0", 1.0, 2.0),
+    (">2.0", 2.0, np.inf),
+)
+RASTERS = {"max_depth": "max_depth.tif", "max_speed": "max_speed.tif", "max_stage": "max_stage.tif"}
+PREVIEW_MAX_PIXELS = 1024
+PREVIEW_COLOURMAP = "YlGnBu"  # sequential, light (shallow) to dark blue (deep)
+ROWS_PER_BLOCK_CELLS = 1_000_000  # cell centres located per TriFinder call, to bound memory
+
+
+@dataclass(frozen=True)
+class MeshMaxima:
+    """The running maxima of each triangle of the mesh, in absolute coordinates of the project CRS."""
+
+    nodes: np.ndarray  # (n_nodes, 2)
+    triangles: np.ndarray  # (n_triangles, 3) node indices
+    max_depth: np.ndarray  # (n_triangles,)
+    max_speed: np.ndarray
+    max_stage: np.ndarray
+
+
+# --- rasterising -----------------------------------------------------------------------------------------------
+
+
+def triangle_index_grid(*, nodes: np.ndarray, triangles: np.ndarray, grid: Grid) -> np.ndarray:
+    """For each cell of `grid`, the index of the mesh triangle containing the cell centre, -1 outside the mesh.
+
+    The lookup is exact point-in-triangle (matplotlib's trapezoid-map TriFinder), done a block of rows at a time.
+    """
+    finder = Triangulation(nodes[:, 0], nodes[:, 1], triangles).get_trifinder()
+    index = np.empty((grid.height, grid.width), dtype=np.int32)
+    rows_per_block = max(1, ROWS_PER_BLOCK_CELLS // max(grid.width, 1))
+    cols = np.arange(grid.width) + 0.5
+    for first in range(0, grid.height, rows_per_block):
+        rows = np.arange(first, min(first + rows_per_block, grid.height)) + 0.5
+        col_grid, row_grid = np.meshgrid(cols, rows)
+        x, y = grid.transform * (col_grid, row_grid)
+        index[first:first + len(rows)] = finder(x, y)
+    return index
+
+
+def grid_values(index: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """The per-triangle `values` spread over the grid (float32, NODATA outside the mesh or where not finite)."""
+    out = np.full(index.shape, NODATA, dtype=np.float32)
+    inside = index >= 0
+    out[inside] = values[index[inside]]
+    out[~np.isfinite(out)] = NODATA
+    return out
+
+
+def write_cog(path: Path, array: np.ndarray, grid: Grid) -> None:
+    """A one-band float32 Cloud-Optimized GeoTIFF on `grid`, nodata NODATA."""
+    profile = {"driver": "COG", "width": grid.width, "height": grid.height, "count": 1, "dtype": "float32",
+               "crs": grid.crs, "transform": grid.transform, "nodata": NODATA, "compress": "deflate"}
+    with rasterio.open(path, "w", **profile) as destination:
+        destination.write(array.astype(np.float32), 1)
+
+
+# --- statistics ------------------------------------------------------------------------------------------------
+
+
+def depth_band_areas(max_depth: np.ndarray, cell_area: float) -> dict[str, float]:
+    """The area (m²) of raster cells whose maximum depth falls in each band [low, high); nodata cells excluded."""
+    valid = max_depth[max_depth != NODATA]
+    return {label: float(np.count_nonzero((valid >= low) & (valid < high)) * cell_area)
+            for label, low, high in DEPTH_BANDS}
+
+
+def run_statistics(*, maxima: MeshMaxima, max_depth_grid: np.ndarray, cell_area: float, volume_in: float,
+                   final_volume: float, boundary_net_inflow: float, sim_seconds: float,
+                   wall_seconds: float) -> dict[str, Any]:
+    """statistics.json. Peaks come from the mesh triangles (the rasters sample them, so they can only be lower);
+    peak stage is over triangles that got wet (max depth >= 1 cm), null when none did. volume_out is what came in
+    from rain and inflows less what is stored at the end, never below 0; boundary_net_inflow_m3 is ANUGA's exact
+    boundary flux integral (positive = water came in through the boundary)."""
+    bands = depth_band_areas(max_depth_grid, cell_area)
+    wet = maxima.max_depth >= WET_DEPTH_M
+    return {
+        "peak_depth_m": _finite_max(maxima.max_depth),
+        "peak_speed_m_s": _finite_max(maxima.max_speed),
+        "peak_stage_m": _finite_max(maxima.max_stage[wet]) if wet.any() else None,
+        "flooded_area_m2_by_depth_band": bands,
+        "wet_area_m2": float(sum(bands.values())),
+        "volume_in_m3": float(volume_in),
+        "volume_out_m3": float(max(0.0, volume_in - final_volume)),
+        "final_volume_m3": float(final_volume),
+        "boundary_net_inflow_m3": float(boundary_net_inflow),
+        "sim_seconds": float(sim_seconds),
+        "wall_seconds": float(wall_seconds),
+        "triangles": int(len(maxima.triangles)),
+    }
+
+
+def _finite_max(values: np.ndarray) -> float | None:
+    finite = values[np.isfinite(values)]
+    return float(finite.max()) if finite.size else None
+
+
+# --- preview ---------------------------------------------------------------------------------------------------
+
+
+def write_preview(path: Path, max_depth_grid: np.ndarray) -> None:
+    """A PNG of maximum depth on a sequential ramp from 0 to the deepest cell, transparent where dry (< 1 cm) or
+    nodata, scaled down (nearest neighbour) to at most PREVIEW_MAX_PIXELS on its long side."""
+    from matplotlib import colormaps
+
+    wet = (max_depth_grid != NODATA) & (max_depth_grid >= WET_DEPTH_M)
+    top = float(max_depth_grid[wet].max()) if wet.any() else 1.0
+    scaled = np.clip(np.where(wet, max_depth_grid, 0.0) / max(top, WET_DEPTH_M), 0.0, 1.0)
+    rgba = (colormaps[PREVIEW_COLOURMAP](scaled) * 255).astype(np.uint8)
+    rgba[..., 3] = np.where(wet, 255, 0)
+    image = Image.fromarray(rgba, mode="RGBA")
+    height, width = max_depth_grid.shape
+    longest = max(height, width)
+    if longest > PREVIEW_MAX_PIXELS:
+        factor = PREVIEW_MAX_PIXELS / longest
+        image = image.resize((max(1, round(width * factor)), max(1, round(height * factor))), Image.NEAREST)
+    image.save(path, format="PNG")
+
+
+# --- writing all of it -----------------------------------------------------------------------------------------
+
+
+class Staging:
+    """Result files written under temporary names in the output directory and renamed all together at the end,
+    so that a run stopped half way never leaves a file that looks like a finished result."""
+
+    def __init__(self, output_dir: Path) -> None:
+        self.output_dir = output_dir
+        self.staged: dict[str, Path] = {}
+
+    def path(self, name: str) -> Path:
+        """Where to write the file that will be called `name` (a hidden `.name.partial`)."""
+        return self.adopt(name, self.output_dir / f".{name}.partial")
+
+    def adopt(self, name: str, path: Path) -> Path:
+        """Stage a file something else writes at `path` (ANUGA's .sww)."""
+        self.staged[name] = path
+        return path
+
+    def commit(self) -> None:
+        """Rename every staged file to its final name, result.json last: its presence means the run is done."""
+        for name in sorted(self.staged, key=lambda staged_name: staged_name == "result.json"):
+            os.replace(self.staged[name], self.output_dir / name)
+        self.staged.clear()
+
+    def discard(self) -> None:
+        """Delete whatever is still staged (after an error or a termination)."""
+        for path in self.staged.values():
+            path.unlink(missing_ok=True)
+        self.staged.clear()
+
+
+def write_results(*, staging: Staging, maxima: MeshMaxima, grid: Grid,
+                  totals: dict[str, float], extra_files: dict[str, str]) -> dict[str, Any]:
+    """Write the three rasters, statistics.json, preview.png and result.json under staged names; returns the
+    statistics. `totals` holds volume_in, final_volume, boundary_net_inflow, sim_seconds and wall_seconds."""
+    index = triangle_index_grid(nodes=maxima.nodes, triangles=maxima.triangles, grid=grid)
+    grids = {}
+    for name, filename in RASTERS.items():
+        grids[name] = grid_values(index, getattr(maxima, name))
+        write_cog(staging.path(filename), grids[name], grid)
+    statistics = run_statistics(maxima=maxima, max_depth_grid=grids["max_depth"], cell_area=grid.cell_area,
+                                **totals)
+    staging.path("statistics.json").write_text(json.dumps(statistics, indent=2))
+    write_preview(staging.path("preview.png"), grids["max_depth"])
+    west, north = grid.transform * (0, 0)
+    east, south = grid.transform * (grid.width, grid.height)
+    files = {**{name: filename for name, filename in RASTERS.items()}, "statistics": "statistics.json",
+             "preview": "preview.png", **extra_files}
+    result = {"status": "complete", "files": files, "crs": grid.crs.to_string() if grid.crs else None,
+              "bounds": [min(west, east), min(south, north), max(west, east), max(south, north)],
+              "nodata": NODATA}
+    staging.path("result.json").write_text(json.dumps(result, indent=2))
+    return statistics
+
+
+# --- reading back ----------------------------------------------------------------------------------------------
+
+
+def sample_points(*, output_dir: Path, points: list[tuple[float, float]]) -> list[dict]:
+    """The peak depth, stage and speed at each point (x, y in the rasters' CRS) from the result rasters; a value is
+    None where the point is off the grid, outside the mesh or on nodata."""
+    keys = {"peak_depth": RASTERS["max_depth"], "peak_stage": RASTERS["max_stage"],
+            "peak_speed": RASTERS["max_speed"]}
+    samples = [{"x": float(x), "y": float(y)} for x, y in points]
+    xy = np.array(points, dtype=float).reshape(-1, 2)
+    for key, filename in keys.items():
+        with rasterio.open(Path(output_dir) / filename) as source:
+            band = source.read(1)
+            nodata = source.nodata
+            cols, rows = ~source.transform * (xy[:, 0], xy[:, 1])
+        rows, cols = np.floor(rows).astype(np.int64), np.floor(cols).astype(np.int64)
+        for sample, row, col in zip(samples, rows, cols, strict=True):
+            value = None
+            if 0 <= row < band.shape[0] and 0 <= col < band.shape[1]:
+                cell = float(band[row, col])
+                if np.isfinite(cell) and (nodata is None or cell != nodata):
+                    value = cell
+            sample[key] = value
+    return samples

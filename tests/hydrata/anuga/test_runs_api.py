@@ -1,0 +1,156 @@
+"""Launching runs over REST: levels, pause, spend limit, compute targets, cancel while queued, the reaper."""
+
+import time
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from hydrata.agents.models import AgentSpend
+from hydrata.agents.services import account_set_paused, account_set_spend_limit
+from hydrata.anuga.models import Run, RunStatus
+from tests.factories import make_grant
+from tests.model_setup import PROJECTS, api, small_test_model
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def built(live_asgi, settings):
+    """A built small_test scenario; the simulation is never consumed (no worker), so runs stay queued."""
+    grant, key = make_grant(level="launch")
+    model = small_test_model(live_asgi.url, key)
+    with api(live_asgi.url, key) as http:
+        scenario = http.post(f"{PROJECTS}{model.project_id}/scenarios/",
+                             json={"name": "s", "resolution": 10, "duration": 300}).json()
+        assert http.post(f"{PROJECTS}{model.project_id}/scenarios/{scenario['id']}/build/").status_code == 202
+    from config.celery import app
+
+    app.conf.task_always_eager = False  # from here on nothing runs: start leaves the run queued
+    return grant, key, scenario
+
+
+def start(url: str, key: str, scenario_id: int, **body):
+    with api(url, key) as http:
+        return http.post(f"/api/v2/anuga/scenarios/{scenario_id}/run/", json=body)
+
+
+@pytest.mark.parametrize("level", ["read", "draft"])
+def test_starting_needs_a_launch_level_grant(built, live_asgi, level):
+    grant, _, scenario = built
+    _, key = make_grant(grant.user, level=level)
+
+    response = start(live_asgi.url, key, scenario["id"])
+
+    assert response.status_code == 403 and response.json()["code"] == "GRANT_LEVEL_TOO_LOW"
+    assert response.json()["required_level"] == "launch"
+
+
+def test_a_paused_account_cannot_start(built, live_asgi):
+    grant, key, scenario = built
+    account_set_paused(user=grant.user, paused=True)
+
+    response = start(live_asgi.url, key, scenario["id"])
+
+    assert response.status_code == 403 and response.json()["code"] == "AGENT_PAUSED"
+
+
+def test_a_run_that_would_pass_the_spend_limit_is_402_and_nothing_is_charged(built, live_asgi):
+    grant, key, scenario = built
+    account_set_spend_limit(user=grant.user, limit=Decimal("0.00"))
+
+    response = start(live_asgi.url, key, scenario["id"])
+
+    assert response.status_code == 402 and response.json()["code"] == "SPEND_LIMIT_EXCEEDED"
+    assert response.json()["limit"] == "0.00"
+    assert not AgentSpend.objects.exists() and Run.objects.get().status == RunStatus.BUILT
+
+
+def test_a_start_within_the_limit_queues_the_run_and_records_its_spend(built, live_asgi):
+    grant, key, scenario = built
+    account_set_spend_limit(user=grant.user, limit=Decimal("100.00"))
+
+    response = start(live_asgi.url, key, scenario["id"])
+
+    assert response.status_code == 202 and response.json()["status"] == "queued"
+    assert response.json()["phase"] == "preparing_inputs"
+    spend = AgentSpend.objects.get()
+    assert spend.grant == grant and spend.reference == f"run:{response.json()['id']}"
+
+
+def test_a_second_start_of_the_same_build_is_409(built, live_asgi):
+    _, key, scenario = built
+    assert start(live_asgi.url, key, scenario["id"]).status_code == 202
+
+    response = start(live_asgi.url, key, scenario["id"])
+
+    assert response.status_code == 409 and response.json()["code"] == "SCENARIO_NOT_BUILT"
+
+
+@pytest.mark.parametrize("backend", ["ec2", "batch"])
+def test_unconfigured_compute_targets_are_409(built, live_asgi, backend):
+    _, key, scenario = built
+
+    response = start(live_asgi.url, key, scenario["id"], compute_backend=backend)
+
+    assert response.status_code == 409 and response.json()["code"] == "COMPUTE_TARGET_UNAVAILABLE"
+
+
+def test_an_unbuilt_scenario_is_409(live_asgi):
+    _, key = make_grant(level="launch")
+    model = small_test_model(live_asgi.url, key)
+    with api(live_asgi.url, key) as http:
+        scenario = http.post(f"{PROJECTS}{model.project_id}/scenarios/",
+                             json={"name": "s", "resolution": 10, "duration": 300}).json()
+
+    response = start(live_asgi.url, key, scenario["id"])
+
+    assert response.status_code == 409 and response.json()["code"] == "SCENARIO_NOT_BUILT"
+
+
+def test_a_run_cancelled_while_queued_never_starts_its_child(built, live_asgi, start_worker):
+    _, key, scenario = built
+    run = start(live_asgi.url, key, scenario["id"]).json()
+    with api(live_asgi.url, key) as http:
+        cancelled = http.post(f"/api/v2/anuga/runs/{run['id']}/cancel/")
+        again = http.post(f"/api/v2/anuga/runs/{run['id']}/cancel/")
+
+    worker = start_worker()  # now the queued task is consumed, and must do nothing
+    deadline = timezone.now() + timedelta(seconds=20)
+    while "succeeded" not in worker.log.read_text(errors="replace") and timezone.now() < deadline:
+        time.sleep(0.2)
+    run = Run.objects.get(pk=run["id"])
+
+    assert cancelled.status_code == 202 and cancelled.json()["status"] == "cancelled"
+    assert again.status_code == 409 and again.json()["code"] == "RUN_FINISHED"
+    assert run.status == RunStatus.CANCELLED and run.started_at is None and run.child_pid is None
+
+
+def test_a_computing_run_whose_worker_went_silent_is_ended_in_error(built, live_asgi, settings):
+    _, key, scenario = built
+    run = start(live_asgi.url, key, scenario["id"]).json()
+    Run.objects.filter(pk=run["id"]).update(status=RunStatus.COMPUTING,
+                                            heartbeat_at=timezone.now() - timedelta(minutes=5))
+
+    with api(live_asgi.url, key) as http:
+        status = http.get(f"/api/v2/anuga/runs/{run['id']}/status/").json()
+
+    assert status["status"] == "error" and "stopped reporting" in status["error_message"]
+
+
+def test_a_restarted_worker_leaves_no_run_computing(built, live_asgi, start_worker):
+    _, key, scenario = built
+    run = start(live_asgi.url, key, scenario["id"]).json()
+    first = start_worker("restarting")
+    first.stop()
+    Run.objects.filter(pk=run["id"]).update(status=RunStatus.COMPUTING, heartbeat_at=timezone.now(),
+                                            worker_hostname=first.nodename)
+
+    start_worker("restarting")  # the same worker comes back
+    deadline = timezone.now() + timedelta(seconds=30)
+    while Run.objects.get(pk=run["id"]).status == RunStatus.COMPUTING and timezone.now() < deadline:
+        time.sleep(0.2)
+
+    ended = Run.objects.get(pk=run["id"])
+    assert ended.status == RunStatus.ERROR and "restarted" in ended.error_message

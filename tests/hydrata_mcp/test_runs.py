@@ -1,0 +1,168 @@
+"""Real ANUGA simulations through the official SDK client, on a real Celery worker."""
+
+import asyncio
+import json
+import os
+import signal
+import time
+
+import numpy as np
+import pytest
+import rasterio
+
+from hydrata.agents.models import AgentSpend
+from hydrata.anuga.models import Run, Scenario
+from hydrata.storage import get_storage
+from tests.data import DEM
+from tests.factories import make_grant
+from tests.mcp_client import mcp_client
+from tests.model_setup import small_test_model, until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+SIGNATURES = ("X-Amz-Signature", "X-Amz-Security-Token", "X-Hydrata-Signature")
+
+
+def scan_for_signatures(result) -> None:
+    """No read tool output, text or structured, carries a presigned signature."""
+    dumped = json.dumps(result.model_dump(mode="json"))
+    for signature in SIGNATURES:
+        assert signature not in dumped, dumped[:2000]
+
+
+async def built_scenario(client, model, *, duration: int, resolution: float = 5) -> dict:
+    created = await client.call_tool("create_scenario", {"project_id": model.project_id, "name": "run me",
+                                                         "resolution": resolution, "duration": duration})
+    scenario = created.structured_content
+    built = await client.call_tool("build_scenario", {"project_id": model.project_id, "scenario_id": scenario["id"],
+                                                      "poll_interval_seconds": 0.3})
+    assert built.structured_content["outcome"] == "built", built.structured_content
+    return scenario
+
+
+async def poll_status(client, run_id: int, until_states: set[str], *, seconds: float = 300) -> list[dict]:
+    seen, deadline = [], time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        status = await client.call_tool("get_run_status", {"run_id": run_id})
+        scan_for_signatures(status)
+        seen.append(status.structured_content)
+        if status.structured_content["status"] in until_states:
+            break
+        await asyncio.sleep(0.5)
+    return seen
+
+
+def test_the_seed_workflow_runs_a_real_simulation_and_reads_its_results(live_asgi, celery_worker):
+    grant, key = make_grant(level="launch")
+    model = small_test_model(live_asgi.url, key)
+
+    async def session():
+        async with mcp_client(live_asgi.url, key) as client:
+            scenario = await built_scenario(client, model, duration=1800)
+            started = await client.call_tool("start_simulation", {"scenario_id": scenario["id"]})
+            run_id = started.structured_content["id"]
+            seen = await poll_status(client, run_id, {"complete", "error", "cancelled"})
+            run = await client.call_tool("get_run", {"run_id": run_id})
+            results = await client.call_tool("get_run_results", {"run_id": run_id})
+            listed = await client.call_tool("list_runs", {"project_id": model.project_id})
+            sampled = await client.call_tool("sample_run_results", {"run_id": run_id, "points": [
+                {"x": 251100, "y": 6271900}, {"x": 100, "y": 100}]})
+            return started, seen, run, results, listed, sampled
+
+    started, seen, run, results, listed, sampled = asyncio.run(session())
+
+    for output in (started, run, results, listed, sampled):
+        assert not output.is_error, output.content[0].text
+        scan_for_signatures(output)
+    assert started.structured_content["status"] == "queued" and started.structured_content["ui_url"]
+    assert seen[-1]["status"] == "complete", seen[-1]
+    assert all(s["phase"] for s in seen)
+    assert {"id", "status", "phase", "progress_pct", "eta_seconds", "error_message", "compute_backend"} <= set(seen[-1])
+    assert seen[-1]["progress_pct"] == 100
+
+    record = run.structured_content
+    assert record["mesh_triangle_count"] > 0 and record["statistics"]["peak_depth_m"] > 0
+    assert set(record["result_layers"]) == {"gn_layer_max_depth", "gn_layer_max_speed", "gn_layer_max_stage"}
+    assert listed.structured_content["results"][0]["id"] == record["id"]
+
+    statistics = results.structured_content["statistics"]
+    assert 0 < statistics["peak_depth_m"] < 5
+    assert statistics["volume_in_m3"] == pytest.approx(0.05 / 3600 * 1800 * 200 * 200, rel=0.1)
+    assert any(block.type == "image" and block.mime_type == "image/png" for block in results.content)
+
+    points = sampled.structured_content["points"]
+    assert points[0]["peak_depth"] is not None and points[1]["peak_depth"] is None
+
+    db_run = Run.objects.get(pk=record["id"])
+    with get_storage().local_path(key=f"{db_run.results_prefix}/max_depth.tif") as path, \
+            rasterio.open(path) as depth, rasterio.open(DEM) as dem:
+        assert depth.crs == dem.crs and depth.transform == dem.transform and depth.shape == dem.shape
+        band = depth.read(1, masked=True)
+        wet = float(np.ma.sum(band > 0.01)) * abs(depth.transform.a * depth.transform.e)
+    assert 0 < wet <= 200 * 200
+    spend = AgentSpend.objects.get(grant=grant)
+    assert spend.reference == f"run:{record['id']}" and str(spend.amount) == record["compute_cost"]
+
+
+def test_cancelling_a_computing_run_stops_its_child_process(live_asgi, celery_worker):
+    _, key = make_grant(level="launch")
+    model = small_test_model(live_asgi.url, key)
+
+    async def session():
+        async with mcp_client(live_asgi.url, key) as client:
+            scenario = await built_scenario(client, model, duration=200_000)
+            started = await client.call_tool("start_simulation", {"scenario_id": scenario["id"]})
+            run_id = started.structured_content["id"]
+            await poll_status(client, run_id, {"computing"}, seconds=120)
+            child = until(lambda: {"pid": Run.objects.get(pk=run_id).child_pid}, lambda r: r["pid"], seconds=60)
+            cancelled = await client.call_tool("cancel_run", {"run_id": run_id})
+            seen = await poll_status(client, run_id, {"cancelled", "complete", "error"}, seconds=60)
+            again = await client.call_tool("cancel_run", {"run_id": run_id})
+            return child["pid"], cancelled, seen, again
+
+    pid, cancelled, seen, again = asyncio.run(session())
+
+    assert pid and seen[-1]["status"] == "cancelled"
+    assert cancelled.structured_content["say_to_user"]
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    assert again.is_error and "RUN_FINISHED" in again.content[0].text
+
+
+def test_a_killed_worker_ends_its_run_in_error_with_a_reason_and_retry_completes_it(live_asgi, start_worker, settings):
+    settings.HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS = 8
+    _, key = make_grant(level="launch")
+    worker = start_worker()
+    model = small_test_model(live_asgi.url, key)
+
+    async def session():
+        async with mcp_client(live_asgi.url, key) as client:
+            scenario = await built_scenario(client, model, duration=200_000, resolution=10)
+            started = await client.call_tool("start_simulation", {"scenario_id": scenario["id"]})
+            run_id = started.structured_content["id"]
+            await poll_status(client, run_id, {"computing"}, seconds=120)
+            child = until(lambda: {"pid": Run.objects.get(pk=run_id).child_pid}, lambda r: r["pid"], seconds=60)
+            worker.process.send_signal(signal.SIGKILL)
+            seen = await poll_status(client, run_id, {"error", "complete", "cancelled"}, seconds=60)
+            return run_id, child["pid"], seen
+
+    run_id, pid, seen = asyncio.run(session())
+
+    assert seen[-1]["status"] == "error" and "worker" in seen[-1]["error_message"]
+    time.sleep(2)
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # the child died with its worker
+
+    start_worker()
+    Scenario.objects.filter(runs__pk=run_id).update(duration=300)  # the retry rebuilds from the scenario
+
+    async def retry():
+        async with mcp_client(live_asgi.url, key) as client:
+            retried = await client.call_tool("retry_run", {"run_id": run_id})
+            return retried, await poll_status(client, retried.structured_content["id"],
+                                              {"complete", "error", "cancelled"}, seconds=120)
+
+    retried, after = asyncio.run(retry())
+    assert not retried.is_error, retried.content[0].text
+    assert retried.structured_content["id"] != run_id
+    assert after[-1]["status"] == "complete", after[-1]
+    assert Run.objects.get(pk=retried.structured_content["id"]).retry_of_id == run_id
