@@ -15,7 +15,6 @@ from scipy import ndimage
 from hydrata.compute.geometry import features_in_crs
 
 SUPPORTED_MAJOR_VERSION = "1"
-INPUT_KINDS = ("boundary", "friction", "inflow", "rainfall", "structure", "mesh_region")
 
 
 class PackageError(Exception):
@@ -44,7 +43,8 @@ class Package:
         return self.root / str(self.manifest.get("mesh") or "mesh.msh")
 
     def features(self, kind: str) -> list[dict]:
-        """The features of one input kind in the project CRS; [] when the scenario has none."""
+        """The features of one input kind in the project CRS ([] when the scenario has none). A layer that names
+        another CRS in its "crs" member is reprojected; one without a "crs" member is taken as the project's."""
         relative = self.manifest.get(kind)
         if not relative:
             return []
@@ -52,6 +52,8 @@ class Package:
         if not path.is_file():
             raise PackageError(f"scenario.json names {relative} for the {kind} input, but the file is missing.")
         collection = json.loads(path.read_text())
+        if not collection.get("crs"):  # the package's layers are in the project CRS, said or not
+            return [dict(feature) for feature in collection.get("features") or []]
         return features_in_crs(collection, target_crs=self.crs)
 
     def time_series(self) -> dict[str, list[dict]]:
@@ -155,7 +157,7 @@ def sample_dem(path: Path, xy: np.ndarray) -> np.ndarray:
     if invalid.any():
         nearest = ndimage.distance_transform_edt(invalid, return_distances=False, return_indices=True)
         values = values[tuple(nearest)]
-    cols, rows = inverse * (xy[:, 0], xy[:, 1])
+    cols, rows = inverse @ (xy[:, 0], xy[:, 1])
     rows = np.clip(np.floor(rows).astype(np.int64), 0, values.shape[0] - 1)
     cols = np.clip(np.floor(cols).astype(np.int64), 0, values.shape[1] - 1)
     return values[rows, cols]

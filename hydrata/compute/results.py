@@ -27,6 +27,7 @@ DEPTH_BANDS: tuple[tuple[str, float, float], ...] = (
 RASTERS = {"max_depth": "max_depth.tif", "max_speed": "max_speed.tif", "max_stage": "max_stage.tif"}
 PREVIEW_MAX_PIXELS = 1024
 PREVIEW_COLOURMAP = "YlGnBu"  # sequential, light (shallow) to dark blue (deep)
+PREVIEW_RAMP_START = 0.25  # skip the palest quarter of the ramp so that shallow water still shows on a light map
 ROWS_PER_BLOCK_CELLS = 1_000_000  # cell centres located per TriFinder call, to bound memory
 
 
@@ -56,7 +57,7 @@ def triangle_index_grid(*, nodes: np.ndarray, triangles: np.ndarray, grid: Grid)
     for first in range(0, grid.height, rows_per_block):
         rows = np.arange(first, min(first + rows_per_block, grid.height)) + 0.5
         col_grid, row_grid = np.meshgrid(cols, rows)
-        x, y = grid.transform * (col_grid, row_grid)
+        x, y = grid.transform @ (col_grid, row_grid)
         index[first:first + len(rows)] = finder(x, y)
     return index
 
@@ -129,9 +130,10 @@ def write_preview(path: Path, max_depth_grid: np.ndarray) -> None:
     wet = (max_depth_grid != NODATA) & (max_depth_grid >= WET_DEPTH_M)
     top = float(max_depth_grid[wet].max()) if wet.any() else 1.0
     scaled = np.clip(np.where(wet, max_depth_grid, 0.0) / max(top, WET_DEPTH_M), 0.0, 1.0)
-    rgba = (colormaps[PREVIEW_COLOURMAP](scaled) * 255).astype(np.uint8)
+    ramp = PREVIEW_RAMP_START + (1.0 - PREVIEW_RAMP_START) * scaled
+    rgba = (colormaps[PREVIEW_COLOURMAP](ramp) * 255).astype(np.uint8)
     rgba[..., 3] = np.where(wet, 255, 0)
-    image = Image.fromarray(rgba, mode="RGBA")
+    image = Image.fromarray(rgba)
     height, width = max_depth_grid.shape
     longest = max(height, width)
     if longest > PREVIEW_MAX_PIXELS:
@@ -150,6 +152,7 @@ class Staging:
     def __init__(self, output_dir: Path) -> None:
         self.output_dir = output_dir
         self.staged: dict[str, Path] = {}
+        self.scratch_files: list[Path] = []
 
     def path(self, name: str) -> Path:
         """Where to write the file that will be called `name` (a hidden `.name.partial`)."""
@@ -160,17 +163,28 @@ class Staging:
         self.staged[name] = path
         return path
 
+    def scratch(self, path: Path) -> None:
+        """A working file (ANUGA's .sww.lock) to delete however the run ends."""
+        self.scratch_files.append(path)
+
     def commit(self) -> None:
         """Rename every staged file to its final name, result.json last: its presence means the run is done."""
         for name in sorted(self.staged, key=lambda staged_name: staged_name == "result.json"):
             os.replace(self.staged[name], self.output_dir / name)
         self.staged.clear()
+        self._remove_scratch()
 
     def discard(self) -> None:
         """Delete whatever is still staged (after an error or a termination)."""
         for path in self.staged.values():
             path.unlink(missing_ok=True)
         self.staged.clear()
+        self._remove_scratch()
+
+    def _remove_scratch(self) -> None:
+        for path in self.scratch_files:
+            path.unlink(missing_ok=True)
+        self.scratch_files.clear()
 
 
 def write_results(*, staging: Staging, maxima: MeshMaxima, grid: Grid,
@@ -186,9 +200,9 @@ def write_results(*, staging: Staging, maxima: MeshMaxima, grid: Grid,
                                 **totals)
     staging.path("statistics.json").write_text(json.dumps(statistics, indent=2))
     write_preview(staging.path("preview.png"), grids["max_depth"])
-    west, north = grid.transform * (0, 0)
-    east, south = grid.transform * (grid.width, grid.height)
-    files = {**{name: filename for name, filename in RASTERS.items()}, "statistics": "statistics.json",
+    west, north = grid.transform @ (0, 0)
+    east, south = grid.transform @ (grid.width, grid.height)
+    files = {**RASTERS, "statistics": "statistics.json",
              "preview": "preview.png", **extra_files}
     result = {"status": "complete", "files": files, "crs": grid.crs.to_string() if grid.crs else None,
               "bounds": [min(west, east), min(south, north), max(west, east), max(south, north)],
@@ -211,7 +225,7 @@ def sample_points(*, output_dir: Path, points: list[tuple[float, float]]) -> lis
         with rasterio.open(Path(output_dir) / filename) as source:
             band = source.read(1)
             nodata = source.nodata
-            cols, rows = ~source.transform * (xy[:, 0], xy[:, 1])
+            cols, rows = ~source.transform @ (xy[:, 0], xy[:, 1])
         rows, cols = np.floor(rows).astype(np.int64), np.floor(cols).astype(np.int64)
         for sample, row, col in zip(samples, rows, cols, strict=True):
             value = None

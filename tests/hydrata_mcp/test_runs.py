@@ -9,6 +9,7 @@ import time
 import numpy as np
 import pytest
 import rasterio
+from asgiref.sync import sync_to_async
 
 from hydrata.agents.models import AgentSpend
 from hydrata.anuga.models import Run, Scenario
@@ -37,6 +38,12 @@ async def built_scenario(client, model, *, duration: int, resolution: float = 5)
                                                       "poll_interval_seconds": 0.3})
     assert built.structured_content["outcome"] == "built", built.structured_content
     return scenario
+
+
+async def child_of(run_id: int) -> dict:
+    """The simulation's process id once the worker has started it (read off the event loop)."""
+    return await sync_to_async(until)(lambda: {"pid": Run.objects.get(pk=run_id).child_pid}, lambda r: r["pid"],
+                                      seconds=60)
 
 
 async def poll_status(client, run_id: int, until_states: set[str], *, seconds: float = 300) -> list[dict]:
@@ -113,7 +120,7 @@ def test_cancelling_a_computing_run_stops_its_child_process(live_asgi, celery_wo
             started = await client.call_tool("start_simulation", {"scenario_id": scenario["id"]})
             run_id = started.structured_content["id"]
             await poll_status(client, run_id, {"computing"}, seconds=120)
-            child = until(lambda: {"pid": Run.objects.get(pk=run_id).child_pid}, lambda r: r["pid"], seconds=60)
+            child = await child_of(run_id)
             cancelled = await client.call_tool("cancel_run", {"run_id": run_id})
             seen = await poll_status(client, run_id, {"cancelled", "complete", "error"}, seconds=60)
             again = await client.call_tool("cancel_run", {"run_id": run_id})
@@ -140,7 +147,7 @@ def test_a_killed_worker_ends_its_run_in_error_with_a_reason_and_retry_completes
             started = await client.call_tool("start_simulation", {"scenario_id": scenario["id"]})
             run_id = started.structured_content["id"]
             await poll_status(client, run_id, {"computing"}, seconds=120)
-            child = until(lambda: {"pid": Run.objects.get(pk=run_id).child_pid}, lambda r: r["pid"], seconds=60)
+            child = await child_of(run_id)
             worker.process.send_signal(signal.SIGKILL)
             seen = await poll_status(client, run_id, {"error", "complete", "cancelled"}, seconds=60)
             return run_id, child["pid"], seen

@@ -1,0 +1,428 @@
+"""Run one scenario package with ANUGA, in a child process that talks to its parent only through files and its
+exit code. It knows nothing of Django or the database.
+
+    python -m hydrata.compute.simulate --package DIR --output DIR [--threads N] [--yield-seconds S]
+
+Writes into the output directory:
+  progress.jsonl   one JSON object per line, flushed as written: a line per phase change and per yield step
+                   {"phase", "sim_time", "duration", "progress_pct", "eta_seconds", "wall_seconds", "timestep",
+                   "volume_m3", "inflow_volume_m3"}; a failure ends it with {"phase", "error", ...}
+  run.log          what ANUGA printed (the process's stdout) and this module's own lines
+  and, only once the run is complete (renamed into place together, result.json last):
+  max_depth.tif, max_speed.tif, max_stage.tif (COGs on the DEM's grid), run.sww, statistics.json, preview.png,
+  result.json
+
+Exit codes: 0 complete; 1 failed (bad package, ANUGA error: the last progress line says why); 2 bad command line;
+3 numerically unstable; 143 stopped by SIGTERM (130 by SIGINT).
+"""
+
+import argparse
+import json
+import math
+import os
+import re
+import signal
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:  # the heavy imports wait until the first progress line is out
+    from hydrata.compute.package import Grid, Package
+    from hydrata.compute.results import MeshMaxima, Staging
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_UNSTABLE = 3
+
+SPEED_MINIMUM_DEPTH_M = 0.01  # speeds in films thinner than this are ignored by the maxima
+VOLUME_GROWTH_FACTOR = 10.0  # stored volume above this many times what came in (+ allowance) is unstable
+VOLUME_ALLOWANCE_M3 = 1.0
+MINIMUM_TIMESTEP_S = 1e-6
+COLLAPSED_YIELDS = 3  # yields in a row with the time step under MINIMUM_TIMESTEP_S
+MAX_SWW_FRAMES = 200
+SWW_NAME = "run.sww"
+PARTIAL_SWW_NAME = ".run.partial"  # ANUGA adds ".sww"
+ANUGA_TOO_SMALL_TIMESTEP = re.compile(r"Too small timestep\s+([0-9.eE+-]+)")
+
+
+class Terminated(BaseException):
+    """A termination signal arrived; raised from the signal handler so that the evolve loop stops at once."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+class Unstable(Exception):
+    """The model went numerically unstable; the message says how."""
+
+
+# --- progress and log ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Progress:
+    """progress.jsonl: each line one os.write to a file opened for appending, so a line is never half written."""
+
+    path: Path
+    duration: float
+    started: float = field(default_factory=time.monotonic)
+    phase: str = "preparing_inputs"
+    sim_time: float = 0.0
+
+    def wall_seconds(self) -> float:
+        return round(time.monotonic() - self.started, 3)
+
+    def _append(self, record: dict[str, Any]) -> None:
+        descriptor = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(descriptor, (json.dumps(record) + "\n").encode())
+        finally:
+            os.close(descriptor)
+
+    def line(self, phase: str, *, sim_time: float = 0.0, eta_seconds: float | None = None,
+             timestep: float | None = None, volume_m3: float = 0.0, inflow_volume_m3: float = 0.0,
+             progress_pct: float | None = None) -> None:
+        self.phase, self.sim_time = phase, sim_time
+        if progress_pct is None:
+            progress_pct = min(100.0, 100.0 * sim_time / self.duration) if self.duration > 0 else 0.0
+        self._append({
+            "phase": phase, "sim_time": round(sim_time, 3), "duration": self.duration,
+            "progress_pct": round(progress_pct, 2),
+            "eta_seconds": None if eta_seconds is None else round(eta_seconds, 1),
+            "wall_seconds": self.wall_seconds(), "timestep": timestep, "volume_m3": _rounded(volume_m3),
+            "inflow_volume_m3": _rounded(inflow_volume_m3),
+        })
+
+    def error(self, message: str) -> None:
+        """The last line of a run that did not complete: the phase it was in, what went wrong, how far it got."""
+        self._append({"phase": self.phase, "error": message, "sim_time": round(self.sim_time, 3),
+                      "wall_seconds": self.wall_seconds()})
+
+
+def _rounded(value: float) -> float | None:
+    return round(float(value), 6) if math.isfinite(value) else None
+
+
+def log(message: str) -> None:
+    """A line of our own in run.log (stdout is run.log once `capture_stdout` has run)."""
+    print(f"[hydrata {time.strftime('%Y-%m-%dT%H:%M:%S')}] {message}", flush=True)
+
+
+def capture_stdout(path: Path) -> None:
+    """Send file descriptor 1 (Python's prints and the C extensions' printf alike) to `path`, appending."""
+    sys.stdout.flush()
+    descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    os.dup2(descriptor, 1)
+    os.close(descriptor)
+    sys.stdout.reconfigure(line_buffering=True)
+
+
+# --- the instability guard -------------------------------------------------------------------------------------
+
+
+@dataclass
+class InstabilityGuard:
+    """Checked at every yield. Unstable when the stored volume exceeds VOLUME_GROWTH_FACTOR x (what came in +
+    VOLUME_ALLOWANCE_M3), or is not a number, or the time step stays under MINIMUM_TIMESTEP_S for
+    COLLAPSED_YIELDS yields in a row. (ANUGA itself stops as soon as a step falls under its own minimum, 1e-6 s;
+    `simulate` reports that as the same collapse.)"""
+
+    collapsed: int = 0
+
+    def check(self, *, volume: float, came_in: float, timestep: float | None) -> str | None:
+        if not math.isfinite(volume):
+            return "The model went numerically unstable: the stored water volume is no longer a finite number."
+        ceiling = VOLUME_GROWTH_FACTOR * (max(came_in, 0.0) + VOLUME_ALLOWANCE_M3)
+        if volume > ceiling:
+            return (f"The model went numerically unstable: the stored volume {volume:.4g} m3 is far above the "
+                    f"{max(came_in, 0.0):.4g} m3 that came in.")
+        self.collapsed = self.collapsed + 1 if timestep is not None and timestep < MINIMUM_TIMESTEP_S else 0
+        if self.collapsed >= COLLAPSED_YIELDS and timestep is not None:
+            return collapse_message(timestep)
+        return None
+
+
+def collapse_message(timestep: float) -> str:
+    return (f"The model went numerically unstable: the time step collapsed to {timestep:.3g} s (ANUGA stops below "
+            f"{MINIMUM_TIMESTEP_S:g} s). Look for very steep terrain, a forcing far too large for the mesh, or "
+            "tiny triangles.")
+
+
+# --- setting up the model --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Model:
+    domain: Any
+    maxima: Any  # ANUGA's Collect_max_quantities_operator
+    has_dirichlet: bool
+    sww_path: Path
+
+
+def build_model(*, package: "Package", output_dir: Path, threads: int) -> Model:
+    """The ANUGA domain of the package, with elevation, friction, forcing, boundaries and maxima collection."""
+    from hydrata.compute import forcing
+    from hydrata.compute.package import sample_dem
+
+    anuga = forcing.import_anuga()
+    anuga.set_omp_num_threads(threads, verbose=False)
+    domain = anuga.Domain(str(package.mesh_path))  # the .msh keeps its boundary tags; anuga reads them back
+    log(f"Mesh {package.mesh_path.name}: {domain.number_of_triangles} triangles, boundary tags "
+        f"{sorted(domain.get_boundary_tags())}; OpenMP threads {anuga.get_omp_num_threads()}; flow algorithm "
+        f"{domain.get_flow_algorithm()}.")
+    xy = domain.get_centroid_coordinates(absolute=True)
+    domain.set_quantity("elevation", sample_dem(package.dem_path, xy), location="centroids")
+    friction_features = package.features("friction")
+    domain.set_quantity("friction", forcing.friction_values(xy, friction_features), location="centroids")
+    log(f"Friction: {len(friction_features)} polygons, default Manning's n {forcing.DEFAULT_MANNINGS}.")
+    domain.set_quantity("stage", expression="elevation", location="centroids")  # dry start
+
+    series = package.time_series()
+    start = package.model_start()
+    forcing.add_rainfall(domain, package.features("rainfall"), xy=xy, series=series, start=start, log=log)
+    forcing.add_inflows(domain, package.features("inflow"), series=series, start=start, log=log)
+    boundary_features = package.features("boundary")
+    domain.set_boundary(forcing.boundary_map(domain, boundary_features=boundary_features, log=log))
+    maxima = domain.set_collect_max_quantities(update_frequency=1, velocity_zero_height=SPEED_MINIMUM_DEPTH_M,
+                                               store_to_sww=True)
+
+    declared = set((package.manifest.get("boundary_tags") or {}).keys())
+    if declared and declared != set(domain.get_boundary_tags()):
+        log(f"Warning: scenario.json lists boundary tags {sorted(declared)} but the mesh carries "
+            f"{sorted(domain.get_boundary_tags())}; the mesh's tags are used.")
+    domain.set_datadir(str(output_dir))
+    domain.set_name(PARTIAL_SWW_NAME)
+    has_dirichlet = any(str(tag).casefold() == "dirichlet" for tag in domain.get_boundary_tags())
+    return Model(domain=domain, maxima=maxima, has_dirichlet=has_dirichlet,
+                 sww_path=output_dir / f"{PARTIAL_SWW_NAME}.sww")
+
+
+def default_yield_seconds(duration: float) -> float:
+    """About 100 progress lines a run, between one a second and one a minute of model time."""
+    return float(min(duration, max(1.0, min(60.0, duration / 100.0))))
+
+
+def came_in_volume(*, forcing_volume: float, boundary_net_inflow: float, has_dirichlet: bool) -> float:
+    """What the guard compares the stored volume with: rain and inflow lines, plus the net volume that entered
+    through the boundary when a Dirichlet boundary (the only kind that may legitimately bring water in) exists."""
+    return forcing_volume + (max(boundary_net_inflow, 0.0) if has_dirichlet else 0.0)
+
+
+def evolve(model: Model, *, duration: float, yield_seconds: float, progress: Progress) -> float:
+    """Run the model to `duration`, a progress line and a guard check per yield; returns the simulated seconds."""
+    domain = model.domain
+    guard = InstabilityGuard()
+    frames = math.ceil(duration / yield_seconds)
+    output_step = yield_seconds * max(1, math.ceil(frames / MAX_SWW_FRAMES))
+    computing_started = time.monotonic()
+    sim_time = 0.0
+    try:
+        for _ in domain.evolve(yieldstep=yield_seconds, outputstep=output_step, finaltime=duration):
+            sim_time = float(domain.get_relative_time())
+            volume = float(domain.get_water_volume())
+            forcing_volume = float(domain.get_fractional_step_volume_integral())
+            boundary = float(domain.get_boundary_flux_integral())
+            timestep = min(float(domain.recorded_min_timestep), yield_seconds) if sim_time > 0 else None
+            elapsed = time.monotonic() - computing_started
+            eta = elapsed / sim_time * (duration - sim_time) if sim_time > 0 else None
+            progress.line("computing", sim_time=sim_time, eta_seconds=eta, timestep=timestep, volume_m3=volume,
+                          inflow_volume_m3=forcing_volume)
+            print(domain.timestepping_statistics(), flush=True)  # ANUGA's own summary of the yield, to run.log
+            reason = guard.check(volume=volume, timestep=timestep, came_in=came_in_volume(
+                forcing_volume=forcing_volume, boundary_net_inflow=boundary, has_dirichlet=model.has_dirichlet))
+            if reason:
+                raise Unstable(reason)
+    except Exception as error:
+        collapse = ANUGA_TOO_SMALL_TIMESTEP.search(str(error))
+        if collapse and not isinstance(error, Unstable):
+            raise Unstable(collapse_message(float(collapse.group(1)))) from error
+        raise
+    return sim_time
+
+
+def mesh_maxima(model: Model) -> "MeshMaxima":
+    from hydrata.compute.results import MeshMaxima
+
+    domain, operator = model.domain, model.maxima
+    operator.sync_to_host()
+    stage = np.array(operator.max_stage, dtype=float)
+    stage[stage < -1e30] = np.nan  # never collected (no step was taken)
+    return MeshMaxima(nodes=np.asarray(domain.get_nodes(absolute=True), dtype=float),
+                      triangles=np.asarray(domain.get_triangles(), dtype=np.int64),
+                      max_depth=np.array(operator.max_depth, dtype=float),
+                      max_speed=np.array(operator.max_speed, dtype=float), max_stage=stage)
+
+
+# --- the run ---------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class RunState:
+    stopping: bool = False  # a termination signal has been acted on; later ones are ignored
+    committed: bool = False  # the results are in place: a late signal no longer stops anything
+
+
+RESULT_FILES = ("result.json", "max_depth.tif", "max_speed.tif", "max_stage.tif", SWW_NAME, "statistics.json",
+                "preview.png")
+
+
+def clear_previous_run(output_dir: Path) -> None:
+    """Remove what an earlier run left in the output directory (result.json first), so that nothing there can be
+    mistaken for this run's results or lines."""
+    for name in (*RESULT_FILES, "progress.jsonl", "run.log"):
+        (output_dir / name).unlink(missing_ok=True)
+
+
+def run(args: argparse.Namespace, progress: Progress, state: RunState) -> dict[str, Any]:
+    """Prepare, mesh, compute and post-process; returns the statistics. Raises on failure, leaving no result."""
+    progress.line("preparing_inputs")
+    from hydrata.compute.package import dem_grid, load_package
+    from hydrata.compute.results import Staging
+
+    staging = Staging(args.output)
+    try:
+        package = load_package(args.package)
+        grid = dem_grid(package.dem_path)
+        progress.duration = package.duration
+        yield_seconds = args.yield_seconds or default_yield_seconds(package.duration)
+        log(f"Package {args.package} ({package.manifest.get('name')!r}): duration {package.duration:g} s, yield "
+            f"every {yield_seconds:g} s, CRS {package.crs}, DEM {grid.width} x {grid.height}.")
+
+        progress.line("meshing")
+        model = build_model(package=package, output_dir=args.output, threads=args.threads)
+        staging.adopt(SWW_NAME, model.sww_path)
+        staging.scratch(model.sww_path.with_name(model.sww_path.name + ".lock"))  # ANUGA's writer lock
+
+        sim_time = evolve(model, duration=package.duration, yield_seconds=yield_seconds, progress=progress)
+        return post_process(model, grid=grid, staging=staging, progress=progress, state=state, sim_time=sim_time)
+    finally:
+        if not state.committed:
+            staging.discard()
+
+
+def post_process(model: Model, *, grid: "Grid", staging: "Staging", progress: Progress, state: RunState,
+                 sim_time: float) -> dict[str, Any]:
+    """Write the results under temporary names, then rename them into place with termination signals held off."""
+    from hydrata.compute.results import write_results
+
+    domain = model.domain
+    volume = float(domain.get_water_volume())
+    volume_in = float(domain.get_fractional_step_volume_integral())
+    totals = {"volume_m3": volume, "inflow_volume_m3": volume_in}
+    progress.line("post_processing", sim_time=sim_time, progress_pct=100.0, eta_seconds=0.0, **totals)
+    statistics = write_results(
+        staging=staging, maxima=mesh_maxima(model), grid=grid,
+        totals={"volume_in": volume_in, "final_volume": volume,
+                "boundary_net_inflow": float(domain.get_boundary_flux_integral()), "sim_seconds": sim_time,
+                "wall_seconds": progress.wall_seconds()},
+        extra_files={"sww": SWW_NAME, "log": "run.log", "progress": "progress.jsonl"},
+    )
+    held = {signal.SIGTERM, signal.SIGINT}
+    signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        staging.commit()
+        state.committed = True
+        progress.line("post_processing", sim_time=sim_time, progress_pct=100.0, eta_seconds=0.0, **totals)
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
+    log(f"Complete: {json.dumps(statistics)}")
+    return statistics
+
+
+def _on_signal(state: RunState) -> Callable[[int, FrameType | None], None]:
+    def handler(signum: int, frame: FrameType | None) -> None:
+        if state.committed or state.stopping:
+            return
+        state.stopping = True
+        raise Terminated(signum)
+
+    return handler
+
+
+def _manifest_duration(package_dir: Path) -> float:
+    """The package's duration for the first progress lines, read before the heavy imports; 0 if unreadable (the
+    package is checked properly, with a message, straight after)."""
+    try:
+        duration = float(json.loads((package_dir / "scenario.json").read_text())["duration"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0.0
+    return duration if math.isfinite(duration) and duration > 0 else 0.0
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m hydrata.compute.simulate",
+                                     description="Run a scenario package with ANUGA.")
+    parser.add_argument("--package", type=Path, required=True, help="the package directory (holds scenario.json)")
+    parser.add_argument("--output", type=Path, required=True, help="the directory results are written into")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="OpenMP threads for ANUGA (default: OMP_NUM_THREADS, else 1)")
+    parser.add_argument("--yield-seconds", type=float, default=None,
+                        help="model seconds between progress lines and guard checks (default: duration/100 "
+                             "within 1..60)")
+    args = parser.parse_args(argv)
+    if args.threads is None:
+        args.threads = int(os.environ.get("OMP_NUM_THREADS") or 1)
+    if args.threads < 1:
+        parser.error("--threads must be at least 1")
+    if args.yield_seconds is not None and not (math.isfinite(args.yield_seconds) and args.yield_seconds > 0):
+        parser.error("--yield-seconds must be a positive number")
+    args.package, args.output = args.package.resolve(), args.output.resolve()
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    state = RunState()
+    signal.signal(signal.SIGTERM, _on_signal(state))
+    signal.signal(signal.SIGINT, _on_signal(state))
+    args = parse_args(argv)
+    # OpenMP reads this when the runtime starts, so it must be set before anuga's extensions load
+    os.environ["OMP_NUM_THREADS"] = str(args.threads)
+    args.output.mkdir(parents=True, exist_ok=True)
+    clear_previous_run(args.output)
+    progress = Progress(path=args.output / "progress.jsonl", duration=_manifest_duration(args.package))
+    try:
+        capture_stdout(args.output / "run.log")
+        log(f"Simulation started: package {args.package}, output {args.output}, threads {args.threads}.")
+        run(args, progress, state)
+        return EXIT_OK
+    except Terminated as stop:
+        log(f"Stopped by {stop}.")
+        progress.error(f"The simulation was stopped by {stop} before it finished; no results were kept.")
+        return 128 + stop.signum
+    except Unstable as unstable:
+        state.stopping = True  # report first; a signal now changes nothing
+        log(str(unstable))
+        progress.error(str(unstable))
+        return EXIT_UNSTABLE
+    except Exception as error:
+        state.stopping = True
+        progress.error(failure_message(error))
+        trace = traceback.format_exc()
+        print(trace, file=sys.stderr, flush=True)
+        log(f"{failure_message(error)}\n{trace}")
+        return EXIT_FAILED
+
+
+def failure_message(error: Exception) -> str:
+    """One line for the progress file: a package problem says what to fix; anything else names the exception."""
+    from hydrata.compute.package import PackageError
+
+    detail = " ".join(str(error).split()) or type(error).__name__
+    return detail if isinstance(error, PackageError) else f"The simulation failed: {type(error).__name__}: {detail}"
+
+
+if __name__ == "__main__":
+    exit_code = main()
+    if exit_code > 128:  # stopped by a signal: everything is written; skip the interpreter's slow teardown
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(exit_code)
+    sys.exit(exit_code)

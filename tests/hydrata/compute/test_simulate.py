@@ -1,0 +1,304 @@
+"""The simulation child process, driven as the platform drives it: a package on disk, `python -m
+hydrata.compute.simulate`, then only the files it wrote and its exit code. The package is small_test meshed at 10 m."""
+
+import json
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import rasterio
+from PIL import Image
+
+from hydrata.compute.forcing import MM_PER_HOUR_TO_M_PER_S, friction_values, series_function
+from hydrata.compute.geometry import boundary_ring, features_in_crs
+from hydrata.compute.mesh import mesh_build
+from hydrata.compute.results import NODATA, sample_points
+from hydrata.compute.simulate import (
+    COLLAPSED_YIELDS,
+    InstabilityGuard,
+    came_in_volume,
+    default_yield_seconds,
+)
+from tests.data import BOUNDARY, DEM, RAINFALL
+from tests.hydrata.compute.helpers import SMALL_TEST_CRS
+
+ROOT = Path(__file__).resolve().parents[3]
+RESOLUTION = 10.0
+DURATION = 300
+RAIN_MM_HR = 50.0
+MODEL_AREA_M2 = 197.0 * 197.0  # the boundary ring; the rain polygon covers all of it
+PHASES = ["preparing_inputs", "meshing", "computing", "post_processing"]
+
+
+# --- building a package the way docs/scenario-package.md describes it -----------------------------------------
+
+
+def write_collection(path: Path, features: list[dict]) -> None:
+    path.write_text(json.dumps({"type": "FeatureCollection",
+                                "crs": {"type": "name", "properties": {"name": SMALL_TEST_CRS}},
+                                "features": features}))
+
+
+def make_package(directory: Path, *, rain: str = str(RAIN_MM_HR), duration: int = DURATION,
+                 time_series: dict[str, list[dict]] | None = None, model_start: str | None = None) -> Path:
+    (directory / "inputs").mkdir(parents=True)
+    boundary = features_in_crs(json.loads(BOUNDARY.read_text()), target_crs=SMALL_TEST_CRS)
+    ring = boundary_ring(boundary)
+    mesh = mesh_build(ring=ring, regions=[], resolution=RESOLUTION, breaklines=[], destination=directory / "mesh.msh")
+    shutil.copy(DEM, directory / "inputs" / "dem.tif")
+    write_collection(directory / "inputs" / "boundary.geojson", boundary)
+    rainfall = features_in_crs(json.loads(RAINFALL.read_text()), target_crs=SMALL_TEST_CRS)
+    for feature in rainfall:
+        feature["properties"]["data"] = rain
+    write_collection(directory / "inputs" / "rainfall.geojson", rainfall)
+    series_files = {}
+    for index, (name, rows) in enumerate((time_series or {}).items()):
+        (directory / "time_series").mkdir(exist_ok=True)
+        relative = f"time_series/{index:03d}.json"
+        (directory / relative).write_text(json.dumps({"name": name, "series_type": "rainfall", "units": "mm/hr",
+                                                      "rows": rows}))
+        series_files[name] = relative
+    manifest = {
+        "format_version": "1.0", "run_id": 1, "scenario_id": 1, "project": 1, "epsg": SMALL_TEST_CRS,
+        "name": "Small test", "description": "", "elevation": "inputs/dem.tif",
+        "boundary": "inputs/boundary.geojson", "friction": None, "inflow": None,
+        "rainfall": "inputs/rainfall.geojson", "structure": None, "mesh_region": None,
+        "time_series": series_files, "mesh": "mesh.msh", "mesh_triangle_count": mesh.triangle_count,
+        "mesh_triangle_count_estimate": mesh.triangle_count, "boundary_tags": ring.boundary_tags(),
+        "resolution": RESOLUTION, "duration": duration, "model_start": model_start,
+    }
+    (directory / "scenario.json").write_text(json.dumps(manifest, indent=2))
+    return directory
+
+
+def start(package: Path, output: Path, *extra: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "hydrata.compute.simulate", "--package", str(package),
+                             "--output", str(output), "--yield-seconds", "10", *extra],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def finish(process: subprocess.Popen, timeout: float = 120) -> int:
+    _, stderr = process.communicate(timeout=timeout)
+    process.stderr_text = stderr
+    return process.returncode
+
+
+def progress_lines(output: Path) -> list[dict]:
+    return [json.loads(line) for line in (output / "progress.jsonl").read_text().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Two complete runs side by side: constant 50 mm/hr, and a time series ramping 0 -> 100 mm/hr over the run,
+    the first row at model_start (the same depth of rain in total)."""
+    base = tmp_path_factory.mktemp("simulate")
+    constant = make_package(base / "constant")
+    ramp_rows = [{"timestamp": "2024-01-01T00:00:00Z", "value": 0.0},
+                 {"timestamp": "2024-01-01T00:05:00Z", "value": 2 * RAIN_MM_HR}]
+    ramp = make_package(base / "ramp", rain="storm", time_series={"storm": ramp_rows},
+                        model_start="2024-01-01T00:00:00Z")
+    processes = {name: start(package, base / f"{name}-out")
+                 for name, package in (("constant", constant), ("ramp", ramp))}
+    codes = {name: finish(process) for name, process in processes.items()}
+    for name, code in codes.items():
+        assert code == 0, processes[name].stderr_text
+    return {"constant": base / "constant-out", "ramp": base / "ramp-out", "package": constant}
+
+
+# --- a complete run --------------------------------------------------------------------------------------------
+
+
+def test_a_complete_run_reports_progress_in_order_with_a_phase_on_every_line(runs):
+    lines = progress_lines(runs["constant"])
+
+    phases = [line["phase"] for line in lines]
+    assert all(phase in PHASES for phase in phases)
+    assert [phase for index, phase in enumerate(phases) if index == 0 or phases[index - 1] != phase] == PHASES
+    percents = [line["progress_pct"] for line in lines]
+    assert percents == sorted(percents) and percents[0] == 0 and percents[-1] == 100
+    computing = [line for line in lines if line["phase"] == "computing"]
+    assert len(computing) == DURATION // 10 + 1  # t = 0 and every 10 s
+    assert [line["sim_time"] for line in computing] == [10.0 * step for step in range(len(computing))]
+    assert set(computing[-1]) == {"phase", "sim_time", "duration", "progress_pct", "eta_seconds", "wall_seconds",
+                                  "timestep", "volume_m3", "inflow_volume_m3"}
+    assert computing[-1]["timestep"] > 0 and computing[-1]["eta_seconds"] == 0
+    assert all(line["duration"] == DURATION for line in lines)
+
+
+def test_the_rasters_sit_on_the_dems_grid_with_plausible_depths(runs):
+    with rasterio.open(DEM) as dem:
+        grid = (dem.crs, dem.transform, dem.width, dem.height)
+    for name in ("max_depth", "max_speed", "max_stage"):
+        with rasterio.open(runs["constant"] / f"{name}.tif") as raster:
+            assert (raster.crs, raster.transform, raster.width, raster.height) == grid
+            assert raster.dtypes == ("float32",) and raster.nodata == NODATA
+            assert raster.tags(ns="IMAGE_STRUCTURE").get("LAYOUT") == "COG"
+    with rasterio.open(runs["constant"] / "max_depth.tif") as raster:
+        depth = raster.read(1, masked=True)
+    assert depth.count() > 0.9 * depth.size  # the DEM's margin beyond the mesh is nodata, the rest has values
+    assert depth.min() >= 0
+    assert (depth >= 0.01).sum() > 0  # 50 mm/hr for five minutes wets some cells
+
+
+def test_the_statistics_balance_the_rain_that_fell(runs):
+    statistics = json.loads((runs["constant"] / "statistics.json").read_text())
+
+    expected_in = RAIN_MM_HR * MM_PER_HOUR_TO_M_PER_S * MODEL_AREA_M2 * DURATION
+    assert statistics["volume_in_m3"] == pytest.approx(expected_in, rel=0.03)
+    assert 0 < statistics["peak_depth_m"] < 5
+    assert statistics["peak_speed_m_s"] >= 0
+    assert statistics["wet_area_m2"] > 0
+    assert statistics["wet_area_m2"] == pytest.approx(sum(statistics["flooded_area_m2_by_depth_band"].values()))
+    assert statistics["volume_out_m3"] == pytest.approx(max(0.0, statistics["volume_in_m3"]
+                                                            - statistics["final_volume_m3"]))
+    assert statistics["sim_seconds"] == DURATION and statistics["triangles"] > 1000
+
+
+def test_the_output_directory_holds_the_listed_files_and_a_png_preview(runs):
+    result = json.loads((runs["constant"] / "result.json").read_text())
+
+    for filename in result["files"].values():
+        assert (runs["constant"] / filename).is_file(), filename
+    assert not list(runs["constant"].glob(".*"))  # no temporary file left behind
+    with Image.open(runs["constant"] / "preview.png") as preview:
+        assert preview.format == "PNG" and max(preview.size) <= 1024
+    assert "Rainfall feature 0" in (runs["constant"] / "run.log").read_text()
+
+
+def test_a_time_series_rain_brings_in_the_same_volume_as_the_equivalent_constant(runs):
+    constant = json.loads((runs["constant"] / "statistics.json").read_text())["volume_in_m3"]
+    ramp = json.loads((runs["ramp"] / "statistics.json").read_text())["volume_in_m3"]
+
+    assert ramp == pytest.approx(constant, rel=0.03)
+
+
+def test_sample_points_reads_peaks_inside_the_mesh_and_none_outside(runs):
+    inside, margin, far = (251100.0, 6271900.0), (251000.0, 6271900.0), (260000.0, 6280000.0)
+
+    samples = sample_points(output_dir=runs["constant"], points=[inside, margin, far])
+
+    assert samples[0]["x"] == inside[0] and samples[0]["y"] == inside[1]
+    assert samples[0]["peak_depth"] >= 0 and samples[0]["peak_speed"] >= 0
+    assert 970 < samples[0]["peak_stage"] < 1000  # the ground here is about 970-997 m
+    for sample in samples[1:]:  # in the DEM's margin outside the mesh, and off the grid
+        assert (sample["peak_depth"], sample["peak_stage"], sample["peak_speed"]) == (None, None, None)
+
+
+# --- runs that do not complete ---------------------------------------------------------------------------------
+
+
+def test_sigterm_while_computing_stops_the_child_quickly_and_keeps_no_results(tmp_path):
+    package = make_package(tmp_path / "package", duration=36_000)
+    output = tmp_path / "out"
+    process = start(package, output)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        progress = output / "progress.jsonl"
+        if progress.exists() and any(line["phase"] == "computing" and line["sim_time"] > 0
+                                     for line in progress_lines(output)):
+            break
+        time.sleep(0.05)
+    else:
+        process.kill()
+        pytest.fail("the run never reached computing")
+
+    process.send_signal(signal.SIGTERM)
+    sent = time.monotonic()
+    code = finish(process, timeout=5)
+
+    assert time.monotonic() - sent < 5
+    assert code != 0
+    assert not (output / "max_depth.tif").exists() and not (output / "result.json").exists()
+    assert not list(output.glob(".*"))  # the partial sww is gone too
+    last = progress_lines(output)[-1]
+    assert last["phase"] == "computing" and "stopped" in last["error"]
+
+
+def test_an_absurd_rainfall_trips_the_instability_guard_with_exit_code_3(tmp_path):
+    package = make_package(tmp_path / "package", rain="1e18")
+    output = tmp_path / "out"
+
+    code = finish(start(package, output))
+
+    assert code == 3
+    last = progress_lines(output)[-1]
+    assert last["phase"] == "computing" and "unstable" in last["error"] and "Traceback" not in last["error"]
+    assert not (output / "max_depth.tif").exists()
+
+
+def test_a_broken_package_fails_with_exit_code_1_and_says_what_is_missing(tmp_path):
+    package = make_package(tmp_path / "package")
+    (package / "mesh.msh").unlink()
+    output = tmp_path / "out"
+
+    process = start(package, output)
+    code = finish(process)
+
+    assert code == 1
+    last = progress_lines(output)[-1]
+    assert last["phase"] == "preparing_inputs" and "mesh.msh" in last["error"] and "Traceback" not in last["error"]
+    assert "Traceback" in process.stderr_text
+
+
+# --- the pure parts --------------------------------------------------------------------------------------------
+
+
+def polygon(x0, y0, x1, y1, mannings) -> dict:
+    return {"type": "Feature", "properties": {"mannings": mannings},
+            "geometry": {"type": "Polygon", "coordinates": [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]]}}
+
+
+def test_friction_the_first_polygon_containing_a_centroid_wins_and_elsewhere_is_the_default():
+    features = [polygon(0, 0, 10, 10, 0.1), polygon(5, 5, 20, 20, 0.05), polygon(0, 0, 30, 30, 0.2)]
+    centroids = np.array([[2.0, 2.0], [7.0, 7.0], [15.0, 15.0], [25.0, 25.0], [40.0, 40.0]])
+
+    assert friction_values(centroids, features).tolist() == [0.1, 0.1, 0.05, 0.2, 0.03]
+    assert friction_values(centroids, []).tolist() == [0.03] * 5
+
+
+def test_a_time_series_is_linear_between_rows_and_zero_outside_them():
+    rows = [{"timestamp": "2024-01-01T00:10:00Z", "value": 10.0}, {"timestamp": "2024-01-01T00:20:00Z", "value": 30.0}]
+
+    from_model_start = series_function(rows, start=None)  # no model_start: the first row is time 0
+    from_earlier = series_function(rows, start=series_start("2024-01-01T00:00:00Z"), scale=2.0)
+
+    assert [from_model_start(t) for t in (-1, 0, 300, 600, 601)] == [0.0, 10.0, 20.0, 30.0, 0.0]
+    assert [from_earlier(t) for t in (0, 599, 600, 900, 1200)] == [0.0, 0.0, 20.0, 40.0, 60.0]
+    assert from_model_start.integral(0, 600) == pytest.approx(20.0 * 600)
+
+
+def series_start(text: str):
+    from hydrata.compute.package import parse_timestamp
+
+    return parse_timestamp(text)
+
+
+def test_the_guard_trips_on_runaway_volume_and_on_a_time_step_collapsed_for_three_yields():
+    assert InstabilityGuard().check(volume=100.0, came_in=10.0, timestep=0.5) is None
+    message = InstabilityGuard().check(volume=200.0, came_in=10.0, timestep=0.5)
+    assert "unstable" in message and "200 m3" in message and "10 m3" in message
+    assert "unstable" in InstabilityGuard().check(volume=float("nan"), came_in=10.0, timestep=0.5)
+
+    guard = InstabilityGuard()
+    answers = [guard.check(volume=1.0, came_in=1.0, timestep=1e-7) for _ in range(COLLAPSED_YIELDS)]
+    assert answers[:-1] == [None] * (COLLAPSED_YIELDS - 1) and "time step collapsed" in answers[-1]
+    guard = InstabilityGuard()
+    assert [guard.check(volume=1.0, came_in=1.0, timestep=dt) for dt in (1e-7, 1e-7, 0.1, 1e-7)] == [None] * 4
+
+
+def test_boundary_inflow_counts_as_water_that_came_in_only_with_a_dirichlet_boundary():
+    assert came_in_volume(forcing_volume=5.0, boundary_net_inflow=100.0, has_dirichlet=True) == 105.0
+    assert came_in_volume(forcing_volume=5.0, boundary_net_inflow=100.0, has_dirichlet=False) == 5.0
+    assert came_in_volume(forcing_volume=5.0, boundary_net_inflow=-3.0, has_dirichlet=True) == 5.0
+
+
+def test_the_default_yield_gives_about_a_hundred_lines_between_one_second_and_a_minute():
+    assert default_yield_seconds(300) == 3.0
+    assert default_yield_seconds(86_400) == 60.0
+    assert default_yield_seconds(30) == 1.0
+    assert default_yield_seconds(0.5) == 0.5
