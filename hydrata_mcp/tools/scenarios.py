@@ -126,6 +126,11 @@ def _handback(view: ScenarioView, base_map: int, verb: str) -> dict[str, Any]:
     }
 
 
+async def _handed_back(api: PlatformClient, project_id: int, data: dict[str, Any], verb: str) -> ScenarioWithHandBack:
+    view = scenario_view(data)
+    return ScenarioWithHandBack(**view.model_dump(), **_handback(view, await base_map_of(api, project_id), verb))
+
+
 @tool(title="Create a scenario")
 async def create_scenario(
     ctx: Context,
@@ -153,8 +158,7 @@ async def create_scenario(
     chosen = {"terrain": terrain, "boundary": boundary, "friction": friction, "inflow": inflow,
               "rainfall": rainfall, "structure": structure, "mesh_region": mesh_region}
     body |= {key: value for key, value in chosen.items() if value is not None}
-    view = scenario_view((await api.post(_path(project_id), json=body)).data)
-    return ScenarioWithHandBack(**view.model_dump(), **_handback(view, await base_map_of(api, project_id), "created"))
+    return await _handed_back(api, project_id, (await api.post(_path(project_id), json=body)).data, "created")
 
 
 @tool(title="Get a scenario", read_only=True, idempotent=True)
@@ -203,8 +207,8 @@ async def update_scenario(
              "boundary": boundary, "friction": friction, "inflow": inflow, "rainfall": rainfall,
              "structure": structure, "mesh_region": mesh_region}
     body = {key: value for key, value in given.items() if value is not None} | {key: None for key in clear}
-    view = scenario_view((await api.patch(_path(project_id, scenario_id), json=body)).data)
-    return ScenarioWithHandBack(**view.model_dump(), **_handback(view, await base_map_of(api, project_id), "updated"))
+    return await _handed_back(api, project_id, (await api.patch(_path(project_id, scenario_id), json=body)).data,
+                              "updated")
 
 
 @tool(title="Clone a scenario")
@@ -220,8 +224,7 @@ async def clone_scenario(
     friction or rainfall, for comparing. Needs draft level."""
     api = PlatformClient.for_context(ctx)
     response = await api.post(f"{_path(project_id, scenario_id)}clone/", json={"name": name, "overrides": overrides})
-    view = scenario_view(response.data)
-    return ScenarioWithHandBack(**view.model_dump(), **_handback(view, await base_map_of(api, project_id), "created"))
+    return await _handed_back(api, project_id, response.data, "created")
 
 
 @tool(title="Build a scenario (mesh it)")

@@ -10,7 +10,7 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.files.uploadedfile import UploadedFile
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from hydrata.anuga.models import Project, Terrain, TerrainStatus, TerrainUpload
@@ -114,12 +114,15 @@ def _terrain_create(*, project: Project, user: AbstractBaseUser, source_key: str
                     upload: TerrainUpload | None = None) -> Terrain:
     from hydrata.anuga.tasks import terrain_import_task
 
-    with transaction.atomic():
-        terrain = Terrain.objects.create(
-            project=project, upload=upload, title=(title.strip() or Path(filename).stem)[:200],
-            source_filename=filename, source_key=source_key, created_by=user,
-        )
-        transaction.on_commit(lambda: terrain_import_task.delay(terrain.pk))
+    try:
+        with transaction.atomic():
+            terrain = Terrain.objects.create(
+                project=project, upload=upload, title=(title.strip() or Path(filename).stem)[:200],
+                source_filename=filename, source_key=source_key, created_by=user,
+            )
+            transaction.on_commit(lambda: terrain_import_task.delay(terrain.pk))
+    except IntegrityError:  # two finalizes of one upload raced: the first one's terrain is the answer
+        return Terrain.objects.get(upload=upload)
     return terrain
 
 
