@@ -41,6 +41,14 @@ def one_of_everything():
     "anuga/map",
     "anuga/project",
     "anuga/projectmembership",
+    "anuga/terrain",
+    "anuga/terrainupload",
+    "anuga/inputlayer",
+    "anuga/timeseries",
+    "anuga/scenario",
+    "anuga/run",
+    "uploads/uploadexecution",
+    "uploads/dataset",
 ])
 def test_every_models_changelist_answers_for_a_superuser(admin_browser, one_of_everything, model):
     response = admin_browser.get(f"/admin/{model}/")
@@ -135,3 +143,12 @@ def test_pausing_an_account_in_the_admin_records_when(admin_browser, one_of_ever
     assert response.status_code == 302
     account.refresh_from_db()
     assert account.agents_paused and account.paused_at is not None
+
+
+def test_every_platform_model_has_an_admin():
+    from django.apps import apps
+    from django.contrib import admin
+
+    ours = [model for model in apps.get_models() if model._meta.app_label in {"agents", "anuga", "uploads"}]
+
+    assert [model.__name__ for model in ours if not admin.site.is_registered(model)] == []
