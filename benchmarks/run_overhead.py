@@ -314,10 +314,12 @@ def child_phases(output: Path) -> dict[str, float]:
     computing = [line for line in lines if line["phase"] == "computing"]
     post = [line for line in lines if line["phase"] == "post_processing"]
     statistics = json.loads((output / "statistics.json").read_text())
-    return {"setup": computing[0]["wall_seconds"], "evolve": computing[-1]["wall_seconds"] -
-            computing[0]["wall_seconds"], "post_processing": post[-1]["wall_seconds"] - computing[-1]["wall_seconds"],
+    return {"setup": computing[0]["wall_seconds"],
+            "evolve": computing[-1]["wall_seconds"] - computing[0]["wall_seconds"],
+            "post_processing": post[-1]["wall_seconds"] - computing[-1]["wall_seconds"],
             "last_line": post[-1]["wall_seconds"], "sim_seconds": statistics["sim_seconds"],
-            "triangles": statistics["triangles"], "statistics_wall": statistics["wall_seconds"], "sww_mb": (output / "run.sww").stat().st_size / 1e6,
+            "triangles": statistics["triangles"], "statistics_wall": statistics["wall_seconds"],
+            "sww_mb": (output / "run.sww").stat().st_size / 1e6,
             "results_mb": sum(path.stat().st_size for path in output.iterdir() if path.is_file()) / 1e6}
 
 
@@ -397,8 +399,8 @@ def report(result: dict, threads: int) -> str:
          f"child alone, {phases['results_mb']:.1f} MB of results"),
     ]
     lines += ["", f"Where the platform's {platform.client_seconds - evolve:.2f} extra seconds go (estimated: "
-                  "the rows other than 'of which' add up to it; the child rows come from the standalone child run):", "",
-              "| component | seconds | from |", "|---|---:|---|"]
+                  "the rows other than 'of which' add up to it; the child rows come from the standalone child "
+                  "run):", "", "| component | seconds | from |", "|---|---:|---|"]
     lines += [f"| {name} | {seconds:.2f} | {source} |" for name, seconds, source in breakdown]
     return "\n".join(lines)
 
@@ -431,6 +433,7 @@ def main() -> None:
         return
 
     signal.signal(signal.SIGTERM, _terminated)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # even when started in the background
     stack = Stack(options.threads)
     results, failed = [], False
     print(f"var dir {stack.var}; server {stack.origin}; OpenMP threads {options.threads}; cores {os.cpu_count()}",
