@@ -18,6 +18,7 @@ from hydrata.compute.errors import ModelGeometryError
 from hydrata.compute.geometry import internal_lines
 from hydrata.compute.mesh import mesh_build
 from hydrata.core.errors import Conflict, Unprocessable
+from hydrata.core.records import record_update
 from hydrata.storage import get_storage
 
 logger = logging.getLogger(__name__)
@@ -104,7 +105,7 @@ def run_build(*, run_id: int) -> Run:
     run = Run.objects.select_related("scenario__project", "scenario__terrain").get(pk=run_id)
     if run.status != RunStatus.CREATED:
         return run  # a redelivered task: this build already started
-    _update(run, status=RunStatus.BUILDING, phase="preparing_inputs", build_started_at=timezone.now())
+    record_update(run, status=RunStatus.BUILDING, phase="preparing_inputs", build_started_at=timezone.now())
     try:
         with tempfile.TemporaryDirectory(prefix=f"build-{run.pk}-") as workdir:
             package = _write_package(run, Path(workdir))
@@ -116,15 +117,15 @@ def run_build(*, run_id: int) -> Run:
                         storage.save(key=f"{prefix}/{path.relative_to(package).as_posix()}", data=stream)
     except (ModelGeometryError, TerrainFileError) as problem:
         message = getattr(problem, "message", str(problem))
-        return _update(run, status=RunStatus.ERROR, phase="", error_message=message, user_message=message,
+        return record_update(run, status=RunStatus.ERROR, phase="", error_message=message, user_message=message,
                        build_finished_at=timezone.now())
     except Exception:
         logger.exception("Build of run %s failed", run.pk)
-        return _update(run, status=RunStatus.ERROR, phase="", build_finished_at=timezone.now(),
+        return record_update(run, status=RunStatus.ERROR, phase="", build_finished_at=timezone.now(),
                        error_message="The build failed with an internal error; it has been logged.",
                        user_message="The build failed on our side. Try building again; contact support if it "
                                     "repeats.")
-    _update(run, status=RunStatus.BUILT, phase="", package_prefix=f"runs/{run.pk}/package",
+    record_update(run, status=RunStatus.BUILT, phase="", package_prefix=f"runs/{run.pk}/package",
             build_finished_at=timezone.now())
     if run.start_after_build:
         from hydrata.anuga.services.runs import run_queue_after_build
@@ -149,7 +150,7 @@ def _write_package(run: Run, package: Path) -> Path:
     with get_storage().local_path(key=scenario.terrain.dem_key) as dem:
         clip_dem(dem, package / "inputs" / "dem.tif", bounds=(west - margin, south - margin, east + margin,
                                                               north + margin))
-    _update(run, phase="meshing")
+    record_update(run, phase="meshing")
     boundary = layer_features(layer=scenario.boundary, crs=crs)
     mesh = mesh_build(ring=geometry.ring, regions=geometry.regions, resolution=scenario.resolution,
                       breaklines=internal_lines(boundary), destination=package / "mesh.msh")
@@ -192,10 +193,3 @@ def _write_time_series(scenario: Scenario, package: Path) -> dict[str, str]:
                                                     "units": series.units, "rows": series.rows}))
         written[series.name] = relative
     return written
-
-
-def _update(run: Run, **fields: Any) -> Run:
-    for name, value in fields.items():
-        setattr(run, name, value)
-    run.save()
-    return run

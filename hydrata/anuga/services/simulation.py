@@ -23,6 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from hydrata.anuga.models import Run, RunStatus
+from hydrata.core.records import record_update
 from hydrata.storage import get_storage
 
 logger = logging.getLogger(__name__)
@@ -74,7 +75,7 @@ def _simulate_in(run: Run, workdir: Path) -> Run:
                 "resolution." if child.returncode == UNSTABLE_EXIT_CODE else "Retry it with retry_run.")
         return _end(run, RunStatus.ERROR, error_message=message, user_message=hint,
                     log=_read(output / "run.log") + f"\n{message}\n")
-    _update(run, status=RunStatus.PROCESSING, phase="post_processing", progress_pct=100, eta_seconds=0,
+    record_update(run, status=RunStatus.PROCESSING, phase="post_processing", progress_pct=100, eta_seconds=0,
             heartbeat_at=timezone.now())
     prefix = f"runs/{run.pk}/results"
     _store_results(output, prefix)
@@ -190,15 +191,8 @@ def _read(path: Path) -> str:
     return path.read_text(errors="replace")[-200_000:] if path.exists() else ""
 
 
-def _update(run: Run, **fields: Any) -> Run:
-    for name, value in fields.items():
-        setattr(run, name, value)
-    run.save()
-    return run
-
-
 def _end(run: Run, status: str, **fields: Any) -> Run:
     run.refresh_from_db()
     if run.status in (RunStatus.ERROR, RunStatus.CANCELLED) and status == RunStatus.COMPLETE:
         return run  # the reaper or a cancel got there first
-    return _update(run, status=status, finished_at=timezone.now(), child_pid=None, **fields)
+    return record_update(run, status=status, finished_at=timezone.now(), child_pid=None, **fields)

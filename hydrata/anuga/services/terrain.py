@@ -17,6 +17,7 @@ from hydrata.anuga.models import Project, Terrain, TerrainStatus, TerrainUpload
 from hydrata.anuga.services.inputs import default_inputs_seed
 from hydrata.anuga.terrain_raster import TerrainFileError, write_dem, write_hillshade
 from hydrata.core.errors import ValidationFailed
+from hydrata.core.records import record_update
 from hydrata.storage import get_storage
 
 logger = logging.getLogger(__name__)
@@ -144,7 +145,7 @@ def terrain_import(*, terrain_id: int) -> Terrain:
                 storage.local_path(key=terrain.source_key) as source:
             dem_path, hillshade_path = Path(workdir) / "dem.tif", Path(workdir) / "hillshade.png"
             reading = write_dem(source, dem_path, project_crs=terrain.project.projection)
-            _terrain_update(terrain, status=TerrainStatus.STYLING, **reading.__dict__)
+            record_update(terrain, status=TerrainStatus.STYLING, **reading.__dict__)
             write_hillshade(dem_path, hillshade_path)
             terrain.dem_key = f"terrain/{terrain.project_id}/{terrain.pk}/dem.tif"
             terrain.hillshade_key = f"terrain/{terrain.project_id}/{terrain.pk}/hillshade.png"
@@ -152,20 +153,13 @@ def terrain_import(*, terrain_id: int) -> Terrain:
                 storage.save(key=terrain.dem_key, data=dem, content_type="image/tiff")
                 storage.save(key=terrain.hillshade_key, data=hillshade, content_type="image/png")
     except TerrainFileError as refusal:
-        return _terrain_update(terrain, status=TerrainStatus.ERROR, error_message=str(refusal))
+        return record_update(terrain, status=TerrainStatus.ERROR, error_message=str(refusal))
     except Exception:
         logger.exception("Terrain %s failed to import", terrain.pk)
-        return _terrain_update(terrain, status=TerrainStatus.ERROR,
+        return record_update(terrain, status=TerrainStatus.ERROR,
                                error_message="The import failed with an internal error; it has been logged. "
                                              "Try the upload again, or contact support if it repeats.")
     with transaction.atomic():
-        _terrain_update(terrain, status=TerrainStatus.READY, error_message="")
+        record_update(terrain, status=TerrainStatus.READY, error_message="")
         default_inputs_seed(project=terrain.project)
-    return terrain
-
-
-def _terrain_update(terrain: Terrain, **fields: object) -> Terrain:
-    for name, value in fields.items():
-        setattr(terrain, name, value)
-    terrain.save()
     return terrain
