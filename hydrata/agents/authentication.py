@@ -27,7 +27,7 @@ class AgentKeyAuthentication(BaseAuthentication):
                 code="AGENT_KEY_INVALID",
             )
         # Recorded in the activity log even when refused below: the owner should see a revoked key in use.
-        request._request.agent_grant = grant
+        request._request.agent_grant = grant  # type: ignore[attr-defined]
         now = timezone.now()
         if grant.revoked_at is not None:
             raise AuthenticationError("This agent key has been revoked.", code="AGENT_KEY_REVOKED")

@@ -34,7 +34,7 @@ class GrantLevelPermission(BasePermission):
             return True
         if account_is_paused(user=grant.user):
             raise AgentPaused()
-        needed = required_level(view, request.method)
+        needed = required_level(view, request.method or "")
         if LEVEL_RANK[GrantLevel(grant.level)] < LEVEL_RANK[GrantLevel(needed)]:
             raise GrantLevelTooLow(
                 f"This action needs a {needed}-level agent grant; this grant is {grant.level}-level. "

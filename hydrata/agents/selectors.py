@@ -2,7 +2,7 @@ import hmac
 from datetime import datetime
 from decimal import Decimal
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import QuerySet, Sum
 
 from hydrata.agents.keys import key_digest, key_is_well_formed
@@ -20,15 +20,15 @@ def grant_for_key(*, key: str) -> AgentGrant | None:
     return grant
 
 
-def grants_for_user(*, user: AbstractBaseUser) -> QuerySet[AgentGrant]:
+def grants_for_user(*, user: User) -> QuerySet[AgentGrant]:
     return AgentGrant.objects.filter(user=user).order_by("revoked_at", "-created_at")
 
 
-def account_for_user(*, user: AbstractBaseUser) -> AgentAccount | None:
+def account_for_user(*, user: User) -> AgentAccount | None:
     return AgentAccount.objects.filter(user=user).first()
 
 
-def account_is_paused(*, user: AbstractBaseUser) -> bool:
+def account_is_paused(*, user: User) -> bool:
     try:
         return user.agent_account.agents_paused
     except AgentAccount.DoesNotExist:
@@ -39,15 +39,15 @@ def month_start(now: datetime) -> datetime:
     return now.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
 
 
-def spend_used_this_month(*, user: AbstractBaseUser, now: datetime) -> Decimal:
+def spend_used_this_month(*, user: User, now: datetime) -> Decimal:
     total = AgentSpend.objects.filter(user=user, created_at__gte=month_start(now)).aggregate(total=Sum("amount"))
     return total["total"] or Decimal("0.00")
 
 
-def activity_for_user(*, user: AbstractBaseUser, limit: int = 50) -> QuerySet[AgentActivity]:
+def activity_for_user(*, user: User, limit: int = 50) -> QuerySet[AgentActivity]:
     return AgentActivity.objects.filter(grant__user=user).select_related("grant")[:limit]
 
 
-def grant_owned_by(*, user: AbstractBaseUser, grant_id: int) -> AgentGrant | None:
+def grant_owned_by(*, user: User, grant_id: int) -> AgentGrant | None:
     """One of the user's own grants; None for another user's grant or an unknown id."""
     return AgentGrant.objects.filter(user=user, pk=grant_id).first()

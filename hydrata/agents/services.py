@@ -2,7 +2,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -22,7 +22,7 @@ MAX_GRANT_NAME_LENGTH = 100
 
 
 def grant_create(
-    *, user: AbstractBaseUser, name: str, level: str, expires_at: datetime | None = None
+    *, user: User, name: str, level: str, expires_at: datetime | None = None
 ) -> tuple[AgentGrant, str]:
     """Create a grant and return it with its key. The key exists only in this return value."""
     name = name.strip()
@@ -51,7 +51,7 @@ def grant_revoke(*, grant: AgentGrant) -> AgentGrant:
     return grant
 
 
-def grants_revoke_all(*, user: AbstractBaseUser) -> int:
+def grants_revoke_all(*, user: User) -> int:
     return AgentGrant.objects.filter(user=user, revoked_at__isnull=True).update(revoked_at=timezone.now())
 
 
@@ -64,13 +64,13 @@ def grant_touch(*, grant: AgentGrant, now: datetime) -> None:
     grant.last_used_at = now
 
 
-def account_get_or_create(*, user: AbstractBaseUser) -> AgentAccount:
+def account_get_or_create(*, user: User) -> AgentAccount:
     account, _ = AgentAccount.objects.get_or_create(user=user)
     return account
 
 
 @transaction.atomic
-def account_set_paused(*, user: AbstractBaseUser, paused: bool) -> AgentAccount:
+def account_set_paused(*, user: User, paused: bool) -> AgentAccount:
     account = account_get_or_create(user=user)
     account.agents_paused = paused
     account.paused_at = timezone.now() if paused else None
@@ -78,7 +78,7 @@ def account_set_paused(*, user: AbstractBaseUser, paused: bool) -> AgentAccount:
     return account
 
 
-def account_set_spend_limit(*, user: AbstractBaseUser, limit: Decimal | None) -> AgentAccount:
+def account_set_spend_limit(*, user: User, limit: Decimal | None) -> AgentAccount:
     if limit is not None and limit < 0:
         raise ValidationFailed("The spend limit cannot be negative.", code="INVALID_SPEND_LIMIT")
     account = account_get_or_create(user=user)
@@ -101,7 +101,7 @@ def activity_record(
 
 
 def capability_suggestion_create(
-    *, user: AbstractBaseUser, grant: AgentGrant | None, summary: str, details: str = "", workflow: str = ""
+    *, user: User, grant: AgentGrant | None, summary: str, details: str = "", workflow: str = ""
 ) -> CapabilitySuggestion:
     return CapabilitySuggestion.objects.create(
         user=user, grant=grant, summary=summary, details=details, workflow=workflow

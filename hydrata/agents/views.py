@@ -31,20 +31,21 @@ from hydrata.agents.services import (
     grants_revoke_all,
 )
 from hydrata.core.errors import PlatformError
+from hydrata.core.requests import AuthenticatedHttpRequest
 
 ACTIVITY_ROWS = 20
 
 
 @login_required
 @require_safe
-def grants_page(request: HttpRequest) -> HttpResponse:
+def grants_page(request: AuthenticatedHttpRequest) -> HttpResponse:
     return _render_page(request)
 
 
 @login_required
 @require_POST
 @never_cache
-def create_grant(request: HttpRequest) -> HttpResponse:
+def create_grant(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = GrantCreateForm(request.POST)
     if form.is_valid():
         try:
@@ -63,7 +64,7 @@ def create_grant(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def revoke_grant(request: HttpRequest, grant_id: int) -> HttpResponse:
+def revoke_grant(request: AuthenticatedHttpRequest, grant_id: int) -> HttpResponse:
     grant = grant_owned_by(user=request.user, grant_id=grant_id)
     if grant is None:
         raise Http404("No such grant.")
@@ -77,7 +78,7 @@ def revoke_grant(request: HttpRequest, grant_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def revoke_all_grants(request: HttpRequest) -> HttpResponse:
+def revoke_all_grants(request: AuthenticatedHttpRequest) -> HttpResponse:
     count = grants_revoke_all(user=request.user)
     if count:
         messages.success(request, f"Revoked {count} grant{'s' if count != 1 else ''}. Their keys no longer work.")
@@ -88,7 +89,7 @@ def revoke_all_grants(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def set_paused(request: HttpRequest) -> HttpResponse:
+def set_paused(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = PauseForm(request.POST)
     if not form.is_valid():
         return _render_page(request, status=400, page_error="Choose whether to pause or resume agent access.")
@@ -103,7 +104,7 @@ def set_paused(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def set_spend_limit(request: HttpRequest) -> HttpResponse:
+def set_spend_limit(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = SpendLimitForm(request.POST)
     if form.is_valid():
         limit = form.cleaned_data["limit"]
@@ -126,7 +127,7 @@ def _add_service_error(form: forms.Form, error: PlatformError) -> None:
 
 
 def _render_page(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     *,
     status: int = 200,
     create_form: GrantCreateForm | None = None,

@@ -9,7 +9,7 @@ from rest_framework.exceptions import APIException, AuthenticationFailed
 class PlatformError(APIException):
     """A refusal the caller can act on: rendered as {"code", "detail", **extra} by the one handler."""
 
-    status_code = status.HTTP_400_BAD_REQUEST
+    status_code: int = status.HTTP_400_BAD_REQUEST
     error_code = "BAD_REQUEST"
     default_detail = "The request could not be processed."
 
@@ -26,23 +26,23 @@ class ValidationFailed(PlatformError):
 
 
 class NotFound(PlatformError):
-    status_code = status.HTTP_404_NOT_FOUND
+    status_code: int = status.HTTP_404_NOT_FOUND
     error_code = "NOT_FOUND"
     default_detail = "Not found, or not visible to this caller."
 
 
 class Conflict(PlatformError):
-    status_code = status.HTTP_409_CONFLICT
+    status_code: int = status.HTTP_409_CONFLICT
     error_code = "CONFLICT"
 
 
 class Unprocessable(PlatformError):
-    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    status_code: int = status.HTTP_422_UNPROCESSABLE_ENTITY
     error_code = "UNPROCESSABLE"
 
 
 class Forbidden(PlatformError):
-    status_code = status.HTTP_403_FORBIDDEN
+    status_code: int = status.HTTP_403_FORBIDDEN
     error_code = "PERMISSION_DENIED"
     default_detail = "You do not have permission to perform this action."
 
@@ -61,13 +61,13 @@ class AgentPaused(Forbidden):
 class AuthenticationError(PlatformError, AuthenticationFailed):
     """DRF adds WWW-Authenticate to AuthenticationFailed and its subclasses."""
 
-    status_code = status.HTTP_401_UNAUTHORIZED
+    status_code: int = status.HTTP_401_UNAUTHORIZED
     error_code = "AUTHENTICATION_FAILED"
     default_detail = "The credential was not accepted."
 
 
 class PaymentRequired(PlatformError):
-    status_code = status.HTTP_402_PAYMENT_REQUIRED
+    status_code: int = status.HTTP_402_PAYMENT_REQUIRED
     error_code = "PAYMENT_REQUIRED"
 
 

@@ -36,10 +36,12 @@ def _drf_code(exc: exceptions.APIException) -> str:
 
 def _headers(exc: exceptions.APIException) -> dict[str, str]:
     headers = {}
-    if getattr(exc, "auth_header", None):
-        headers["WWW-Authenticate"] = exc.auth_header
-    if getattr(exc, "wait", None):
-        headers["Retry-After"] = str(int(exc.wait))
+    auth_header = getattr(exc, "auth_header", None)
+    if auth_header:
+        headers["WWW-Authenticate"] = str(auth_header)
+    wait = getattr(exc, "wait", None)
+    if wait:
+        headers["Retry-After"] = str(int(wait))
     return headers
 
 

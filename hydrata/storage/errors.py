@@ -18,30 +18,30 @@ class InvalidStorageKey(StorageError):
 
 
 class StorageObjectNotFound(StorageError):
-    status_code = status.HTTP_404_NOT_FOUND
+    status_code: int = status.HTTP_404_NOT_FOUND
     error_code = "NOT_FOUND"
     default_detail = "No file is stored under this key."
 
 
 class SignatureInvalid(StorageError):
-    status_code = status.HTTP_403_FORBIDDEN
+    status_code: int = status.HTTP_403_FORBIDDEN
     error_code = "SIGNATURE_INVALID"
     default_detail = "This link is not valid: it was changed after it was issued. Ask for a new link."
 
 
 class UrlExpired(StorageError):
-    status_code = status.HTTP_403_FORBIDDEN
+    status_code: int = status.HTTP_403_FORBIDDEN
     error_code = "URL_EXPIRED"
     default_detail = "This link has expired. Ask for a new link and use it before it expires."
 
 
 class ContentTypeMismatch(StorageError):
-    status_code = status.HTTP_403_FORBIDDEN
+    status_code: int = status.HTTP_403_FORBIDDEN
     error_code = "CONTENT_TYPE_MISMATCH"
 
 
 class UploadTooLarge(StorageError):
-    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    status_code: int = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     error_code = "UPLOAD_TOO_LARGE"
 
 

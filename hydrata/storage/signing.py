@@ -26,7 +26,7 @@ def signed_upload_url(*, key: str, content_type: str, expires_in: int) -> str:
     validate_key(key)
     expires = _expiry(expires_in)
     signature = _signature(method="PUT", key=key, bound_value=content_type, expires=expires)
-    query = {"expires": expires, "content_type": content_type, SIGNATURE_PARAM: signature}
+    query: dict[str, str | int] = {"expires": expires, "content_type": content_type, SIGNATURE_PARAM: signature}
     return _absolute_url("storage:upload", key=key, query=query)
 
 

@@ -7,6 +7,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
 from django.views.decorators.csrf import csrf_exempt
 
 from hydrata.storage.errors import StorageError, StorageObjectNotFound, UploadTooLarge
@@ -38,7 +39,7 @@ def upload(request: HttpRequest, key: str) -> HttpResponse:
     return JsonResponse({"key": key, "size": size})
 
 
-def download(request: HttpRequest, key: str) -> HttpResponse:
+def download(request: HttpRequest, key: str) -> HttpResponseBase:
     if request.method != "GET":
         return _method_not_allowed(allowed="GET")
     if settings.HYDRATA_STORAGE_BACKEND != "local":

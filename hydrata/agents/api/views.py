@@ -9,6 +9,7 @@ from hydrata.agents.permissions import grant_of
 from hydrata.agents.selectors import account_for_user, spend_used_this_month
 from hydrata.agents.services import capability_suggestion_create
 from hydrata.core.errors import ValidationFailed
+from hydrata.core.requests import AuthenticatedRequest
 
 
 class AgentMeView(APIView):
@@ -42,7 +43,7 @@ class AgentMeView(APIView):
 class CapabilitySuggestionCreateView(APIView):
     grant_levels = {"POST": "read"}
 
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         data = CapabilitySuggestionInput(data=request.data)
         data.is_valid(raise_exception=True)
         suggestion = capability_suggestion_create(user=request.user, grant=grant_of(request), **data.validated_data)
