@@ -37,10 +37,10 @@ class ToolSpec:
     def annotations(self) -> ToolAnnotations:
         return ToolAnnotations(
             title=self.title,
-            readOnlyHint=self.read_only,
-            destructiveHint=self.destructive,
-            idempotentHint=self.idempotent,
-            openWorldHint=False,
+            read_only_hint=self.read_only,
+            destructive_hint=self.destructive,
+            idempotent_hint=self.idempotent,
+            open_world_hint=False,
         )
 
     def to_tool(self) -> Tool:
