@@ -32,3 +32,7 @@ class ModelGeometryError(Exception):
 
 class GeoJSONRejected(Exception):
     """An uploaded file cannot be imported as GeoJSON; the message says why, for the person who uploaded it."""
+
+
+class TerrainFileError(Exception):
+    """A file cannot become terrain (or cover a model); the message says why and what to do."""

@@ -4,7 +4,7 @@ from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.models import InputKind, InputLayer
-from hydrata.anuga.selectors.models import input_layer_get, input_layers_of
+from hydrata.anuga.selectors.model_inputs import input_layer_get, input_layers_of
 from hydrata.anuga.services.inputs import input_layer_attach
 
 # The REST path of each kind, as the Hydrata API names them.

@@ -6,7 +6,7 @@ from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.models import Terrain, TerrainStatus
-from hydrata.anuga.selectors.models import terrain_get, terrains_of
+from hydrata.anuga.selectors.model_inputs import terrain_get, terrains_of
 from hydrata.anuga.services.terrain import terrain_upload_direct, terrain_upload_finalize, terrain_upload_presign
 from hydrata.core.errors import ValidationFailed
 from hydrata.storage import get_storage

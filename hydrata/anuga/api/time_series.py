@@ -4,7 +4,7 @@ from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.models import SeriesType, TimeSeries
-from hydrata.anuga.selectors.models import time_series_get, time_series_of
+from hydrata.anuga.selectors.model_inputs import time_series_get, time_series_of
 from hydrata.anuga.services.time_series import time_series_create
 
 SUMMARY_FIELDS = ["id", "name", "series_type", "units", "timezone", "source", "location_name", "description",

@@ -13,10 +13,10 @@ from django.utils import timezone
 
 from hydrata.anuga.models import BUILD_IN_FLIGHT, Run, RunStatus, Scenario, TerrainStatus, TimeSeries
 from hydrata.anuga.selectors.scenarios import layer_features, latest_run, scenario_estimate, scenario_geometry
-from hydrata.anuga.terrain_raster import TerrainFileError, clip_dem
-from hydrata.compute.errors import ModelGeometryError
+from hydrata.compute.errors import ModelGeometryError, TerrainFileError
 from hydrata.compute.geometry import internal_lines
 from hydrata.compute.mesh import mesh_build
+from hydrata.compute.terrain_raster import clip_dem
 from hydrata.core.errors import Conflict, Unprocessable
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
