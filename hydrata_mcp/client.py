@@ -5,11 +5,14 @@ off the event loop, has timeouts, and turns every failure into a tool error the 
 showing it a URL, a header or a traceback.
 """
 
+import email.utils
+import math
 import re
 import threading
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import anyio.to_thread
@@ -26,6 +29,7 @@ CLIENT_NAME = f"mcp/{__version__}"
 SESSION_NAMESPACE = uuid.UUID("5b0f3a8e-52a4-4d5e-9a55-2c1f0e7c9d11")
 URL_IN_TEXT = re.compile(r"https?://\S+")
 MAX_DETAIL_CHARS = 600
+THROTTLED = 429
 
 _local = threading.local()
 
@@ -33,10 +37,12 @@ _local = threading.local()
 class PlatformToolError(ToolError):
     """A refusal or failure of the platform, worded for the model."""
 
-    def __init__(self, message: str, *, status: int | None = None, code: str | None = None) -> None:
+    def __init__(self, message: str, *, status: int | None = None, code: str | None = None,
+                 retry_after_seconds: int | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
+        self.retry_after_seconds = retry_after_seconds
 
 
 @dataclass(frozen=True)
@@ -89,7 +95,7 @@ class PlatformClient:
                 raise PlatformToolError(f"The Hydrata platform sent an unreadable answer (HTTP {response.status_code}).",
                                     status=response.status_code, code="UNREADABLE_RESPONSE")
             return ApiResponse(status=response.status_code, data=data)
-        raise refusal_error(response.status_code, data)
+        raise refusal_error(response.status_code, data, retry_after=response.headers.get("Retry-After"))
 
     def _send(self, method: str, path: str, params: dict[str, Any] | None, json: Any) -> requests.Response:
         try:
@@ -147,9 +153,12 @@ HINTS = {
 }
 
 
-def refusal_error(status: int, data: Any) -> PlatformToolError:
-    """The tool error for an error response: status, the platform's code and its detail, nothing else."""
+def refusal_error(status: int, data: Any, *, retry_after: str | None = None) -> PlatformToolError:
+    """The tool error for an error response: status, the platform's code and its detail, nothing else (and for a
+    429, when to try again)."""
     body = data if isinstance(data, dict) else {}
+    if status == THROTTLED:
+        return _throttled(body, retry_after_seconds(retry_after))
     code = str(body.get("code") or ("INTERNAL_ERROR" if status >= 500 else "ERROR"))
     if status >= 500:
         return PlatformToolError(
@@ -165,3 +174,25 @@ def refusal_error(status: int, data: Any) -> PlatformToolError:
 
 def _clean(text: str) -> str:
     return URL_IN_TEXT.sub("[link]", text)[:MAX_DETAIL_CHARS]
+
+
+def _throttled(body: dict[str, Any], wait: int | None) -> PlatformToolError:
+    code = str(body.get("code") or "THROTTLED")
+    detail = _clean(str(body.get("detail") or "Too many requests for this agent key."))
+    when = f"Wait {wait} seconds, then call again." if wait is not None else "Wait a minute, then call again."
+    return PlatformToolError(f"Hydrata is limiting the request rate of this key (HTTP 429, {code}): {detail} {when}",
+                             status=THROTTLED, code=code, retry_after_seconds=wait)
+
+
+def retry_after_seconds(value: str | None) -> int | None:
+    """Retry-After holds either seconds or an HTTP date; None when it is missing or unreadable."""
+    value = (value or "").strip()
+    if value.isdigit():
+        return int(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0, math.ceil((when - datetime.now(UTC)).total_seconds()))

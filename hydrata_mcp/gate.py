@@ -26,7 +26,8 @@ CREDENTIAL_SHAPE = re.compile(r"[Bb][Ee][Aa][Rr][Ee][Rr] hk_[A-Za-z0-9_-]{43,128
 
 class MCPGateMiddleware(MCPMiddleware):
     def before(self, request: HttpRequest) -> HttpResponse | None:
-        return gate_refusal(request) if request.path in MCP_PATHS else None
+        # path_info, as routing uses: request.path also holds the prefix a site is served under.
+        return gate_refusal(request) if request.path_info in MCP_PATHS else None
 
 
 def gate_refusal(request: HttpRequest) -> HttpResponse | None:

@@ -1,7 +1,8 @@
 """The one shell of this wing's Django middleware: the same hooks in a sync or an async stack.
 
 A subclass implements `before` (a response it returns is the answer; the rest of the stack never runs)
-and/or `after` (it may rewrite the response on its way out).
+and/or `after` (it may rewrite the response on its way out). In an async stack `after_async` runs instead of
+`after`: a subclass whose `after` can be CPU-heavy overrides it to run `after` off the event loop.
 """
 
 from collections.abc import Awaitable, Callable
@@ -36,10 +37,14 @@ class MCPMiddleware:
         early = self.before(request)
         if early is not None:
             return early
-        return self.after(request, await cast(Awaitable[HttpResponseBase], self.get_response(request)))
+        response = await cast(Awaitable[HttpResponseBase], self.get_response(request))
+        return await self.after_async(request, response)
 
     def before(self, request: HttpRequest) -> HttpResponseBase | None:
         return None
 
     def after(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
         return response
+
+    async def after_async(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        return self.after(request, response)

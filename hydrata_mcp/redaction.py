@@ -5,6 +5,10 @@ Applied on the way out of /mcp/ to every tools/call result (JSON and SSE-framed 
 one) is replaced in place by a marker, so the rest of a log line survives. The one exemption is
 presign_terrain_upload, whose upload_url is what the caller asked for. The first line of defence is that
 tools build their results from allowlists.
+
+The cost is linear in the size of the answer: a literal search for the signature parameters first, and only a
+string that holds one is cut into tokens. Image and audio data and resource blobs (base64) are not read: they
+cannot carry a link the model reads as text.
 """
 
 import json
@@ -12,18 +16,26 @@ import re
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 
 from hydrata_mcp.jsonrpc import MCP_PATHS, jsonrpc_messages
 from hydrata_mcp.middleware import MCPMiddleware
+from hydrata_mcp.sse import events, rewrite_data
 
 EXEMPT_TOOLS = frozenset({"presign_terrain_upload"})
 PRESIGNED_KEY = re.compile(r"s3_.*_url", re.IGNORECASE)
-SIGNED_TOKEN = re.compile(
-    r"[^\s\"'<>]*(?:X-Amz-Signature|X-Amz-Security-Token|X-Hydrata-Signature)[^\s\"'<>]*", re.IGNORECASE
-)
+# ASCII case-insensitive: the servers that check a signature read these parameter names byte for byte.
+SIGNATURE_PARAMETERS = ("x-amz-signature", "x-amz-security-token", "x-hydrata-signature")
+LOWERCASE_PARAMETER = re.compile("|".join(map(re.escape, SIGNATURE_PARAMETERS)))
+ANY_CASE_PARAMETER = re.compile(LOWERCASE_PARAMETER.pattern, re.IGNORECASE | re.ASCII)
+TOKEN_BOUNDARY = re.compile(r"[\s\"'<>]")
+SENTENCE_END = ".,;:!?)]}"
+BINARY_FIELDS = {"image": "data", "audio": "data"}
 MARKER = "[presigned link removed]"
+# Above this, redaction leaves the event loop for a thread (below it, a millisecond or two at most).
+OFF_LOOP_BYTES = 64 * 1024
 
 
 def redact(value: Any) -> Any:
@@ -33,32 +45,74 @@ def redact(value: Any) -> Any:
     if isinstance(value, list):
         return [redact(item) for item in value]
     if isinstance(value, str):
-        return SIGNED_TOKEN.sub(_marker, value)
+        return redact_string(value)
     return value
 
 
-def _marker(match: re.Match[str]) -> str:
-    """Keep punctuation that ends a sentence after the link, so the line still reads."""
-    token = match.group()
-    trailing = len(token) - len(token.rstrip(".,;:!?)]}"))
-    return MARKER + (token[-trailing:] if trailing else "")
+def redact_string(text: str) -> str:
+    """Every token (a run between whitespace, quotes and angle brackets) that holds a signature parameter becomes
+    the marker, keeping punctuation that ends a sentence after it."""
+    lowered = text.lower()
+    if not any(parameter in lowered for parameter in SIGNATURE_PARAMETERS):
+        return text  # a C-speed first look that never misses one: most strings stop here
+    # Lowercasing ASCII keeps every position, so the fast case-sensitive search can find them.
+    haystack, parameter = (lowered, LOWERCASE_PARAMETER) if text.isascii() else (text, ANY_CASE_PARAMETER)
+    backwards = text[::-1]  # finds a token's start with a forward search
+    pieces, done = [], 0
+    while (found := parameter.search(haystack, done)) is not None:
+        start = _token_start(backwards, before=found.start(), not_before=done)
+        boundary = TOKEN_BOUNDARY.search(text, found.end())
+        end = boundary.start() if boundary else len(text)
+        token = text[start:end]
+        pieces += [text[done:start], MARKER, token[len(token.rstrip(SENTENCE_END)):]]
+        done = end
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
+def _token_start(backwards: str, *, before: int, not_before: int) -> int:
+    """The start of the token that holds position `before`, never earlier than `not_before`."""
+    length = len(backwards)
+    boundary = TOKEN_BOUNDARY.search(backwards, length - before, length - not_before)
+    return length - boundary.start() if boundary else not_before
 
 
 def redact_result(result: Any) -> Any:
-    """A tools/call result: text blocks that hold JSON are redacted as JSON, so keys go too."""
-    cleaned = redact(result)
-    for block in cleaned.get("content", []) if isinstance(cleaned, dict) else []:
-        if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str):
-            block["text"] = _redact_text(result_text=block["text"])
+    """A tools/call result: each content block by its type, the rest (structuredContent, _meta) as values."""
+    if not isinstance(result, dict) or not isinstance(result.get("content"), list):
+        return redact(result)
+    return _redacted_but(result, "content", [_redact_block(block) for block in result["content"]])
+
+
+def _redact_block(block: Any) -> Any:
+    if not isinstance(block, dict):
+        return redact(block)
+    kind = block.get("type")
+    if kind in BINARY_FIELDS and BINARY_FIELDS[kind] in block:
+        return _redacted_but(block, BINARY_FIELDS[kind], block[BINARY_FIELDS[kind]])
+    if kind == "resource" and isinstance(block.get("resource"), dict) and "blob" in block["resource"]:
+        return _redacted_but(block, "resource", _redacted_but(block["resource"], "blob", block["resource"]["blob"]))
+    if kind == "text" and isinstance(block.get("text"), str):
+        return _redacted_but(block, "text", _redact_text(block["text"]))
+    return redact(block)
+
+
+def _redacted_but(mapping: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
+    """`mapping` redacted, except `key`, which is set to `value` (already dealt with)."""
+    cleaned = redact({name: item for name, item in mapping.items() if name != key})
+    cleaned[key] = value
     return cleaned
 
 
-def _redact_text(*, result_text: str) -> str:
+def _redact_text(text: str) -> str:
+    """A text block that holds JSON is redacted as the parsed value and written again, so it stays JSON and keys
+    go too; any other text is redacted as a string."""
     try:
-        parsed = json.loads(result_text)
-    except ValueError:
-        return result_text  # already redacted as a string
-    return json.dumps(redact(parsed), indent=2, ensure_ascii=False)
+        parsed = json.loads(text)
+    except (ValueError, RecursionError):
+        return redact_string(text)
+    cleaned = redact(parsed)
+    return text if cleaned == parsed else json.dumps(cleaned, indent=2, ensure_ascii=False)
 
 
 def redact_message(message: Any, exempt_ids: set[Any]) -> Any:
@@ -69,27 +123,39 @@ def redact_message(message: Any, exempt_ids: set[Any]) -> Any:
 
 class RedactionMiddleware(MCPMiddleware):
     def after(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
-        if request.path not in MCP_PATHS or request.method != "POST":
+        if not _is_mcp_post(request):
             return response
         exempt = _exempt_ids(request.body)
         if isinstance(response, StreamingHttpResponse):
             response.streaming_content = _redact_sse(response.streaming_content, exempt)
-            return response
-        is_json = response.get("Content-Type", "").startswith("application/json")
-        if isinstance(response, HttpResponse) and is_json and response.content:
-            payload = json.loads(response.content)
-            cleaned = _redact_payload(payload, exempt)
-            if cleaned != payload:
-                response.content = json.dumps(cleaned).encode()
-                if response.has_header("Content-Length"):
-                    response["Content-Length"] = str(len(response.content))
+        elif isinstance(response, HttpResponse) and response.get("Content-Type", "").startswith("application/json"):
+            _redact_json_response(response, exempt)
         return response
+
+    async def after_async(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        large = isinstance(response, HttpResponse) and len(response.content) > OFF_LOOP_BYTES
+        if large and _is_mcp_post(request):
+            return await sync_to_async(self.after, thread_sensitive=False)(request, response)
+        return self.after(request, response)
+
+
+def _is_mcp_post(request: HttpRequest) -> bool:
+    # path_info, as routing uses: request.path also holds the prefix a site is served under.
+    return request.path_info in MCP_PATHS and request.method == "POST"
 
 
 def _exempt_ids(body: bytes) -> set[Any]:
     messages = jsonrpc_messages(body) or []
     return {m.get("id") for m in messages
             if m.get("method") == "tools/call" and (m.get("params") or {}).get("name") in EXEMPT_TOOLS}
+
+
+def _redact_json_response(response: HttpResponse, exempt: set[Any]) -> None:
+    cleaned = _redact_data(response.content, exempt) if response.content else None
+    if cleaned is not None:
+        response.content = cleaned
+        if response.has_header("Content-Length"):
+            response["Content-Length"] = str(len(response.content))
 
 
 def _redact_payload(payload: Any, exempt: set[Any]) -> Any:
@@ -99,15 +165,12 @@ def _redact_payload(payload: Any, exempt: set[Any]) -> Any:
 
 
 async def _redact_sse(chunks: AsyncIterator[bytes] | Iterator[bytes], exempt: set[Any]) -> AsyncIterator[bytes]:
-    """Re-frame the stream by events (a chunk may hold part of one) and redact each event's data."""
-    buffer = b""
-    async for chunk in _aiter(chunks):
-        buffer += chunk
-        while b"\n\n" in buffer:
-            event, buffer = buffer.split(b"\n\n", 1)
-            yield _redact_event(event, exempt) + b"\n\n"
-    if buffer:
-        yield _redact_event(buffer, exempt)
+    """Each event goes out as soon as it is complete, its data redacted."""
+    async for event, line_ends in events(_aiter(chunks)):
+        if len(event) > OFF_LOOP_BYTES:
+            yield await sync_to_async(_redact_event, thread_sensitive=False)(event, exempt) + line_ends
+        else:
+            yield _redact_event(event, exempt) + line_ends
 
 
 async def _aiter(chunks: AsyncIterator[bytes] | Iterator[bytes]) -> AsyncIterator[bytes]:
@@ -120,12 +183,17 @@ async def _aiter(chunks: AsyncIterator[bytes] | Iterator[bytes]) -> AsyncIterato
 
 
 def _redact_event(event: bytes, exempt: set[Any]) -> bytes:
-    lines = event.split(b"\n")
-    for index, line in enumerate(lines):
-        if line.startswith(b"data:"):
-            try:
-                payload = json.loads(line[5:])
-            except ValueError:
-                continue
-            lines[index] = b"data: " + json.dumps(_redact_payload(payload, exempt)).encode()
-    return b"\n".join(lines)
+    return rewrite_data(event, lambda data: _redact_data(data, exempt))
+
+
+def _redact_data(data: bytes, exempt: set[Any]) -> bytes | None:
+    """A JSON-RPC body (an answer, or an event's data) redacted, or None when redaction changes nothing. Bytes
+    that are not JSON are redacted as text."""
+    try:
+        payload = json.loads(data)
+    except (ValueError, RecursionError):
+        text = data.decode("utf-8", errors="replace")
+        cleaned_text = redact_string(text)
+        return None if cleaned_text == text else cleaned_text.encode()
+    cleaned = _redact_payload(payload, exempt)
+    return None if cleaned == payload else json.dumps(cleaned).encode()

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.utils.encoding import escape_uri_path
 from django.views.decorators.csrf import csrf_exempt
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
@@ -59,10 +60,11 @@ def asgi_scope(request: HttpRequest) -> dict[str, Any]:
         "http_version": "1.1",
         "method": request.method,
         "scheme": request.scheme,
+        # As ASGI defines them: the full path, and the prefix the site is served under (Django's script name).
         "path": request.path,
-        "raw_path": request.path.encode("utf-8"),
+        "raw_path": escape_uri_path(request.path).encode("ascii"),
         "query_string": request.META.get("QUERY_STRING", "").encode("latin-1"),
-        "root_path": "",
+        "root_path": request.META.get("SCRIPT_NAME", ""),
         "headers": headers,
         "client": (request.META.get("REMOTE_ADDR") or "", 0),
         "server": (request.META.get("SERVER_NAME", "localhost"), int(request.META.get("SERVER_PORT") or 0)),

@@ -1,8 +1,12 @@
 """The REST client turns every failure into a tool error the model can act on, and leaks nothing."""
 
 import asyncio
+import json
 import socket
 import threading
+import time
+from email.utils import formatdate
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from mcp.server.mcpserver.exceptions import ToolError
@@ -69,3 +73,60 @@ def test_the_session_header_is_stable_for_a_client_session_and_fresh_without_one
     assert session_id_for("abc") == session_id_for("abc") != session_id_for("abd")
     assert session_id_for(None) != session_id_for(None)
     assert "abc" not in session_id_for("abc")
+
+
+class Throttling(BaseHTTPRequestHandler):
+    """A real HTTP server that answers every GET as a throttled platform would."""
+
+    retry_after: str | None = None
+    body: bytes = b""
+
+    def do_GET(self):
+        self.send_response(429)
+        if self.retry_after is not None:
+            self.send_header("Retry-After", self.retry_after)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(self.body)))
+        self.end_headers()
+        self.wfile.write(self.body)
+
+    def log_message(self, *args):
+        pass
+
+
+def throttled_call(settings, *, retry_after: str | None, body: bytes) -> ToolError:
+    handler = type("Handler", (Throttling,), {"retry_after": retry_after, "body": body})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    settings.HYDRATA_API_ORIGIN = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        with pytest.raises(ToolError) as caught:
+            asyncio.run(PlatformClient(authorization=f"Bearer {KEY}", session_id="s").get("/api/v2/agents/me/"))
+    finally:
+        server.shutdown()
+        server.server_close()
+    return caught.value
+
+
+def test_a_throttled_call_is_a_tool_error_saying_how_many_seconds_to_wait(settings):
+    error = throttled_call(settings, retry_after="17",
+                           body=json.dumps({"code": "THROTTLED", "detail": "Too many requests."}).encode())
+
+    assert (error.status, error.code, error.retry_after_seconds) == (429, "THROTTLED", 17)
+    assert "HTTP 429" in str(error) and "Too many requests." in str(error)
+    assert "Wait 17 seconds" in str(error)
+
+
+def test_a_throttled_call_without_a_body_or_a_wait_still_says_it_was_throttled_and_to_wait(settings):
+    error = throttled_call(settings, retry_after=None, body=b"")
+
+    assert (error.status, error.code, error.retry_after_seconds) == (429, "THROTTLED", None)
+    assert "rate" in str(error) and "Wait a minute" in str(error)
+
+
+def test_a_retry_after_given_as_a_date_becomes_seconds_from_now(settings):
+    when = formatdate(time.time() + 120, usegmt=True)
+
+    error = throttled_call(settings, retry_after=when, body=b"")
+
+    assert 110 <= error.retry_after_seconds <= 121

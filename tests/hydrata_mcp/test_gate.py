@@ -162,3 +162,43 @@ def test_one_authorization_header_on_a_real_socket_passes(live_asgi):
     response = httpx.post(f"{live_asgi.url}/mcp/", headers=headers, content=json.dumps(REQUESTS["ping"]))
 
     assert response.status_code == 200
+
+
+@pytest.fixture
+def under_prefix(live_asgi, settings) -> str:
+    """The whole site served under /x, as behind a proxy that mounts it there: routing uses path_info."""
+    settings.FORCE_SCRIPT_NAME = "/x"
+    settings.HYDRATA_API_ORIGIN = f"{live_asgi.url}/x"
+    return f"{live_asgi.url}/x"
+
+
+def post_to(url: str, payload: dict, **headers: str) -> httpx.Response:
+    return httpx.post(f"{url}/mcp/", content=json.dumps(payload),
+                      headers={"Accept": "application/json, text/event-stream", "Content-Type": "application/json",
+                               **headers})
+
+
+def test_under_a_url_prefix_a_request_without_a_key_is_still_401(under_prefix):
+    response = post_to(under_prefix, REQUESTS["tools/list"])
+
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == -32001
+
+
+def test_under_a_url_prefix_a_foreign_origin_is_still_403(under_prefix):
+    response = post_to(under_prefix, REQUESTS["ping"], Authorization=f"Bearer {KEY_A}", Origin="http://evil.example")
+
+    assert response.status_code == 403
+
+
+def test_under_a_url_prefix_get_is_still_405(under_prefix):
+    response = httpx.get(f"{under_prefix}/mcp/", headers={"Authorization": f"Bearer {KEY_A}"})
+
+    assert response.status_code == 405
+
+
+def test_under_a_url_prefix_a_well_shaped_key_still_reaches_the_sdk(under_prefix):
+    response = post_to(under_prefix, REQUESTS["tools/list"], Authorization=f"Bearer {KEY_A}")
+
+    assert response.status_code == 200
+    assert len(response.json()["result"]["tools"]) >= 5

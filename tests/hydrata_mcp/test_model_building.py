@@ -47,7 +47,7 @@ def test_an_agent_builds_a_model_from_terrain_layers_and_a_gauge(live_asgi):
             finalized = await client.call_tool("finalize_terrain_upload", {
                 "project_id": pid, "staging_key": presigned["staging_key"], "process_id": presigned["process_id"]})
             terrain = await client.call_tool("get_terrain", {"project_id": pid, "timeout_seconds": 60,
-                                                             "poll_interval_seconds": 0.5})
+                                                             "poll_interval_seconds": 2})
             boundary_exec = await upload_geojson(live_asgi.url, key, BOUNDARY)
             rainfall_exec = await upload_geojson(live_asgi.url, key, RAINFALL)
             boundary = await client.call_tool("attach_input_layer", {"project_id": pid, "kind": "boundary",
@@ -112,7 +112,7 @@ def test_get_terrain_sends_increasing_progress_while_a_real_worker_imports(live_
             finalized = await client.call_tool("finalize_terrain_upload", {
                 "project_id": pid, "staging_key": presigned["staging_key"]})
             waited = await client.call_tool(
-                "get_terrain", {"project_id": pid, "timeout_seconds": 120, "poll_interval_seconds": 0.3},
+                "get_terrain", {"project_id": pid, "timeout_seconds": 120, "poll_interval_seconds": 2},
                 progress_callback=on_progress)
             return finalized, waited
 

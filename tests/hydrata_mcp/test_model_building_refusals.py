@@ -107,7 +107,7 @@ def test_get_terrain_on_a_png_renamed_tif_reports_outcome_error_with_the_reason(
                 "process_id": presigned["process_id"]})
             waited = await client.call_tool("get_terrain", {
                 "project_id": project.pk, "terrain_id": finalized.structured_content["id"], "timeout_seconds": 30,
-                "poll_interval_seconds": 0.2})
+                "poll_interval_seconds": 2})
             return finalized, waited
 
     finalized, waited = asyncio.run(session())
@@ -167,7 +167,7 @@ def test_attaching_an_upload_that_is_not_json_reports_upload_failed_with_the_log
 
     result = call(live_asgi.url, key, "attach_input_layer", {
         "project_id": project.pk, "kind": "boundary", "execution_id": execution_id, "timeout_seconds": 20,
-        "poll_interval_seconds": 0.2})
+        "poll_interval_seconds": 2})
 
     assert not result.is_error
     attached = result.structured_content
@@ -187,7 +187,7 @@ def test_attaching_a_boundary_without_its_properties_is_a_tool_error_naming_boun
 
     result = call(live_asgi.url, key, "attach_input_layer", {
         "project_id": project.pk, "kind": "boundary", "execution_id": execution_id, "timeout_seconds": 20,
-        "poll_interval_seconds": 0.2})
+        "poll_interval_seconds": 2})
 
     assert result.is_error
     text = text_of(result)
@@ -243,7 +243,7 @@ def test_attaching_before_the_project_has_terrain_reports_no_default_row(live_as
 
     result = call(live_asgi.url, key, "attach_input_layer", {
         "project_id": project.pk, "kind": "boundary", "execution_id": execution_id, "timeout_seconds": 20,
-        "poll_interval_seconds": 0.2})
+        "poll_interval_seconds": 2})
 
     assert not result.is_error
     attached = result.structured_content

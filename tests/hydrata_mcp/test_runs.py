@@ -35,7 +35,7 @@ async def built_scenario(client, model, *, duration: int, resolution: float = 5)
                                                          "resolution": resolution, "duration": duration})
     scenario = created.structured_content
     built = await client.call_tool("build_scenario", {"project_id": model.project_id, "scenario_id": scenario["id"],
-                                                      "poll_interval_seconds": 0.3})
+                                                      "poll_interval_seconds": 2})
     assert built.structured_content["outcome"] == "built", built.structured_content
     return scenario
 

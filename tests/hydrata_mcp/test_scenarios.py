@@ -37,8 +37,8 @@ def test_a_scenario_shows_its_price_builds_a_real_mesh_and_is_not_built_twice(li
     scenario = created.structured_content
     sid = scenario["id"]
     built, again = calls(live_asgi.url, key, [
-        ("build_scenario", {"project_id": pid, "scenario_id": sid, "poll_interval_seconds": 0.3}),
-        ("build_scenario", {"project_id": pid, "scenario_id": sid, "poll_interval_seconds": 0.3}),
+        ("build_scenario", {"project_id": pid, "scenario_id": sid, "poll_interval_seconds": 2}),
+        ("build_scenario", {"project_id": pid, "scenario_id": sid, "poll_interval_seconds": 2}),
     ])
 
     assert scenario["computed_status"] == "created" and scenario["boundary"] == model.rows["boundary"]
@@ -58,7 +58,7 @@ def test_a_scenario_shows_its_price_builds_a_real_mesh_and_is_not_built_twice(li
 
     [updated, rebuilt] = calls(live_asgi.url, key, [
         ("update_scenario", {"project_id": pid, "scenario_id": sid, "resolution": 4}),
-        ("build_scenario", {"project_id": pid, "scenario_id": sid, "poll_interval_seconds": 0.3}),
+        ("build_scenario", {"project_id": pid, "scenario_id": sid, "poll_interval_seconds": 2}),
     ])
     assert updated.structured_content["latest_run_is_valid"] is False
     assert rebuilt.structured_content["posted"] is True and rebuilt.structured_content["outcome"] == "built"
@@ -73,9 +73,9 @@ def test_rebuild_true_builds_again_even_when_the_build_is_valid(live_asgi):
                                                                 "resolution": 10, "duration": 600})])
     sid = created.structured_content["id"]
     first, second = calls(live_asgi.url, key, [
-        ("build_scenario", {"project_id": model.project_id, "scenario_id": sid, "poll_interval_seconds": 0.3}),
+        ("build_scenario", {"project_id": model.project_id, "scenario_id": sid, "poll_interval_seconds": 2}),
         ("build_scenario", {"project_id": model.project_id, "scenario_id": sid, "rebuild": True,
-                            "poll_interval_seconds": 0.3}),
+                            "poll_interval_seconds": 2}),
     ])
 
     assert first.structured_content["posted"] and second.structured_content["posted"]
@@ -92,7 +92,7 @@ def test_above_100000_triangles_the_build_waits_for_confirmation_and_states_the_
     unconfirmed, confirmed = calls(live_asgi.url, key, [
         ("build_scenario", {"project_id": model.project_id, "scenario_id": sid}),
         ("build_scenario", {"project_id": model.project_id, "scenario_id": sid, "confirm": True,
-                            "poll_interval_seconds": 0.5}),
+                            "poll_interval_seconds": 2}),
     ])
 
     assert estimate > 100_000

@@ -76,7 +76,7 @@ def test_an_agent_puts_a_dem_to_s3_and_the_import_reads_it_back_into_a_ready_ter
                 "project_id": project.pk, "staging_key": presigned["staging_key"],
                 "process_id": presigned["process_id"]})
             waited = await client.call_tool("get_terrain", {
-                "project_id": project.pk, "timeout_seconds": 30, "poll_interval_seconds": 0.2})
+                "project_id": project.pk, "timeout_seconds": 30, "poll_interval_seconds": 2})
             return presigned, put, finalized, waited
 
     presigned, put, finalized, waited = asyncio.run(session())
