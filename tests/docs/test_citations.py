@@ -17,7 +17,7 @@ def citations(doc: str) -> list[str]:
     spans = CODE_SPAN.findall((ROOT / doc).read_text(encoding="utf-8"))
     # A bare `services.py` names a kind of module, not a file; a path or a ::name is a citation.
     return [span for span in spans
-            if " " not in span and "*" not in span
+            if " " not in span and "*" not in span and span != "::"
             and ("::" in span or ("/" in span and span.split("::")[0].endswith(".py")))]
 
 
