@@ -64,9 +64,9 @@ def bbox_wgs84(*, project: Project, points: Sequence[tuple[float, float]]) -> li
     """[west, south, east, north] in longitude/latitude of points in the project CRS; None for no points."""
     if not points:
         return None
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
     transformer = Transformer.from_crs(project.projection, "EPSG:4326", always_xy=True)
-    return [round(float(v), 6) for v in transformer.transform_bounds(min(xs), min(ys), max(xs), max(ys))]
+    lons, lats = transformer.transform([p[0] for p in points], [p[1] for p in points])
+    return [round(float(v), 7) for v in (min(lons), min(lats), max(lons), max(lats))]
 
 
 def terrain_extent(*, project: Project) -> Extent | None:

@@ -52,7 +52,7 @@ class ObservationDetailView(APIView):
         observation = observation_get(project=project, observation_id=observation_id)
         data = ObservationInput(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        changes = dict(data.validated_data)
+        changes = {name: value for name, value in data.validated_data.items() if name in request.data}
         if "event" in changes:
             changes["event"] = event_get(project=project, event_id=changes["event"])
         return Response(ObservationOutput(observation_update(observation=observation, changes=changes)).data)

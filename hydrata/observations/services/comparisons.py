@@ -22,12 +22,16 @@ class RankedRun:
     settings: dict[str, Any]
 
 
-def comparable_check(*, run: Run, event: FloodEvent) -> None:
-    """A run of the event's project that finished with results; otherwise a refusal saying which."""
+def comparable_check(*, run: Run, event: FloodEvent, needs_observations: bool = True) -> None:
+    """A run of the event's project that finished with results, and observations to compare it with; otherwise a
+    refusal saying which."""
     if run.scenario.project_id != event.project_id:
         raise ValidationFailed(f"Run {run.pk} belongs to project {run.scenario.project_id}, but flood event "
                                f"{event.pk} belongs to project {event.project_id}: compare a run of the same "
                                "project.", code="RUN_NOT_IN_PROJECT", run=run.pk)
+    if needs_observations and not Observation.objects.filter(event=event).exists():
+        raise ValidationFailed(f"Flood event {event.pk} has no observations yet: add some with create_observation "
+                               "or import_observations, then compare.", code="EVENT_HAS_NO_OBSERVATIONS")
     if run.status != RunStatus.COMPLETE or not run.results_prefix:
         raise Conflict(f"Run {run.pk} is {run.status}, not complete: compare it once get_run_status says complete.",
                        code="RUN_NOT_COMPLETE", run=run.pk, status=run.status)
@@ -37,16 +41,12 @@ def comparison_compute(*, run: Run, event: FloodEvent, user: AbstractBaseUser) -
     """Compare the run with the event's observations now; a comparison of this run and event is brought up to
     date rather than made twice."""
     comparable_check(run=run, event=event)
-    observations = _observations(event)
-    if not observations:
-        raise ValidationFailed(f"Flood event {event.pk} has no observations yet: add some with create_observation "
-                               "or import_observations, then compare.", code="EVENT_HAS_NO_OBSERVATIONS")
-    return _store(run=run, event=event, observations=observations, user=user)
+    return _store(run=run, event=event, observations=_observations(event), user=user)
 
 
 def comparison_recompute(*, comparison: Comparison, user: AbstractBaseUser) -> Comparison:
     """After observations changed (an event whose observations were all deleted compares as n = 0)."""
-    comparable_check(run=comparison.run, event=comparison.event)
+    comparable_check(run=comparison.run, event=comparison.event, needs_observations=False)
     return _store(run=comparison.run, event=comparison.event, observations=_observations(comparison.event),
                   user=user)
 
