@@ -33,12 +33,12 @@ def event_visible_get(*, user: AbstractBaseUser, event_id: int) -> FloodEvent:
 
 
 def observations_of(*, project: Project, event: FloodEvent | None = None) -> QuerySet[Observation]:
-    observations = Observation.objects.filter(event__project=project)
+    observations = Observation.objects.filter(event__project=project).select_related("event__project")
     return observations.filter(event=event) if event is not None else observations
 
 
 def observation_get(*, project: Project, observation_id: int) -> Observation:
-    observation = observations_of(project=project).select_related("event").filter(pk=observation_id).first()
+    observation = observations_of(project=project).filter(pk=observation_id).first()
     if observation is None:
         raise NotFound(f"Project {project.pk} has no observation {observation_id}.", code="OBSERVATION_NOT_FOUND")
     return observation

@@ -3,6 +3,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.selectors.projects import project_get_writable
 from hydrata.anuga.selectors.runs import run_get
 from hydrata.compute.comparison import differing_settings
@@ -49,18 +50,17 @@ class RunCompareView(APIView):
         return Response(comparison_detail(comparison), status=status.HTTP_201_CREATED)
 
 
-class RankingView(APIView):
+class RankingView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
-    def post(self, request: AuthenticatedRequest, project_id: int) -> Response:
-        project = project_get_writable(user=request.user, project_id=project_id)
+    def post(self, request: AuthenticatedRequest) -> Response:
         data = RankingInput(data=request.data)
         data.is_valid(raise_exception=True)
-        event = event_get(project=project, event_id=data.validated_data["event"])
+        event = event_get(project=self.project, event_id=data.validated_data["event"])
         runs = [run_get(user=request.user, run_id=run_id) for run_id in dict.fromkeys(data.validated_data["runs"])]
         ranked = runs_rank(event=event, runs=runs, user=request.user)
         model_settings = [{name: entry.settings[name] for name in MODEL_SETTINGS} for entry in ranked]
-        return Response({"project": project.pk, "event": event.pk, "event_name": event.name,
+        return Response({"project": self.project.pk, "event": event.pk, "event_name": event.name,
                          "differing": differing_settings(model_settings),
                          "results": [_ranked(entry) for entry in ranked]})
 

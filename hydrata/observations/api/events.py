@@ -1,9 +1,8 @@
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from hydrata.anuga.selectors.projects import project_get, project_get_writable
+from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.observations.api.serializers import EventInput, EventOutput, ImportInput
 from hydrata.observations.checks import bbox_wgs84
 from hydrata.observations.selectors import event_get, events_of
@@ -11,35 +10,31 @@ from hydrata.observations.services.imports import observations_import
 from hydrata.observations.services.observations import flood_event_create
 
 
-class EventListCreateView(APIView):
+class EventListCreateView(ProjectScopedView):
     grant_levels = {"GET": "read", "POST": "draft"}
 
-    def get(self, request: Request, project_id: int) -> Response:
-        project = project_get(user=request.user, project_id=project_id)
-        return Response({"results": EventOutput(events_of(project=project), many=True).data})
+    def get(self, request: Request) -> Response:
+        return Response({"results": EventOutput(events_of(project=self.project), many=True).data})
 
-    def post(self, request: Request, project_id: int) -> Response:
-        project = project_get_writable(user=request.user, project_id=project_id)
+    def post(self, request: Request) -> Response:
         data = EventInput(data=request.data)
         data.is_valid(raise_exception=True)
-        event = flood_event_create(project=project, user=request.user, **data.validated_data)
+        event = flood_event_create(project=self.project, user=request.user, **data.validated_data)
         return Response(EventOutput(event).data, status=status.HTTP_201_CREATED)
 
 
-class EventDetailView(APIView):
+class EventDetailView(ProjectScopedView):
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request, project_id: int, event_id: int) -> Response:
-        project = project_get(user=request.user, project_id=project_id)
-        return Response(EventOutput(event_get(project=project, event_id=event_id)).data)
+    def get(self, request: Request, event_id: int) -> Response:
+        return Response(EventOutput(event_get(project=self.project, event_id=event_id)).data)
 
 
-class ObservationImportView(APIView):
+class ObservationImportView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
-    def post(self, request: Request, project_id: int, event_id: int) -> Response:
-        project = project_get_writable(user=request.user, project_id=project_id)
-        event = event_get(project=project, event_id=event_id)
+    def post(self, request: Request, event_id: int) -> Response:
+        event = event_get(project=self.project, event_id=event_id)
         data = ImportInput(data=request.data)
         data.is_valid(raise_exception=True)
         created = observations_import(event=event, user=request.user, **data.validated_data)
@@ -47,6 +42,6 @@ class ObservationImportView(APIView):
         return Response({
             "event": event.pk, "imported": len(created), "quantity": data.validated_data["quantity"],
             "value_min": min(values, default=None), "value_max": max(values, default=None),
-            "bbox_wgs84": bbox_wgs84(project=project, points=[(o.x, o.y) for o in created]),
+            "bbox_wgs84": bbox_wgs84(project=self.project, points=[(o.x, o.y) for o in created]),
             "observation_count": event.observations.count(),
         }, status=status.HTTP_201_CREATED)

@@ -2,13 +2,12 @@ from rest_framework import status
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.models import Project
-from hydrata.anuga.selectors.projects import project_get, project_get_writable
 from hydrata.core.errors import ValidationFailed
 from hydrata.observations.api.serializers import ObservationInput, ObservationOutput
-from hydrata.observations.models import FloodEvent
+from hydrata.observations.models import FloodEvent, Observation
 from hydrata.observations.selectors import event_get, observation_get, observations_of
 from hydrata.observations.services.observations import observation_create, observation_delete, observation_update
 
@@ -21,43 +20,41 @@ def _event_filter(project: Project, raw: str | None) -> FloodEvent | None:
     return event_get(project=project, event_id=int(raw))
 
 
-class ObservationListCreateView(GenericAPIView):
+class ObservationListCreateView(ProjectScopedView, GenericAPIView):
     grant_levels = {"GET": "read", "POST": "draft"}
 
-    def get(self, request: Request, project_id: int) -> Response:
-        project = project_get(user=request.user, project_id=project_id)
-        event = _event_filter(project, request.query_params.get("event"))
-        page = self.paginate_queryset(observations_of(project=project, event=event).select_related("event__project"))
+    def get(self, request: Request) -> Response:
+        event = _event_filter(self.project, request.query_params.get("event"))
+        page = self.paginate_queryset(observations_of(project=self.project, event=event))
         return self.get_paginated_response(ObservationOutput(page, many=True).data)
 
-    def post(self, request: Request, project_id: int) -> Response:
-        project = project_get_writable(user=request.user, project_id=project_id)
+    def post(self, request: Request) -> Response:
         data = ObservationInput(data=request.data)
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
-        event = event_get(project=project, event_id=fields.pop("event"))
+        event = event_get(project=self.project, event_id=fields.pop("event"))
         observation = observation_create(event=event, user=request.user, **fields)
         return Response(ObservationOutput(observation).data, status=status.HTTP_201_CREATED)
 
 
-class ObservationDetailView(APIView):
+class ObservationDetailView(ProjectScopedView):
     grant_levels = {"GET": "read", "PATCH": "draft", "DELETE": "draft"}
 
-    def get(self, request: Request, project_id: int, observation_id: int) -> Response:
-        project = project_get(user=request.user, project_id=project_id)
-        return Response(ObservationOutput(observation_get(project=project, observation_id=observation_id)).data)
+    def get(self, request: Request, observation_id: int) -> Response:
+        return Response(ObservationOutput(self._observation(observation_id)).data)
 
-    def patch(self, request: Request, project_id: int, observation_id: int) -> Response:
-        project = project_get_writable(user=request.user, project_id=project_id)
-        observation = observation_get(project=project, observation_id=observation_id)
+    def patch(self, request: Request, observation_id: int) -> Response:
+        observation = self._observation(observation_id)
         data = ObservationInput(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         changes = {name: value for name, value in data.validated_data.items() if name in request.data}
         if "event" in changes:
-            changes["event"] = event_get(project=project, event_id=changes["event"])
+            changes["event"] = event_get(project=self.project, event_id=changes["event"])
         return Response(ObservationOutput(observation_update(observation=observation, changes=changes)).data)
 
-    def delete(self, request: Request, project_id: int, observation_id: int) -> Response:
-        project = project_get_writable(user=request.user, project_id=project_id)
-        observation_delete(observation=observation_get(project=project, observation_id=observation_id))
+    def delete(self, request: Request, observation_id: int) -> Response:
+        observation_delete(observation=self._observation(observation_id))
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+    def _observation(self, observation_id: int) -> Observation:
+        return observation_get(project=self.project, observation_id=observation_id)
