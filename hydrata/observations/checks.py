@@ -73,7 +73,10 @@ def terrain_extent(*, project: Project) -> Extent | None:
     """The extent of the project's newest ready terrain (in the project CRS), None while it has none."""
     terrain = (Terrain.objects.filter(project=project, status=TerrainStatus.READY, bbox_native__isnull=False)
                .order_by("-created_at", "-id").first())
-    return Extent(*terrain.bbox_native) if terrain is not None else None
+    if terrain is None or terrain.bbox_native is None:
+        return None
+    west, south, east, north = terrain.bbox_native
+    return Extent(west=west, south=south, east=east, north=north)
 
 
 def place_problem(x: float, y: float, *, crs: str, extent: Extent | None) -> Problem | None:

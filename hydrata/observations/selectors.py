@@ -1,6 +1,6 @@
 """Reads of events, observations and comparisons, always through a project the caller may see: else a 404."""
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Count, QuerySet
 
 from hydrata.anuga.models import Project
@@ -22,7 +22,7 @@ def event_get(*, project: Project, event_id: int) -> FloodEvent:
     return event
 
 
-def event_visible_get(*, user: AbstractBaseUser, event_id: int) -> FloodEvent:
+def event_visible_get(*, user: User, event_id: int) -> FloodEvent:
     """An event of any project the caller may see (a run's comparison names its event alone)."""
     event = (FloodEvent.objects.filter(pk=event_id, project__in=projects_visible_to(user=user))
              .select_related("project").first())
@@ -44,7 +44,7 @@ def observation_get(*, project: Project, observation_id: int) -> Observation:
     return observation
 
 
-def comparison_get(*, user: AbstractBaseUser, comparison_id: int) -> Comparison:
+def comparison_get(*, user: User, comparison_id: int) -> Comparison:
     """A comparison whose event belongs to a project the caller may see (one query); anything else is 404."""
     comparison = (Comparison.objects.filter(pk=comparison_id,
                                             event__project__in=projects_visible_to(user=user))

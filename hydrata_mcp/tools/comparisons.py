@@ -79,7 +79,7 @@ class Ranking(HandBack):
 
 
 def comparison_of(data: dict[str, Any]) -> Comparison:
-    return Comparison(**{name: data[name] for name in Comparison.model_fields})
+    return Comparison.model_validate(data)  # the model's fields are the allowlist: other keys are dropped
 
 
 def metrics_summary(metrics: Metrics) -> dict[str, Any]:
@@ -144,7 +144,7 @@ async def rank_runs_against_observations(
     e.g. to see which Manning's n fits best. Needs draft level."""
     api = PlatformClient.for_context(ctx)
     data = (await api.post(f"{PROJECTS}{project_id}/rankings/", json={"event": event_id, "runs": run_ids})).data
-    results = [RankedRun(**entry) for entry in data["results"]]
+    results = [RankedRun.model_validate(entry) for entry in data["results"]]
     best = results[0]
     link = ui_url(base_map=await base_map_of(api, project_id), panel=PANEL, comparison=best.comparison,
                   run=best.run, event=event_id)

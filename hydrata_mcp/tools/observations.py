@@ -99,11 +99,11 @@ class ImportedObservations(HandBack):
 
 
 def observation_of(data: dict[str, Any]) -> Observation:
-    return Observation(**{name: data.get(name) for name in Observation.model_fields})
+    return Observation.model_validate(data)  # the model's fields are the allowlist: other keys are dropped
 
 
 def event_of(data: dict[str, Any]) -> FloodEvent:
-    return FloodEvent(**{name: data.get(name) for name in FloodEvent.model_fields})
+    return FloodEvent.model_validate(data)
 
 
 def _observation_summary(observation: Observation) -> dict[str, Any]:

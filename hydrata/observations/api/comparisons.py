@@ -1,5 +1,4 @@
 from rest_framework import status
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -15,7 +14,7 @@ from hydrata.observations.selectors import comparison_get, event_get, event_visi
 from hydrata.observations.services.comparisons import RankedRun, comparison_compute, comparison_recompute, runs_rank
 
 
-def _writable_event(request: Request, event_id: int) -> FloodEvent:
+def _writable_event(request: AuthenticatedRequest, event_id: int) -> FloodEvent:
     """An event the caller may see and change; whether the run is of its project the service checks (400)."""
     event = event_visible_get(user=request.user, event_id=event_id)
     project_get_writable(user=request.user, project_id=event.project_id)
@@ -25,7 +24,7 @@ def _writable_event(request: Request, event_id: int) -> FloodEvent:
 class ComparisonDetailView(APIView):
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request, comparison_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, comparison_id: int) -> Response:
         return Response(comparison_detail(comparison_get(user=request.user, comparison_id=comparison_id)))
 
 

@@ -1,8 +1,8 @@
 from rest_framework import status
-from rest_framework.request import Request
 from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectScopedView
+from hydrata.core.requests import AuthenticatedRequest
 from hydrata.observations.api.serializers import EventInput, EventOutput, ImportInput
 from hydrata.observations.checks import bbox_wgs84
 from hydrata.observations.selectors import event_get, events_of
@@ -13,10 +13,10 @@ from hydrata.observations.services.observations import flood_event_create
 class EventListCreateView(ProjectScopedView):
     grant_levels = {"GET": "read", "POST": "draft"}
 
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         return Response({"results": EventOutput(events_of(project=self.project), many=True).data})
 
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         data = EventInput(data=request.data)
         data.is_valid(raise_exception=True)
         event = flood_event_create(project=self.project, user=request.user, **data.validated_data)
@@ -26,14 +26,14 @@ class EventListCreateView(ProjectScopedView):
 class EventDetailView(ProjectScopedView):
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request, event_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, event_id: int) -> Response:
         return Response(EventOutput(event_get(project=self.project, event_id=event_id)).data)
 
 
 class ObservationImportView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
-    def post(self, request: Request, event_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, event_id: int) -> Response:
         event = event_get(project=self.project, event_id=event_id)
         data = ImportInput(data=request.data)
         data.is_valid(raise_exception=True)

@@ -1,11 +1,11 @@
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
-from rest_framework.request import Request
 from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.models import Project
 from hydrata.core.errors import ValidationFailed
+from hydrata.core.requests import AuthenticatedRequest
 from hydrata.observations.api.serializers import ObservationInput, ObservationOutput
 from hydrata.observations.models import FloodEvent, Observation
 from hydrata.observations.selectors import event_get, observation_get, observations_of
@@ -23,12 +23,12 @@ def _event_filter(project: Project, raw: str | None) -> FloodEvent | None:
 class ObservationListCreateView(ProjectScopedView, GenericAPIView):
     grant_levels = {"GET": "read", "POST": "draft"}
 
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         event = _event_filter(self.project, request.query_params.get("event"))
         page = self.paginate_queryset(observations_of(project=self.project, event=event))
         return self.get_paginated_response(ObservationOutput(page, many=True).data)
 
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         data = ObservationInput(data=request.data)
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
@@ -40,10 +40,10 @@ class ObservationListCreateView(ProjectScopedView, GenericAPIView):
 class ObservationDetailView(ProjectScopedView):
     grant_levels = {"GET": "read", "PATCH": "draft", "DELETE": "draft"}
 
-    def get(self, request: Request, observation_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, observation_id: int) -> Response:
         return Response(ObservationOutput(self._observation(observation_id)).data)
 
-    def patch(self, request: Request, observation_id: int) -> Response:
+    def patch(self, request: AuthenticatedRequest, observation_id: int) -> Response:
         observation = self._observation(observation_id)
         data = ObservationInput(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
@@ -52,7 +52,7 @@ class ObservationDetailView(ProjectScopedView):
             changes["event"] = event_get(project=self.project, event_id=changes["event"])
         return Response(ObservationOutput(observation_update(observation=observation, changes=changes)).data)
 
-    def delete(self, request: Request, observation_id: int) -> Response:
+    def delete(self, request: AuthenticatedRequest, observation_id: int) -> Response:
         observation_delete(observation=self._observation(observation_id))
         return Response(status=status.HTTP_204_NO_CONTENT)
 

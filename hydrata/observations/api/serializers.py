@@ -45,7 +45,9 @@ class ObservationInput(serializers.Serializer):
     value_m = metres()
     tolerance_m = metres(default=0.3)
     observed_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
-    source = serializers.CharField(required=False, allow_blank=True, max_length=300, default="")
+    # DRF's metaclass takes declared fields off the class, so this does not shadow Field.source at runtime.
+    source = serializers.CharField(  # type: ignore[assignment]
+        required=False, allow_blank=True, max_length=300, default="")
     notes = serializers.CharField(required=False, allow_blank=True, default="")
 
 

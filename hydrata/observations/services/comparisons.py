@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -37,21 +37,21 @@ def comparable_check(*, run: Run, event: FloodEvent, needs_observations: bool = 
                        code="RUN_NOT_COMPLETE", run=run.pk, status=run.status)
 
 
-def comparison_compute(*, run: Run, event: FloodEvent, user: AbstractBaseUser) -> Comparison:
+def comparison_compute(*, run: Run, event: FloodEvent, user: User) -> Comparison:
     """Compare the run with the event's observations now; a comparison of this run and event is brought up to
     date rather than made twice."""
     comparable_check(run=run, event=event)
     return _store(run=run, event=event, observations=_observations(event), user=user)
 
 
-def comparison_recompute(*, comparison: Comparison, user: AbstractBaseUser) -> Comparison:
+def comparison_recompute(*, comparison: Comparison, user: User) -> Comparison:
     """After observations changed (an event whose observations were all deleted compares as n = 0)."""
     comparable_check(run=comparison.run, event=comparison.event, needs_observations=False)
     return _store(run=comparison.run, event=comparison.event, observations=_observations(comparison.event),
                   user=user)
 
 
-def runs_rank(*, event: FloodEvent, runs: list[Run], user: AbstractBaseUser) -> list[RankedRun]:
+def runs_rank(*, event: FloodEvent, runs: list[Run], user: User) -> list[RankedRun]:
     """One comparison per run against the event, best (lowest RMSE, then MAE) first. Every run is checked
     before any is compared: one that cannot be compared refuses the whole ranking."""
     for run in runs:
@@ -67,7 +67,7 @@ def _observations(event: FloodEvent) -> list[Observation]:
     return list(Observation.objects.filter(event=event).order_by("id"))
 
 
-def _store(*, run: Run, event: FloodEvent, observations: list[Observation], user: AbstractBaseUser) -> Comparison:
+def _store(*, run: Run, event: FloodEvent, observations: list[Observation], user: User) -> Comparison:
     peaks = run_peaks(run=run, points=[(o.x, o.y) for o in observations])
     rows, metrics = compare([Observed(observation_id=o.pk, quantity=o.quantity, value=o.value_m,
                                       tolerance=o.tolerance_m) for o in observations], peaks)

@@ -6,7 +6,7 @@ from typing import Any
 from uuid import UUID
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from hydrata.core.errors import Conflict, ValidationFailed
@@ -28,7 +28,7 @@ class Row:
     tolerance: float
 
 
-def observations_import(*, event: FloodEvent, user: AbstractBaseUser, execution_id: UUID | str, quantity: str,
+def observations_import(*, event: FloodEvent, user: User, execution_id: UUID | str, quantity: str,
                         value_property: str, tolerance_property: str | None = None) -> list[Observation]:
     dataset = _finished_dataset(user=user, execution_id=execution_id)
     _check_properties(dataset, value_property, tolerance_property)
@@ -53,7 +53,7 @@ def observations_import(*, event: FloodEvent, user: AbstractBaseUser, execution_
         return Observation.objects.bulk_create(observations, batch_size=1000)
 
 
-def _finished_dataset(*, user: AbstractBaseUser, execution_id: UUID | str) -> Dataset:
+def _finished_dataset(*, user: User, execution_id: UUID | str) -> Dataset:
     execution = execution_get(user=user, execution_id=execution_id)
     if execution.status == UploadStatus.FAILED:
         raise ValidationFailed(f"The upload was rejected, so there is nothing to import: {execution.log[-400:]}",

@@ -3,7 +3,7 @@
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from hydrata.anuga.models import Project
 from hydrata.core.errors import ValidationFailed
@@ -22,7 +22,7 @@ POSITION = ("x", "y", "crs")
 EDITABLE = ("event", *POSITION, "quantity", "value_m", "tolerance_m", "observed_at", "source", "notes")
 
 
-def flood_event_create(*, project: Project, user: AbstractBaseUser, name: str, started_at: datetime,
+def flood_event_create(*, project: Project, user: User, name: str, started_at: datetime,
                        ended_at: datetime | None = None, description: str = "") -> FloodEvent:
     _check_period(started_at=started_at, ended_at=ended_at)
     return FloodEvent.objects.create(project=project, name=name.strip(), started_at=started_at, ended_at=ended_at,
@@ -44,7 +44,7 @@ def _placed(*, project: Project, x: float, y: float, crs: str | None) -> dict[st
     return {"x": px, "y": py, "given_x": x, "given_y": y, "given_crs": given_crs}
 
 
-def observation_create(*, event: FloodEvent, user: AbstractBaseUser, x: float, y: float, quantity: str,
+def observation_create(*, event: FloodEvent, user: User, x: float, y: float, quantity: str,
                        value_m: float, crs: str | None = None, tolerance_m: float = DEFAULT_TOLERANCE_M,
                        observed_at: datetime | None = None, source: str = "", notes: str = "") -> Observation:
     refuse(value_problem(quantity=quantity, value=value_m, tolerance=tolerance_m))
