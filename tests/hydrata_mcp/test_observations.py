@@ -233,3 +233,48 @@ def test_import_observations_follows_the_upload_and_a_file_with_bad_rows_is_a_to
     assert listed["count"] == 3
     assert {round(o["given"]["x"], 3) for o in listed["observations"]} == {150.6, 150.601, 150.602}
     assert all(o["crs"] == "EPSG:32756" and o["x"] > 100_000 for o in listed["observations"])
+
+
+def test_bad_input_is_a_tool_error_with_the_platforms_code_and_nothing_is_half_written(live_asgi):
+    owner = make_user()
+    _, key = make_grant(owner, level="launch")
+    _, read_key = make_grant(owner, level="read")
+    model = small_test_model(live_asgi.url, key)  # background work runs eagerly here: the build is done at once
+
+    async def session():
+        async with mcp_client(live_asgi.url, key) as client:
+            scenario = await tool(client, "create_scenario", {"project_id": model.project_id, "name": "coarse",
+                                                              "resolution": 20, "duration": 60})
+            build = await tool(client, "build_scenario", {"project_id": model.project_id,
+                                                          "scenario_id": scenario["id"], "timeout_seconds": 0})
+            event = await tool(client, "create_flood_event", {"project_id": model.project_id, "name": "Storm",
+                                                              "started_at": "2024-01-01T00:00:00Z"})
+            mark = {"project_id": model.project_id, "event_id": event["id"], "x": 251100.0, "y": 6271900.0,
+                    "value_m": 12.0}
+            answers = {
+                "unknown_crs": await client.call_tool("create_observation", mark | {"crs": "EPSG:999999"}),
+                "tolerance": await client.call_tool("create_observation", mark | {"tolerance_m": 0}),
+                "outside": await client.call_tool("create_observation", mark | {"x": 300000.0}),
+                "unknown_event": await client.call_tool("create_observation", mark | {"event_id": 999999}),
+            }
+            await tool(client, "create_observation", mark)
+            answers["not_complete"] = await client.call_tool("compare_run_with_observations", {
+                "run_id": build["run_id"], "event_id": event["id"]})
+            answers["unknown_run"] = await client.call_tool("rank_runs_against_observations", {
+                "project_id": model.project_id, "event_id": event["id"], "run_ids": [999999]})
+            listed = await tool(client, "list_observations", {"project_id": model.project_id})
+        async with mcp_client(live_asgi.url, read_key) as reader:
+            answers["read_key"] = await reader.call_tool("create_flood_event", {
+                "project_id": model.project_id, "name": "x", "started_at": "2024-01-01T00:00:00Z"})
+        return answers, listed
+
+    answers, listed = asyncio.run(session())
+
+    expected = {"unknown_crs": "UNKNOWN_CRS", "tolerance": "INVALID_TOLERANCE", "outside": "OUTSIDE_TERRAIN",
+                "unknown_event": "EVENT_NOT_FOUND", "not_complete": "RUN_NOT_COMPLETE", "unknown_run": "RUN_NOT_FOUND",
+                "read_key": "GRANT_LEVEL_TOO_LOW"}
+    assert {name: result.is_error for name, result in answers.items()} == dict.fromkeys(expected, True)
+    for name, code in expected.items():
+        assert code in text(answers[name]), text(answers[name])
+    assert "built" in text(answers["not_complete"])
+    assert listed["count"] == 1 and [e["name"] for e in listed["events"]] == ["Storm"]
