@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "hydrata.agents",
     "hydrata.anuga",
     "hydrata.uploads",
+    "hydrata.observations",
     "hydrata_mcp",
 ]
 

@@ -4,6 +4,7 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v2/anuga/", include("hydrata.anuga.api.urls")),
+    path("api/v2/anuga/", include("hydrata.observations.api.urls")),
     path("api/v2/", include("hydrata.agents.api.urls")),
     path("api/v2/", include("hydrata.uploads.api.urls")),
     path("api/v2/", include("hydrata.anuga.api.dataset_urls")),

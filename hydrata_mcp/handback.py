@@ -15,9 +15,10 @@ class HandBack(BaseModel):
 
 def ui_url(
     *, base_map: int, panel: str | None = None, layer: int | None = None, scenario: int | None = None,
-    run: int | None = None,
+    run: int | None = None, event: int | None = None, comparison: int | None = None,
 ) -> str:
-    params = {key: value for key, value in (("panel", panel), ("layer", layer), ("scenario", scenario), ("run", run))
-              if value is not None}
+    keys = (("panel", panel), ("layer", layer), ("scenario", scenario), ("run", run), ("event", event),
+            ("comparison", comparison))
+    params = {key: value for key, value in keys if value is not None}
     query = f"?{urlencode(params)}" if params else ""
     return f"{settings.HYDRATA_SITE_URL}/catalogue/#/map/{base_map}{query}"

@@ -37,6 +37,13 @@ def test_uploads_imports_nothing_of_anuga():
     assert offenders(imports_of("hydrata.uploads"), lambda name: is_under(name, "hydrata.anuga")) == {}
 
 
+def test_nothing_below_observations_imports_it():
+    below = {module: names for module, names in imports_of("hydrata").items()
+             if not is_under(module, "hydrata.observations")}
+
+    assert offenders(below, lambda name: is_under(name, "hydrata.observations")) == {}
+
+
 def test_the_anuga_services_import_one_another_without_a_cycle():
     services = {module for module in MODULES if module.startswith("hydrata.anuga.services.")}
     edges = {(edge.source, edge.target) for edge in module_edges(PLATFORM)

@@ -4,10 +4,12 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from hydrata.agents.models import AgentAccount, AgentActivity, AgentGrant, AgentSpend
 from hydrata.agents.services import account_set_spend_limit, activity_record, capability_suggestion_create
 from hydrata.anuga.models import Project
+from hydrata.observations.services.observations import flood_event_create, observation_create
 from tests.factories import make_grant, make_project, make_user
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +30,9 @@ def one_of_everything():
     activity_record(grant=grant, method="GET", path="/api/v2/agents/me/", status_code=200, client="c", session="s")
     AgentSpend.objects.create(user=user, grant=grant, amount=Decimal("1.50"), description="a run")
     capability_suggestion_create(user=user, grant=grant, summary="draw a levee")
-    make_project(user, name="Admin project", members={make_user("viewer"): "viewer"})
+    project = make_project(user, name="Admin project", members={make_user("viewer"): "viewer"})
+    event = flood_event_create(project=project, user=user, name="March 2022", started_at=timezone.now())
+    observation_create(event=event, user=user, x=251100.0, y=6271900.0, quantity="peak_stage", value_m=12.3)
     return grant
 
 
@@ -49,6 +53,9 @@ def one_of_everything():
     "anuga/run",
     "uploads/uploadexecution",
     "uploads/dataset",
+    "observations/floodevent",
+    "observations/observation",
+    "observations/comparison",
 ])
 def test_every_models_changelist_answers_for_a_superuser(admin_browser, one_of_everything, model):
     response = admin_browser.get(f"/admin/{model}/")

@@ -1,0 +1,70 @@
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from hydrata.anuga.api.base import ProjectScopedView
+from hydrata.anuga.selectors.projects import project_get_writable
+from hydrata.anuga.selectors.runs import run_get
+from hydrata.compute.comparison import differing_settings
+from hydrata.core.requests import AuthenticatedRequest
+from hydrata.observations.api.serializers import CompareInput, RankingInput, comparison_detail
+from hydrata.observations.models import FloodEvent
+from hydrata.observations.run_reading import MODEL_SETTINGS
+from hydrata.observations.selectors import comparison_get, event_get, event_visible_get
+from hydrata.observations.services.comparisons import RankedRun, comparison_compute, comparison_recompute, runs_rank
+
+
+def _writable_event(request: AuthenticatedRequest, event_id: int) -> FloodEvent:
+    """An event the caller may see and change; whether the run is of its project the service checks (400)."""
+    event = event_visible_get(user=request.user, event_id=event_id)
+    project_get_writable(user=request.user, project_id=event.project_id)
+    return event
+
+
+class ComparisonDetailView(APIView):
+    grant_levels = {"GET": "read"}
+
+    def get(self, request: AuthenticatedRequest, comparison_id: int) -> Response:
+        return Response(comparison_detail(comparison_get(user=request.user, comparison_id=comparison_id)))
+
+
+class ComparisonRecomputeView(APIView):
+    grant_levels = {"POST": "draft"}
+
+    def post(self, request: AuthenticatedRequest, comparison_id: int) -> Response:
+        comparison = comparison_get(user=request.user, comparison_id=comparison_id)
+        project_get_writable(user=request.user, project_id=comparison.event.project_id)
+        return Response(comparison_detail(comparison_recompute(comparison=comparison, user=request.user)))
+
+
+class RunCompareView(APIView):
+    grant_levels = {"POST": "draft"}
+
+    def post(self, request: AuthenticatedRequest, run_id: int) -> Response:
+        run = run_get(user=request.user, run_id=run_id)
+        data = CompareInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        event = _writable_event(request, data.validated_data["event"])
+        comparison = comparison_compute(run=run, event=event, user=request.user)
+        return Response(comparison_detail(comparison), status=status.HTTP_201_CREATED)
+
+
+class RankingView(ProjectScopedView):
+    grant_levels = {"POST": "draft"}
+
+    def post(self, request: AuthenticatedRequest) -> Response:
+        data = RankingInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        event = event_get(project=self.project, event_id=data.validated_data["event"])
+        runs = [run_get(user=request.user, run_id=run_id) for run_id in dict.fromkeys(data.validated_data["runs"])]
+        ranked = runs_rank(event=event, runs=runs, user=request.user)
+        model_settings = [{name: entry.settings[name] for name in MODEL_SETTINGS} for entry in ranked]
+        return Response({"project": self.project.pk, "event": event.pk, "event_name": event.name,
+                         "differing": differing_settings(model_settings),
+                         "results": [_ranked(entry) for entry in ranked]})
+
+
+def _ranked(entry: RankedRun) -> dict:
+    comparison = entry.comparison
+    return {"rank": entry.rank, "run": comparison.run_id, "comparison": comparison.pk,
+            "metrics": comparison.metrics, "settings": entry.settings}

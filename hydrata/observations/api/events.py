@@ -1,0 +1,47 @@
+from rest_framework import status
+from rest_framework.response import Response
+
+from hydrata.anuga.api.base import ProjectScopedView
+from hydrata.core.requests import AuthenticatedRequest
+from hydrata.observations.api.serializers import EventInput, EventOutput, ImportInput
+from hydrata.observations.checks import bbox_wgs84
+from hydrata.observations.selectors import event_get, events_of
+from hydrata.observations.services.imports import observations_import
+from hydrata.observations.services.observations import flood_event_create
+
+
+class EventListCreateView(ProjectScopedView):
+    grant_levels = {"GET": "read", "POST": "draft"}
+
+    def get(self, request: AuthenticatedRequest) -> Response:
+        return Response({"results": EventOutput(events_of(project=self.project), many=True).data})
+
+    def post(self, request: AuthenticatedRequest) -> Response:
+        data = EventInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        event = flood_event_create(project=self.project, user=request.user, **data.validated_data)
+        return Response(EventOutput(event).data, status=status.HTTP_201_CREATED)
+
+
+class EventDetailView(ProjectScopedView):
+    grant_levels = {"GET": "read"}
+
+    def get(self, request: AuthenticatedRequest, event_id: int) -> Response:
+        return Response(EventOutput(event_get(project=self.project, event_id=event_id)).data)
+
+
+class ObservationImportView(ProjectScopedView):
+    grant_levels = {"POST": "draft"}
+
+    def post(self, request: AuthenticatedRequest, event_id: int) -> Response:
+        event = event_get(project=self.project, event_id=event_id)
+        data = ImportInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        created = observations_import(event=event, user=request.user, **data.validated_data)
+        values = [o.value_m for o in created]
+        return Response({
+            "event": event.pk, "imported": len(created), "quantity": data.validated_data["quantity"],
+            "value_min": min(values, default=None), "value_max": max(values, default=None),
+            "bbox_wgs84": bbox_wgs84(project=self.project, points=[(o.x, o.y) for o in created]),
+            "observation_count": event.observations.count(),
+        }, status=status.HTTP_201_CREATED)

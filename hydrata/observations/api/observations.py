@@ -1,0 +1,60 @@
+from rest_framework import status
+from rest_framework.generics import GenericAPIView
+from rest_framework.response import Response
+
+from hydrata.anuga.api.base import ProjectScopedView
+from hydrata.anuga.models import Project
+from hydrata.core.errors import ValidationFailed
+from hydrata.core.requests import AuthenticatedRequest
+from hydrata.observations.api.serializers import ObservationInput, ObservationOutput
+from hydrata.observations.models import FloodEvent, Observation
+from hydrata.observations.selectors import event_get, observation_get, observations_of
+from hydrata.observations.services.observations import observation_create, observation_delete, observation_update
+
+
+def _event_filter(project: Project, raw: str | None) -> FloodEvent | None:
+    if not raw:
+        return None
+    if not raw.isdigit():
+        raise ValidationFailed(f"event must be a flood event's id, not {raw[:20]!r}.", code="INVALID_EVENT_FILTER")
+    return event_get(project=project, event_id=int(raw))
+
+
+class ObservationListCreateView(ProjectScopedView, GenericAPIView):
+    grant_levels = {"GET": "read", "POST": "draft"}
+
+    def get(self, request: AuthenticatedRequest) -> Response:
+        event = _event_filter(self.project, request.query_params.get("event"))
+        page = self.paginate_queryset(observations_of(project=self.project, event=event))
+        return self.get_paginated_response(ObservationOutput(page, many=True).data)
+
+    def post(self, request: AuthenticatedRequest) -> Response:
+        data = ObservationInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        event = event_get(project=self.project, event_id=fields.pop("event"))
+        observation = observation_create(event=event, user=request.user, **fields)
+        return Response(ObservationOutput(observation).data, status=status.HTTP_201_CREATED)
+
+
+class ObservationDetailView(ProjectScopedView):
+    grant_levels = {"GET": "read", "PATCH": "draft", "DELETE": "draft"}
+
+    def get(self, request: AuthenticatedRequest, observation_id: int) -> Response:
+        return Response(ObservationOutput(self._observation(observation_id)).data)
+
+    def patch(self, request: AuthenticatedRequest, observation_id: int) -> Response:
+        observation = self._observation(observation_id)
+        data = ObservationInput(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        changes = {name: value for name, value in data.validated_data.items() if name in request.data}
+        if "event" in changes:
+            changes["event"] = event_get(project=self.project, event_id=changes["event"])
+        return Response(ObservationOutput(observation_update(observation=observation, changes=changes)).data)
+
+    def delete(self, request: AuthenticatedRequest, observation_id: int) -> Response:
+        observation_delete(observation=self._observation(observation_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    def _observation(self, observation_id: int) -> Observation:
+        return observation_get(project=self.project, observation_id=observation_id)

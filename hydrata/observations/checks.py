@@ -1,0 +1,105 @@
+"""What makes an observation usable: a CRS pyproj knows, a place in the project CRS inside the terrain, a finite
+value and a positive tolerance. Each problem is a (code, message) pair; a single write raises it, an import lists
+it per row."""
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pyproj import CRS, Transformer
+from pyproj.exceptions import CRSError, ProjError
+
+from hydrata.anuga.models import Project, Terrain, TerrainStatus
+from hydrata.core.errors import ValidationFailed
+from hydrata.observations.models import Quantity
+
+CRS_CODE = re.compile(r"(?P<authority>[A-Za-z]+):(?P<code>[A-Za-z0-9]+)")
+Problem = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class Extent:
+    west: float
+    south: float
+    east: float
+    north: float
+
+    def contains(self, x: float, y: float) -> bool:
+        return self.west <= x <= self.east and self.south <= y <= self.north
+
+    def describe(self) -> str:
+        return f"x {self.west:.1f} to {self.east:.1f}, y {self.south:.1f} to {self.north:.1f}"
+
+
+def crs_normalise(value: str) -> str:
+    """'AUTHORITY:CODE' of a horizontal CRS pyproj knows, or a 400 UNKNOWN_CRS saying what to send instead."""
+    match = CRS_CODE.fullmatch(value.strip())
+    crs = None
+    if match is not None:
+        try:
+            crs = CRS.from_authority(match["authority"].upper(), match["code"].upper())
+        except CRSError:
+            crs = None
+    if crs is None or not (crs.is_geographic or crs.is_projected):
+        raise ValidationFailed(f"{value[:60]!r} is not a coordinate reference system this platform knows. Send an "
+                               "EPSG code such as 'EPSG:4326' (longitude/latitude) or the project's own CRS.",
+                               code="UNKNOWN_CRS")
+    return f"{match['authority'].upper()}:{match['code'].upper()}" if match else value
+
+
+def to_project_crs(*, project: Project, crs: str, points: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The points (x, y; longitude first for geographic CRSs) in the project CRS; inf where they cannot go."""
+    if not points:
+        return []
+    transformer = Transformer.from_crs(crs, project.projection, always_xy=True)
+    try:
+        xs, ys = transformer.transform([p[0] for p in points], [p[1] for p in points], errcheck=False)
+    except ProjError:
+        return [(math.inf, math.inf)] * len(points)
+    return list(zip((float(x) for x in xs), (float(y) for y in ys), strict=True))
+
+
+def bbox_wgs84(*, project: Project, points: Sequence[tuple[float, float]]) -> list[float] | None:
+    """[west, south, east, north] in longitude/latitude of points in the project CRS; None for no points."""
+    if not points:
+        return None
+    transformer = Transformer.from_crs(project.projection, "EPSG:4326", always_xy=True)
+    lons, lats = transformer.transform([p[0] for p in points], [p[1] for p in points])
+    return [round(float(v), 7) for v in (min(lons), min(lats), max(lons), max(lats))]
+
+
+def terrain_extent(*, project: Project) -> Extent | None:
+    """The extent of the project's newest ready terrain (in the project CRS), None while it has none."""
+    terrain = (Terrain.objects.filter(project=project, status=TerrainStatus.READY, bbox_native__isnull=False)
+               .order_by("-created_at", "-id").first())
+    if terrain is None or terrain.bbox_native is None:
+        return None
+    west, south, east, north = terrain.bbox_native
+    return Extent(west=west, south=south, east=east, north=north)
+
+
+def place_problem(x: float, y: float, *, crs: str, extent: Extent | None) -> Problem | None:
+    if not (math.isfinite(x) and math.isfinite(y)):
+        return ("POINT_NOT_IN_CRS", f"the point cannot be placed in the project CRS from {crs}: check that its "
+                                    "coordinates are in that CRS (longitude first for EPSG:4326)")
+    if extent is not None and not extent.contains(x, y):
+        return ("OUTSIDE_TERRAIN", f"the point ({x:.1f}, {y:.1f}) is outside the project's terrain "
+                                   f"({extent.describe()}); check its coordinates and CRS")
+    return None
+
+
+def value_problem(*, quantity: str, value: float | None, tolerance: float | None) -> Problem | None:
+    if value is None or not math.isfinite(value):
+        return ("VALUE_NOT_FINITE", f"the value must be a finite number of metres, not {value!r}")
+    if quantity == Quantity.PEAK_DEPTH and value < 0:
+        return ("NEGATIVE_DEPTH", f"a peak depth cannot be negative ({value} m); a water level belongs in peak_stage")
+    if tolerance is None or not math.isfinite(tolerance) or tolerance <= 0:
+        return ("INVALID_TOLERANCE", f"the tolerance must be a positive number of metres (e.g. 0.3), not {tolerance!r}")
+    return None
+
+
+def refuse(problem: Problem | None) -> None:
+    if problem is not None:
+        code, message = problem
+        raise ValidationFailed(message[0].upper() + message[1:] + ".", code=code)
