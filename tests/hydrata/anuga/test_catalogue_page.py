@@ -13,7 +13,7 @@ def test_anonymous_visitors_are_sent_to_sign_in(client):
     response = client.get(PAGE)
 
     assert response.status_code == 302
-    assert response["Location"].startswith("/admin/login/?next=/catalogue/")
+    assert response["Location"].startswith("/accounts/login/?next=/catalogue/")
 
 
 def test_the_home_page_goes_to_the_catalogue(client):
