@@ -44,6 +44,14 @@ class ConsentView(AuthorizationView):
     form_class = ConsentForm
     consent: Consent | None = None
 
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        # The library would skip this page for `approval_prompt=auto` when an earlier token covers the scopes;
+        # here every code comes from a person's answer on it.
+        if "approval_prompt" in request.GET:
+            request.GET = request.GET.copy()
+            del request.GET["approval_prompt"]
+        return super().get(request, *args, **kwargs)
+
     def get_initial(self) -> dict[str, Any]:
         initial = super().get_initial()
         initial["level"] = preselected_level(list(self.oauth2_data.get("scopes", [])))
