@@ -11,11 +11,11 @@ The gate checks shape only; the key itself is verified by the platform (DRF) whe
 import re
 from urllib.parse import urlsplit
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from hydrata_mcp.jsonrpc import MCP_PATHS, error_body, jsonrpc_messages, single_request_id
+from hydrata_mcp.middleware import MCPMiddleware
 
 UNAUTHENTICATED = -32001
 FORBIDDEN_ORIGIN = -32003
@@ -24,23 +24,9 @@ WWW_AUTHENTICATE = 'Bearer realm="hydrata.com"'
 CREDENTIAL_SHAPE = re.compile(r"[Bb][Ee][Aa][Rr][Ee][Rr] hk_[A-Za-z0-9_-]{43,128}")
 
 
-class MCPGateMiddleware:
-    sync_capable = True
-    async_capable = True
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-        if iscoroutinefunction(get_response):
-            markcoroutinefunction(self)
-
-    def __call__(self, request: HttpRequest):
-        refusal = gate_refusal(request) if request.path in MCP_PATHS else None
-        if iscoroutinefunction(self):
-            return self._acall(request, refusal)
-        return refusal or self.get_response(request)
-
-    async def _acall(self, request: HttpRequest, refusal: HttpResponse | None) -> HttpResponse:
-        return refusal or await self.get_response(request)
+class MCPGateMiddleware(MCPMiddleware):
+    def before(self, request: HttpRequest) -> HttpResponse | None:
+        return gate_refusal(request) if request.path in MCP_PATHS else None
 
 
 def gate_refusal(request: HttpRequest) -> HttpResponse | None:

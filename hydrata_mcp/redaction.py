@@ -12,10 +12,11 @@ import re
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 
 from hydrata_mcp.jsonrpc import MCP_PATHS, jsonrpc_messages
+from hydrata_mcp.middleware import MCPMiddleware
 
 EXEMPT_TOOLS = frozenset({"presign_terrain_upload"})
 PRESIGNED_KEY = re.compile(r"s3_.*_url", re.IGNORECASE)
@@ -66,31 +67,16 @@ def redact_message(message: Any, exempt_ids: set[Any]) -> Any:
     return message
 
 
-class RedactionMiddleware:
-    sync_capable = True
-    async_capable = True
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-        if iscoroutinefunction(get_response):
-            markcoroutinefunction(self)
-
-    def __call__(self, request: HttpRequest):
-        if iscoroutinefunction(self):
-            return self._acall(request)
-        return self._redacted(request, self.get_response(request))
-
-    async def _acall(self, request: HttpRequest) -> HttpResponse:
-        return self._redacted(request, await self.get_response(request))
-
-    def _redacted(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+class RedactionMiddleware(MCPMiddleware):
+    def after(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
         if request.path not in MCP_PATHS or request.method != "POST":
             return response
         exempt = _exempt_ids(request.body)
         if isinstance(response, StreamingHttpResponse):
             response.streaming_content = _redact_sse(response.streaming_content, exempt)
             return response
-        if response.get("Content-Type", "").startswith("application/json") and response.content:
+        is_json = response.get("Content-Type", "").startswith("application/json")
+        if isinstance(response, HttpResponse) and is_json and response.content:
             payload = json.loads(response.content)
             cleaned = _redact_payload(payload, exempt)
             if cleaned != payload:

@@ -6,7 +6,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
 
 from hydrata_mcp import __version__
-from hydrata_mcp.tools.registry import install_tools
+from hydrata_mcp.tools.registry import registered_tools
 
 INSTRUCTIONS = """\
 Hydrata builds and runs ANUGA flood models. You act for a flood engineer, within the level of the agent key
@@ -26,17 +26,24 @@ How to work:
 
 @functools.cache
 def mcp_server() -> MCPServer:
-    server = MCPServer(
+    return MCPServer(
         name="hydrata",
         title="Hydrata",
         description="Build, run and check ANUGA flood models on Hydrata.",
         instructions=INSTRUCTIONS,
         version=__version__,
+        tools=registered_tools(),
     )
-    install_tools(server)
-    return server
 
 
+@functools.cache
 def lowlevel_server() -> Server:
-    # Stateless mode needs a fresh session manager per request, built on the low-level server.
-    return mcp_server()._lowlevel_server
+    """The low-level server under `mcp_server()`, for the session manager the view builds per request.
+
+    The SDK's public road to it is the session manager of `streamable_http_app()`. That manager itself is no
+    use here: it runs once for the life of an app (Django runs no ASGI lifespan), and it answers JSON or SSE
+    for good, while this view chooses per request. So the app is built only to read its server.
+    """
+    server = mcp_server()
+    server.streamable_http_app(stateless_http=True)
+    return server.session_manager.app

@@ -1,12 +1,13 @@
-"""The one tool registry: names, titles, annotations, and installation on the server."""
+"""The one tool registry: names, titles, annotations, and the SDK tools built from them."""
 
 import importlib
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.tools import Tool
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp_types import ToolAnnotations
 from pydantic import ConfigDict
 
@@ -36,10 +37,20 @@ class ToolSpec:
     def annotations(self) -> ToolAnnotations:
         return ToolAnnotations(
             title=self.title,
-            readOnlyHint=self.read_only,
-            destructiveHint=self.destructive,
-            idempotentHint=self.idempotent,
-            openWorldHint=False,
+            read_only_hint=self.read_only,
+            destructive_hint=self.destructive,
+            idempotent_hint=self.idempotent,
+            open_world_hint=False,
+        )
+
+    def to_tool(self) -> Tool:
+        return Tool.from_function(
+            self.fn,
+            name=self.name,
+            title=self.title,
+            description=inspect.getdoc(self.fn),
+            annotations=self.annotations(),
+            structured_output=True,
         )
 
 
@@ -62,25 +73,21 @@ def tool(
     return register
 
 
-def install_tools(server: MCPServer) -> None:
+def registered_tools() -> list[Tool]:
+    """Every tool of TOOL_MODULES, ready for `MCPServer(tools=...)`."""
     for module in TOOL_MODULES:
         importlib.import_module(module)
-    for spec in REGISTRY.values():
-        server.add_tool(
-            spec.fn,
-            name=spec.name,
-            title=spec.title,
-            description=inspect.getdoc(spec.fn),
-            annotations=spec.annotations(),
-            structured_output=True,
-        )
-        _forbid_unknown_arguments(server, spec.name)
+    return [_forbidding_unknown_arguments(spec.to_tool()) for spec in REGISTRY.values()]
 
 
-def _forbid_unknown_arguments(server: MCPServer, name: str) -> None:
-    """A misspelt argument is an error the model sees, not a silently ignored key."""
-    registered = server._tool_manager.get_tool(name)  # the SDK offers no public hook for argument models
-    base = registered.fn_metadata.arg_model
-    strict = type(base.__name__, (base,), {"model_config": ConfigDict(**base.model_config, extra="forbid")})
-    registered.fn_metadata.arg_model = strict
-    registered.parameters["additionalProperties"] = False
+def _forbidding_unknown_arguments(built: Tool) -> Tool:
+    """A misspelt argument is an error the model sees, not a silently ignored key.
+
+    The SDK builds a tool's argument model from its signature with no say over the model's config, so the
+    tool is copied with a subclass of that model that forbids extra keys, and the schema it publishes.
+    """
+    loose = built.fn_metadata.arg_model
+    namespace = {"__module__": loose.__module__, "model_config": ConfigDict(extra="forbid")}
+    strict = cast(type[ArgModelBase], type(loose.__name__, (loose,), namespace))
+    metadata = built.fn_metadata.model_copy(update={"arg_model": strict})
+    return built.model_copy(update={"fn_metadata": metadata, "parameters": strict.model_json_schema(by_alias=True)})

@@ -20,7 +20,6 @@ from hydrata_mcp.tools.registry import tool
 CONFIRM_ABOVE_TRIANGLES = 100_000
 BUILD_IN_FLIGHT = {"created", "building"}
 BUILD_FAILED = {"error", "cancelled"}
-INPUTS = ("terrain", "boundary", "friction", "inflow", "rainfall", "structure", "mesh_region")
 
 ScenarioId = Annotated[int, Field(ge=1, description="The scenario's id, from list_scenarios or create_scenario.")]
 Resolution = Annotated[float, Field(ge=0.1, le=1000, description="Mesh resolution in metres (the base mesh's "
