@@ -227,14 +227,16 @@ if not HYDRATA_OAUTH_SIGNING_KEY and HYDRATA_CONNECT_FLOW:
 HYDRATA_OAUTH_RETIRED_KEYS = _pem_blocks(os.environ.get("HYDRATA_OAUTH_RETIRED_KEYS", ""))
 HYDRATA_OAUTH_ACCESS_TOKEN_SECONDS = int(os.environ.get("HYDRATA_OAUTH_ACCESS_TOKEN_SECONDS", "3600"))
 HYDRATA_OAUTH_REFRESH_TOKEN_SECONDS = int(os.environ.get("HYDRATA_OAUTH_REFRESH_TOKEN_SECONDS", str(30 * 86400)))
-# Hosts whose Client ID Metadata Documents are fetched (claude.ai's and Claude Code's by default).
+# Hosts whose Client ID Metadata Documents are fetched (claude.ai's and Claude Code's by default); empty turns
+# CIMD off, so clients register themselves (DCR) instead.
 HYDRATA_CIMD_ALLOWED_HOSTS = _env_list("HYDRATA_CIMD_ALLOWED_HOSTS", ["claude.ai", "claude.com"])
 # Of those, hosts that may be served from a private address (an intranet, a test); empty: public addresses only.
 HYDRATA_CIMD_PRIVATE_HOSTS = _env_list("HYDRATA_CIMD_PRIVATE_HOSTS", [])
 
 INSTALLED_APPS += ["oauth2_provider", "hydrata.oauth"]
 OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"  # named, so migrations can refer to it
-REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"].insert(1, "hydrata.oauth.authentication.ConnectTokenAuthentication")
+REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"].insert(  # type: ignore[attr-defined]
+    1, "hydrata.oauth.authentication.ConnectTokenAuthentication")
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/agents/"
 LOGOUT_REDIRECT_URL = "/accounts/login/"
@@ -268,7 +270,7 @@ OAUTH2_PROVIDER = {
     "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": ["none", "client_secret_basic", "client_secret_post"],
     "DCR_ENABLED": True,
     "DCR_REGISTRATION_PERMISSION_CLASSES": ("oauth2_provider.dcr.AllowAllDCRPermission",),
-    "CIMD_ENABLED": True,
+    "CIMD_ENABLED": bool(HYDRATA_CIMD_ALLOWED_HOSTS),
     "CIMD_REGISTRATION_PERMISSION_CLASSES": ("oauth2_provider.cimd.HostAllowlistCIMDPermission",),
     "CIMD_ALLOWED_HOSTS": HYDRATA_CIMD_ALLOWED_HOSTS,
     "CIMD_METADATA_FETCHER": "hydrata.oauth.cimd.MetadataFetcher",

@@ -45,7 +45,7 @@ class DocumentServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+            def do_GET(self) -> None:
                 server.fetched.append(self.path)
                 document = server.documents.get(self.path)
                 body = json.dumps(document).encode() if document is not None else b"{}"

@@ -16,7 +16,7 @@ def grant_for_key(*, key: str) -> AgentGrant | None:
         return None
     digest = key_digest(key)
     grant = AgentGrant.objects.select_related("user", "user__agent_account").filter(key_digest=digest).first()
-    if grant is None or not hmac.compare_digest(grant.key_digest, digest):
+    if grant is None or grant.key_digest is None or not hmac.compare_digest(grant.key_digest, digest):
         return None
     return grant
 

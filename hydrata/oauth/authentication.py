@@ -36,7 +36,8 @@ class ConnectTokenAuthentication(BaseAuthentication):
         if grant is None or str(grant.user_id) != claims["sub"]:
             raise _refused("it names no connection of this account", code="TOKEN_INVALID")
         if not _on_record(token):
-            request._request.agent_grant = grant  # type: ignore[attr-defined]  (the owner sees the attempt)
+            # Recorded in the activity log even when refused: the owner should see a revoked token in use.
+            request._request.agent_grant = grant  # type: ignore[attr-defined]
             raise grant_refusal(grant, now=timezone.now()) or _refused("it has been revoked", code="TOKEN_REVOKED")
         return grant_acting(request, grant)
 

@@ -48,8 +48,9 @@ class ConsentView(AuthorizationView):
         # The library would skip this page for `approval_prompt=auto` when an earlier token covers the scopes;
         # here every code comes from a person's answer on it.
         if "approval_prompt" in request.GET:
-            request.GET = request.GET.copy()
-            del request.GET["approval_prompt"]
+            query = request.GET.copy()
+            del query["approval_prompt"]
+            request.GET = query  # type: ignore[assignment]
         return super().get(request, *args, **kwargs)
 
     def get_initial(self) -> dict[str, Any]:

@@ -113,6 +113,8 @@ async def oauth_mcp_client(site: str, provider: OAuthClientProvider,
         if exchanges is not None:
             exchanges.append((response.request.method, response.request.url.path, response.status_code))
 
-    async with httpx2.AsyncClient(auth=provider, timeout=60, event_hooks={"response": [record]}) as http:
-        async with Client(streamable_http_client(f"{site}/mcp/", http_client=http), mode="legacy") as client:
-            yield client
+    async with (
+        httpx2.AsyncClient(auth=provider, timeout=60, event_hooks={"response": [record]}) as http,
+        Client(streamable_http_client(f"{site}/mcp/", http_client=http), mode="legacy") as client,
+    ):
+        yield client

@@ -276,7 +276,8 @@ def test_a_confidential_client_must_authenticate_at_the_token_endpoint(client, b
 def test_the_revocation_endpoint_ends_the_connection(client, user):
     connection = connect(user)
 
-    response = client.post("/oauth/revoke/", data={"token": connection.refresh_token, "client_id": connection.client_id})
+    revocation = {"token": connection.refresh_token, "client_id": connection.client_id}
+    response = client.post("/oauth/revoke/", data=revocation)
 
     assert response.status_code == 200
     assert AgentGrant.objects.get().revoked_at is not None

@@ -58,8 +58,9 @@ def test_the_jwks_publishes_the_signing_key_and_retired_keys_by_thumbprint(clien
                for k in keys)
 
 
-@pytest.mark.parametrize("path", ["/.well-known/oauth-authorization-server", "/.well-known/oauth-protected-resource/mcp",
-                                  "/.well-known/jwks.json", "/oauth/authorize/", "/oauth/register/"])
+@pytest.mark.parametrize("path", ["/.well-known/oauth-authorization-server",
+                                  "/.well-known/oauth-protected-resource/mcp", "/.well-known/jwks.json",
+                                  "/oauth/authorize/", "/oauth/register/"])
 def test_with_the_connect_flow_off_the_server_offers_none_of_it(client, settings, path):
     settings.HYDRATA_CONNECT_FLOW = False
 
