@@ -1,5 +1,6 @@
 """A connect-flow token on the REST API: verified on every request, then exactly an agent key of its grant."""
 
+import hashlib
 import logging
 import time
 
@@ -7,6 +8,7 @@ import jwt
 import pytest
 from cryptography.hazmat.primitives import serialization
 from django.test import Client
+from oauth2_provider.models import AccessToken, RefreshToken
 
 from hydrata.agents.models import AgentActivity, AgentGrant
 from hydrata.agents.services import account_set_paused, grant_revoke
@@ -40,6 +42,14 @@ def test_the_access_token_is_an_rfc_9068_jwt_naming_site_resource_user_client_le
     assert claims["scope"] == "draft" and claims["grant_id"] == grant.pk
     assert claims["exp"] - claims["iat"] == 3600 and len(claims["jti"]) == 32
     assert abs(claims["iat"] - time.time()) < 60
+
+
+def test_only_digests_of_the_tokens_are_stored(connection):
+    stored = AccessToken.objects.get(user__isnull=False)
+    refresh = RefreshToken.objects.get()
+
+    assert stored.token == "" and stored.token_checksum == hashlib.sha256(connection.access_token.encode()).hexdigest()
+    assert refresh.token == "" and refresh.token_checksum == hashlib.sha256(connection.refresh_token.encode()).hexdigest()
 
 
 def test_a_connect_token_acts_as_its_grant_and_every_request_is_in_the_activity_log(connection):

@@ -3,9 +3,11 @@ RFCs (400 or 401 with the standard `error`, a redirect only to a registered URI)
 
 import base64
 import json
+from datetime import datetime, time, timedelta
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 from oauth2_provider.models import AccessToken, Application, RefreshToken
 
 from hydrata.agents.models import AgentGrant, GrantKind
@@ -86,15 +88,22 @@ def test_the_chosen_level_wins_over_the_scopes_the_client_asked_for(user):
     assert AgentGrant.objects.get(user=user).level == "read"
 
 
-def test_a_chosen_expiry_ends_the_grant_and_caps_the_token_lifetime(user):
-    from django.utils import timezone
+def test_a_chosen_expiry_ends_the_grant_at_the_end_of_that_day(user):
+    today = timezone.localdate()
 
-    today = timezone.localdate().isoformat()
-    connection = connect(user, level="draft", expires_on=today)
+    connect(user, level="draft", expires_on=today.isoformat())
 
-    grant = AgentGrant.objects.get(user=user)
-    assert grant.expires_at is not None and grant.expires_at.date() > timezone.localdate() - timezone.timedelta(1)
-    assert connection.token_response["expires_in"] <= 3600
+    expires_at = AgentGrant.objects.get(user=user).expires_at
+    assert expires_at == datetime.combine(today + timedelta(days=1), time.min, tzinfo=timezone.get_current_timezone())
+
+
+def test_no_access_token_outlives_its_grant(client, user):
+    connection = connect(user, level="draft", expires_on=timezone.localdate().isoformat())
+    AgentGrant.objects.update(expires_at=timezone.now() + timedelta(seconds=100))
+
+    renewed = refresh(client, connection.client_id, connection.refresh_token).json()
+
+    assert 90 <= renewed["expires_in"] <= 100
 
 
 def test_an_expiry_in_the_past_is_refused_on_the_page_and_nothing_is_granted(browser, client_id):
