@@ -92,4 +92,4 @@ def test_the_shared_navigation_links_both_pages_and_logs_out_by_post(client):
     body = client.get(PAGE).content.decode()
 
     assert 'href="/catalogue/"' in body and 'href="/agents/"' in body
-    assert 'action="/admin/logout/"' in body and 'method="post"' in body
+    assert 'action="/accounts/logout/"' in body and 'method="post"' in body
