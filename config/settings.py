@@ -4,6 +4,7 @@ This is the only module that reads the environment.
 """
 
 import os
+import re
 import secrets
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -194,6 +195,96 @@ HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS = int(os.environ.get("HYDRATA_RUN_HEARTBEA
 
 # Agent grants
 HYDRATA_GRANT_LAST_USED_THROTTLE_SECONDS = int(os.environ.get("HYDRATA_GRANT_LAST_USED_THROTTLE_SECONDS", "60"))
+
+# The connect flow: MCP clients sign people in with OAuth (django-oauth-toolkit, configured and extended in
+# hydrata/oauth/). Every token it issues belongs to an agent grant of kind "connect".
+def _local_signing_key() -> str:
+    """An RSA key for the connect flow's access tokens, generated once into var/ like the secret key."""
+    path = VAR_DIR / "oauth_signing_key.pem"
+    if not path.exists():
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric import rsa
+
+        key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def _pem_blocks(text: str) -> list[str]:
+    """Every PEM block in a text (keys pasted one after another into one variable)."""
+    return re.findall(r"-----BEGIN [A-Z ]+-----.+?-----END [A-Z ]+-----", text, flags=re.DOTALL)
+
+
+HYDRATA_CONNECT_FLOW = _env_bool("HYDRATA_CONNECT_FLOW", HYDRATA_ENV != "production")
+HYDRATA_OAUTH_SIGNING_KEY = os.environ.get("HYDRATA_OAUTH_SIGNING_KEY", "").strip()
+if not HYDRATA_OAUTH_SIGNING_KEY and HYDRATA_CONNECT_FLOW:
+    if HYDRATA_ENV == "production":
+        raise ImproperlyConfigured("HYDRATA_OAUTH_SIGNING_KEY must be set when HYDRATA_ENV=production and "
+                                   "HYDRATA_CONNECT_FLOW is on.")
+    HYDRATA_OAUTH_SIGNING_KEY = _local_signing_key()
+# Keys retired by a rotation: they still verify the tokens they signed (and stay in the JWKS), never sign.
+HYDRATA_OAUTH_RETIRED_KEYS = _pem_blocks(os.environ.get("HYDRATA_OAUTH_RETIRED_KEYS", ""))
+HYDRATA_OAUTH_ACCESS_TOKEN_SECONDS = int(os.environ.get("HYDRATA_OAUTH_ACCESS_TOKEN_SECONDS", "3600"))
+HYDRATA_OAUTH_REFRESH_TOKEN_SECONDS = int(os.environ.get("HYDRATA_OAUTH_REFRESH_TOKEN_SECONDS", str(30 * 86400)))
+# Hosts whose Client ID Metadata Documents are fetched (claude.ai's and Claude Code's by default); empty turns
+# CIMD off, so clients register themselves (DCR) instead.
+HYDRATA_CIMD_ALLOWED_HOSTS = _env_list("HYDRATA_CIMD_ALLOWED_HOSTS", ["claude.ai", "claude.com"])
+# Of those, hosts that may be served from a private address (an intranet, a test); empty: public addresses only.
+HYDRATA_CIMD_PRIVATE_HOSTS = _env_list("HYDRATA_CIMD_PRIVATE_HOSTS", [])
+
+INSTALLED_APPS += ["oauth2_provider", "hydrata.oauth"]
+OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"  # named, so migrations can refer to it
+REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"].insert(  # type: ignore[attr-defined]
+    1, "hydrata.oauth.authentication.ConnectTokenAuthentication")
+LOGIN_URL = "/accounts/login/"
+LOGIN_REDIRECT_URL = "/agents/"
+LOGOUT_REDIRECT_URL = "/accounts/login/"
+OAUTH2_PROVIDER = {
+    "OIDC_ISS_ENDPOINT": HYDRATA_SITE_URL,
+    # The one spelling of the MCP resource (RFC 8707 `resource`, the tokens' `aud`): with its trailing slash.
+    "OAUTH2_PROTECTED_RESOURCE_IDENTIFIER": f"{HYDRATA_SITE_URL}/mcp/",
+    "OAUTH2_PROTECTED_RESOURCE_NAME": "Hydrata MCP",
+    "OAUTH2_SERVER_CLASS": "hydrata.oauth.server.ConnectServer",
+    "OAUTH2_VALIDATOR_CLASS": "hydrata.oauth.validator.ConnectValidator",
+    "ACCESS_TOKEN_GENERATOR": "hydrata.oauth.tokens.access_token_for",
+    # Without this oauthlib would mint refresh tokens with the access-token generator (JWTs).
+    "REFRESH_TOKEN_GENERATOR": "oauthlib.oauth2.rfc6749.tokens.random_token_generator",
+    "SCOPES": {
+        "read": "Look at projects, maps and results",
+        "draft": "Also build and edit models",
+        "launch": "Also launch simulations, which spend money",
+        "offline_access": "Stay connected between sessions (refresh tokens)",
+    },
+    "DEFAULT_SCOPES": ["read"],
+    "ACCESS_TOKEN_EXPIRE_SECONDS": HYDRATA_OAUTH_ACCESS_TOKEN_SECONDS,
+    "REFRESH_TOKEN_EXPIRE_SECONDS": HYDRATA_OAUTH_REFRESH_TOKEN_SECONDS,
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 60,
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "PKCE_REQUIRED": True,
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https"],  # http for loopback only: hydrata/oauth/policy.py
+    "ALLOW_LOCALHOST_LOOPBACK": True,
+    "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
+    "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
+    "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": ["none", "client_secret_basic", "client_secret_post"],
+    "DCR_ENABLED": True,
+    "DCR_REGISTRATION_PERMISSION_CLASSES": ("oauth2_provider.dcr.AllowAllDCRPermission",),
+    "CIMD_ENABLED": bool(HYDRATA_CIMD_ALLOWED_HOSTS),
+    "CIMD_REGISTRATION_PERMISSION_CLASSES": ("oauth2_provider.cimd.HostAllowlistCIMDPermission",),
+    "CIMD_ALLOWED_HOSTS": HYDRATA_CIMD_ALLOWED_HOSTS,
+    "CIMD_METADATA_FETCHER": "hydrata.oauth.cimd.MetadataFetcher",
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "COMPLIANT_BCP_RFC9700_REFRESH_TOKEN": True,
+    "COMPLIANT_BCP_RFC9700_REDIRECT_URI_MATCHING": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_REQUIRED": True,
+}
 
 LOGGING = {
     "version": 1,

@@ -1,8 +1,12 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("", include("hydrata.oauth.urls")),
     path("api/v2/anuga/", include("hydrata.anuga.api.urls")),
     path("api/v2/anuga/", include("hydrata.observations.api.urls")),
     path("api/v2/", include("hydrata.agents.api.urls")),

@@ -65,8 +65,8 @@ class PlatformClient:
         headers: Mapping[str, str] = ctx.headers or {}
         authorization = headers.get("authorization")
         if not authorization:
-            raise PlatformToolError("No credential reached this tool; reconnect with an 'Authorization: Bearer hk_...' "
-                                "header.", status=401, code="NOT_AUTHENTICATED")
+            raise PlatformToolError("No credential reached this tool; reconnect (sign in again, or send an "
+                                "'Authorization: Bearer hk_...' header).", status=401, code="NOT_AUTHENTICATED")
         return cls(authorization=authorization, session_id=session_id_for(headers.get("mcp-session-id")))
 
     async def get(self, path: str, *, params: dict[str, Any] | None = None, allow: tuple[int, ...] = ()) -> ApiResponse:
@@ -144,7 +144,7 @@ def _json_or_none(response: requests.Response) -> Any:
 
 
 HINTS = {
-    401: "Ask the account owner for a valid agent key from the /agents/ page and reconnect with it.",
+    401: "Reconnect: sign in again through the MCP client, or use a valid agent key from the /agents/ page.",
     402: "The account owner can raise the monthly spend limit on the /agents/ page.",
     403: "",
     404: "Check the id: list the parent resource to see what this account can reach.",

@@ -3,9 +3,11 @@
 - A foreign Origin is refused (403): a browser page on another site must not drive a local server
   (DNS rebinding).
 - Anything but POST is 405 with `Allow: POST`: a GET on a stateless endpoint would open an endless stream.
-- A JSON-RPC request without exactly one `Authorization: Bearer hk_...` header of a valid shape is 401.
+- A JSON-RPC request without exactly one `Authorization: Bearer hk_...` header of a valid shape is 401. With the
+  connect flow on (HYDRATA_CONNECT_FLOW), one `Bearer <JWT-shaped token>` is accepted too, and every 401 points
+  the client at the protected resource metadata (RFC 9728), where its OAuth sign-in starts.
 
-The gate checks shape only; the key itself is verified by the platform (DRF) when a tool calls the API.
+The gate checks shape only; the key or token itself is verified by the platform (DRF) when a tool calls the API.
 """
 
 import re
@@ -22,6 +24,11 @@ FORBIDDEN_ORIGIN = -32003
 WWW_AUTHENTICATE = 'Bearer realm="hydrata.com"'
 # One credential, of one accepted shape. Two headers reach Django joined by a comma, which never matches.
 CREDENTIAL_SHAPE = re.compile(r"[Bb][Ee][Aa][Rr][Ee][Rr] hk_[A-Za-z0-9_-]{43,128}")
+# A connect-flow access token: three base64url segments, bounded; its signature is the platform's business.
+CONNECT_TOKEN_SHAPE = re.compile(r"[Bb][Ee][Aa][Rr][Ee][Rr] [A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{2,}")
+MAX_CONNECT_TOKEN_HEADER = len("Bearer ") + 4096
+PROTECTED_RESOURCE_METADATA = "/.well-known/oauth-protected-resource/mcp"
+LEVEL_SCOPES = "read draft launch"
 
 
 class MCPGateMiddleware(MCPMiddleware):
@@ -44,22 +51,35 @@ def gate_refusal(request: HttpRequest) -> HttpResponse | None:
         return None  # not JSON-RPC: the SDK answers with its own parse or validation error
     if credential_well_shaped(request):
         return None
-    response = JsonResponse(
-        error_body(
-            single_request_id(messages),
-            UNAUTHENTICATED,
-            "Authentication required: send exactly one 'Authorization: Bearer hk_...' header carrying a Hydrata "
-            "agent key. The account owner creates keys on the /agents/ page.",
-        ),
-        status=401,
-    )
-    response["WWW-Authenticate"] = WWW_AUTHENTICATE
+    response = JsonResponse(error_body(single_request_id(messages), UNAUTHENTICATED, _authentication_required()),
+                            status=401)
+    response["WWW-Authenticate"] = www_authenticate()
     return response
 
 
 def credential_well_shaped(request: HttpRequest) -> bool:
     value = request.META.get("HTTP_AUTHORIZATION")
-    return value is not None and CREDENTIAL_SHAPE.fullmatch(value) is not None
+    if value is None:
+        return False
+    if CREDENTIAL_SHAPE.fullmatch(value) is not None:
+        return True
+    return (settings.HYDRATA_CONNECT_FLOW and len(value) <= MAX_CONNECT_TOKEN_HEADER
+            and CONNECT_TOKEN_SHAPE.fullmatch(value) is not None)
+
+
+def www_authenticate() -> str:
+    if not settings.HYDRATA_CONNECT_FLOW:
+        return WWW_AUTHENTICATE
+    metadata = settings.HYDRATA_SITE_URL + PROTECTED_RESOURCE_METADATA
+    return f'{WWW_AUTHENTICATE}, resource_metadata="{metadata}", scope="{LEVEL_SCOPES}"'
+
+
+def _authentication_required() -> str:
+    key = ("send exactly one 'Authorization: Bearer hk_...' header carrying a Hydrata agent key. The account owner "
+           "creates keys on the /agents/ page.")
+    if not settings.HYDRATA_CONNECT_FLOW:
+        return f"Authentication required: {key}"
+    return f"Authentication required: sign in through your MCP client (OAuth, see WWW-Authenticate), or {key}"
 
 
 def origin_allowed(request: HttpRequest) -> bool:

@@ -49,6 +49,9 @@ def live_asgi(transactional_db, settings) -> Iterator[LiveASGIServer]:
     server = LiveASGIServer()
     settings.HYDRATA_SITE_URL = server.url
     settings.HYDRATA_API_ORIGIN = server.url
+    # What config/settings.py derives from the site URL for the connect flow: its issuer and its MCP resource.
+    settings.OAUTH2_PROVIDER = {**settings.OAUTH2_PROVIDER, "OIDC_ISS_ENDPOINT": server.url,
+                                "OAUTH2_PROTECTED_RESOURCE_IDENTIFIER": f"{server.url}/mcp/"}
     server.start()
     try:
         yield server

@@ -1,7 +1,7 @@
 """Admin for agent access. Keys are never stored, so nothing here can show one; the digest is read-only.
 
 Grants are created on the /agents/ page or with `manage.py create_agent_key`, where the key is shown once to
-whoever creates it, so the admin cannot add them.
+whoever creates it, or by a person's consent in the connect flow, so the admin cannot add them.
 """
 
 from typing import Any
@@ -45,13 +45,14 @@ class RevokedFilter(admin.SimpleListFilter):
 
 @admin.register(AgentGrant)
 class AgentGrantAdmin(admin.ModelAdmin):
-    list_display = ["name", "user", "level", "key_prefix", "created_at", "last_used_at", "revoked_at"]
-    list_filter = ["level", RevokedFilter]
-    search_fields = ["name", "key_prefix", "user__username"]
-    fields = ["user", "name", "level", "key_prefix", "key_digest", "created_at", "expires_at", "last_used_at",
-              "revoked_at"]
+    list_display = ["name", "user", "kind", "level", "key_prefix", "created_at", "last_used_at", "revoked_at"]
+    list_filter = ["kind", "level", RevokedFilter]
+    search_fields = ["name", "key_prefix", "client_host", "user__username"]
+    fields = ["user", "kind", "name", "level", "key_prefix", "key_digest", "application", "client_host",
+              "created_at", "expires_at", "last_used_at", "revoked_at"]
     # Revoking is one-way: use the action (or the owner's /agents/ page); a revoked key is never revived here.
-    readonly_fields = ["user", "key_prefix", "key_digest", "created_at", "last_used_at", "revoked_at"]
+    readonly_fields = ["user", "kind", "key_prefix", "key_digest", "application", "client_host", "created_at",
+                       "last_used_at", "revoked_at"]
     actions = ["revoke_selected"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -32,15 +32,22 @@ class GrantCreateForm(forms.Form):
     SERVICE_ERROR_FIELDS = {"INVALID_NAME": "name", "INVALID_LEVEL": "level", "INVALID_EXPIRY": "expires_on"}
 
     def expires_at(self) -> datetime | None:
-        """The moment the key stops working: midnight after the chosen day, in the site's time zone."""
-        chosen: date | None = self.cleaned_data.get("expires_on")
-        if chosen is None:
-            return None
-        return datetime.combine(chosen + timedelta(days=1), time.min, tzinfo=timezone.get_current_timezone())
+        return end_of_day(self.cleaned_data.get("expires_on"))
 
     def level_choices(self) -> list[tuple[str, str, str]]:
-        """(value, label, explanation) for each level, for the template."""
-        return [(value, label, LEVEL_EXPLANATIONS[GrantLevel(value)]) for value, label in GrantLevel.choices]
+        return level_choices()
+
+
+def end_of_day(chosen: date | None) -> datetime | None:
+    """The moment a grant stops working: midnight after the chosen day, in the site's time zone."""
+    if chosen is None:
+        return None
+    return datetime.combine(chosen + timedelta(days=1), time.min, tzinfo=timezone.get_current_timezone())
+
+
+def level_choices() -> list[tuple[str, str, str]]:
+    """(value, label, explanation) for each level, for the templates."""
+    return [(value, label, LEVEL_EXPLANATIONS[GrantLevel(value)]) for value, label in GrantLevel.choices]
 
 
 class PauseForm(forms.Form):

@@ -19,6 +19,11 @@ def key_digest(key: str) -> str:
     return hashlib.sha256(key.encode("ascii")).hexdigest()
 
 
+def code_digest(code: str) -> str:
+    """What is kept of an OAuth authorization code: enough to recognise it if it is presented twice."""
+    return hashlib.sha256(code.encode("utf-8")).hexdigest()
+
+
 def key_display_prefix(key: str) -> str:
     return key[:DISPLAY_PREFIX_LENGTH]
 

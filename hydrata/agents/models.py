@@ -11,6 +11,11 @@ class GrantLevel(models.TextChoices):
 LEVEL_RANK = {GrantLevel.READ: 0, GrantLevel.DRAFT: 1, GrantLevel.LAUNCH: 2}
 
 
+class GrantKind(models.TextChoices):
+    KEY = "key", "Agent key"
+    CONNECT = "connect", "Connected app (OAuth sign-in)"
+
+
 class AgentAccount(models.Model):
     """The account-wide switches that apply to every grant a user has made."""
 
@@ -26,20 +31,42 @@ class AgentAccount(models.Model):
 
 
 class AgentGrant(models.Model):
+    """What one agent may do on a user's account: an `hk_` key, or an app connected through the OAuth sign-in
+    (kind "connect"), whose access and refresh tokens all belong to this grant."""
+
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="agent_grants")
+    kind = models.CharField(max_length=10, choices=GrantKind.choices, default=GrantKind.KEY)
     name = models.CharField(max_length=100)
     level = models.CharField(max_length=10, choices=GrantLevel.choices)
-    key_prefix = models.CharField(max_length=16, help_text="The first characters of the key, for recognising it.")
-    key_digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the key; the key is never stored.")
+    key_prefix = models.CharField(max_length=16, blank=True,
+                                  help_text="The first characters of the key, for recognising it.")
+    key_digest = models.CharField(max_length=64, unique=True, null=True, blank=True,
+                                  help_text="SHA-256 of the key; the key is never stored.")
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField(null=True, blank=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # Connected apps only.
+    application = models.ForeignKey("oauth2_provider.Application", on_delete=models.SET_NULL, null=True, blank=True,
+                                    related_name="agent_grants")
+    client_host = models.CharField(max_length=255, blank=True,
+                                   help_text="Where the app's metadata came from, or where it sends people back.")
+    authorization_code_digest = models.CharField(max_length=64, unique=True, null=True, blank=True,
+                                                 help_text="SHA-256 of the code the consent issued.")
+    token_family = models.UUIDField(unique=True, null=True, blank=True,
+                                    help_text="The refresh-token family of this connection (rotation keeps it).")
 
     class Meta:
         ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(kind="connect") | models.Q(key_digest__isnull=False), name="a_key_grant_has_a_key"
+            ),
+        ]
 
     def __str__(self) -> str:
+        if self.kind == GrantKind.CONNECT:
+            return f"{self.name} ({self.level}, connected app)"
         return f"{self.name} ({self.level}, {self.key_prefix}…)"
 
 

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
-from hydrata.agents.models import LEVEL_RANK, AgentGrant, GrantLevel
+from hydrata.agents.models import LEVEL_RANK, AgentGrant, GrantKind, GrantLevel
 from hydrata.agents.selectors import account_is_paused
 from hydrata.core.errors import AgentPaused, GrantLevelTooLow
 
@@ -36,13 +36,17 @@ class GrantLevelPermission(BasePermission):
             raise AgentPaused()
         needed = required_level(view, request.method or "")
         if LEVEL_RANK[GrantLevel(grant.level)] < LEVEL_RANK[GrantLevel(needed)]:
-            raise GrantLevelTooLow(
-                f"This action needs a {needed}-level agent grant; this grant is {grant.level}-level. "
-                f"Ask the account owner for a {needed}-level key.",
-                required_level=needed,
-                grant_level=grant.level,
-            )
+            raise GrantLevelTooLow(level_refusal(grant, needed), required_level=needed, grant_level=grant.level)
         return True
+
+
+def level_refusal(grant: AgentGrant, needed: str) -> str:
+    if grant.kind == GrantKind.CONNECT:
+        # Clients' automatic step-up is unreliable: say plainly what the person has to do.
+        return (f"This action needs the {needed} level; this connection was granted {grant.level}. Disconnect and "
+                f"connect again, choosing {needed} on the Hydrata consent page.")
+    return (f"This action needs a {needed}-level agent grant; this grant is {grant.level}-level. "
+            f"Ask the account owner for a {needed}-level key.")
 
 
 def grant_of(request: Request) -> AgentGrant | None:

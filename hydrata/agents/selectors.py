@@ -1,12 +1,13 @@
 import hmac
+import uuid
 from datetime import datetime
 from decimal import Decimal
 
 from django.contrib.auth.models import User
 from django.db.models import QuerySet, Sum
 
-from hydrata.agents.keys import key_digest, key_is_well_formed
-from hydrata.agents.models import AgentAccount, AgentActivity, AgentGrant, AgentSpend
+from hydrata.agents.keys import code_digest, key_digest, key_is_well_formed
+from hydrata.agents.models import AgentAccount, AgentActivity, AgentGrant, AgentSpend, GrantKind
 
 
 def grant_for_key(*, key: str) -> AgentGrant | None:
@@ -15,13 +16,36 @@ def grant_for_key(*, key: str) -> AgentGrant | None:
         return None
     digest = key_digest(key)
     grant = AgentGrant.objects.select_related("user", "user__agent_account").filter(key_digest=digest).first()
-    if grant is None or not hmac.compare_digest(grant.key_digest, digest):
+    if grant is None or grant.key_digest is None or not hmac.compare_digest(grant.key_digest, digest):
         return None
     return grant
 
 
-def grants_for_user(*, user: User) -> QuerySet[AgentGrant]:
-    return AgentGrant.objects.filter(user=user).order_by("revoked_at", "-created_at")
+def connect_grant_get(*, grant_id: int) -> AgentGrant | None:
+    """A connected app's grant, whatever its state."""
+    return _connect_grants().filter(pk=grant_id).first()
+
+
+def connect_grant_for_code(*, code: str) -> AgentGrant | None:
+    """The grant a consent created along with this authorization code, used or not."""
+    return _connect_grants().filter(authorization_code_digest=code_digest(code)).first()
+
+
+def connect_grant_for_family(*, token_family: uuid.UUID | None) -> AgentGrant | None:
+    if token_family is None:
+        return None
+    return _connect_grants().filter(token_family=token_family).first()
+
+
+def _connect_grants() -> QuerySet[AgentGrant]:
+    return AgentGrant.objects.select_related("user", "user__agent_account", "application").filter(
+        kind=GrantKind.CONNECT
+    )
+
+
+def grants_for_user(*, user: User, kind: str | None = None) -> QuerySet[AgentGrant]:
+    grants = AgentGrant.objects.filter(user=user).order_by("revoked_at", "-created_at")
+    return grants if kind is None else grants.filter(kind=kind)
 
 
 def account_for_user(*, user: User) -> AgentAccount | None:

@@ -1,3 +1,5 @@
+import uuid
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -5,14 +7,16 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from oauth2_provider.models import AbstractApplication, get_refresh_token_model
 
-from hydrata.agents.keys import key_digest, key_display_prefix, key_generate
+from hydrata.agents.keys import code_digest, key_digest, key_display_prefix, key_generate
 from hydrata.agents.models import (
     AgentAccount,
     AgentActivity,
     AgentGrant,
     AgentSpend,
     CapabilitySuggestion,
+    GrantKind,
     GrantLevel,
 )
 from hydrata.agents.selectors import spend_used_this_month
@@ -28,10 +32,7 @@ def grant_create(
     name = name.strip()
     if not name or len(name) > MAX_GRANT_NAME_LENGTH:
         raise ValidationFailed(f"A grant needs a name of 1 to {MAX_GRANT_NAME_LENGTH} characters.", code="INVALID_NAME")
-    if level not in GrantLevel.values:
-        raise ValidationFailed(f"level must be one of {', '.join(GrantLevel.values)}.", code="INVALID_LEVEL")
-    if expires_at is not None and expires_at <= timezone.now():
-        raise ValidationFailed("The expiry must be in the future.", code="INVALID_EXPIRY")
+    _check_level_and_expiry(level=level, expires_at=expires_at)
     key = key_generate()
     grant = AgentGrant.objects.create(
         user=user,
@@ -44,15 +45,69 @@ def grant_create(
     return grant, key
 
 
+def _check_level_and_expiry(*, level: str, expires_at: datetime | None) -> None:
+    if level not in GrantLevel.values:
+        raise ValidationFailed(f"level must be one of {', '.join(GrantLevel.values)}.", code="INVALID_LEVEL")
+    if expires_at is not None and expires_at <= timezone.now():
+        raise ValidationFailed("The expiry must be in the future.", code="INVALID_EXPIRY")
+
+
+def connect_grant_create(
+    *,
+    user: User,
+    application: AbstractApplication,
+    client_host: str,
+    level: str,
+    expires_at: datetime | None,
+    authorization_code: str,
+) -> AgentGrant:
+    """The grant a person's consent creates for an OAuth client; the code and every token issued from it
+    belong to it. Only a digest of the code is kept, to recognise the code if it is ever presented again."""
+    _check_level_and_expiry(level=level, expires_at=expires_at)
+    name = (application.name or client_host or application.client_id).strip()[:MAX_GRANT_NAME_LENGTH]
+    return AgentGrant.objects.create(
+        user=user,
+        kind=GrantKind.CONNECT,
+        name=name,
+        level=level,
+        expires_at=expires_at,
+        application=application,
+        client_host=client_host[:255],
+        authorization_code_digest=code_digest(authorization_code),
+    )
+
+
+def connect_grant_bind_tokens(*, grant: AgentGrant, token_family: uuid.UUID) -> None:
+    """Tie the refresh-token family of a connection's first token exchange to its grant (rotation keeps it)."""
+    AgentGrant.objects.filter(pk=grant.pk, token_family__isnull=True).update(token_family=token_family)
+    grant.token_family = token_family
+
+
+def _connect_tokens_revoke(*, families: Iterable[uuid.UUID | None]) -> None:
+    """Revoke every refresh token of these families and delete their access tokens (the library's own way)."""
+    refresh_token_model = get_refresh_token_model()
+    for family in families:
+        if family is not None:
+            refresh_token_model.revoke_family(family)
+
+
+@transaction.atomic
 def grant_revoke(*, grant: AgentGrant) -> AgentGrant:
+    """Revoke a grant: a key stops working, a connected app loses its access and refresh tokens at once."""
     if grant.revoked_at is None:
         grant.revoked_at = timezone.now()
         grant.save(update_fields=["revoked_at"])
+    _connect_tokens_revoke(families=[grant.token_family])
     return grant
 
 
+@transaction.atomic
 def grants_revoke_all(*, user: User) -> int:
-    return AgentGrant.objects.filter(user=user, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    active = AgentGrant.objects.filter(user=user, revoked_at__isnull=True)
+    families = list(active.filter(kind=GrantKind.CONNECT).values_list("token_family", flat=True))
+    count = active.update(revoked_at=timezone.now())
+    _connect_tokens_revoke(families=families)
+    return count
 
 
 def grant_touch(*, grant: AgentGrant, now: datetime) -> None:

@@ -1,4 +1,5 @@
-"""The /agents/ page: a person manages the keys their agents use. Views parse, call a service, and render.
+"""The /agents/ page: a person manages the keys their agents use and the apps connected through the OAuth sign-in.
+Views parse, call a service, and render.
 
 Every action is a POST that redirects back to the page, except creating a grant: its key is rendered once,
 in that POST's response, and is kept nowhere else (not the session, not a message, not a log).
@@ -15,7 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from hydrata.agents.forms import GrantCreateForm, PauseForm, SpendLimitForm
-from hydrata.agents.models import AgentGrant
+from hydrata.agents.models import AgentGrant, GrantKind
 from hydrata.agents.selectors import (
     account_for_user,
     activity_for_user,
@@ -72,7 +73,10 @@ def revoke_grant(request: AuthenticatedHttpRequest, grant_id: int) -> HttpRespon
         messages.info(request, f"“{grant.name}” was already revoked.")
     else:
         grant_revoke(grant=grant)
-        messages.success(request, f"Revoked “{grant.name}”. Its key no longer works.")
+        if grant.kind == GrantKind.CONNECT:
+            messages.success(request, f"Disconnected “{grant.name}”. Its access and refresh tokens no longer work.")
+        else:
+            messages.success(request, f"Revoked “{grant.name}”. Its key no longer works.")
     return redirect("agents:grants")
 
 
@@ -81,7 +85,8 @@ def revoke_grant(request: AuthenticatedHttpRequest, grant_id: int) -> HttpRespon
 def revoke_all_grants(request: AuthenticatedHttpRequest) -> HttpResponse:
     count = grants_revoke_all(user=request.user)
     if count:
-        messages.success(request, f"Revoked {count} grant{'s' if count != 1 else ''}. Their keys no longer work.")
+        messages.success(request, f"Revoked {count} grant{'s' if count != 1 else ''}. Their keys and connections no "
+                                  "longer work.")
     else:
         messages.info(request, "There were no active grants to revoke.")
     return redirect("agents:grants")
@@ -141,7 +146,8 @@ def _render_page(
     account = account_for_user(user=user)
     spend_limit = account.monthly_spend_limit if account else None
     context = {
-        "grants": grants_for_user(user=user),
+        "grants": grants_for_user(user=user, kind=GrantKind.KEY),
+        "connections": grants_for_user(user=user, kind=GrantKind.CONNECT),
         "now": now,
         "paused": bool(account and account.agents_paused),
         "paused_at": account.paused_at if account else None,

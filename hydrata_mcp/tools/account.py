@@ -9,9 +9,10 @@ from hydrata_mcp.tools.registry import tool
 
 
 class AgentGrant(BaseModel):
-    name: str = Field(description="The name the account owner gave this key.")
-    level: str = Field(description="read < draft < launch: what this key may do.")
-    key_prefix: str = Field(description="The first characters of the key, for recognising it.")
+    kind: str = Field(description="'key' (an agent key) or 'connect' (an app connected by signing in).")
+    name: str = Field(description="The key's name, or the connected app's name.")
+    level: str = Field(description="read < draft < launch: what this grant may do.")
+    key_prefix: str = Field(description="The first characters of the key, for recognising it; empty when connected.")
     account: str = Field(description="The account the key acts for.")
     paused: bool = Field(description="True while the owner has paused all agent access.")
     spend_used_this_month: str = Field(description="Agent spend this calendar month, in USD.")
@@ -25,10 +26,11 @@ class Suggestion(BaseModel):
     summary: str
 
 
-@tool(title="Describe this agent key", read_only=True, idempotent=True)
+@tool(title="Describe this agent grant", read_only=True, idempotent=True)
 async def get_agent_grant(ctx: Context) -> AgentGrant:
-    """Describe the agent key in use: its level (read < draft < launch), the account, whether the account has
-    paused agent access, this month's agent spend and its limit, and the key's expiry.
+    """Describe the grant in use (an agent key, or this app's sign-in connection): its level (read < draft <
+    launch), the account, whether the account has paused agent access, this month's agent spend and its limit,
+    and the grant's expiry.
 
     Call it first when unsure what you may do, or after a refusal."""
     api = PlatformClient.for_context(ctx)

@@ -7,10 +7,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def load_settings(tmp_path: Path, **env: str) -> subprocess.CompletedProcess:
-    environment = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "HYDRATA_ENV"}}
+def load_settings(tmp_path: Path, *, show: str = "len(settings.SECRET_KEY)", **env: str) -> subprocess.CompletedProcess:
+    environment = {k: v for k, v in os.environ.items()
+                   if k not in {"SECRET_KEY", "HYDRATA_ENV", "HYDRATA_CONNECT_FLOW", "HYDRATA_OAUTH_SIGNING_KEY"}}
     environment.update(HYDRATA_VAR_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="config.settings", **env)
-    return subprocess.run([sys.executable, "-c", "from django.conf import settings; print(len(settings.SECRET_KEY))"],
+    return subprocess.run([sys.executable, "-c", f"from django.conf import settings; print({show})"],
                           cwd=ROOT, env=environment, capture_output=True, text=True)
 
 
@@ -30,3 +31,38 @@ def test_a_local_secret_key_is_generated_once_and_readable_only_by_its_owner(tmp
     assert first.returncode == second.returncode == 0
     assert key_file.read_text() == written and len(written) >= 50
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+
+
+def test_production_with_the_connect_flow_on_refuses_to_start_without_a_signing_key(tmp_path):
+    result = load_settings(tmp_path, HYDRATA_ENV="production", SECRET_KEY="x" * 50, HYDRATA_CONNECT_FLOW="1")
+
+    assert result.returncode != 0
+    assert "HYDRATA_OAUTH_SIGNING_KEY must be set" in result.stderr
+    assert not (tmp_path / "oauth_signing_key.pem").exists()
+
+
+def test_production_starts_with_the_connect_flow_off_by_default(tmp_path):
+    result = load_settings(tmp_path, HYDRATA_ENV="production", SECRET_KEY="x" * 50)
+
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_local_signing_key_is_generated_once_and_readable_only_by_its_owner(tmp_path):
+    first = load_settings(tmp_path)
+    key_file = tmp_path / "oauth_signing_key.pem"
+    written = key_file.read_text()
+    second = load_settings(tmp_path)
+
+    assert first.returncode == second.returncode == 0
+    assert key_file.read_text() == written and written.startswith("-----BEGIN PRIVATE KEY-----")
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+
+
+def test_no_allowed_metadata_document_host_turns_cimd_off(tmp_path):
+    show = 'settings.OAUTH2_PROVIDER["CIMD_ENABLED"], settings.OAUTH2_PROVIDER["CIMD_ALLOWED_HOSTS"]'
+
+    default = load_settings(tmp_path, show=show)
+    empty = load_settings(tmp_path, show=show, HYDRATA_CIMD_ALLOWED_HOSTS="")
+
+    assert default.stdout.strip() == "True ['claude.ai', 'claude.com']"
+    assert empty.stdout.strip() == "False []"

@@ -7,6 +7,7 @@ import pytest
 
 KEY_A = "hk_" + "A" * 43
 KEY_B = "hk_" + "b" * 43
+JWT_SHAPED = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"
 JSONRPC_HEADERS = {"HTTP_ACCEPT": "application/json, text/event-stream", "HTTP_MCP_PROTOCOL_VERSION": "2025-06-18"}
 
 REQUESTS = {
@@ -43,7 +44,8 @@ def post(client, payload, authorization=None, **extra):
 
 @pytest.mark.parametrize("method", REQUESTS)
 @pytest.mark.parametrize("credential", REFUSED_CREDENTIALS)
-def test_a_jsonrpc_request_without_one_well_shaped_key_is_401(client, method, credential):
+def test_a_jsonrpc_request_without_one_well_shaped_key_is_401(client, settings, method, credential):
+    settings.HYDRATA_CONNECT_FLOW = False  # as before the connect flow existed: keys only, a bare challenge
     payload = REQUESTS[method]
     response = post(client, payload, REFUSED_CREDENTIALS[credential])
 
@@ -54,6 +56,46 @@ def test_a_jsonrpc_request_without_one_well_shaped_key_is_401(client, method, cr
     assert body["id"] == payload["id"]
     assert body["error"]["code"] == -32001
     assert KEY_A not in response.content.decode() and "dXNlcjpwYXNz" not in response.content.decode()
+
+
+CONNECT_REFUSED = {name: value for name, value in REFUSED_CREDENTIALS.items() if name != "other bearer"} | {
+    "two segments": "Bearer eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxIn0",
+    "four segments": f"Bearer {JWT_SHAPED}.more",
+    "too long": "Bearer " + "a" * 2000 + "." + "b" * 2000 + "." + "c" * 200,
+    "two tokens": f"Bearer {JWT_SHAPED},Bearer {JWT_SHAPED}",
+    "padding": "Bearer eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxIn0=.c2lnbmF0dXJl",
+}
+
+
+@pytest.mark.parametrize("credential", CONNECT_REFUSED)
+def test_with_the_connect_flow_on_every_401_points_at_the_protected_resource_metadata(client, settings, credential):
+    settings.HYDRATA_CONNECT_FLOW = True
+
+    response = post(client, REQUESTS["initialize"], CONNECT_REFUSED[credential])
+
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == (
+        f'Bearer realm="hydrata.com", resource_metadata="{settings.HYDRATA_SITE_URL}/.well-known/oauth-protected-'
+        'resource/mcp", scope="read draft launch"'
+    )
+    assert response.json()["error"]["code"] == -32001 and "sign in" in response.json()["error"]["message"]
+
+
+@pytest.mark.parametrize("credential", [f"Bearer {JWT_SHAPED}", f"bearer {JWT_SHAPED}", f"Bearer {KEY_A}"])
+def test_with_the_connect_flow_on_one_jwt_shaped_token_or_one_key_reaches_the_sdk(client, settings, credential):
+    settings.HYDRATA_CONNECT_FLOW = True
+
+    response = post(client, REQUESTS["tools/list"], credential)
+
+    assert response.status_code == 200 and "result" in response.json()
+
+
+def test_with_the_connect_flow_off_a_jwt_shaped_token_is_401(client, settings):
+    settings.HYDRATA_CONNECT_FLOW = False
+
+    response = post(client, REQUESTS["tools/list"], f"Bearer {JWT_SHAPED}")
+
+    assert response.status_code == 401 and response["WWW-Authenticate"] == 'Bearer realm="hydrata.com"'
 
 
 @pytest.mark.parametrize("method", REQUESTS)

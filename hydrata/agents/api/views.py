@@ -13,7 +13,7 @@ from hydrata.core.requests import AuthenticatedRequest
 
 
 class AgentMeView(APIView):
-    """The calling grant: name, level, account, paused, spend used and limit, expiry."""
+    """The calling grant (a key or a connected app): name, level, account, paused, spend used and limit, expiry."""
 
     grant_levels = {"GET": "read"}
 
@@ -26,9 +26,11 @@ class AgentMeView(APIView):
         limit = account.monthly_spend_limit if account else None
         return Response({
             "id": grant.pk,
+            "kind": grant.kind,
             "name": grant.name,
             "level": grant.level,
             "key_prefix": grant.key_prefix,
+            "client_host": grant.client_host,
             "account": grant.user.get_username(),
             "paused": bool(account and account.agents_paused),
             "spend_used_this_month": str(spend_used_this_month(user=grant.user, now=timezone.now())),

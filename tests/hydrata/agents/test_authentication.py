@@ -93,7 +93,8 @@ def test_another_scheme_is_left_to_other_authenticators_so_a_browser_session_sti
     assert response.status_code == 200
 
 
-def test_a_non_hk_bearer_token_is_not_treated_as_an_agent_key():
+def test_a_non_hk_bearer_token_is_not_treated_as_an_agent_key(settings):
+    settings.HYDRATA_CONNECT_FLOW = False
     response = APIClient().get("/api/v2/anuga/projects/", HTTP_AUTHORIZATION="Bearer some.jwt.token")
 
     assert response.status_code == 401

@@ -59,7 +59,7 @@ def test_anonymous_visitors_are_sent_to_sign_in(client, url):
     response = client.post(url) if url != PAGE else client.get(url)
 
     assert response.status_code == 302
-    assert response["Location"].startswith("/admin/login/?next=")
+    assert response["Location"].startswith("/accounts/login/?next=")
 
 
 def test_creating_a_grant_shows_the_key_once(signed_in, user):
@@ -273,3 +273,17 @@ def test_a_paused_account_is_shown_as_paused(signed_in, user):
     body = signed_in.get(PAGE).content.decode()
 
     assert "All agent access is paused" in body
+
+
+def test_an_ordinary_account_signs_in_on_the_site_login_page_and_out_again(user):
+    browser = Client()
+
+    signed_in = browser.post("/accounts/login/?next=/agents/", {"username": "alice",
+                                                                  "password": "a-long-test-password",
+                                                                  "next": "/agents/"})
+    page = browser.get(PAGE)
+    signed_out = browser.post("/accounts/logout/")
+
+    assert signed_in.status_code == 302 and signed_in["Location"] == "/agents/"
+    assert page.status_code == 200
+    assert signed_out.status_code == 302 and browser.get(PAGE).status_code == 302

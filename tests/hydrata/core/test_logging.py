@@ -21,3 +21,12 @@ def test_the_filter_rewrites_formatted_records():
 
     assert RedactSecretsFilter().filter(record) is True
     assert "LWk87" not in record.getMessage() and "[redacted]" in record.getMessage()
+
+
+def test_a_jwt_anywhere_in_a_line_is_redacted():
+    token = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJlLXNlY3JldA"
+
+    cleaned = redact(f"GET /mcp/?access_token={token} 401")
+
+    assert "c2lnbmF0dXJl" not in cleaned and "eyJzdWIi" not in cleaned
+    assert cleaned == "GET /mcp/?access_token=[token redacted] 401"

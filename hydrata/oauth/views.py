@@ -1,0 +1,149 @@
+"""The authorization server's pages and documents: django-oauth-toolkit's views, extended where this server says
+more (the consent page, the JWKS, stricter client registration)."""
+
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from oauth2_provider.models import get_application_model
+from oauth2_provider.views import AuthorizationView
+from oauth2_provider.views.dynamic_client_registration import (
+    DynamicClientRegistrationManagementView,
+    DynamicClientRegistrationView,
+)
+from oauth2_provider.views.metadata import OAuthProtectedResourceMetadataView, OAuthServerMetadataView
+
+from hydrata.oauth.forms import Consent, ConsentForm, preselected_level
+from hydrata.oauth.keys import jwks
+from hydrata.oauth.policy import redirect_uri_allowed
+from hydrata.oauth.site import LEVEL_SCOPES, connect_flow_on
+from hydrata.oauth.validator import client_host
+
+REGISTRABLE_GRANT_TYPES = {"authorization_code", "refresh_token"}
+
+
+def flow_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """404 while HYDRATA_CONNECT_FLOW is off. `wraps` keeps the view's csrf_exempt mark."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not connect_flow_on():
+            raise Http404("The connect flow is off on this server.")
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+class ConsentView(AuthorizationView):
+    """Behind the site's login: names the client, lets the person choose the level and an expiry, and (through
+    the validator) creates the agent grant the code and its tokens belong to."""
+
+    template_name = "oauth/consent.html"
+    form_class = ConsentForm
+    consent: Consent | None = None
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        # The library would skip this page for `approval_prompt=auto` when an earlier token covers the scopes;
+        # here every code comes from a person's answer on it.
+        if "approval_prompt" in request.GET:
+            query = request.GET.copy()
+            del query["approval_prompt"]
+            request.GET = query  # type: ignore[assignment]
+        return super().get(request, *args, **kwargs)
+
+    def get_initial(self) -> dict[str, Any]:
+        initial = super().get_initial()
+        initial["level"] = preselected_level(list(self.oauth2_data.get("scopes", [])))
+        return initial
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        application = context.get("application") or self._posted_application(context.get("form"))
+        if application is not None:
+            redirect_uri = context.get("redirect_uri") or self.request.POST.get("redirect_uri")
+            context.update(application=application, client_host=client_host(application, redirect_uri),
+                           from_metadata_document=application.registration_source == "cimd")
+        return context
+
+    def form_valid(self, form: ConsentForm) -> HttpResponse:
+        self.consent = form.consent() if form.cleaned_data.get("allow") else None
+        return super().form_valid(form)
+
+    def create_authorization_response(self, request: HttpRequest, scopes: str, credentials: dict, allow: bool):
+        if allow and self.consent is not None:
+            scopes = self.consent.level  # the person's choice, whatever the client asked for
+            credentials = {**credentials, "connect_consent": self.consent}
+        return super().create_authorization_response(request, scopes, credentials, allow)
+
+    def _posted_application(self, form: ConsentForm | None) -> Any:
+        client_id = form.data.get("client_id") if form is not None and form.is_bound else None
+        return get_application_model().objects.filter(client_id=client_id).first() if client_id else None
+
+
+class ServerMetadataView(OAuthServerMetadataView):
+    """RFC 8414, plus the JWKS that verifies the access tokens."""
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        data = json.loads(super().get(request, *args, **kwargs).content)
+        data["jwks_uri"] = self._get_endpoint_url(request, "jwks", required=True)
+        return _public_json(data)
+
+
+class ProtectedResourceMetadataView(OAuthProtectedResourceMetadataView):
+    """RFC 9728 for the MCP endpoint: its scopes are the grant levels (offline_access is the server's business)."""
+
+    def get_scopes_supported(self) -> list[str]:
+        return list(LEVEL_SCOPES)
+
+
+def jwks_view(request: HttpRequest) -> HttpResponse:
+    response = _public_json(jwks())
+    response["Cache-Control"] = "public, max-age=300"
+    return response
+
+
+class RegistrationView(DynamicClientRegistrationView):
+    """RFC 7591, limited to what this server issues: the authorization code flow, to https or loopback."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        return registration_refusal(request.body) or super().post(request, *args, **kwargs)
+
+
+class RegistrationManagementView(DynamicClientRegistrationManagementView):
+    def put(self, request: HttpRequest, client_id: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        return registration_refusal(request.body) or super().put(request, client_id, *args, **kwargs)
+
+
+def registration_refusal(body: bytes) -> JsonResponse | None:
+    """An RFC 7591 error for metadata this server will not register; None leaves the rest to the library."""
+    try:
+        metadata = json.loads(body)
+    except ValueError:
+        return None
+    if not isinstance(metadata, dict):
+        return None
+    redirect_uris = metadata.get("redirect_uris", [])
+    if isinstance(redirect_uris, list) and not all(isinstance(u, str) and redirect_uri_allowed(u)
+                                                   for u in redirect_uris):
+        return _registration_error("invalid_redirect_uri", "Redirect URIs must be https, or http to a loopback "
+                                   "address (127.0.0.1, ::1 or localhost).")
+    grant_types = metadata.get("grant_types", ["authorization_code"])
+    if not isinstance(grant_types, list) or not set(grant_types) <= REGISTRABLE_GRANT_TYPES:
+        return _registration_error("invalid_client_metadata",
+                                   "grant_types may only be authorization_code and refresh_token.")
+    response_types = metadata.get("response_types", ["code"])
+    if not isinstance(response_types, list) or set(response_types) - {"code"}:
+        return _registration_error("invalid_client_metadata", "response_types may only be code.")
+    return None
+
+
+def _registration_error(error: str, description: str) -> JsonResponse:
+    return JsonResponse({"error": error, "error_description": description}, status=400)
+
+
+def _public_json(data: dict[str, Any]) -> JsonResponse:
+    response = JsonResponse(data)
+    response["Access-Control-Allow-Origin"] = "*"  # metadata is public; browser-based clients read it too
+    return response

@@ -1,0 +1,70 @@
+"""Client ID Metadata Documents: fetched only from allowed hosts, from public addresses unless the operator lists
+the host as private, and a document must name its own URL."""
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from oauth2_provider.models import Application
+
+from tests.factories import make_user
+from tests.https_documents import DocumentServer
+from tests.hydrata.oauth.flow import REDIRECT_URI, Pkce, authorize_url
+
+pytestmark = pytest.mark.django_db
+
+PATH = "/client-metadata.json"
+
+
+@pytest.fixture
+def browser():
+    client = Client()
+    client.force_login(make_user("alice"))
+    return client
+
+
+@pytest.fixture
+def documents(tmp_path, settings, monkeypatch):
+    cache.clear()  # the library backs off a failing URL in the cache
+    with DocumentServer(tmp_path) as server:
+        monkeypatch.setenv("SSL_CERT_FILE", str(server.cert_path))
+        settings.OAUTH2_PROVIDER = {**settings.OAUTH2_PROVIDER, "CIMD_ALLOWED_HOSTS": ["localhost"]}
+        server.client_id = f"{server.origin}{PATH}"
+        server.documents[PATH] = {"client_id": server.client_id, "client_name": "Doc client",
+                                  "redirect_uris": [REDIRECT_URI], "token_endpoint_auth_method": "none"}
+        yield server
+
+
+def test_a_document_from_a_listed_private_host_is_fetched_and_names_the_client(browser, documents, settings):
+    settings.HYDRATA_CIMD_PRIVATE_HOSTS = ["localhost"]
+
+    page = browser.get(authorize_url(documents.client_id, Pkce()))
+
+    assert page.status_code == 200 and "Doc client" in page.content.decode()
+    assert Application.objects.get().registration_source == "cimd"
+
+
+def test_a_host_resolving_to_a_private_address_is_refused_unless_listed(browser, documents, settings):
+    settings.HYDRATA_CIMD_PRIVATE_HOSTS = []
+
+    response = browser.get(authorize_url(documents.client_id, Pkce()))
+
+    assert response.status_code == 400 and documents.fetched == []  # refused before connecting
+    assert not Application.objects.exists()
+
+
+def test_a_host_that_is_not_allowed_is_never_fetched(browser, documents, settings):
+    settings.HYDRATA_CIMD_PRIVATE_HOSTS = ["localhost"]
+    settings.OAUTH2_PROVIDER = {**settings.OAUTH2_PROVIDER, "CIMD_ALLOWED_HOSTS": ["claude.ai"]}
+
+    response = browser.get(authorize_url(documents.client_id, Pkce()))
+
+    assert response.status_code == 400 and documents.fetched == []
+
+
+def test_a_document_naming_another_client_id_is_refused(browser, documents, settings):
+    settings.HYDRATA_CIMD_PRIVATE_HOSTS = ["localhost"]
+    documents.documents[PATH]["client_id"] = "https://claude.ai/oauth/claude-code-client-metadata"
+
+    response = browser.get(authorize_url(documents.client_id, Pkce()))
+
+    assert response.status_code == 400 and not Application.objects.exists()
