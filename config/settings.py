@@ -207,6 +207,10 @@ LOGGING = {
         # The SDK logs every request at INFO; keep the console readable.
         "mcp": {"level": "WARNING"},
         "httpx": {"level": "WARNING"},
+        # The production server (uvicorn, see the Procfile) configures its own loggers before it loads this app;
+        # naming them here drops its handlers, so its access log reaches the console through the redacting filter.
+        "uvicorn": {"handlers": [], "propagate": True},
+        "uvicorn.access": {"handlers": [], "propagate": True},
     },
 }
 
