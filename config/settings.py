@@ -181,6 +181,12 @@ HYDRATA_TERRAIN_MAX_BYTES = int(os.environ.get("HYDRATA_TERRAIN_MAX_BYTES", str(
 HYDRATA_GEOJSON_MAX_BYTES = int(os.environ.get("HYDRATA_GEOJSON_MAX_BYTES", str(50 * 1024**2)))
 HYDRATA_GEOJSON_MAX_FEATURES = int(os.environ.get("HYDRATA_GEOJSON_MAX_FEATURES", "100000"))
 
+# A time series holds at most this many rows; a request body may hold that many generous rows (about 128 bytes
+# each, indented JSON with offsets) and a little more, so the row limit is what refuses a long series.
+HYDRATA_TIME_SERIES_MAX_ROWS = int(os.environ.get("HYDRATA_TIME_SERIES_MAX_ROWS", "100000"))
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE",
+                                                 str(HYDRATA_TIME_SERIES_MAX_ROWS * 128 + 1024**2)))
+
 # Scenarios and compute
 HYDRATA_MESH_MAX_TRIANGLES = int(os.environ.get("HYDRATA_MESH_MAX_TRIANGLES", "1500000"))
 HYDRATA_COMPUTE_USD_PER_VCPU_HOUR = float(os.environ.get("HYDRATA_COMPUTE_USD_PER_VCPU_HOUR", "0.10"))

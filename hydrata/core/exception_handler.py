@@ -3,13 +3,15 @@
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from hydrata.core.errors import PlatformError
+from hydrata.core.errors import PlatformError, RequestTooLarge
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +65,10 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         exc = exceptions.NotFound("Not found, or not visible to this caller.")
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
+    elif isinstance(exc, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        exc = RequestTooLarge(f"The request body is larger than the {limit:,}-byte limit. Send less in one request.",
+                              limit=limit)
 
     if isinstance(exc, PlatformError):
         body = {"code": exc.error_code, "detail": str(exc.detail), **exc.extra}

@@ -8,6 +8,7 @@ from rest_framework.views import APIView
 
 from hydrata.agents.permissions import grant_of
 from hydrata.anuga.models import Run, RunStatus, Scenario
+from hydrata.anuga.projections import crs_code_validate
 from hydrata.anuga.run_results import preview_png, result_layers, sample
 from hydrata.anuga.selectors.projects import project_get, project_get_writable, projects_visible_to
 from hydrata.anuga.selectors.runs import phase_of, run_get, runs_of
@@ -28,7 +29,7 @@ class PointInput(serializers.Serializer):
 
 class SampleInput(serializers.Serializer):
     points = PointInput(many=True, allow_empty=False, max_length=1000)
-    crs = serializers.CharField(required=False, allow_blank=True, default="")
+    crs = serializers.CharField(required=False, allow_blank=True, default="", validators=[crs_code_validate])
 
 
 def run_status(run: Run) -> dict[str, Any]:
