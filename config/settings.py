@@ -145,12 +145,23 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["hydrata.agents.permissions.GrantLevelPermission"],
+    "DEFAULT_THROTTLE_CLASSES": ["hydrata.agents.throttles.GrantRateThrottle"],
     "DEFAULT_PAGINATION_CLASS": "hydrata.core.pagination.PageNumberPagination",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "hydrata.core.exception_handler.api_exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
+
+# The cache holds the agent rate-limit counters. The default is per process: with several web processes set
+# HYDRATA_CACHE_URL to a shared cache (redis://host:6379/1), or each process counts requests on its own.
+HYDRATA_CACHE_URL = os.environ.get("HYDRATA_CACHE_URL", "")
+if HYDRATA_CACHE_URL.startswith(("redis://", "rediss://")):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": HYDRATA_CACHE_URL}}
+elif HYDRATA_CACHE_URL:
+    raise ImproperlyConfigured("HYDRATA_CACHE_URL must be empty (memory of this process) or a redis:// URL.")
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "hydrata"}}
 
 # Background work (Celery). Embedded default: the filesystem transport, which needs no broker server.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
@@ -198,6 +209,8 @@ HYDRATA_RUN_YIELD_SECONDS = float(os.environ.get("HYDRATA_RUN_YIELD_SECONDS", "0
 HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS = int(os.environ.get("HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS", "45"))
 
 # Agent grants
+# Requests a minute per agent key (0: no limit); polling once a second uses 60. People on the site are not counted.
+HYDRATA_AGENT_RATE_LIMIT = int(os.environ.get("HYDRATA_AGENT_RATE_LIMIT", "600"))
 HYDRATA_GRANT_LAST_USED_THROTTLE_SECONDS = int(os.environ.get("HYDRATA_GRANT_LAST_USED_THROTTLE_SECONDS", "60"))
 
 LOGGING = {

@@ -1,6 +1,7 @@
 """The one DRF exception handler: every error body is {"code": ..., "detail": ..., ...}."""
 
 import logging
+import math
 from typing import Any
 
 from django.conf import settings
@@ -41,10 +42,13 @@ def _headers(exc: exceptions.APIException) -> dict[str, str]:
     auth_header = getattr(exc, "auth_header", None)
     if auth_header:
         headers["WWW-Authenticate"] = str(auth_header)
-    wait = getattr(exc, "wait", None)
-    if wait:
-        headers["Retry-After"] = str(int(wait))
+    if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+        headers["Retry-After"] = str(_retry_after(exc))
     return headers
+
+
+def _retry_after(exc: exceptions.Throttled) -> int:
+    return max(1, math.ceil(exc.wait or 0))
 
 
 def _validation_body(exc: exceptions.ValidationError) -> dict[str, Any]:
@@ -74,6 +78,10 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         body = {"code": exc.error_code, "detail": str(exc.detail), **exc.extra}
     elif isinstance(exc, exceptions.ValidationError):
         body = _validation_body(exc)
+    elif isinstance(exc, exceptions.Throttled):
+        body = {"code": "THROTTLED", "detail": "Too many requests with this agent key: at most "
+                f"{settings.HYDRATA_AGENT_RATE_LIMIT} a minute. Wait before the next one.",
+                "retry_after_seconds": _retry_after(exc) if exc.wait is not None else None}
     elif isinstance(exc, exceptions.APIException):
         body = {"code": _drf_code(exc), "detail": str(exc.detail)}
     else:
