@@ -207,6 +207,23 @@ HYDRATA_ANUGA_THREADS = int(os.environ.get("HYDRATA_ANUGA_THREADS", str(os.cpu_c
 HYDRATA_RUN_YIELD_SECONDS = float(os.environ.get("HYDRATA_RUN_YIELD_SECONDS", "0"))  # 0 = chosen per duration
 # A computing run whose worker has not reported for this long is ended in error (worker or machine lost).
 HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS = int(os.environ.get("HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS", "45"))
+# The simulation child's limits: CPU seconds and wall-clock seconds are the run's estimated vCPU time times the
+# margin, never below their floors; address space and the size of any file it writes are fixed (0: no limit).
+HYDRATA_RUN_LIMIT_MARGIN = float(os.environ.get("HYDRATA_RUN_LIMIT_MARGIN", "4"))
+HYDRATA_RUN_MIN_CPU_SECONDS = int(os.environ.get("HYDRATA_RUN_MIN_CPU_SECONDS", "900"))
+HYDRATA_RUN_MIN_WALL_SECONDS = int(os.environ.get("HYDRATA_RUN_MIN_WALL_SECONDS", "900"))
+HYDRATA_RUN_MAX_ADDRESS_SPACE_BYTES = int(os.environ.get("HYDRATA_RUN_MAX_ADDRESS_SPACE_BYTES", str(16 * 1024**3)))
+HYDRATA_RUN_MAX_FILE_BYTES = int(os.environ.get("HYDRATA_RUN_MAX_FILE_BYTES", str(50 * 1024**3)))
+
+# Celery time limits per task type, in seconds. The soft limit raises inside the task, which ends its record in
+# error; the hard limit, HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS later, kills the worker process running it.
+HYDRATA_TASK_TIME_LIMITS = {
+    "terrain_import": int(os.environ.get("HYDRATA_TERRAIN_IMPORT_TIME_LIMIT_SECONDS", "1800")),
+    "run_build": int(os.environ.get("HYDRATA_BUILD_TIME_LIMIT_SECONDS", "1800")),
+    "run_simulation": int(os.environ.get("HYDRATA_SIMULATION_TIME_LIMIT_SECONDS", str(48 * 3600))),
+    "dataset_import": int(os.environ.get("HYDRATA_DATASET_IMPORT_TIME_LIMIT_SECONDS", "600")),
+}
+HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS = int(os.environ.get("HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS", "60"))
 
 # Agent grants
 # Requests a minute per agent key (0: no limit); polling once a second uses 60. People on the site are not counted.

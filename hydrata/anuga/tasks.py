@@ -2,14 +2,15 @@ from celery import shared_task
 from celery.signals import worker_ready
 
 from hydrata.anuga.services.terrain import terrain_import
+from hydrata.core.task_limits import time_limits
 
 
-@shared_task(name="anuga.terrain_import")
+@shared_task(name="anuga.terrain_import", **time_limits("terrain_import"))
 def terrain_import_task(terrain_id: int) -> None:
     terrain_import(terrain_id=terrain_id)
 
 
-@shared_task(name="anuga.run_build")
+@shared_task(name="anuga.run_build", **time_limits("run_build"))
 def run_build_task(run_id: int) -> None:
     from hydrata.anuga.services.build import run_build
 
@@ -17,7 +18,7 @@ def run_build_task(run_id: int) -> None:
 
 
 # Not acks_late: a simulation whose worker died is ended by the reaper, never silently started again.
-@shared_task(name="anuga.run_simulation", bind=True, acks_late=False)
+@shared_task(name="anuga.run_simulation", bind=True, acks_late=False, **time_limits("run_simulation"))
 def run_simulation_task(self, run_id: int) -> None:
     from hydrata.anuga.services.simulation import run_simulate
 
