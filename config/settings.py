@@ -180,6 +180,12 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Periodic work, sent by `celery beat` (the worker's --beat locally, the Procfile's one beat process in production).
+HYDRATA_CLEANUP_INTERVAL_SECONDS = int(os.environ.get("HYDRATA_CLEANUP_INTERVAL_SECONDS", "3600"))
+CELERY_BEAT_SCHEDULE = {
+    "storage-cleanup": {"task": "anuga.storage_cleanup", "schedule": float(HYDRATA_CLEANUP_INTERVAL_SECONDS)},
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # Storage of uploaded and produced files: "local" (files under MEDIA_ROOT, URLs signed by this server) or "s3".
 HYDRATA_STORAGE_BACKEND = os.environ.get("HYDRATA_STORAGE_BACKEND", "local")
@@ -188,6 +194,12 @@ HYDRATA_S3_REGION = os.environ.get("HYDRATA_S3_REGION", os.environ.get("AWS_DEFA
 HYDRATA_S3_ENDPOINT_URL = os.environ.get("HYDRATA_S3_ENDPOINT_URL") or None
 HYDRATA_UPLOAD_URL_EXPIRY_SECONDS = int(os.environ.get("HYDRATA_UPLOAD_URL_EXPIRY_SECONDS", "3600"))
 HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS = int(os.environ.get("HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS", "3600"))
+# A terrain upload slot may be finalized until its URL expires plus this grace; then it is refused and cleaned up.
+HYDRATA_UPLOAD_FINALIZE_GRACE_SECONDS = int(os.environ.get("HYDRATA_UPLOAD_FINALIZE_GRACE_SECONDS", "3600"))
+# Retention (see hydrata/anuga/services/cleanup.py): a terrain's staged upload is deleted this long after its
+# import ended; a complete run's .sww (its full time history, the largest output) this long after it finished.
+HYDRATA_STAGING_RETENTION_HOURS = int(os.environ.get("HYDRATA_STAGING_RETENTION_HOURS", "24"))
+HYDRATA_RUN_SWW_RETENTION_DAYS = int(os.environ.get("HYDRATA_RUN_SWW_RETENTION_DAYS", "30"))  # 0: keep forever
 HYDRATA_TERRAIN_MAX_BYTES = int(os.environ.get("HYDRATA_TERRAIN_MAX_BYTES", str(5 * 1024**3)))
 HYDRATA_GEOJSON_MAX_BYTES = int(os.environ.get("HYDRATA_GEOJSON_MAX_BYTES", str(50 * 1024**2)))
 HYDRATA_GEOJSON_MAX_FEATURES = int(os.environ.get("HYDRATA_GEOJSON_MAX_FEATURES", "100000"))
@@ -222,6 +234,7 @@ HYDRATA_TASK_TIME_LIMITS = {
     "run_build": int(os.environ.get("HYDRATA_BUILD_TIME_LIMIT_SECONDS", "1800")),
     "run_simulation": int(os.environ.get("HYDRATA_SIMULATION_TIME_LIMIT_SECONDS", str(48 * 3600))),
     "dataset_import": int(os.environ.get("HYDRATA_DATASET_IMPORT_TIME_LIMIT_SECONDS", "600")),
+    "storage_cleanup": int(os.environ.get("HYDRATA_CLEANUP_TIME_LIMIT_SECONDS", "1800")),
 }
 HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS = int(os.environ.get("HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS", "60"))
 

@@ -25,6 +25,13 @@ def run_simulation_task(self, run_id: int) -> None:
     run_simulate(run_id=run_id, worker=self.request.hostname or "")
 
 
+@shared_task(name="anuga.storage_cleanup", **time_limits("storage_cleanup"))
+def storage_cleanup_task() -> None:
+    from hydrata.anuga.services.cleanup import storage_cleanup
+
+    storage_cleanup()
+
+
 @worker_ready.connect
 def fail_runs_of_a_restarted_worker(sender, **kwargs) -> None:
     from hydrata.anuga.services.runs import runs_fail_for_worker

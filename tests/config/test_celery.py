@@ -3,7 +3,7 @@
 from config.celery import app
 
 PLATFORM_TASKS = {"anuga.terrain_import": "terrain_import", "anuga.run_build": "run_build",
-                  "anuga.run_simulation": "run_simulation",
+                  "anuga.run_simulation": "run_simulation", "anuga.storage_cleanup": "storage_cleanup",
                   "hydrata.uploads.tasks.dataset_import_task": "dataset_import"}
 
 

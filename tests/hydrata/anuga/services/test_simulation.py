@@ -8,8 +8,7 @@ import pytest
 
 from hydrata.anuga.models import Run, RunStatus
 from hydrata.anuga.services.simulation import run_simulate
-from tests.factories import make_grant
-from tests.model_setup import PROJECTS, api, small_test_model
+from tests.model_setup import api
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -19,21 +18,9 @@ SECRETS = {"DATABASE_URL": "postgres://hydrata:db-password@db/hydrata", "CELERY_
 
 
 @pytest.fixture
-def queued(live_asgi):
-    """A small_test run queued for six simulated hours (long enough to outlast any limit below); nothing consumes
-    the queue until a test starts a worker or simulates in-process."""
-    _, key = make_grant(level="launch")
-    model = small_test_model(live_asgi.url, key)
-    with api(live_asgi.url, key) as http:
-        scenario = http.post(f"{PROJECTS}{model.project_id}/scenarios/",
-                             json={"name": "s", "resolution": 10, "duration": 6 * 3600}).json()
-        assert http.post(f"{PROJECTS}{model.project_id}/scenarios/{scenario['id']}/build/").status_code == 202
-        from config.celery import app
-
-        app.conf.task_always_eager = False
-        run = http.post(f"/api/v2/anuga/scenarios/{scenario['id']}/run/")
-    assert run.status_code == 202, run.text
-    return key, run.json()["id"]
+def queued(queue_run):
+    """Six simulated hours: long enough to outlast any limit below."""
+    return queue_run(6 * 3600)
 
 
 def child_environment(run_id: int, *, seconds: float = 90) -> dict[str, str]:
