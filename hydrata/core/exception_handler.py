@@ -42,13 +42,15 @@ def _headers(exc: exceptions.APIException) -> dict[str, str]:
     auth_header = getattr(exc, "auth_header", None)
     if auth_header:
         headers["WWW-Authenticate"] = str(auth_header)
-    if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-        headers["Retry-After"] = str(_retry_after(exc))
+    retry_after = _retry_after(exc)
+    if retry_after is not None:
+        headers["Retry-After"] = str(retry_after)
     return headers
 
 
-def _retry_after(exc: exceptions.Throttled) -> int:
-    return max(1, math.ceil(exc.wait or 0))
+def _retry_after(exc: exceptions.APIException) -> int | None:
+    wait = getattr(exc, "wait", None)  # DRF's Throttled sets it (its type stubs leave it out)
+    return None if wait is None else max(1, math.ceil(wait))
 
 
 def _validation_body(exc: exceptions.ValidationError) -> dict[str, Any]:
@@ -81,7 +83,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     elif isinstance(exc, exceptions.Throttled):
         body = {"code": "THROTTLED", "detail": "Too many requests with this agent key: at most "
                 f"{settings.HYDRATA_AGENT_RATE_LIMIT} a minute. Wait before the next one.",
-                "retry_after_seconds": _retry_after(exc) if exc.wait is not None else None}
+                "retry_after_seconds": _retry_after(exc)}
     elif isinstance(exc, exceptions.APIException):
         body = {"code": _drf_code(exc), "detail": str(exc.detail)}
     else:

@@ -29,7 +29,10 @@ class PointInput(serializers.Serializer):
 
 class SampleInput(serializers.Serializer):
     points = PointInput(many=True, allow_empty=False, max_length=1000)
-    crs = serializers.CharField(required=False, allow_blank=True, default="", validators=[crs_code_validate])
+    crs = serializers.CharField(required=False, allow_blank=True, default="")
+
+    def validate_crs(self, value: str) -> str:
+        return crs_code_validate(value) if value else value
 
 
 def run_status(run: Run) -> dict[str, Any]:

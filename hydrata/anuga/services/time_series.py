@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from hydrata.anuga.models import Project, SeriesType, TimeSeries
 from hydrata.core.errors import Conflict, ValidationFailed
 
+
 def time_series_create(
     *, project: Project, user: AbstractBaseUser, name: str, series_type: str, units: str, data: Any,
     timezone: str = "UTC", source: str = "", location_name: str = "", description: str = "",

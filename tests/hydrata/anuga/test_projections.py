@@ -6,7 +6,7 @@ from hydrata.anuga.projections import crs_code_validate, projection_normalise
 from hydrata.core.errors import ValidationFailed
 
 
-@pytest.mark.parametrize("value, code", [("EPSG:4326", "EPSG:4326"), (" epsg:28356 ", "EPSG:28356"),
+@pytest.mark.parametrize(("value", "code"), [("EPSG:4326", "EPSG:4326"), (" epsg:28356 ", "EPSG:28356"),
                                          ("ESRI:102100", "ESRI:102100"), ("OGC:CRS84", "OGC:CRS84")])
 def test_an_authority_code_of_a_horizontal_crs_is_accepted_and_normalised(value, code):
     assert crs_code_validate(value) == code

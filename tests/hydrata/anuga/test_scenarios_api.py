@@ -175,9 +175,10 @@ def bare_scenario():
     return client, f"{PROJECTS}{project.pk}/scenarios/{scenario['id']}/"
 
 
-@pytest.mark.parametrize("overrides, field", [({"duration": "abc"}, "duration"), ({"resolution": [1]}, "resolution"),
-                                              ({"model_start": "yesterday"}, "model_start"),
-                                              ({"description": "d" * 5001}, "description")])
+@pytest.mark.parametrize(("overrides", "field"), [
+    ({"duration": "abc"}, "duration"), ({"resolution": [1]}, "resolution"), ({"model_start": "yesterday"}, "model_start"),
+    ({"description": "d" * 5001}, "description"),
+])
 def test_clone_overrides_are_validated_like_a_new_scenario(bare_scenario, overrides, field):
     client, path = bare_scenario
 

@@ -53,7 +53,7 @@ def test_the_child_gets_no_secret_of_the_worker_even_when_they_are_set(queued, l
         time.sleep(0.2)
 
 
-@pytest.mark.parametrize("limits, reason", [
+@pytest.mark.parametrize(("limits", "reason"), [
     ({"HYDRATA_RUN_MIN_CPU_SECONDS": 1, "HYDRATA_RUN_MIN_WALL_SECONDS": 600}, "CPU-time limit of 1 s"),
     ({"HYDRATA_RUN_MIN_CPU_SECONDS": 600, "HYDRATA_RUN_MIN_WALL_SECONDS": 3}, "wall-clock limit of 3 s"),
     ({"HYDRATA_RUN_MAX_FILE_BYTES": 4096}, "larger than its limit of 4,096 bytes"),
