@@ -20,7 +20,7 @@ install: $(VENV)/.installed
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py setup_demo
-	$(PY) -m celery -A config worker --loglevel=INFO & worker=$$!; \
+	$(PY) -m celery -A config worker --beat --loglevel=INFO & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 

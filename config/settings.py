@@ -147,12 +147,23 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["hydrata.agents.permissions.GrantLevelPermission"],
+    "DEFAULT_THROTTLE_CLASSES": ["hydrata.agents.throttles.GrantRateThrottle"],
     "DEFAULT_PAGINATION_CLASS": "hydrata.core.pagination.PageNumberPagination",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "hydrata.core.exception_handler.api_exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
+
+# The cache holds the agent rate-limit counters. The default is per process: with several web processes set
+# HYDRATA_CACHE_URL to a shared cache (redis://host:6379/1), or each process counts requests on its own.
+HYDRATA_CACHE_URL = os.environ.get("HYDRATA_CACHE_URL", "")
+if HYDRATA_CACHE_URL.startswith(("redis://", "rediss://")):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": HYDRATA_CACHE_URL}}
+elif HYDRATA_CACHE_URL:
+    raise ImproperlyConfigured("HYDRATA_CACHE_URL must be empty (memory of this process) or a redis:// URL.")
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "hydrata"}}
 
 # Background work (Celery). Embedded default: the filesystem transport, which needs no broker server.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
@@ -171,6 +182,12 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Periodic work, sent by `celery beat` (the worker's --beat locally, the Procfile's one beat process in production).
+HYDRATA_CLEANUP_INTERVAL_SECONDS = int(os.environ.get("HYDRATA_CLEANUP_INTERVAL_SECONDS", "3600"))
+CELERY_BEAT_SCHEDULE = {
+    "storage-cleanup": {"task": "anuga.storage_cleanup", "schedule": float(HYDRATA_CLEANUP_INTERVAL_SECONDS)},
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # Storage of uploaded and produced files: "local" (files under MEDIA_ROOT, URLs signed by this server) or "s3".
 HYDRATA_STORAGE_BACKEND = os.environ.get("HYDRATA_STORAGE_BACKEND", "local")
@@ -179,9 +196,21 @@ HYDRATA_S3_REGION = os.environ.get("HYDRATA_S3_REGION", os.environ.get("AWS_DEFA
 HYDRATA_S3_ENDPOINT_URL = os.environ.get("HYDRATA_S3_ENDPOINT_URL") or None
 HYDRATA_UPLOAD_URL_EXPIRY_SECONDS = int(os.environ.get("HYDRATA_UPLOAD_URL_EXPIRY_SECONDS", "3600"))
 HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS = int(os.environ.get("HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS", "3600"))
+# A terrain upload slot may be finalized until its URL expires plus this grace; then it is refused and cleaned up.
+HYDRATA_UPLOAD_FINALIZE_GRACE_SECONDS = int(os.environ.get("HYDRATA_UPLOAD_FINALIZE_GRACE_SECONDS", "3600"))
+# Retention (see hydrata/anuga/services/cleanup.py): a terrain's staged upload is deleted this long after its
+# import ended; a complete run's .sww (its full time history, the largest output) this long after it finished.
+HYDRATA_STAGING_RETENTION_HOURS = int(os.environ.get("HYDRATA_STAGING_RETENTION_HOURS", "24"))
+HYDRATA_RUN_SWW_RETENTION_DAYS = int(os.environ.get("HYDRATA_RUN_SWW_RETENTION_DAYS", "30"))  # 0: keep forever
 HYDRATA_TERRAIN_MAX_BYTES = int(os.environ.get("HYDRATA_TERRAIN_MAX_BYTES", str(5 * 1024**3)))
 HYDRATA_GEOJSON_MAX_BYTES = int(os.environ.get("HYDRATA_GEOJSON_MAX_BYTES", str(50 * 1024**2)))
 HYDRATA_GEOJSON_MAX_FEATURES = int(os.environ.get("HYDRATA_GEOJSON_MAX_FEATURES", "100000"))
+
+# A time series holds at most this many rows; a request body may hold that many generous rows (about 128 bytes
+# each, indented JSON with offsets) and a little more, so the row limit is what refuses a long series.
+HYDRATA_TIME_SERIES_MAX_ROWS = int(os.environ.get("HYDRATA_TIME_SERIES_MAX_ROWS", "100000"))
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE",
+                                                 str(HYDRATA_TIME_SERIES_MAX_ROWS * 128 + 1024**2)))
 
 # Scenarios and compute
 HYDRATA_MESH_MAX_TRIANGLES = int(os.environ.get("HYDRATA_MESH_MAX_TRIANGLES", "1500000"))
@@ -192,8 +221,28 @@ HYDRATA_ANUGA_THREADS = int(os.environ.get("HYDRATA_ANUGA_THREADS", str(os.cpu_c
 HYDRATA_RUN_YIELD_SECONDS = float(os.environ.get("HYDRATA_RUN_YIELD_SECONDS", "0"))  # 0 = chosen per duration
 # A computing run whose worker has not reported for this long is ended in error (worker or machine lost).
 HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS = int(os.environ.get("HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS", "45"))
+# The simulation child's limits: CPU seconds and wall-clock seconds are the run's estimated vCPU time times the
+# margin, never below their floors; address space and the size of any file it writes are fixed (0: no limit).
+HYDRATA_RUN_LIMIT_MARGIN = float(os.environ.get("HYDRATA_RUN_LIMIT_MARGIN", "4"))
+HYDRATA_RUN_MIN_CPU_SECONDS = int(os.environ.get("HYDRATA_RUN_MIN_CPU_SECONDS", "900"))
+HYDRATA_RUN_MIN_WALL_SECONDS = int(os.environ.get("HYDRATA_RUN_MIN_WALL_SECONDS", "900"))
+HYDRATA_RUN_MAX_ADDRESS_SPACE_BYTES = int(os.environ.get("HYDRATA_RUN_MAX_ADDRESS_SPACE_BYTES", str(16 * 1024**3)))
+HYDRATA_RUN_MAX_FILE_BYTES = int(os.environ.get("HYDRATA_RUN_MAX_FILE_BYTES", str(50 * 1024**3)))
+
+# Celery time limits per task type, in seconds. The soft limit raises inside the task, which ends its record in
+# error; the hard limit, HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS later, kills the worker process running it.
+HYDRATA_TASK_TIME_LIMITS = {
+    "terrain_import": int(os.environ.get("HYDRATA_TERRAIN_IMPORT_TIME_LIMIT_SECONDS", "1800")),
+    "run_build": int(os.environ.get("HYDRATA_BUILD_TIME_LIMIT_SECONDS", "1800")),
+    "run_simulation": int(os.environ.get("HYDRATA_SIMULATION_TIME_LIMIT_SECONDS", str(48 * 3600))),
+    "dataset_import": int(os.environ.get("HYDRATA_DATASET_IMPORT_TIME_LIMIT_SECONDS", "600")),
+    "storage_cleanup": int(os.environ.get("HYDRATA_CLEANUP_TIME_LIMIT_SECONDS", "1800")),
+}
+HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS = int(os.environ.get("HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS", "60"))
 
 # Agent grants
+# Requests a minute per agent key (0: no limit); polling once a second uses 60. People on the site are not counted.
+HYDRATA_AGENT_RATE_LIMIT = int(os.environ.get("HYDRATA_AGENT_RATE_LIMIT", "600"))
 HYDRATA_GRANT_LAST_USED_THROTTLE_SECONDS = int(os.environ.get("HYDRATA_GRANT_LAST_USED_THROTTLE_SECONDS", "60"))
 
 # The connect flow: MCP clients sign people in with OAuth (django-oauth-toolkit, configured and extended in
@@ -299,6 +348,10 @@ LOGGING = {
         # The SDK logs every request at INFO; keep the console readable.
         "mcp": {"level": "WARNING"},
         "httpx": {"level": "WARNING"},
+        # The production server (uvicorn, see the Procfile) configures its own loggers before it loads this app;
+        # naming them here drops its handlers, so its access log reaches the console through the redacting filter.
+        "uvicorn": {"handlers": [], "propagate": True},
+        "uvicorn.access": {"handlers": [], "propagate": True},
     },
 }
 

@@ -1,9 +1,11 @@
 """What a run will cost, shown before anything is spent.
 
-ANUGA's work grows with triangles x time steps, and the step shrinks with the triangle size, so CPU time is
-modelled as SECONDS_PER_TRIANGLE_STEP x triangles x duration / resolution. The constant is the slower of two
-measured runs on this hardware (merewether: ~100k triangles, 1000 s at 2 m, ~9 min on 2 threads), so the price
-errs high rather than low.
+ANUGA's work grows with triangles x time steps. It advances every triangle with one global time step, which
+the smallest triangles set (the step shrinks with the triangle size), so CPU time is modelled as
+SECONDS_PER_TRIANGLE_STEP x triangles x duration / the finest resolution of the mesh: a small fine region
+makes every triangle of the mesh step at its rate. The constant is the slower of two measured runs on this
+hardware (merewether: ~100k triangles, 1000 s at 2 m, ~9 min on 2 threads), so the price errs high rather
+than low.
 """
 
 from decimal import ROUND_UP, Decimal
@@ -13,8 +15,8 @@ from django.conf import settings
 SECONDS_PER_TRIANGLE_STEP = 2.2e-5
 
 
-def vcpu_hours_estimate(*, triangles: int, duration: float, resolution: float) -> float:
-    return round(SECONDS_PER_TRIANGLE_STEP * triangles * duration / max(resolution, 0.1) / 3600, 4)
+def vcpu_hours_estimate(*, triangles: int, duration: float, finest_resolution: float) -> float:
+    return round(SECONDS_PER_TRIANGLE_STEP * triangles * duration / max(finest_resolution, 0.1) / 3600, 4)
 
 
 def compute_cost_estimate(*, vcpu_hours: float) -> Decimal:

@@ -1,4 +1,8 @@
-"""Checks that a projection is a projected CRS in metres, so mesh resolutions and areas mean what they say."""
+"""Coordinate reference systems that callers name: only authority codes are read, never definitions.
+
+pyproj's `CRS.from_user_input` also accepts WKT, PROJ strings and `+init=` references to files on this
+machine, so every CRS a caller sends is matched against an authority code first and looked up by that code.
+"""
 
 import re
 
@@ -8,6 +12,23 @@ from pyproj.exceptions import CRSError
 from hydrata.core.errors import ValidationFailed
 
 EPSG_PATTERN = re.compile(r"EPSG:(\d{4,6})", re.IGNORECASE)
+AUTHORITY_CODE_PATTERN = re.compile(r"(EPSG|ESRI|OGC|IGNF):([A-Za-z0-9_]{1,20})", re.IGNORECASE)
+
+
+def crs_code_validate(value: str) -> str:
+    """Return 'AUTHORITY:CODE' for a horizontal CRS (projected or geographic), or raise INVALID_CRS saying why."""
+    match = AUTHORITY_CODE_PATTERN.fullmatch(value.strip())
+    if match is None:
+        raise ValidationFailed(
+            f"crs must be an authority code such as 'EPSG:4326' or 'EPSG:28356', not {value[:40]!r}.",
+            code="INVALID_CRS",
+        )
+    code = f"{match.group(1).upper()}:{match.group(2)}"
+    crs = _crs_of(code, error_code="INVALID_CRS")
+    if not (crs.is_projected or crs.is_geographic):
+        raise ValidationFailed(f"{code} ({crs.name}) is not a horizontal CRS; points need x and y.",
+                               code="INVALID_CRS")
+    return code
 
 
 def projection_normalise(value: str) -> str:
@@ -18,10 +39,7 @@ def projection_normalise(value: str) -> str:
             f"projection must be an EPSG code such as 'EPSG:28356', not {value[:40]!r}.", code="INVALID_PROJECTION"
         )
     code = f"EPSG:{int(match.group(1))}"
-    try:
-        crs = CRS.from_user_input(code)
-    except CRSError:
-        raise ValidationFailed(f"{code} is not a known coordinate reference system.", code="INVALID_PROJECTION")
+    crs = _crs_of(code, error_code="INVALID_PROJECTION")
     if not crs.is_projected:
         raise ValidationFailed(
             f"{code} ({crs.name}) is not a projected CRS. Use a projected CRS in metres, e.g. the UTM or MGA zone "
@@ -35,3 +53,10 @@ def projection_normalise(value: str) -> str:
             code="INVALID_PROJECTION",
         )
     return code
+
+
+def _crs_of(code: str, *, error_code: str) -> CRS:
+    try:
+        return CRS.from_user_input(code)
+    except CRSError:
+        raise ValidationFailed(f"{code} is not a known coordinate reference system.", code=error_code) from None

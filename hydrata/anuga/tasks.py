@@ -17,14 +17,15 @@ from hydrata.anuga.services.build import run_build
 from hydrata.anuga.services.runs import run_queue_after_build, runs_fail_for_worker
 from hydrata.anuga.services.simulation import run_simulate
 from hydrata.anuga.services.terrain import terrain_import
+from hydrata.core.task_limits import time_limits
 
 
-@shared_task(name="anuga.terrain_import")
+@shared_task(name="anuga.terrain_import", **time_limits("terrain_import"))
 def terrain_import_task(terrain_id: int) -> None:
     terrain_import(terrain_id=terrain_id)
 
 
-@shared_task(name="anuga.run_build")
+@shared_task(name="anuga.run_build", **time_limits("run_build"))
 def run_build_task(run_id: int) -> None:
     run = run_build(run_id=run_id)
     if run.status == RunStatus.BUILT and run.start_after_build:
@@ -32,9 +33,16 @@ def run_build_task(run_id: int) -> None:
 
 
 # Not acks_late: a simulation whose worker died is ended by the reaper, never silently started again.
-@shared_task(name="anuga.run_simulation", bind=True, acks_late=False)
+@shared_task(name="anuga.run_simulation", bind=True, acks_late=False, **time_limits("run_simulation"))
 def run_simulation_task(self, run_id: int) -> None:
     run_simulate(run_id=run_id, worker=self.request.hostname or "")
+
+
+@shared_task(name="anuga.storage_cleanup", **time_limits("storage_cleanup"))
+def storage_cleanup_task() -> None:
+    from hydrata.anuga.services.cleanup import storage_cleanup
+
+    storage_cleanup()
 
 
 @worker_ready.connect

@@ -44,6 +44,12 @@ class MeshEstimate:
     # "triangles"}; the triangles add up to the total
     breakdown: list[dict]
 
+    @property
+    def finest_resolution_m(self) -> float:
+        """The resolution of the smallest triangles: ANUGA's one time step, which every triangle takes, follows it."""
+        meshed = [row["resolution_m"] for row in self.breakdown if row["triangles"] > 0]
+        return min(meshed, default=self.breakdown[0]["resolution_m"])
+
 
 def mesh_estimate(*, ring: BoundaryRing, regions: list[MeshRegion], resolution: float) -> MeshEstimate:
     """The triangle count of `mesh_build` with the same arguments (within ±10% where measured)."""

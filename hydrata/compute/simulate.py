@@ -13,7 +13,8 @@ Writes into the output directory:
   result.json
 
 Exit codes: 0 complete; 1 failed (bad package, ANUGA error: the last progress line says why); 2 bad command line;
-3 numerically unstable; 143 stopped by SIGTERM (130 by SIGINT).
+3 numerically unstable; 143 stopped by SIGTERM (130 by SIGINT). Killed by SIGXFSZ (or SIGXCPU) when the parent's
+file-size (or CPU-time) limit is reached.
 """
 
 import argparse
@@ -382,6 +383,9 @@ def main(argv: list[str] | None = None) -> int:
     state = RunState()
     signal.signal(signal.SIGTERM, _on_signal(state))
     signal.signal(signal.SIGINT, _on_signal(state))
+    # Python ignores SIGXFSZ; by default it ends the process, so a file over the parent's size limit
+    # (RLIMIT_FSIZE) stops the run at once and recognisably, not as some library's write error.
+    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
     args = parse_args(argv)
     # OpenMP reads this when the runtime starts, so it must be set before anuga's extensions load
     os.environ["OMP_NUM_THREADS"] = str(args.threads)

@@ -41,6 +41,11 @@ class Unprocessable(PlatformError):
     error_code = "UNPROCESSABLE"
 
 
+class RequestTooLarge(PlatformError):
+    status_code: int = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    error_code = "REQUEST_TOO_LARGE"
+
+
 class Forbidden(PlatformError):
     status_code: int = status.HTTP_403_FORBIDDEN
     error_code = "PERMISSION_DENIED"

@@ -1,15 +1,18 @@
 """The one DRF exception handler: every error body is {"code": ..., "detail": ..., ...}."""
 
 import logging
+import math
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from hydrata.core.errors import PlatformError
+from hydrata.core.errors import PlatformError, RequestTooLarge
 
 logger = logging.getLogger(__name__)
 
@@ -39,10 +42,15 @@ def _headers(exc: exceptions.APIException) -> dict[str, str]:
     auth_header = getattr(exc, "auth_header", None)
     if auth_header:
         headers["WWW-Authenticate"] = str(auth_header)
-    wait = getattr(exc, "wait", None)
-    if wait:
-        headers["Retry-After"] = str(int(wait))
+    retry_after = _retry_after(exc)
+    if retry_after is not None:
+        headers["Retry-After"] = str(retry_after)
     return headers
+
+
+def _retry_after(exc: exceptions.APIException) -> int | None:
+    wait = getattr(exc, "wait", None)  # DRF's Throttled sets it (its type stubs leave it out)
+    return None if wait is None else max(1, math.ceil(wait))
 
 
 def _validation_body(exc: exceptions.ValidationError) -> dict[str, Any]:
@@ -63,11 +71,19 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         exc = exceptions.NotFound("Not found, or not visible to this caller.")
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
+    elif isinstance(exc, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        exc = RequestTooLarge(f"The request body is larger than the {limit:,}-byte limit. Send less in one request.",
+                              limit=limit)
 
     if isinstance(exc, PlatformError):
         body = {"code": exc.error_code, "detail": str(exc.detail), **exc.extra}
     elif isinstance(exc, exceptions.ValidationError):
         body = _validation_body(exc)
+    elif isinstance(exc, exceptions.Throttled):
+        body = {"code": "THROTTLED", "detail": "Too many requests with this agent key: at most "
+                f"{settings.HYDRATA_AGENT_RATE_LIMIT} a minute. Wait before the next one.",
+                "retry_after_seconds": _retry_after(exc)}
     elif isinstance(exc, exceptions.APIException):
         body = {"code": _drf_code(exc), "detail": str(exc.detail)}
     else:

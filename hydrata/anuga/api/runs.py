@@ -9,6 +9,7 @@ from rest_framework.views import APIView
 from hydrata.agents.permissions import grant_of
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.models import Run, RunStatus, Scenario
+from hydrata.anuga.projections import crs_code_validate
 from hydrata.anuga.run_results import preview_png, result_layers, sample
 from hydrata.anuga.selectors.projects import project_get_writable, projects_visible_to
 from hydrata.anuga.selectors.runs import phase_of, run_get, runs_of
@@ -30,6 +31,9 @@ class PointInput(serializers.Serializer):
 class SampleInput(serializers.Serializer):
     points = PointInput(many=True, allow_empty=False, max_length=1000)
     crs = serializers.CharField(required=False, allow_blank=True, default="")
+
+    def validate_crs(self, value: str) -> str:
+        return crs_code_validate(value) if value else value
 
 
 def run_status(run: Run) -> dict[str, Any]:

@@ -10,13 +10,15 @@ from hydrata.anuga.selectors.projects import roles_for
 from hydrata.anuga.selectors.scenarios import computed_status, latest_run, scenario_estimate, scenarios_of
 from hydrata.anuga.services.build import scenario_build_request
 from hydrata.anuga.services.scenarios import scenario_clone, scenario_create, scenario_update
+from hydrata.core.limits import DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH
 
 REFERENCES = ("terrain", *Scenario.INPUT_FIELDS)
 
 
 class ScenarioInput(serializers.Serializer):
-    name = serializers.CharField(max_length=200)
-    description = serializers.CharField(required=False, allow_blank=True, default="")
+    name = serializers.CharField(max_length=NAME_MAX_LENGTH)
+    description = serializers.CharField(required=False, allow_blank=True, default="",
+                                        max_length=DESCRIPTION_MAX_LENGTH)
     resolution = serializers.FloatField()
     duration = serializers.IntegerField()
     model_start = serializers.DateTimeField(required=False, allow_null=True, default=None)
@@ -30,8 +32,16 @@ class ScenarioInput(serializers.Serializer):
 
 
 class CloneInput(serializers.Serializer):
-    name = serializers.CharField(max_length=200)
+    name = serializers.CharField(max_length=NAME_MAX_LENGTH)
     overrides = serializers.DictField(required=False, default=dict)
+
+    def validate_overrides(self, overrides: dict[str, Any]) -> dict[str, Any]:
+        """The same rules as a new scenario's fields; keys that are no field are left for the service to name."""
+        fields = ScenarioInput(data=overrides, partial=True)
+        if not fields.is_valid():
+            name, messages = next(iter(fields.errors.items()))
+            raise serializers.ValidationError(f"{name}: {messages[0]}")
+        return {**overrides, **fields.validated_data}
 
 
 def run_compact(run: Run | None) -> dict[str, Any] | None:

@@ -6,19 +6,20 @@ from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.models import SeriesType, TimeSeries
 from hydrata.anuga.selectors.model_inputs import time_series_get, time_series_of
 from hydrata.anuga.services.time_series import time_series_create
+from hydrata.core.limits import DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH
 
 SUMMARY_FIELDS = ["id", "name", "series_type", "units", "timezone", "source", "location_name", "description",
                   "row_count", "first_timestamp", "last_timestamp", "created_at"]
 
 
 class TimeSeriesInput(serializers.Serializer):
-    name = serializers.CharField(max_length=200)
+    name = serializers.CharField(max_length=NAME_MAX_LENGTH)
     series_type = serializers.ChoiceField(choices=SeriesType.values)
     units = serializers.CharField(max_length=30)
     timezone = serializers.CharField(max_length=64, default="UTC")
     source = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
     location_name = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
-    description = serializers.CharField(required=False, allow_blank=True, default="")
+    description = serializers.CharField(required=False, allow_blank=True, default="", max_length=DESCRIPTION_MAX_LENGTH)
     data = serializers.JSONField()
 
 

@@ -2,7 +2,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
 from hydrata.anuga.models import Project, Run, RunStatus
+from hydrata.anuga.pricing import vcpu_hours_estimate
 from hydrata.anuga.selectors.projects import projects_visible_to
+from hydrata.anuga.selectors.scenarios import scenario_finest_resolution
 from hydrata.core.errors import NotFound
 
 PHASE_BY_STATUS = {
@@ -29,3 +31,10 @@ def runs_of(*, project: Project, status: str | None = None) -> QuerySet[Run]:
 def phase_of(run: Run) -> str:
     """Never empty: the child's own phase while it reports one, else what the status implies."""
     return run.phase or PHASE_BY_STATUS.get(run.status, "preparing_inputs")
+
+
+def run_vcpu_hours(*, run: Run) -> float:
+    """The run's estimated CPU time: its mesh (built, else estimated) stepping at the finest resolution's step."""
+    triangles = run.mesh_triangle_count or run.mesh_triangle_count_estimate or 0
+    finest = scenario_finest_resolution(scenario=run.scenario, resolution=run.resolution)
+    return vcpu_hours_estimate(triangles=triangles, duration=run.duration, finest_resolution=finest)

@@ -54,6 +54,16 @@ def scenario_geometry(*, scenario: Scenario) -> ModelGeometry:
     return ModelGeometry(ring=ring, regions=regions)
 
 
+def scenario_finest_resolution(*, scenario: Scenario, resolution: float) -> float:
+    """The resolution of the mesh's smallest triangles, which sets its time step; `resolution` (the base) when the
+    geometry cannot be read."""
+    try:
+        geometry = scenario_geometry(scenario=scenario)
+    except ModelGeometryError:
+        return resolution
+    return mesh_estimate(ring=geometry.ring, regions=geometry.regions, resolution=resolution).finest_resolution_m
+
+
 def scenario_estimate(*, scenario: Scenario) -> dict[str, Any]:
     """Triangles, vCPU-hours and price; when the geometry cannot be read, nulls and the reason."""
     try:
@@ -64,7 +74,7 @@ def scenario_estimate(*, scenario: Scenario) -> dict[str, Any]:
                 "vcpu_hours_estimate": None, "compute_cost_estimate": None}
     estimate = mesh_estimate(ring=geometry.ring, regions=geometry.regions, resolution=scenario.resolution)
     hours = vcpu_hours_estimate(triangles=estimate.triangles, duration=scenario.duration,
-                                resolution=scenario.resolution)
+                                finest_resolution=estimate.finest_resolution_m)
     return {"mesh_triangle_count_estimate": estimate.triangles, "mesh_estimate_breakdown": estimate.breakdown,
             "mesh_estimate_problem": None, "vcpu_hours_estimate": hours,
             "compute_cost_estimate": str(compute_cost_estimate(vcpu_hours=hours))}

@@ -11,7 +11,8 @@ from django.utils import timezone
 from hydrata.agents.models import AgentGrant
 from hydrata.agents.services import agent_spend_charge
 from hydrata.anuga.models import TERMINAL_RUN_STATES, Run, RunStatus, Scenario
-from hydrata.anuga.pricing import compute_cost_estimate, vcpu_hours_estimate
+from hydrata.anuga.pricing import compute_cost_estimate
+from hydrata.anuga.selectors.runs import run_vcpu_hours
 from hydrata.anuga.selectors.scenarios import latest_run
 from hydrata.anuga.services.build import scenario_build_request
 from hydrata.core.errors import Conflict
@@ -29,9 +30,7 @@ def _check_backend(compute_backend: str) -> None:
 
 
 def run_price(*, run: Run) -> Decimal:
-    triangles = run.mesh_triangle_count or run.mesh_triangle_count_estimate or 0
-    hours = vcpu_hours_estimate(triangles=triangles, duration=run.duration, resolution=run.resolution)
-    return compute_cost_estimate(vcpu_hours=hours)
+    return compute_cost_estimate(vcpu_hours=run_vcpu_hours(run=run))
 
 
 def _charge(*, run: Run, grant: AgentGrant | None, price: Decimal) -> None:

@@ -1,15 +1,14 @@
 """Running a queued simulation: the ANUGA child process, watched by this Celery task until it ends.
 
 The child (hydrata.compute.simulate) knows nothing of the database. It writes progress lines to a file and
-results to a folder; this side copies progress into the run, stops the child on cancel, and stores results.
-The child dies with its worker (PR_SET_PDEATHSIG), so a killed worker never leaves an orphan computing.
+results to a folder; this side copies progress into the run, stops the child on cancel or past its wall-clock
+limit, and stores results. The child dies with its worker (PR_SET_PDEATHSIG), so a killed worker never leaves an
+orphan computing; its environment and resource limits are in simulation_child.py.
 """
 
 import json
 import logging
-import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -23,6 +22,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from hydrata.anuga.models import Run, RunStatus
+from hydrata.anuga.services.simulation_child import (
+    LIMIT_HINT,
+    ChildLimits,
+    child_environment,
+    child_limits,
+    child_setup,
+    limit_exceeded,
+)
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
 
@@ -61,20 +68,18 @@ def _simulate_in(run: Run, workdir: Path) -> Run:
     package, output = workdir / "package", workdir / "output"
     output.mkdir()
     _download_package(run, package)
-    child = _spawn(package, output, workdir / "child.stderr")
-    Run.objects.filter(pk=run.pk).update(child_pid=child.pid)
-    outcome = _watch(run, child, output / "progress.jsonl")
+    limits = child_limits(run=run)
+    child = _spawn(package, output, workdir / "child.stderr", limits)
+    try:
+        Run.objects.filter(pk=run.pk).update(child_pid=child.pid)
+        outcome = _watch(run, child, output / "progress.jsonl", wall_seconds=limits.wall_seconds)
+    finally:
+        if child.poll() is None:  # this side failed (or its task hit its time limit): never leave the child running
+            _terminate(child)
     if outcome == "cancelled":
         return _end(run, RunStatus.CANCELLED, user_message="Cancelled while computing; no results were kept.")
-    last = _last_progress(output / "progress.jsonl")
-    if child.returncode != 0:
-        stderr_tail = (workdir / "child.stderr").read_text(errors="replace")[-4000:]
-        logger.warning("Run %s: the simulation exited with %s: %s", run.pk, child.returncode, stderr_tail)
-        message = last.get("error") or f"The simulation process ended unexpectedly (exit code {child.returncode})."
-        hint = ("The model went numerically unstable: check the terrain, boundaries and inflows, or use a finer "
-                "resolution." if child.returncode == UNSTABLE_EXIT_CODE else "Retry it with retry_run.")
-        return _end(run, RunStatus.ERROR, error_message=message, user_message=hint,
-                    log=_read(output / "run.log") + f"\n{message}\n")
+    if outcome == "timed_out" or child.returncode != 0:
+        return _failed(run, child, workdir, limits, timed_out=outcome == "timed_out")
     record_update(run, status=RunStatus.PROCESSING, phase="post_processing", progress_pct=100, eta_seconds=0,
             heartbeat_at=timezone.now())
     prefix = f"runs/{run.pk}/results"
@@ -100,32 +105,37 @@ def _download_package(run: Run, destination: Path) -> None:
             shutil.copyfileobj(stream, out)
 
 
-def _die_with_parent() -> None:
-    """Runs in the child before exec: ask Linux to SIGTERM it when the worker that started it dies."""
-    try:
-        import ctypes
+def _failed(run: Run, child: subprocess.Popen, workdir: Path, limits: ChildLimits, *, timed_out: bool) -> Run:
+    output = workdir / "output"
+    last = _last_progress(output / "progress.jsonl")
+    stderr_tail = (workdir / "child.stderr").read_text(errors="replace")[-4000:]
+    logger.warning("Run %s: the simulation exited with %s: %s", run.pk, child.returncode, stderr_tail)
+    over = limit_exceeded(limits=limits, returncode=child.returncode, timed_out=timed_out, last_progress=last)
+    if over:
+        message, hint = over, LIMIT_HINT
+    else:
+        message = last.get("error") or f"The simulation process ended unexpectedly (exit code {child.returncode})."
+        hint = ("The model went numerically unstable: check the terrain, boundaries and inflows, or use a finer "
+                "resolution." if child.returncode == UNSTABLE_EXIT_CODE else "Retry it with retry_run.")
+    return _end(run, RunStatus.ERROR, error_message=message, user_message=hint,
+                log=_read(output / "run.log") + f"\n{message}\n")
 
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except OSError:
-        pass
 
-
-def _spawn(package: Path, output: Path, stderr_path: Path) -> subprocess.Popen:
+def _spawn(package: Path, output: Path, stderr_path: Path, limits: ChildLimits) -> subprocess.Popen:
     threads = max(1, settings.HYDRATA_ANUGA_THREADS)
     command = [sys.executable, "-m", "hydrata.compute.simulate", "--package", str(package), "--output", str(output),
                "--threads", str(threads)]
     if settings.HYDRATA_RUN_YIELD_SECONDS > 0:
         command += ["--yield-seconds", str(settings.HYDRATA_RUN_YIELD_SECONDS)]
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO", "AWS_", "SECRET"))}
-    env["OMP_NUM_THREADS"] = str(threads)
     with stderr_path.open("wb") as stderr:
-        return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=stderr,
-                                preexec_fn=_die_with_parent, cwd=output)
+        return subprocess.Popen(command, env=child_environment(threads=threads), stdout=subprocess.DEVNULL,
+                                stderr=stderr, preexec_fn=child_setup(limits), cwd=output)
 
 
-def _watch(run: Run, child: subprocess.Popen, progress_path: Path) -> str:
-    """Copy progress into the run until the child ends; stop it on cancel. Returns 'exited' or 'cancelled'."""
-    offset, last_beat = 0, 0.0
+def _watch(run: Run, child: subprocess.Popen, progress_path: Path, *, wall_seconds: float) -> str:
+    """Copy progress into the run until the child ends; stop it on cancel or past its wall-clock limit.
+    Returns 'exited', 'cancelled' or 'timed_out'."""
+    offset, last_beat, started = 0, 0.0, time.monotonic()
     while True:
         exited = child.poll() is not None
         offset, latest = _new_progress(progress_path, offset)
@@ -137,6 +147,9 @@ def _watch(run: Run, child: subprocess.Popen, progress_path: Path) -> str:
         if Run.objects.filter(pk=run.pk, cancel_requested=True).exists():
             _terminate(child)
             return "cancelled"
+        if time.monotonic() - started > wall_seconds:
+            _terminate(child)
+            return "timed_out"
         time.sleep(WATCH_INTERVAL_SECONDS)
 
 

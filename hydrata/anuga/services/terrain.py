@@ -65,7 +65,8 @@ def terrain_upload_presign(
         filename=_safe_filename(filename),
         content_type=content_type,
         declared_size=size,
-        expires_at=timezone.now() + timedelta(seconds=expires_in),
+        # A PUT started just before its URL expires may take a while to finish: finalize has a grace period.
+        expires_at=timezone.now() + timedelta(seconds=expires_in + settings.HYDRATA_UPLOAD_FINALIZE_GRACE_SECONDS),
     )
     url = get_storage().presign_upload(key=upload.staging_key, content_type=content_type, expires_in=expires_in)
     return upload, url
@@ -90,6 +91,9 @@ def terrain_upload_finalize(
         )
     if getattr(upload, "terrain", None) is not None:
         return upload.terrain
+    if upload.expires_at <= timezone.now():
+        raise ValidationFailed("This upload slot has expired (and its file is cleaned up). Call "
+                               "presign_terrain_upload again and upload the file anew.", code="UPLOAD_EXPIRED")
     storage = get_storage()
     if not storage.exists(key=staging_key):
         raise ValidationFailed(

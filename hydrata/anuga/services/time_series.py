@@ -3,13 +3,12 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
 from hydrata.anuga.models import Project, SeriesType, TimeSeries
 from hydrata.core.errors import Conflict, ValidationFailed
-
-MAX_ROWS = 100_000
 
 
 def time_series_create(
@@ -51,8 +50,9 @@ def time_series_rows_parse(data: Any, *, zone: ZoneInfo) -> list[dict[str, Any]]
     if not isinstance(rows, list) or not rows:
         raise ValidationFailed('data must be {"rowData": [{"timestamp": ..., "value": ...}, ...]} with at least '
                                "one row.", code="INVALID_TIME_SERIES")
-    if len(rows) > MAX_ROWS:
-        raise ValidationFailed(f"A time series holds at most {MAX_ROWS} rows; this one has {len(rows)}.",
+    max_rows = settings.HYDRATA_TIME_SERIES_MAX_ROWS
+    if len(rows) > max_rows:
+        raise ValidationFailed(f"A time series holds at most {max_rows} rows; this one has {len(rows)}.",
                                code="INVALID_TIME_SERIES")
     parsed = [_row(index, row, zone) for index, row in enumerate(rows)]
     parsed.sort(key=lambda row: row[0])

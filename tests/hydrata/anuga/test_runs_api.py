@@ -154,3 +154,18 @@ def test_a_restarted_worker_leaves_no_run_computing(built, live_asgi, start_work
 
     ended = Run.objects.get(pk=run["id"])
     assert ended.status == RunStatus.ERROR and "restarted" in ended.error_message
+
+
+def test_sampling_with_a_crs_that_is_no_authority_code_is_400_invalid_crs(built, live_asgi):
+    _, key, _ = built
+    run = Run.objects.get()
+    # Marked complete without results on purpose: the crs must be refused before any raster is opened.
+    Run.objects.filter(pk=run.pk).update(status=RunStatus.COMPLETE, results_prefix=f"runs/{run.pk}/results")
+
+    with api(live_asgi.url, key) as http:
+        responses = [http.post(f"/api/v2/anuga/runs/{run.pk}/sample/",
+                               json={"points": [{"x": 0, "y": 0}], "crs": crs})
+                     for crs in ("garbage", "+init=epsg:4326", "EPSG:5711")]
+
+    assert [r.status_code for r in responses] == [400, 400, 400], [r.text for r in responses]
+    assert {r.json()["code"] for r in responses} == {"INVALID_CRS"}

@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from rest_framework.test import APIClient
 
 from hydrata.anuga.models import Run, RunStatus, Scenario
 from tests.data import RAINFALL
@@ -160,3 +161,48 @@ def test_a_viewer_cannot_build(model, live_asgi):
         response = as_viewer.post(f"{scenarios_path(built)}{scenario['id']}/build/")
 
     assert response.status_code == 403 and response.json()["code"] == "PROJECT_READ_ONLY"
+
+
+@pytest.fixture
+def bare_scenario():
+    """A scenario of an empty project (no terrain or inputs): enough to clone and edit."""
+    grant, key = make_grant(level="draft")
+    project = make_project(grant.user)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    scenario = client.post(f"{PROJECTS}{project.pk}/scenarios/", {"name": "s", "resolution": 5, "duration": 600},
+                           format="json").json()
+    return client, f"{PROJECTS}{project.pk}/scenarios/{scenario['id']}/"
+
+
+@pytest.mark.parametrize(("overrides", "field"), [
+    ({"duration": "abc"}, "duration"), ({"resolution": [1]}, "resolution"), ({"model_start": "yesterday"}, "model_start"),
+    ({"description": "d" * 5001}, "description"),
+])
+def test_clone_overrides_are_validated_like_a_new_scenario(bare_scenario, overrides, field):
+    client, path = bare_scenario
+
+    response = client.post(f"{path}clone/", {"name": "copy", "overrides": overrides}, format="json")
+
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == "VALIDATION_ERROR" and field in response.json()["detail"]
+    assert Scenario.objects.count() == 1
+
+
+def test_valid_clone_overrides_are_applied(bare_scenario):
+    client, path = bare_scenario
+
+    response = client.post(f"{path}clone/", {"name": "copy", "overrides": {"duration": "1200", "resolution": 2}},
+                           format="json")
+
+    assert response.status_code == 201, response.content
+    assert response.json()["duration"] == 1200 and response.json()["resolution"] == 2.0
+
+
+def test_a_description_over_the_length_limit_is_refused(bare_scenario):
+    client, path = bare_scenario
+
+    response = client.patch(path, {"description": "d" * 5001}, format="json")
+
+    assert response.status_code == 400 and response.json()["code"] == "VALIDATION_ERROR"
+    assert "description" in response.json()["detail"] and "5000" in response.json()["detail"]

@@ -4,6 +4,7 @@ Transactional, so the finalize's on_commit hook fires and the (eager) import run
 """
 
 import warnings
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 import rasterio
 from django.test import Client
+from django.utils import timezone
 from PIL import Image
 from rasterio.errors import NotGeoreferencedWarning
 from rasterio.warp import Resampling, calculate_default_transform, reproject
@@ -291,6 +293,33 @@ def test_an_expired_upload_url_is_refused_and_nothing_is_stored(settings, media_
 
 
 # --- finalize refuses ------------------------------------------------------------------------------------------
+
+
+def test_finalize_after_the_upload_slot_expired_is_upload_expired_and_makes_no_terrain():
+    user = make_user()
+    client = api_for(user)
+    project = make_project(user)
+    presigned = presign(client, project.pk).json()
+    put(presigned["upload_url"], DEM.read_bytes())
+    TerrainUpload.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
+
+    response = finalize(client, project.pk, presigned["staging_key"], presigned["process_id"])
+
+    assert response.status_code == 400 and response.json()["code"] == "UPLOAD_EXPIRED"
+    assert "presign" in response.json()["detail"]
+    assert not Terrain.objects.exists()
+
+
+def test_an_upload_slot_can_be_finalized_for_a_grace_period_after_its_url_expired(settings):
+    settings.HYDRATA_UPLOAD_URL_EXPIRY_SECONDS = 60
+    settings.HYDRATA_UPLOAD_FINALIZE_GRACE_SECONDS = 600
+    user = make_user()
+    presign(api_for(user), make_project(user).pk)
+
+    remaining = (TerrainUpload.objects.get().expires_at - timezone.now()).total_seconds()
+
+    assert 600 < remaining <= 660
+
 
 
 def test_finalize_before_the_put_is_upload_not_found():

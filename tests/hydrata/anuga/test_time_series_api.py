@@ -1,5 +1,9 @@
 """Time series through the REST API: rows checked one by one, stored in UTC, a bad row named by its index."""
 
+import json
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -216,4 +220,50 @@ def test_creating_needs_a_draft_key_and_a_writable_project(owner, project):
     assert read_key.status_code == 403 and read_key.json()["code"] == "GRANT_LEVEL_TOO_LOW"
     assert as_viewer.status_code == 403 and as_viewer.json()["code"] == "PROJECT_READ_ONLY"
     assert as_stranger.status_code == 404 and as_stranger.json()["code"] == "PROJECT_NOT_FOUND"
+    assert not TimeSeries.objects.exists()
+
+
+# --- size limits -----------------------------------------------------------------------------------------------
+
+
+def minute_rows(count: int) -> list[dict]:
+    start = datetime(2024, 1, 1, tzinfo=ZoneInfo("Australia/Sydney"))
+    return [{"timestamp": (start + timedelta(minutes=i)).isoformat(), "value": round(i * 0.001234, 6)}
+            for i in range(count)]
+
+
+def test_a_70000_row_series_under_the_row_limit_is_accepted(client, project):
+    rows = minute_rows(70_000)
+    assert len(json.dumps(series_body(rows))) > 2_621_440  # Django's default body limit
+
+    response = create(client, project.pk, rows)
+
+    assert response.status_code == 201, response.content[:300]
+    assert response.json()["row_count"] == 70_000
+
+
+def test_a_series_over_the_row_limit_is_refused_by_the_row_limit_not_by_the_body_size(client, project, settings):
+    rows = minute_rows(settings.HYDRATA_TIME_SERIES_MAX_ROWS + 1)
+
+    response = create(client, project.pk, rows)
+
+    assert_refused(response, "at most")
+
+
+def test_a_body_over_the_request_size_limit_is_413_with_a_code(client, project, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
+
+    response = create(client, project.pk, minute_rows(500))
+
+    assert response.status_code == 413, response.content[:300]
+    assert response.json()["code"] == "REQUEST_TOO_LARGE"
+    assert "10,000" in response.json()["detail"]
+    assert not TimeSeries.objects.exists()
+
+
+def test_a_description_over_the_length_limit_is_refused(client, project):
+    response = create(client, project.pk, ROWS, description="d" * 5001)
+
+    assert response.status_code == 400 and response.json()["code"] == "VALIDATION_ERROR"
+    assert "description" in response.json()["detail"]
     assert not TimeSeries.objects.exists()

@@ -1,0 +1,111 @@
+"""What the simulation child is given: an allow-listed environment and resource limits, and how a limit it ran
+into is told from its exit.
+
+The child runs untrusted model inputs, so it gets nothing of the worker's configuration (database, broker,
+storage and error-reporting credentials) and bounded CPU time, wall-clock time, memory and file sizes.
+"""
+
+import math
+import os
+import resource
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+
+import hydrata
+from hydrata.anuga.models import Run
+from hydrata.anuga.selectors.runs import run_vcpu_hours
+
+CHILD_ENV_NAMES = frozenset({"PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "LD_LIBRARY_PATH", "GDAL_DATA",
+                             "PROJ_DATA", "PROJ_LIB"})
+THREAD_ENV_NAMES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")
+# The child imports hydrata.compute from the same source tree as this worker, wherever that is installed.
+SOURCE_ROOT = Path(hydrata.__file__).resolve().parent.parent
+CPU_HARD_GRACE_SECONDS = 10  # SIGXCPU at the soft limit; SIGKILL this much later if the child survives it
+TASK_LIMIT_HEADROOM_SECONDS = 30  # the wall-clock limit stops the child before the Celery task limit fires
+LIMIT_HINT = ("The run needed far more than its estimate. Check the resolution, mesh regions and duration, or ask "
+              "the platform's operator to raise the run limits.")
+
+
+@dataclass(frozen=True)
+class ChildLimits:
+    cpu_seconds: int
+    wall_seconds: int
+    address_space_bytes: int  # 0: no limit
+    file_bytes: int  # 0: no limit
+
+
+def child_limits(*, run: Run) -> ChildLimits:
+    """CPU and wall-clock time from the run's estimate times the margin (never below the floors); the rest fixed."""
+    allowed = math.ceil(run_vcpu_hours(run=run) * 3600 * settings.HYDRATA_RUN_LIMIT_MARGIN)
+    task_limit = settings.HYDRATA_TASK_TIME_LIMITS["run_simulation"] - TASK_LIMIT_HEADROOM_SECONDS
+    return ChildLimits(
+        cpu_seconds=max(settings.HYDRATA_RUN_MIN_CPU_SECONDS, allowed),
+        wall_seconds=min(max(settings.HYDRATA_RUN_MIN_WALL_SECONDS, allowed), task_limit),
+        address_space_bytes=settings.HYDRATA_RUN_MAX_ADDRESS_SPACE_BYTES,
+        file_bytes=settings.HYDRATA_RUN_MAX_FILE_BYTES,
+    )
+
+
+def child_environment(*, threads: int) -> dict[str, str]:
+    """An allow-list, so a variable added to the worker's environment tomorrow never reaches the child."""
+    env = {name: value for name, value in os.environ.items() if name in CHILD_ENV_NAMES or name.startswith("LC_")}
+    env |= {name: str(threads) for name in THREAD_ENV_NAMES}
+    env["PYTHONPATH"] = str(SOURCE_ROOT)
+    return env
+
+
+def child_setup(limits: ChildLimits) -> Callable[[], None]:
+    """What runs in the child between fork and exec: die with the worker, then take on the limits."""
+
+    def setup() -> None:
+        _die_with_parent()
+        _limit(resource.RLIMIT_CORE, 0)  # a child killed by a limit leaves no core file in the output
+        _limit(resource.RLIMIT_CPU, limits.cpu_seconds, hard=limits.cpu_seconds + CPU_HARD_GRACE_SECONDS)
+        if limits.address_space_bytes:
+            _limit(resource.RLIMIT_AS, limits.address_space_bytes)
+        if limits.file_bytes:
+            _limit(resource.RLIMIT_FSIZE, limits.file_bytes)
+
+    return setup
+
+
+def _limit(kind: int, soft: int, *, hard: int | None = None) -> None:
+    """Lower a limit, never above the hard limit already in force (raising it would fail)."""
+    _, current_hard = resource.getrlimit(kind)
+    hard = soft if hard is None else hard
+    if current_hard != resource.RLIM_INFINITY:
+        soft, hard = min(soft, current_hard), min(hard, current_hard)
+    resource.setrlimit(kind, (soft, hard))
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to SIGTERM the child when the worker that started it dies."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
+def limit_exceeded(*, limits: ChildLimits, returncode: int | None, timed_out: bool,
+                   last_progress: dict[str, Any]) -> str | None:
+    """The limit the child ran into, in a sentence; None when it ended for another reason."""
+    margin = settings.HYDRATA_RUN_LIMIT_MARGIN
+    if timed_out:
+        return (f"The simulation ran past its wall-clock limit of {limits.wall_seconds} s (its estimate times "
+                f"{margin:g}, at least {settings.HYDRATA_RUN_MIN_WALL_SECONDS} s) and was stopped.")
+    if returncode == -signal.SIGXCPU:
+        return (f"The simulation used up its CPU-time limit of {limits.cpu_seconds} s (its estimate times "
+                f"{margin:g}, at least {settings.HYDRATA_RUN_MIN_CPU_SECONDS} s) and was stopped.")
+    if returncode == -signal.SIGXFSZ:  # the child restores the signal's default action, which Python ignores
+        return f"The simulation tried to write a file larger than its limit of {limits.file_bytes:,} bytes."
+    if "MemoryError" in str(last_progress.get("error", "")):
+        return (f"The simulation ran out of memory within its address-space limit of "
+                f"{limits.address_space_bytes:,} bytes.")
+    return None
