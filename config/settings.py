@@ -178,6 +178,10 @@ HYDRATA_S3_ENDPOINT_URL = os.environ.get("HYDRATA_S3_ENDPOINT_URL") or None
 HYDRATA_UPLOAD_URL_EXPIRY_SECONDS = int(os.environ.get("HYDRATA_UPLOAD_URL_EXPIRY_SECONDS", "3600"))
 HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS = int(os.environ.get("HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS", "3600"))
 HYDRATA_TERRAIN_MAX_BYTES = int(os.environ.get("HYDRATA_TERRAIN_MAX_BYTES", str(5 * 1024**3)))
+# Pixels a terrain may have, read from the file's header before any is read (a 30 KB sparse GeoTIFF can declare
+# 200,000 x 200,000). The 5 GiB upload limit holds 1.3 billion float32 pixels uncompressed, about twice that as
+# survey DEMs compress, so 3 billion (a 55 km square at 1 m) lets the largest real upload through.
+HYDRATA_TERRAIN_MAX_PIXELS = int(os.environ.get("HYDRATA_TERRAIN_MAX_PIXELS", "3000000000"))
 HYDRATA_GEOJSON_MAX_BYTES = int(os.environ.get("HYDRATA_GEOJSON_MAX_BYTES", str(50 * 1024**2)))
 HYDRATA_GEOJSON_MAX_FEATURES = int(os.environ.get("HYDRATA_GEOJSON_MAX_FEATURES", "100000"))
 
