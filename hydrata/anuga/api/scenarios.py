@@ -1,6 +1,7 @@
 from typing import Any
 
 from rest_framework import serializers, status
+from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -66,12 +67,12 @@ def _shape(request: Request, scenario: Scenario) -> dict[str, Any]:
     return scenario_detail(scenario) if is_member else scenario_public(scenario)
 
 
-class ScenarioListCreateView(ProjectScopedView):
+class ScenarioListCreateView(ProjectScopedView, GenericAPIView):
     grant_levels = {"GET": "read", "POST": "draft"}
 
     def get(self, request: Request) -> Response:
-        scenarios = scenarios_of(project=self.project).prefetch_related("runs")
-        return Response({"results": [_compact(s) for s in scenarios]})
+        page = self.paginate_queryset(scenarios_of(project=self.project).prefetch_related("runs"))
+        return self.get_paginated_response([_compact(s) for s in page])
 
     def post(self, request: Request) -> Response:
         data = ScenarioInput(data=request.data)
