@@ -21,7 +21,7 @@ WITHHELD = {"compute_cost": None, "log_tail": [], "error_message": "", "user_mes
 @pytest.fixture
 def public_run(live_asgi, celery_worker) -> dict:
     """A complete run of a small_test model in a project made public; returns its ids and the viewer's key."""
-    owner_grant, owner_key = make_grant(level="launch")
+    _, owner_key = make_grant(level="launch")
     model = small_test_model(live_asgi.url, owner_key)
     viewer = make_user()
     project = Project.objects.get(pk=model.project_id)
