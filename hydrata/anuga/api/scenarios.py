@@ -74,7 +74,7 @@ class ScenarioListCreateView(ProjectScopedView, GenericAPIView):
     def get(self, request: Request) -> Response:
         page = self.paginate_queryset(scenarios_of(project=self.project).prefetch_related("runs"))
         in_full = reads_in_full(user=request.user, project_id=self.project.pk)
-        return self.get_paginated_response([_compact(s, in_full=in_full) for s in page])
+        return self.get_paginated_response([_compact(s, in_full=in_full) for s in page or []])
 
     def post(self, request: Request) -> Response:
         data = ScenarioInput(data=request.data)
@@ -87,7 +87,8 @@ class ScenarioListCreateView(ProjectScopedView, GenericAPIView):
 
 def _compact(scenario: Scenario, *, in_full: bool) -> dict[str, Any]:
     run = latest_run(scenario=scenario)
-    latest = None if run is None else run_answer(run_compact(run), in_full=in_full)
+    compact = run_compact(run)
+    latest = None if compact is None else run_answer(compact, in_full=in_full)
     return {"id": scenario.pk, "name": scenario.name, "resolution": scenario.resolution,
             "duration": scenario.duration, "computed_status": computed_status(run=run),
             "latest_run": latest, "latest_run_is_valid": scenario.latest_run_is_valid,

@@ -16,7 +16,7 @@ from hydrata.uploads.models import Dataset
 from hydrata.uploads.selectors import dataset_get
 
 
-def datasets_attached_in(*, project_ids: Iterable[int]) -> QuerySet:
+def datasets_attached_in(*, project_ids: Iterable[int] | QuerySet) -> QuerySet:
     """The ids of the datasets attached to input rows of these projects (a subquery, not a list)."""
     return InputLayer.objects.filter(project_id__in=project_ids, dataset__isnull=False).values("dataset_id")
 
