@@ -203,6 +203,10 @@ HYDRATA_UPLOAD_FINALIZE_GRACE_SECONDS = int(os.environ.get("HYDRATA_UPLOAD_FINAL
 HYDRATA_STAGING_RETENTION_HOURS = int(os.environ.get("HYDRATA_STAGING_RETENTION_HOURS", "24"))
 HYDRATA_RUN_SWW_RETENTION_DAYS = int(os.environ.get("HYDRATA_RUN_SWW_RETENTION_DAYS", "30"))  # 0: keep forever
 HYDRATA_TERRAIN_MAX_BYTES = int(os.environ.get("HYDRATA_TERRAIN_MAX_BYTES", str(5 * 1024**3)))
+# Pixels a terrain may have, read from the file's header before any is read (a 30 KB sparse GeoTIFF can declare
+# 200,000 x 200,000). The 5 GiB upload limit holds 1.3 billion float32 pixels uncompressed, about twice that as
+# survey DEMs compress, so 3 billion (a 55 km square at 1 m) lets the largest real upload through.
+HYDRATA_TERRAIN_MAX_PIXELS = int(os.environ.get("HYDRATA_TERRAIN_MAX_PIXELS", "3000000000"))
 HYDRATA_GEOJSON_MAX_BYTES = int(os.environ.get("HYDRATA_GEOJSON_MAX_BYTES", str(50 * 1024**2)))
 HYDRATA_GEOJSON_MAX_FEATURES = int(os.environ.get("HYDRATA_GEOJSON_MAX_FEATURES", "100000"))
 

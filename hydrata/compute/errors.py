@@ -34,5 +34,24 @@ class GeoJSONRejected(Exception):
     """An uploaded file cannot be imported as GeoJSON; the message says why, for the person who uploaded it."""
 
 
+# Terrain refusals (TerrainFileError codes).
+TERRAIN_NOT_GEOTIFF = "TERRAIN_NOT_GEOTIFF"  # not a GeoTIFF: another format, whatever the file is called
+TERRAIN_NO_BANDS = "TERRAIN_NO_BANDS"
+TERRAIN_NO_CRS = "TERRAIN_NO_CRS"
+TERRAIN_CRS_UNSUPPORTED = "TERRAIN_CRS_UNSUPPORTED"
+TERRAIN_ALL_NODATA = "TERRAIN_ALL_NODATA"
+TERRAIN_TOO_MANY_PIXELS = "TERRAIN_TOO_MANY_PIXELS"  # more pixels than the configured ceiling
+TERRAIN_NO_DISK_SPACE = "TERRAIN_NO_DISK_SPACE"  # its working copy would not fit on the disk
+TERRAIN_OUTSIDE_BOUNDARY = "TERRAIN_OUTSIDE_BOUNDARY"
+
+
 class TerrainFileError(Exception):
-    """A file cannot become terrain (or cover a model); the message says why and what to do."""
+    """A file cannot become terrain (or cover a model); `code` is for machines, `message` says why and what to do."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"

@@ -7,7 +7,7 @@ from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from hydrata.core.errors import NotFound
 from hydrata.storage import get_storage
@@ -29,14 +29,14 @@ def execution_get(*, user: AbstractBaseUser, execution_id: UUID | str) -> Upload
     return execution
 
 
-def datasets_owned_by(*, owner_ids: Iterable[int]) -> QuerySet[Dataset]:
-    """The datasets of these owners. Who may see whose datasets is decided by the caller (projects are shared
-    above this app), and passed in as the owners' user ids."""
-    return Dataset.objects.filter(owner_id__in=owner_ids).select_related("owner")
+def datasets_visible(*, owner: AbstractBaseUser, shared_ids: Iterable[int]) -> QuerySet[Dataset]:
+    """The caller's own datasets and those shared with them. What is shared with whom is decided by the caller
+    (projects attach datasets, above this app), and passed in as dataset ids (a subquery, or a list)."""
+    return Dataset.objects.filter(Q(owner=owner) | Q(pk__in=shared_ids)).select_related("owner")
 
 
-def dataset_get(*, owner_ids: Iterable[int], dataset_id: int) -> Dataset:
-    dataset = datasets_owned_by(owner_ids=owner_ids).filter(pk=dataset_id).first()
+def dataset_get(*, owner: AbstractBaseUser, shared_ids: Iterable[int], dataset_id: int) -> Dataset:
+    dataset = datasets_visible(owner=owner, shared_ids=shared_ids).filter(pk=dataset_id).first()
     if dataset is None:
         raise NotFound(f"Dataset {dataset_id} does not exist or is not visible to this caller.",
                        code="DATASET_NOT_FOUND")

@@ -1,4 +1,5 @@
 from rest_framework import serializers
+from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -35,13 +36,13 @@ class AttachInput(serializers.Serializer):
     gn_layer = serializers.IntegerField(allow_null=True, min_value=1)
 
 
-class InputLayerListView(ProjectScopedView):
+class InputLayerListView(ProjectScopedView, GenericAPIView):
     grant_levels = {"GET": "read"}
     kind: str = ""
 
     def get(self, request: Request) -> Response:
-        return Response({"results": InputLayerOutput(input_layers_of(project=self.project, kind=self.kind),
-                                                     many=True).data})
+        page = self.paginate_queryset(input_layers_of(project=self.project, kind=self.kind))
+        return self.get_paginated_response(InputLayerOutput(page, many=True).data)
 
 
 class InputLayerDetailView(ProjectScopedView):
@@ -61,7 +62,8 @@ class InputLayerDetailView(ProjectScopedView):
 
 
 class AllInputsView(ProjectScopedView):
-    """Every input row of a project, grouped by kind."""
+    """Every input row of a project, grouped by kind. Not paginated: rows are made only by the default seeding, one
+    per kind, so a project has six at most."""
 
     grant_levels = {"GET": "read"}
 

@@ -11,12 +11,22 @@ from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.models import Run, RunStatus, Scenario
 from hydrata.anuga.projections import crs_code_validate
 from hydrata.anuga.run_results import preview_png, result_layers, sample
-from hydrata.anuga.selectors.projects import project_get_writable, projects_visible_to
+from hydrata.anuga.selectors.projects import project_get_writable, projects_visible_to, reads_in_full
 from hydrata.anuga.selectors.runs import phase_of, run_get, runs_of
 from hydrata.anuga.services.runs import run_cancel, run_retry, run_start, runs_reap_stale
 from hydrata.core.errors import Conflict, NotFound
 
 LOG_TAIL_LINES = 60
+# What a caller who sees a project only because it is public may read of its runs: their published results
+# (state, timing, statistics and the result layers' descriptions, the preview, values at points). Every other
+# field is withheld: the cost, the log, error details, the compute target, and every signed download link.
+PUBLISHED_RUN_FIELDS = frozenset({
+    "id", "status", "phase", "progress_pct", "eta_seconds", "sim_time", "duration", "updated_at", "scenario",
+    "project", "scenario_name", "resolution", "mesh_triangle_count", "created_at", "started_at", "finished_at",
+    "statistics", "currency",
+})
+# A withheld field keeps its key, empty: null, or these for the fields a member's answer never has null.
+WITHHELD_AS = {"error_message": "", "user_message": "", "log_tail": []}
 
 
 class StartInput(serializers.Serializer):
@@ -58,6 +68,23 @@ def run_detail(run: Run) -> dict[str, Any]:
     }
 
 
+def run_answer(data: dict[str, Any], *, in_full: bool) -> dict[str, Any]:
+    """The one place a run's answer is cut down for a public reader (see PUBLISHED_RUN_FIELDS). Withheld fields
+    keep their key with an empty value, so a client reads one shape; signed links are left out altogether."""
+    if in_full:
+        return data
+    published = {key: value for key, value in data.items()
+                 if key in PUBLISHED_RUN_FIELDS or key.startswith("gn_layer_")}
+    withheld = {key: WITHHELD_AS.get(key) for key in data if key not in published and not key.startswith("s3_")}
+    return {**withheld, **published, "reduced": True, "withheld": sorted(withheld)}
+
+
+def _readable_run(request: Request, run_id: int) -> tuple[Run, bool]:
+    """A run the caller may see, and whether they read it in full."""
+    run = run_get(user=request.user, run_id=run_id)
+    return run, reads_in_full(user=request.user, project_id=run.scenario.project_id)
+
+
 def _wall_seconds(run: Run) -> float | None:
     if run.started_at and run.finished_at:
         return round((run.finished_at - run.started_at).total_seconds(), 1)
@@ -92,7 +119,8 @@ class RunStatusView(APIView):
 
     def get(self, request: Request, run_id: int) -> Response:
         runs_reap_stale()
-        return Response(run_status(run_get(user=request.user, run_id=run_id)))
+        run, in_full = _readable_run(request, run_id)
+        return Response(run_answer(run_status(run), in_full=in_full))
 
 
 class RunDetailView(APIView):
@@ -100,7 +128,8 @@ class RunDetailView(APIView):
 
     def get(self, request: Request, run_id: int) -> Response:
         runs_reap_stale()
-        return Response(run_detail(run_get(user=request.user, run_id=run_id)))
+        run, in_full = _readable_run(request, run_id)
+        return Response(run_answer(run_detail(run), in_full=in_full))
 
 
 class RunCancelView(APIView):
@@ -127,7 +156,8 @@ class ProjectRunsView(ProjectScopedView, GenericAPIView):
         if wanted and wanted not in RunStatus.values:
             raise Conflict(f"status must be one of {', '.join(RunStatus.values)}.", code="INVALID_STATUS_FILTER")
         page = self.paginate_queryset(runs_of(project=self.project, status=wanted))
-        return self.get_paginated_response([run_detail(run) for run in page])
+        in_full = reads_in_full(user=request.user, project_id=self.project.pk)
+        return self.get_paginated_response([run_answer(run_detail(run), in_full=in_full) for run in page])
 
 
 def _finished(run: Run) -> Run:
@@ -141,8 +171,10 @@ class RunResultsView(APIView):
     grant_levels = {"GET": "read"}
 
     def get(self, request: Request, run_id: int) -> Response:
-        run = _finished(run_get(user=request.user, run_id=run_id))
-        return Response({"id": run.pk, "status": run.status, "statistics": run.statistics, **result_layers(run)})
+        run, in_full = _readable_run(request, run_id)
+        _finished(run)
+        results = {"id": run.pk, "status": run.status, "statistics": run.statistics, **result_layers(run)}
+        return Response(run_answer(results, in_full=in_full))
 
 
 class RunPreviewView(APIView):

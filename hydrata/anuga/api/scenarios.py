@@ -1,12 +1,14 @@
 from typing import Any
 
 from rest_framework import serializers, status
+from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectScopedView
+from hydrata.anuga.api.runs import run_answer
 from hydrata.anuga.models import Run, Scenario
-from hydrata.anuga.selectors.projects import roles_for
+from hydrata.anuga.selectors.projects import reads_in_full
 from hydrata.anuga.selectors.scenarios import computed_status, latest_run, scenario_estimate, scenarios_of
 from hydrata.anuga.services.build import scenario_build_request
 from hydrata.anuga.services.scenarios import scenario_clone, scenario_create, scenario_update
@@ -72,16 +74,17 @@ def scenario_public(scenario: Scenario) -> dict[str, Any]:
 
 
 def _shape(request: Request, scenario: Scenario) -> dict[str, Any]:
-    is_member = bool(roles_for(user=request.user, project_ids=[scenario.project_id]))
-    return scenario_detail(scenario) if is_member else scenario_public(scenario)
+    in_full = reads_in_full(user=request.user, project_id=scenario.project_id)
+    return scenario_detail(scenario) if in_full else scenario_public(scenario)
 
 
-class ScenarioListCreateView(ProjectScopedView):
+class ScenarioListCreateView(ProjectScopedView, GenericAPIView):
     grant_levels = {"GET": "read", "POST": "draft"}
 
     def get(self, request: Request) -> Response:
-        scenarios = scenarios_of(project=self.project).prefetch_related("runs")
-        return Response({"results": [_compact(s) for s in scenarios]})
+        page = self.paginate_queryset(scenarios_of(project=self.project).prefetch_related("runs"))
+        in_full = reads_in_full(user=request.user, project_id=self.project.pk)
+        return self.get_paginated_response([_compact(s, in_full=in_full) for s in page or []])
 
     def post(self, request: Request) -> Response:
         data = ScenarioInput(data=request.data)
@@ -92,11 +95,13 @@ class ScenarioListCreateView(ProjectScopedView):
         return Response(scenario_detail(scenario), status=status.HTTP_201_CREATED)
 
 
-def _compact(scenario: Scenario) -> dict[str, Any]:
+def _compact(scenario: Scenario, *, in_full: bool) -> dict[str, Any]:
     run = latest_run(scenario=scenario)
+    compact = run_compact(run)
+    latest = None if compact is None else run_answer(compact, in_full=in_full)
     return {"id": scenario.pk, "name": scenario.name, "resolution": scenario.resolution,
             "duration": scenario.duration, "computed_status": computed_status(run=run),
-            "latest_run": run_compact(run), "latest_run_is_valid": scenario.latest_run_is_valid,
+            "latest_run": latest, "latest_run_is_valid": scenario.latest_run_is_valid,
             "updated_at": scenario.updated_at}
 
 

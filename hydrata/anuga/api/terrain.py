@@ -1,5 +1,6 @@
 from django.conf import settings
 from rest_framework import serializers, status
+from rest_framework.generics import GenericAPIView
 from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -86,11 +87,12 @@ class TerrainDirectUploadView(ProjectScopedView):
         return Response(TerrainOutput(terrain).data, status=status.HTTP_202_ACCEPTED)
 
 
-class TerrainListView(ProjectScopedView):
+class TerrainListView(ProjectScopedView, GenericAPIView):
     grant_levels = {"GET": "read"}
 
     def get(self, request: Request) -> Response:
-        return Response({"results": TerrainOutput(terrains_of(project=self.project), many=True).data})
+        page = self.paginate_queryset(terrains_of(project=self.project))
+        return self.get_paginated_response(TerrainOutput(page, many=True).data)
 
 
 class TerrainDetailView(ProjectScopedView):

@@ -1,4 +1,5 @@
 from rest_framework import serializers, status
+from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -40,11 +41,12 @@ class TimeSeriesDetail(serializers.ModelSerializer):
         return {"rowData": series.rows}
 
 
-class TimeSeriesListCreateView(ProjectScopedView):
+class TimeSeriesListCreateView(ProjectScopedView, GenericAPIView):
     grant_levels = {"GET": "read", "POST": "draft"}
 
     def get(self, request: Request) -> Response:
-        return Response({"results": TimeSeriesSummary(time_series_of(project=self.project), many=True).data})
+        page = self.paginate_queryset(time_series_of(project=self.project))
+        return self.get_paginated_response(TimeSeriesSummary(page, many=True).data)
 
     def post(self, request: Request) -> Response:
         data = TimeSeriesInput(data=request.data)

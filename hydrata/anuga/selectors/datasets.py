@@ -1,24 +1,45 @@
-"""Who may see an uploaded dataset: its owner, and everyone who shares a project with the owner.
+"""Who may see an uploaded dataset: its uploader, and the members (any role) of each project with an input row
+it is attached to. Who may attach one to a project's row: its uploader, or anyone for a dataset that row's project
+already uses, since attaching shares it with that project's members.
 
-The rule needs projects, so it lives here and hands the uploads app the owners' ids: uploads never knows about
-projects."""
+The rule needs projects, so it lives here and hands the uploads app the shared dataset ids: uploads never knows
+about projects."""
 
-from django.contrib.auth import get_user_model
+from collections.abc import Iterable
+
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
-from hydrata.anuga.models import ProjectMembership
+from hydrata.anuga.models import InputLayer, Project, ProjectMembership
+from hydrata.core.errors import Forbidden, NotFound
 from hydrata.uploads.models import Dataset
 from hydrata.uploads.selectors import dataset_get
 
 
-def dataset_owners_visible_to(*, user: AbstractBaseUser) -> QuerySet:
-    """The ids of the caller and of everyone in a project with the caller (a subquery, not a list)."""
-    my_projects = ProjectMembership.objects.filter(user=user).values("project_id")
-    co_members = ProjectMembership.objects.filter(project_id__in=my_projects).values("user_id")
-    return get_user_model().objects.filter(Q(pk=user.pk) | Q(pk__in=co_members)).values_list("pk", flat=True)
+def datasets_attached_in(*, project_ids: Iterable[int] | QuerySet) -> QuerySet:
+    """The ids of the datasets attached to input rows of these projects (a subquery, not a list)."""
+    return InputLayer.objects.filter(project_id__in=project_ids, dataset__isnull=False).values("dataset_id")
 
 
 def dataset_visible_get(*, user: AbstractBaseUser, dataset_id: int) -> Dataset:
-    """A dataset the caller may see; anything else is DATASET_NOT_FOUND."""
-    return dataset_get(owner_ids=dataset_owners_visible_to(user=user), dataset_id=dataset_id)
+    """A dataset the caller uploaded, or one attached in a project they are a member of; else DATASET_NOT_FOUND.
+    Being public makes a project's inputs no one else's to read, so public projects share nothing here."""
+    member_of = ProjectMembership.objects.filter(user=user).values("project_id")
+    return dataset_get(owner=user, shared_ids=datasets_attached_in(project_ids=member_of), dataset_id=dataset_id)
+
+
+def dataset_attachable_get(*, user: AbstractBaseUser, project: Project, dataset_id: int) -> Dataset:
+    """A dataset the caller may attach to a row of `project`: their own, or one this project already uses.
+    One they can read only through another project is 403 DATASET_NOT_SHAREABLE: its uploader did not share it
+    with this project's members."""
+    in_this_project = datasets_attached_in(project_ids=[project.pk])
+    try:
+        return dataset_get(owner=user, shared_ids=in_this_project, dataset_id=dataset_id)
+    except NotFound:
+        dataset = dataset_visible_get(user=user, dataset_id=dataset_id)  # DATASET_NOT_FOUND when not even that
+    raise Forbidden(
+        f"Dataset {dataset.pk} belongs to {dataset.owner.get_username()} and is not used in project {project.pk}, "
+        "so it is not yours to share with this project's members. Upload your own copy, or ask its owner to "
+        "attach it.",
+        code="DATASET_NOT_SHAREABLE", dataset=dataset.pk,
+    )

@@ -35,6 +35,12 @@ def roles_for(*, user: AbstractBaseUser, project_ids: list[int]) -> dict[int, st
     )
 
 
+def reads_in_full(*, user: AbstractBaseUser, project_id: int) -> bool:
+    """Members (any role) read everything of a project; a caller who sees it only because it is public reads its
+    published face: scenarios without inputs or prices, runs without costs, logs or download links."""
+    return ProjectMembership.objects.filter(user_id=user.pk, project_id=project_id).exists()
+
+
 def project_get_writable(*, user: AbstractBaseUser, project_id: int) -> Project:
     """A project the caller may change (owner or editor); visible but read-only is 403, invisible is 404."""
     project = project_get(user=user, project_id=project_id)

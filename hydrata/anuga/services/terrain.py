@@ -2,6 +2,7 @@
 
 import logging
 import re
+import shutil
 import tempfile
 import uuid
 from datetime import timedelta
@@ -16,7 +17,7 @@ from django.utils import timezone
 from hydrata.anuga.models import Project, Terrain, TerrainStatus, TerrainUpload
 from hydrata.anuga.services.inputs import default_inputs_seed
 from hydrata.compute.errors import TerrainFileError
-from hydrata.compute.terrain_raster import write_dem, write_hillshade
+from hydrata.compute.terrain_raster import RasterLimits, write_dem, write_hillshade
 from hydrata.core.errors import ValidationFailed
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
@@ -149,7 +150,9 @@ def terrain_import(*, terrain_id: int) -> Terrain:
         with tempfile.TemporaryDirectory(prefix="terrain-") as workdir, \
                 storage.local_path(key=terrain.source_key) as source:
             dem_path, hillshade_path = Path(workdir) / "dem.tif", Path(workdir) / "hillshade.png"
-            reading = write_dem(source, dem_path, project_crs=terrain.project.projection)
+            limits = RasterLimits(max_pixels=settings.HYDRATA_TERRAIN_MAX_PIXELS,
+                                  free_bytes=shutil.disk_usage(workdir).free)
+            reading = write_dem(source, dem_path, project_crs=terrain.project.projection, limits=limits)
             record_update(terrain, status=TerrainStatus.STYLING, **reading.__dict__)
             write_hillshade(dem_path, hillshade_path)
             terrain.dem_key = f"terrain/{terrain.project_id}/{terrain.pk}/dem.tif"

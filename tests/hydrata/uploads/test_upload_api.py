@@ -183,22 +183,6 @@ def test_another_user_cannot_see_the_dataset(django_capture_on_commit_callbacks)
     assert theirs.json()["code"] == missing.json()["code"] == "DATASET_NOT_FOUND"
 
 
-@pytest.mark.parametrize("role", ["owner", "editor", "viewer"])
-def test_a_project_co_member_can_see_the_dataset(role, django_capture_on_commit_callbacks):
-    uploader, colleague = make_user(), make_user()
-    if role == "owner":
-        make_project(colleague, members={uploader: "editor"})
-    else:
-        make_project(uploader, members={colleague: role})
-    execution_id = upload_and_import(api_for(uploader), "b.geojson", sample_bytes("boundary.geojson"),
-                                     django_capture_on_commit_callbacks)
-    dataset_id = UploadExecution.objects.get(pk=execution_id).dataset_id
-
-    response = api_for(colleague, level="read").get(f"{DATASETS}{dataset_id}/")
-
-    assert response.status_code == 200 and response.json()["dataset"]["owner"] == uploader.username
-
-
 def test_a_member_of_an_unrelated_project_cannot_see_the_dataset(django_capture_on_commit_callbacks):
     uploader, outsider = make_user(), make_user()
     make_project(uploader)
