@@ -59,7 +59,7 @@ def test_anonymous_visitors_are_sent_to_sign_in(client, url):
     response = client.post(url) if url != PAGE else client.get(url)
 
     assert response.status_code == 302
-    assert response["Location"].startswith("/admin/login/?next=")
+    assert response["Location"].startswith("/accounts/login/?next=")
 
 
 def test_creating_a_grant_shows_the_key_once(signed_in, user):

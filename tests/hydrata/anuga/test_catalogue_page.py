@@ -13,7 +13,7 @@ def test_anonymous_visitors_are_sent_to_sign_in(client):
     response = client.get(PAGE)
 
     assert response.status_code == 302
-    assert response["Location"].startswith("/admin/login/?next=/catalogue/")
+    assert response["Location"].startswith("/accounts/login/?next=/catalogue/")
 
 
 def test_the_home_page_goes_to_the_catalogue(client):
@@ -92,4 +92,4 @@ def test_the_shared_navigation_links_both_pages_and_logs_out_by_post(client):
     body = client.get(PAGE).content.decode()
 
     assert 'href="/catalogue/"' in body and 'href="/agents/"' in body
-    assert 'action="/admin/logout/"' in body and 'method="post"' in body
+    assert 'action="/accounts/logout/"' in body and 'method="post"' in body
