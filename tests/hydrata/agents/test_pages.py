@@ -244,6 +244,18 @@ def test_the_page_shows_spend_used_this_month(signed_in, user):
     assert "$99.00" not in body
 
 
+def test_money_on_the_page_is_shown_in_dollars_and_cents(signed_in, user):
+    for amount in ("0.01", "0.10", "1.20"):
+        AgentSpend.objects.create(user=user, amount=Decimal(amount), description="a run")
+    account_set_spend_limit(user=user, limit=Decimal("5"))
+
+    body = signed_in.get(PAGE).content.decode()
+
+    assert "Spent by agents this month: <strong>$1.31</strong>" in body
+    assert "<strong>$5.00</strong> monthly limit" in body
+    assert not re.search(r"\$\d+\.\d{3,}", body), re.search(r"\$\d+\.\d{3,}", body)
+
+
 def test_the_page_shows_the_latest_agent_activity(signed_in, user):
     grant, _ = make_grant(user, name="activity agent")
     activity_record(grant=grant, method="POST", path="/api/v2/anuga/projects/", status_code=201,
