@@ -80,6 +80,7 @@ MIDDLEWARE = [
     "hydrata_mcp.gate.MCPGateMiddleware",
     "hydrata_mcp.redaction.RedactionMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -139,6 +140,17 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(exist_ok=True)  # whitenoise warns about a missing folder at every start
+# whitenoise serves the static files in every process (daphne serves none). Production serves what collectstatic
+# wrote, under content-hashed names cached for ever; elsewhere files come straight from the apps, so tests and
+# `make run` need no collectstatic.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage" if HYDRATA_ENV == "production"
+                    else "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = HYDRATA_ENV != "production"
+WHITENOISE_AUTOREFRESH = DEBUG
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
 
 REST_FRAMEWORK = {

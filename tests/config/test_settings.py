@@ -7,11 +7,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def load_settings(tmp_path: Path, **env: str) -> subprocess.CompletedProcess:
+def load_settings(tmp_path: Path, *, script: str = "from django.conf import settings; print(len(settings.SECRET_KEY))",
+                  **env: str) -> subprocess.CompletedProcess:
     environment = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "HYDRATA_ENV"}}
     environment.update(HYDRATA_VAR_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="config.settings", **env)
-    return subprocess.run([sys.executable, "-c", "from django.conf import settings; print(len(settings.SECRET_KEY))"],
-                          cwd=ROOT, env=environment, capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=environment, capture_output=True, text=True)
 
 
 def test_production_refuses_to_start_without_a_secret_key(tmp_path):
