@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import rasterio
 from PIL import Image
+from rasterio.enums import Resampling
 from rio_tiler.colormap import cmap
 from rio_tiler.errors import TileOutsideBounds
 from rio_tiler.io import Reader
@@ -17,6 +19,7 @@ from rio_tiler.models import ImageData
 TILE_SIZE = 256
 MAX_ZOOM = 24
 LEGEND_STOPS = 6
+RANGE_MAX_PIXELS = 1024
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,27 @@ def _table(colormap: str, start: float) -> dict[int, tuple[int, int, int, int]]:
     return {index: tuple(base[round(255 * (start + (1 - start) * index / 255))]) for index in range(256)}
 
 
+def value_range(path: Path, *, where_wet: Path | None = None, wet: float = 0.0) -> tuple[float, float] | None:
+    """The lowest and highest value of the raster (read at most RANGE_MAX_PIXELS on its long side), counting only
+    cells whose value in `where_wet` is at least `wet` when it is given; None when no cell counts."""
+    values = _decimated(path)
+    if where_wet is not None:
+        depth = _decimated(where_wet)
+        values = np.ma.masked_where(np.ma.getmaskarray(depth) | (depth.filled(0) < wet), values)
+    counted = values.compressed()
+    counted = counted[np.isfinite(counted)]
+    if counted.size == 0:
+        return None
+    return float(counted.min()), float(counted.max())
+
+
+def _decimated(path: Path) -> np.ma.MaskedArray:
+    with rasterio.open(path) as source:
+        scale = max(1.0, max(source.width, source.height) / RANGE_MAX_PIXELS)
+        shape = (max(1, round(source.height / scale)), max(1, round(source.width / scale)))
+        return source.read(1, out_shape=shape, masked=True, resampling=Resampling.nearest)
+
+
 def tile_address_problem(*, z: int, x: int, y: int) -> str | None:
     """Why z/x/y is not a tile of the Web Mercator pyramid, or None when it is."""
     if not 0 <= z <= MAX_ZOOM:
@@ -66,19 +90,29 @@ def transparent_tile() -> bytes:
     return buffer.getvalue()
 
 
-def colour_tile(path: Path, *, z: int, x: int, y: int, ramp: Ramp, hide_below: float | None = None) -> bytes:
-    """The tile with each cell coloured on `ramp`; nodata, cells below `hide_below` and anything outside the raster
-    are transparent. Cells keep their edges (nearest neighbour): a result raster is shown as computed."""
+def colour_tile(path: Path, *, z: int, x: int, y: int, ramp: Ramp, hide_below: float | None = None,
+                where_wet: Path | None = None) -> bytes:
+    """The tile with each cell coloured on `ramp`; nodata and anything outside the raster are transparent, and so
+    are cells below `hide_below` (in this raster, or in `where_wet` when given: the stage shown only where the
+    depth raster says wet). Cells keep their edges (nearest neighbour): a result raster is shown as computed."""
     image = _read(path, z=z, x=x, y=y, resampling="nearest")
     if image is None:
         return transparent_tile()
     values = image.array
     if hide_below is not None:
-        values.mask = np.ma.getmaskarray(values) | (values.data < hide_below)
+        gauge = values.data if where_wet is None else _gauge(where_wet, z=z, x=x, y=y, like=values)
+        values.mask = np.ma.getmaskarray(values) | (gauge < hide_below)
     if np.ma.getmaskarray(values).all():
         return transparent_tile()
     image.rescale(in_range=((ramp.low, max(ramp.high, ramp.low + 1e-6)),))
     return image.render(img_format="PNG", colormap=ramp.table())
+
+
+def _gauge(path: Path, *, z: int, x: int, y: int, like: np.ma.MaskedArray) -> np.ndarray:
+    image = _read(path, z=z, x=x, y=y, resampling="nearest")
+    if image is None:
+        return np.full(like.shape, -np.inf)
+    return image.array.filled(-np.inf)
 
 
 def hillshade_tile(path: Path, *, z: int, x: int, y: int, azimuth: float = 315.0, altitude: float = 45.0) -> bytes:

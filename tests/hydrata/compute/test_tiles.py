@@ -18,6 +18,7 @@ from hydrata.compute.tiles import (
     hillshade_tile,
     tile_address_problem,
     transparent_tile,
+    value_range,
 )
 from tests.data import DEM
 
@@ -63,6 +64,22 @@ def test_wet_cells_are_coloured_and_dry_or_nodata_cells_are_transparent(depth_ra
 def test_a_tile_outside_the_raster_is_transparent(depth_raster):
     assert colour_tile(depth_raster, z=18, x=0, y=0, ramp=DEPTH) == transparent_tile()
     assert pixels(transparent_tile()).shape == (256, 256, 4) and (pixels(transparent_tile())[..., 3] == 0).all()
+
+
+def test_the_stage_can_be_shown_only_where_the_depth_says_wet(depth_raster, tmp_path):
+    with rasterio.open(depth_raster) as depth:
+        grid = Grid(crs=depth.crs, transform=depth.transform, width=depth.width, height=depth.height)
+    stage = tmp_path / "max_stage.tif"
+    write_cog(stage, np.full((100, 100), 12.5, dtype=np.float32), grid)
+    tile = centre_tile(depth_raster, 18)
+
+    everywhere = pixels(colour_tile(stage, z=tile.z, x=tile.x, y=tile.y, ramp=Ramp("viridis", 12, 13)))
+    where_wet = pixels(colour_tile(stage, z=tile.z, x=tile.x, y=tile.y, ramp=Ramp("viridis", 12, 13),
+                                   hide_below=0.01, where_wet=depth_raster))
+
+    assert (where_wet[..., 3] == 255).sum() < 0.7 * (everywhere[..., 3] == 255).sum()
+    assert value_range(stage, where_wet=depth_raster, wet=0.01) == (12.5, 12.5)
+    assert value_range(depth_raster) == (0.0, 1.0)
 
 
 def test_the_hillshade_of_the_small_test_dem_is_opaque_grey_with_relief():
