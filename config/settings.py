@@ -205,6 +205,13 @@ HYDRATA_RUN_YIELD_SECONDS = float(os.environ.get("HYDRATA_RUN_YIELD_SECONDS", "0
 # A computing run whose worker has not reported for this long is ended in error (worker or machine lost).
 HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS = int(os.environ.get("HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS", "45"))
 
+# The map page: an optional background map (an XYZ template such as https://tile.example/{z}/{x}/{y}.png; empty = the
+# terrain's hillshade is the background, and the page asks no other server for anything), and how long rendered
+# tiles of the (never changing) terrain and result rasters are kept in the cache.
+HYDRATA_BASEMAP_URL = os.environ.get("HYDRATA_BASEMAP_URL", "")
+HYDRATA_BASEMAP_ATTRIBUTION = os.environ.get("HYDRATA_BASEMAP_ATTRIBUTION", "")
+HYDRATA_TILE_CACHE_SECONDS = int(os.environ.get("HYDRATA_TILE_CACHE_SECONDS", "86400"))
+
 # Agent grants
 HYDRATA_GRANT_LAST_USED_THROTTLE_SECONDS = int(os.environ.get("HYDRATA_GRANT_LAST_USED_THROTTLE_SECONDS", "60"))
 

@@ -126,7 +126,7 @@ class ProjectRunsView(GenericAPIView):
         return self.get_paginated_response([run_detail(run) for run in page])
 
 
-def _finished(run: Run) -> Run:
+def finished_run(run: Run) -> Run:
     if run.status != RunStatus.COMPLETE or not run.results_prefix:
         raise Conflict(f"Run {run.pk} has no results yet (status {run.status}).", code="RUN_NOT_COMPLETE",
                        status=run.status)
@@ -137,7 +137,7 @@ class RunResultsView(APIView):
     grant_levels = {"GET": "read"}
 
     def get(self, request: Request, run_id: int) -> Response:
-        run = _finished(run_get(user=request.user, run_id=run_id))
+        run = finished_run(run_get(user=request.user, run_id=run_id))
         return Response({"id": run.pk, "status": run.status, "statistics": run.statistics, **result_layers(run)})
 
 
@@ -145,7 +145,7 @@ class RunPreviewView(APIView):
     grant_levels = {"GET": "read"}
 
     def get(self, request: Request, run_id: int) -> Response:
-        run = _finished(run_get(user=request.user, run_id=run_id))
+        run = finished_run(run_get(user=request.user, run_id=run_id))
         return Response({"id": run.pk, "mime_type": "image/png", "data": preview_png(run)})
 
 
@@ -153,7 +153,7 @@ class RunSampleView(APIView):
     grant_levels = {"POST": "read"}
 
     def post(self, request: Request, run_id: int) -> Response:
-        run = _finished(run_get(user=request.user, run_id=run_id))
+        run = finished_run(run_get(user=request.user, run_id=run_id))
         data = SampleInput(data=request.data)
         data.is_valid(raise_exception=True)
         crs = data.validated_data["crs"] or run.scenario.project.projection

@@ -1,8 +1,9 @@
 from django.urls import path
 
-from hydrata.anuga.api import inputs, runs, scenarios, terrain, time_series, views
+from hydrata.anuga.api import inputs, runs, scenarios, terrain, tiles, time_series, views
 
 PROJECT = "projects/<int:project_id>/"
+TILE = "<str:z>/<str:x>/<str:y>.png"  # not <int:>: a bad address is answered 400 with a reason, not 404
 
 urlpatterns = [
     path("projects/", views.ProjectListCreateView.as_view(), name="projects"),
@@ -13,6 +14,9 @@ urlpatterns = [
     path(f"{PROJECT}terrain/upload/presign/", terrain.TerrainPresignView.as_view(), name="terrain-presign"),
     path(f"{PROJECT}terrain/upload/finalize/", terrain.TerrainFinalizeView.as_view(), name="terrain-finalize"),
     path(f"{PROJECT}terrain/upload/", terrain.TerrainDirectUploadView.as_view(), name="terrain-upload"),
+    path(f"{PROJECT}terrain/<int:terrain_id>/tiles/", tiles.TerrainTileLayersView.as_view(), name="terrain-tiles"),
+    path(f"{PROJECT}terrain/<int:terrain_id>/tiles/<str:style>/{TILE}", tiles.TerrainTileView.as_view(),
+         name="terrain-tile"),
     path(f"{PROJECT}inputs/", inputs.AllInputsView.as_view(), name="inputs"),
     path(f"{PROJECT}time-series/", time_series.TimeSeriesListCreateView.as_view(), name="time-series"),
     path(f"{PROJECT}time-series/<int:series_id>/", time_series.TimeSeriesDetailView.as_view(),
@@ -32,6 +36,8 @@ urlpatterns = [
     path("runs/<int:run_id>/results/", runs.RunResultsView.as_view(), name="run-results"),
     path("runs/<int:run_id>/preview/", runs.RunPreviewView.as_view(), name="run-preview"),
     path("runs/<int:run_id>/sample/", runs.RunSampleView.as_view(), name="run-sample"),
+    path("runs/<int:run_id>/tiles/", tiles.RunTileLayersView.as_view(), name="run-tiles"),
+    path(f"runs/<int:run_id>/tiles/<str:layer>/{TILE}", tiles.RunTileView.as_view(), name="run-tile"),
 ]
 
 for segment, kind in inputs.KIND_PATHS.items():
