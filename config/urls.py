@@ -20,6 +20,7 @@ urlpatterns = [
     path("api/v2/anuga/", include("hydrata.anuga.api.urls")),
     path("api/v2/", include("hydrata.agents.api.urls")),
     path("api/v2/", include("hydrata.uploads.api.urls")),
+    path("api/v2/", include("hydrata.anuga.api.dataset_urls")),
     path("agents/", include("hydrata.agents.urls")),
     path("storage/", include("hydrata.storage.urls")),
     path("", include("hydrata.anuga.urls")),

@@ -1,14 +1,14 @@
 """Reading a finished run's results from storage: signed links, the preview, values at points."""
 
 import base64
+from contextlib import ExitStack
 from typing import Any
 
-import numpy as np
-import rasterio
 from django.conf import settings
 from pyproj import Transformer
 
 from hydrata.anuga.models import Run
+from hydrata.compute.sampling import sample_rasters
 from hydrata.storage import get_storage
 
 LAYERS = {
@@ -16,6 +16,7 @@ LAYERS = {
     "max_speed": ("Maximum speed", "m/s"),
     "max_stage": ("Maximum stage (water level)", "m"),
 }
+SAMPLED_LAYERS = {"peak_depth": "max_depth", "peak_stage": "max_stage", "peak_speed": "max_speed"}
 
 
 def result_layers(run: Run) -> dict[str, Any]:
@@ -41,24 +42,13 @@ def preview_png(run: Run) -> str:
 
 
 def sample(run: Run, *, points: list[tuple[float, float]], crs: str) -> list[dict[str, Any]]:
-    """Peak depth, stage and speed at each point (in `crs`), null outside the mesh."""
-    project_crs = run.scenario.project.projection
-    transformer = Transformer.from_crs(crs, project_crs, always_xy=True)
+    """Peak depth, stage and speed at each point (in `crs`), null outside the mesh; x, y are the points as given."""
+    transformer = Transformer.from_crs(crs, run.scenario.project.projection, always_xy=True)
     xs, ys = transformer.transform([p[0] for p in points], [p[1] for p in points])
-    values: dict[str, list[float | None]] = {}
     storage = get_storage()
-    for name in LAYERS:
-        with storage.local_path(key=f"{run.results_prefix}/{name}.tif") as path, rasterio.open(path) as raster:
-            values[name] = [_value(raster, x, y) for x, y in zip(xs, ys)]
-    return [{"x": x, "y": y, "peak_depth": values["max_depth"][i], "peak_stage": values["max_stage"][i],
-             "peak_speed": values["max_speed"][i]} for i, (x, y) in enumerate(points)]
-
-
-def _value(raster: rasterio.io.DatasetReader, x: float, y: float) -> float | None:
-    row, col = raster.index(x, y)
-    if not (0 <= row < raster.height and 0 <= col < raster.width):
-        return None
-    value = float(raster.read(1, window=((row, row + 1), (col, col + 1)))[0, 0])
-    if raster.nodata is not None and value == raster.nodata or not np.isfinite(value):
-        return None
-    return round(value, 4)
+    with ExitStack() as stack:
+        rasters = {name: stack.enter_context(storage.local_path(key=f"{run.results_prefix}/{layer}.tif"))
+                   for name, layer in SAMPLED_LAYERS.items()}
+        sampled = sample_rasters(rasters=rasters, points=list(zip(xs, ys, strict=True)))
+    return [{"x": x, "y": y, **{name: values[name] for name in SAMPLED_LAYERS}}
+            for (x, y), values in zip(points, sampled, strict=True)]

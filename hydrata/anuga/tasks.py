@@ -1,6 +1,21 @@
+"""Background work for the ANUGA app. A task hands over to its service; the one thing decided here is what
+follows a build that was asked to start its run (a retry): the simulation is queued, so that the build service
+need not know about launching runs (runs sit above builds: services/runs.py calls services/build.py, never the
+reverse).
+
+The import cycle between this module and the services is of Celery's kind, and deliberate: this module imports
+the services at load, as each task wraps one, while a service that queues work imports its task inside the
+function that calls `.delay` (on commit), when both modules are loaded. No service reaches another through
+here, so tests/test_import_direction.py looks for cycles among the services themselves, not through tasks.
+"""
+
 from celery import shared_task
 from celery.signals import worker_ready
 
+from hydrata.anuga.models import RunStatus
+from hydrata.anuga.services.build import run_build
+from hydrata.anuga.services.runs import run_queue_after_build, runs_fail_for_worker
+from hydrata.anuga.services.simulation import run_simulate
 from hydrata.anuga.services.terrain import terrain_import
 
 
@@ -11,21 +26,17 @@ def terrain_import_task(terrain_id: int) -> None:
 
 @shared_task(name="anuga.run_build")
 def run_build_task(run_id: int) -> None:
-    from hydrata.anuga.services.build import run_build
-
-    run_build(run_id=run_id)
+    run = run_build(run_id=run_id)
+    if run.status == RunStatus.BUILT and run.start_after_build:
+        run_queue_after_build(run=run)
 
 
 # Not acks_late: a simulation whose worker died is ended by the reaper, never silently started again.
 @shared_task(name="anuga.run_simulation", bind=True, acks_late=False)
 def run_simulation_task(self, run_id: int) -> None:
-    from hydrata.anuga.services.simulation import run_simulate
-
     run_simulate(run_id=run_id, worker=self.request.hostname or "")
 
 
 @worker_ready.connect
 def fail_runs_of_a_restarted_worker(sender, **kwargs) -> None:
-    from hydrata.anuga.services.runs import runs_fail_for_worker
-
     runs_fail_for_worker(hostname=sender.hostname)

@@ -1,4 +1,5 @@
-"""The one refusal of the compute package: a machine code, a message a person can act on, and details."""
+"""The refusals of the compute package, its own (it knows nothing of HTTP): the service that calls compute maps
+them to the platform's errors (hydrata/core/errors.py) or to a failed record, with the message unchanged."""
 
 from typing import Any
 
@@ -27,3 +28,11 @@ class ModelGeometryError(Exception):
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
+
+
+class GeoJSONRejected(Exception):
+    """An uploaded file cannot be imported as GeoJSON; the message says why, for the person who uploaded it."""
+
+
+class TerrainFileError(Exception):
+    """A file cannot become terrain (or cover a model); the message says why and what to do."""

@@ -20,10 +20,10 @@ from hydrata.compute.errors import (
     MESH_REGION_UNITS_UNMARKED,
     ModelGeometryError,
 )
+from hydrata.compute.geojson import DEFAULT_CRS, crs_member_name
 
 Point = tuple[float, float]
 
-DEFAULT_CRS = "EPSG:4326"
 LINE_TYPES = ("LineString", "MultiLineString")
 POLYGON_TYPES = ("Polygon", "MultiPolygon")
 RESOLUTION_UNITS = {"m": "m", "m2": "m2", "m²": "m2", "m^2": "m2"}
@@ -54,17 +54,9 @@ def features_in_crs(collection: dict, *, target_crs: str) -> list[dict]:
 
 
 def _collection_crs_name(collection: dict) -> str:
-    crs = collection.get("crs")
-    if not crs:
-        return DEFAULT_CRS
-    if isinstance(crs, str):
-        return crs
-    properties = crs.get("properties") or {}
-    if properties.get("name"):
-        return str(properties["name"])
-    if properties.get("code"):  # the old {"type": "EPSG", "properties": {"code": 28356}} form
-        return f"EPSG:{properties['code']}"
-    return DEFAULT_CRS
+    """Lenient, unlike the import: layers reach here already checked, so an unreadable member means the default."""
+    member = collection.get("crs")
+    return (crs_member_name(member) if member else None) or DEFAULT_CRS
 
 
 def _crs(name: str, *, what: str) -> CRS:

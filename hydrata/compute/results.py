@@ -1,5 +1,5 @@
 """A finished run's results: per-triangle maxima put onto the DEM's grid as Cloud-Optimized GeoTIFFs, the
-statistics an engineer reads first, a preview image, and point sampling of the rasters."""
+statistics an engineer reads first and a preview image. Values at points are read by compute/sampling.py."""
 
 import json
 import os
@@ -209,29 +209,3 @@ def write_results(*, staging: Staging, maxima: MeshMaxima, grid: Grid,
               "nodata": NODATA}
     staging.path("result.json").write_text(json.dumps(result, indent=2))
     return statistics
-
-
-# --- reading back ----------------------------------------------------------------------------------------------
-
-
-def sample_points(*, output_dir: Path, points: list[tuple[float, float]]) -> list[dict]:
-    """The peak depth, stage and speed at each point (x, y in the rasters' CRS) from the result rasters; a value is
-    None where the point is off the grid, outside the mesh or on nodata."""
-    keys = {"peak_depth": RASTERS["max_depth"], "peak_stage": RASTERS["max_stage"],
-            "peak_speed": RASTERS["max_speed"]}
-    samples = [{"x": float(x), "y": float(y)} for x, y in points]
-    xy = np.array(points, dtype=float).reshape(-1, 2)
-    for key, filename in keys.items():
-        with rasterio.open(Path(output_dir) / filename) as source:
-            band = source.read(1)
-            nodata = source.nodata
-            cols, rows = ~source.transform @ (xy[:, 0], xy[:, 1])
-        rows, cols = np.floor(rows).astype(np.int64), np.floor(cols).astype(np.int64)
-        for sample, row, col in zip(samples, rows, cols, strict=True):
-            value = None
-            if 0 <= row < band.shape[0] and 0 <= col < band.shape[1]:
-                cell = float(band[row, col])
-                if np.isfinite(cell) and (nodata is None or cell != nodata):
-                    value = cell
-            sample[key] = value
-    return samples

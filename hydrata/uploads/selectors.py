@@ -2,13 +2,13 @@
 
 import json
 import uuid
+from collections.abc import Iterable
 from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
-from hydrata.anuga.models import ProjectMembership
 from hydrata.core.errors import NotFound
 from hydrata.storage import get_storage
 from hydrata.uploads.models import Dataset, UploadExecution
@@ -29,15 +29,14 @@ def execution_get(*, user: AbstractBaseUser, execution_id: UUID | str) -> Upload
     return execution
 
 
-def datasets_visible_to(*, user: AbstractBaseUser) -> QuerySet[Dataset]:
-    """The caller's own datasets, and those of everyone who shares a project with the caller."""
-    my_projects = ProjectMembership.objects.filter(user=user).values("project_id")
-    co_members = ProjectMembership.objects.filter(project_id__in=my_projects).values("user_id")
-    return Dataset.objects.filter(Q(owner=user) | Q(owner_id__in=co_members)).select_related("owner")
+def datasets_owned_by(*, owner_ids: Iterable[int]) -> QuerySet[Dataset]:
+    """The datasets of these owners. Who may see whose datasets is decided by the caller (projects are shared
+    above this app), and passed in as the owners' user ids."""
+    return Dataset.objects.filter(owner_id__in=owner_ids).select_related("owner")
 
 
-def dataset_get(*, user: AbstractBaseUser, dataset_id: int) -> Dataset:
-    dataset = datasets_visible_to(user=user).filter(pk=dataset_id).first()
+def dataset_get(*, owner_ids: Iterable[int], dataset_id: int) -> Dataset:
+    dataset = datasets_owned_by(owner_ids=owner_ids).filter(pk=dataset_id).first()
     if dataset is None:
         raise NotFound(f"Dataset {dataset_id} does not exist or is not visible to this caller.",
                        code="DATASET_NOT_FOUND")

@@ -1,11 +1,10 @@
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.models import InputKind, InputLayer
-from hydrata.anuga.selectors.models import input_layer_get, input_layers_of
-from hydrata.anuga.selectors.projects import project_get, project_get_writable
+from hydrata.anuga.selectors.model_inputs import input_layer_get, input_layers_of
 from hydrata.anuga.services.inputs import input_layer_attach
 
 # The REST path of each kind, as the Hydrata API names them.
@@ -36,41 +35,38 @@ class AttachInput(serializers.Serializer):
     gn_layer = serializers.IntegerField(allow_null=True, min_value=1)
 
 
-class InputLayerListView(APIView):
+class InputLayerListView(ProjectScopedView):
     grant_levels = {"GET": "read"}
     kind: str = ""
 
-    def get(self, request: Request, project_id: int) -> Response:
-        project = project_get(user=request.user, project_id=project_id)
-        return Response({"results": InputLayerOutput(input_layers_of(project=project, kind=self.kind),
+    def get(self, request: Request) -> Response:
+        return Response({"results": InputLayerOutput(input_layers_of(project=self.project, kind=self.kind),
                                                      many=True).data})
 
 
-class InputLayerDetailView(APIView):
+class InputLayerDetailView(ProjectScopedView):
     grant_levels = {"GET": "read", "PATCH": "draft"}
     kind: str = ""
 
-    def get(self, request: Request, project_id: int, layer_id: int) -> Response:
-        project = project_get(user=request.user, project_id=project_id)
-        return Response(InputLayerOutput(input_layer_get(project=project, kind=self.kind, layer_id=layer_id)).data)
+    def get(self, request: Request, layer_id: int) -> Response:
+        layer = input_layer_get(project=self.project, kind=self.kind, layer_id=layer_id)
+        return Response(InputLayerOutput(layer).data)
 
-    def patch(self, request: Request, project_id: int, layer_id: int) -> Response:
-        project = project_get_writable(user=request.user, project_id=project_id)
-        layer = input_layer_get(project=project, kind=self.kind, layer_id=layer_id)
+    def patch(self, request: Request, layer_id: int) -> Response:
+        layer = input_layer_get(project=self.project, kind=self.kind, layer_id=layer_id)
         data = AttachInput(data=request.data)
         data.is_valid(raise_exception=True)
         layer = input_layer_attach(layer=layer, user=request.user, dataset_id=data.validated_data["gn_layer"])
         return Response(InputLayerOutput(layer).data)
 
 
-class AllInputsView(APIView):
+class AllInputsView(ProjectScopedView):
     """Every input row of a project, grouped by kind."""
 
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request, project_id: int) -> Response:
-        project = project_get(user=request.user, project_id=project_id)
+    def get(self, request: Request) -> Response:
         grouped: dict[str, list] = {kind: [] for kind in InputKind.values}
-        for row in InputLayerOutput(input_layers_of(project=project), many=True).data:
+        for row in InputLayerOutput(input_layers_of(project=self.project), many=True).data:
             grouped[row["kind"]].append(row)
         return Response(grouped)

@@ -7,9 +7,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from hydrata.agents.permissions import grant_of
+from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.models import Run, RunStatus, Scenario
 from hydrata.anuga.run_results import preview_png, result_layers, sample
-from hydrata.anuga.selectors.projects import project_get, project_get_writable, projects_visible_to
+from hydrata.anuga.selectors.projects import project_get_writable, projects_visible_to
 from hydrata.anuga.selectors.runs import phase_of, run_get, runs_of
 from hydrata.anuga.services.runs import run_cancel, run_retry, run_start, runs_reap_stale
 from hydrata.core.errors import Conflict, NotFound
@@ -114,15 +115,14 @@ class RunRetryView(APIView):
         return Response(run_detail(retry), status=status.HTTP_202_ACCEPTED)
 
 
-class ProjectRunsView(GenericAPIView):
+class ProjectRunsView(ProjectScopedView, GenericAPIView):
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request, project_id: int) -> Response:
-        project = project_get(user=request.user, project_id=project_id)
+    def get(self, request: Request) -> Response:
         wanted = request.query_params.get("status") or None
         if wanted and wanted not in RunStatus.values:
             raise Conflict(f"status must be one of {', '.join(RunStatus.values)}.", code="INVALID_STATUS_FILTER")
-        page = self.paginate_queryset(runs_of(project=project, status=wanted))
+        page = self.paginate_queryset(runs_of(project=self.project, status=wanted))
         return self.get_paginated_response([run_detail(run) for run in page])
 
 

@@ -3,11 +3,11 @@ from typing import Any
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.models import Run, Scenario
-from hydrata.anuga.selectors.projects import project_get, project_get_writable, roles_for
-from hydrata.anuga.selectors.scenarios import computed_status, latest_run, scenario_estimate, scenario_get, scenarios_of
+from hydrata.anuga.selectors.projects import roles_for
+from hydrata.anuga.selectors.scenarios import computed_status, latest_run, scenario_estimate, scenarios_of
 from hydrata.anuga.services.build import scenario_build_request
 from hydrata.anuga.services.scenarios import scenario_clone, scenario_create, scenario_update
 
@@ -66,21 +66,19 @@ def _shape(request: Request, scenario: Scenario) -> dict[str, Any]:
     return scenario_detail(scenario) if is_member else scenario_public(scenario)
 
 
-class ScenarioListCreateView(APIView):
+class ScenarioListCreateView(ProjectScopedView):
     grant_levels = {"GET": "read", "POST": "draft"}
 
-    def get(self, request: Request, project_id: int) -> Response:
-        project = project_get(user=request.user, project_id=project_id)
-        scenarios = scenarios_of(project=project).prefetch_related("runs")
+    def get(self, request: Request) -> Response:
+        scenarios = scenarios_of(project=self.project).prefetch_related("runs")
         return Response({"results": [_compact(s) for s in scenarios]})
 
-    def post(self, request: Request, project_id: int) -> Response:
-        project = project_get_writable(user=request.user, project_id=project_id)
+    def post(self, request: Request) -> Response:
         data = ScenarioInput(data=request.data)
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
         references = {name: fields.pop(name) for name in REFERENCES if name in fields}
-        scenario = scenario_create(project=project, user=request.user, **fields, **references)
+        scenario = scenario_create(project=self.project, user=request.user, **fields, **references)
         return Response(scenario_detail(scenario), status=status.HTTP_201_CREATED)
 
 
@@ -92,40 +90,36 @@ def _compact(scenario: Scenario) -> dict[str, Any]:
             "updated_at": scenario.updated_at}
 
 
-class ScenarioDetailView(APIView):
+class ScenarioDetailView(ProjectScopedView):
     grant_levels = {"GET": "read", "PATCH": "draft"}
 
-    def get(self, request: Request, project_id: int, scenario_id: int) -> Response:
-        project = project_get(user=request.user, project_id=project_id)
-        return Response(_shape(request, scenario_get(project=project, scenario_id=scenario_id)))
+    def get(self, request: Request, scenario_id: int) -> Response:
+        return Response(_shape(request, self.scenario_get(scenario_id)))
 
-    def patch(self, request: Request, project_id: int, scenario_id: int) -> Response:
-        project = project_get_writable(user=request.user, project_id=project_id)
-        scenario = scenario_get(project=project, scenario_id=scenario_id)
+    def patch(self, request: Request, scenario_id: int) -> Response:
+        scenario = self.scenario_get(scenario_id)
         data = ScenarioInput(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         changes = {name: value for name, value in data.validated_data.items() if name in request.data}
         return Response(scenario_detail(scenario_update(scenario=scenario, changes=changes)))
 
 
-class ScenarioCloneView(APIView):
+class ScenarioCloneView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
-    def post(self, request: Request, project_id: int, scenario_id: int) -> Response:
-        project = project_get_writable(user=request.user, project_id=project_id)
-        scenario = scenario_get(project=project, scenario_id=scenario_id)
+    def post(self, request: Request, scenario_id: int) -> Response:
+        scenario = self.scenario_get(scenario_id)
         data = CloneInput(data=request.data)
         data.is_valid(raise_exception=True)
         clone = scenario_clone(scenario=scenario, user=request.user, **data.validated_data)
         return Response(scenario_detail(clone), status=status.HTTP_201_CREATED)
 
 
-class ScenarioBuildView(APIView):
+class ScenarioBuildView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
-    def post(self, request: Request, project_id: int, scenario_id: int) -> Response:
-        project = project_get_writable(user=request.user, project_id=project_id)
-        scenario = scenario_get(project=project, scenario_id=scenario_id)
+    def post(self, request: Request, scenario_id: int) -> Response:
+        scenario = self.scenario_get(scenario_id)
         run = scenario_build_request(scenario=scenario, user=request.user)
         return Response({"run": run_compact(run) | {"mesh_triangle_count_estimate": run.mesh_triangle_count_estimate},
                          "scenario": scenario.pk}, status=status.HTTP_202_ACCEPTED)

@@ -3,11 +3,10 @@ from rest_framework import serializers, status
 from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.models import Terrain, TerrainStatus
-from hydrata.anuga.selectors.models import terrain_get, terrains_of
-from hydrata.anuga.selectors.projects import project_get, project_get_writable
+from hydrata.anuga.selectors.model_inputs import terrain_get, terrains_of
 from hydrata.anuga.services.terrain import terrain_upload_direct, terrain_upload_finalize, terrain_upload_presign
 from hydrata.core.errors import ValidationFailed
 from hydrata.storage import get_storage
@@ -47,14 +46,13 @@ class TerrainOutput(serializers.ModelSerializer):
                                               expires_in=settings.HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS)
 
 
-class TerrainPresignView(APIView):
+class TerrainPresignView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
-    def post(self, request: Request, project_id: int) -> Response:
-        project = project_get_writable(user=request.user, project_id=project_id)
+    def post(self, request: Request) -> Response:
         data = PresignInput(data=request.data)
         data.is_valid(raise_exception=True)
-        upload, url = terrain_upload_presign(project=project, user=request.user, **data.validated_data)
+        upload, url = terrain_upload_presign(project=self.project, user=request.user, **data.validated_data)
         return Response({
             "upload_url": url,
             "staging_key": upload.staging_key,
@@ -65,42 +63,38 @@ class TerrainPresignView(APIView):
         })
 
 
-class TerrainFinalizeView(APIView):
+class TerrainFinalizeView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
-    def post(self, request: Request, project_id: int) -> Response:
-        project = project_get_writable(user=request.user, project_id=project_id)
+    def post(self, request: Request) -> Response:
         data = FinalizeInput(data=request.data)
         data.is_valid(raise_exception=True)
-        terrain = terrain_upload_finalize(project=project, user=request.user, **data.validated_data)
+        terrain = terrain_upload_finalize(project=self.project, user=request.user, **data.validated_data)
         return Response(TerrainOutput(terrain).data, status=status.HTTP_202_ACCEPTED)
 
 
-class TerrainDirectUploadView(APIView):
+class TerrainDirectUploadView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
     parser_classes = [MultiPartParser]
 
-    def post(self, request: Request, project_id: int) -> Response:
-        project = project_get_writable(user=request.user, project_id=project_id)
+    def post(self, request: Request) -> Response:
         uploaded = request.FILES.get("file")
         if uploaded is None:
             raise ValidationFailed("Send the GeoTIFF as the multipart field 'file'.", code="FILE_MISSING")
-        terrain = terrain_upload_direct(project=project, user=request.user, uploaded_file=uploaded,
+        terrain = terrain_upload_direct(project=self.project, user=request.user, uploaded_file=uploaded,
                                         title=request.data.get("title", ""))
         return Response(TerrainOutput(terrain).data, status=status.HTTP_202_ACCEPTED)
 
 
-class TerrainListView(APIView):
+class TerrainListView(ProjectScopedView):
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request, project_id: int) -> Response:
-        project = project_get(user=request.user, project_id=project_id)
-        return Response({"results": TerrainOutput(terrains_of(project=project), many=True).data})
+    def get(self, request: Request) -> Response:
+        return Response({"results": TerrainOutput(terrains_of(project=self.project), many=True).data})
 
 
-class TerrainDetailView(APIView):
+class TerrainDetailView(ProjectScopedView):
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request, project_id: int, terrain_id: int) -> Response:
-        project = project_get(user=request.user, project_id=project_id)
-        return Response(TerrainOutput(terrain_get(project=project, terrain_id=terrain_id)).data)
+    def get(self, request: Request, terrain_id: int) -> Response:
+        return Response(TerrainOutput(terrain_get(project=self.project, terrain_id=terrain_id)).data)

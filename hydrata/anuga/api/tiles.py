@@ -6,10 +6,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.api.runs import finished_run
-from hydrata.anuga.models import TerrainStatus
-from hydrata.anuga.selectors.models import terrain_get
-from hydrata.anuga.selectors.projects import project_get
+from hydrata.anuga.models import Terrain, TerrainStatus
+from hydrata.anuga.selectors.model_inputs import terrain_get
 from hydrata.anuga.selectors.runs import run_get
 from hydrata.anuga.selectors.tiles import run_tile, run_tile_layers, terrain_tile, terrain_tile_layers
 from hydrata.compute.tiles import tile_address_problem
@@ -60,27 +60,27 @@ class RunTileView(APIView):
         return png(run_tile(run=run, layer=layer, z=zoom, x=column, y=row))
 
 
-def _ready_terrain(request: Request, project_id: int, terrain_id: int):
-    terrain = terrain_get(project=project_get(user=request.user, project_id=project_id), terrain_id=terrain_id)
-    if terrain.status != TerrainStatus.READY or not terrain.dem_key:
-        raise Conflict(f"Terrain {terrain.pk} is not ready yet (status {terrain.status}).", code="TERRAIN_NOT_READY",
-                       status=terrain.status)
-    return terrain
+class ReadyTerrainView(ProjectScopedView):
+    def ready_terrain(self, terrain_id: int) -> Terrain:
+        terrain = terrain_get(project=self.project, terrain_id=terrain_id)
+        if terrain.status != TerrainStatus.READY or not terrain.dem_key:
+            raise Conflict(f"Terrain {terrain.pk} is not ready yet (status {terrain.status}).",
+                           code="TERRAIN_NOT_READY", status=terrain.status)
+        return terrain
 
 
-class TerrainTileLayersView(APIView):
+class TerrainTileLayersView(ReadyTerrainView):
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request, project_id: int, terrain_id: int) -> Response:
-        terrain = _ready_terrain(request, project_id, terrain_id)
+    def get(self, request: Request, terrain_id: int) -> Response:
+        terrain = self.ready_terrain(terrain_id)
         return Response({"id": terrain.pk, "results": terrain_tile_layers(terrain=terrain)})
 
 
-class TerrainTileView(APIView):
+class TerrainTileView(ReadyTerrainView):
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request, project_id: int, terrain_id: int, style: str, z: str, x: str,
-            y: str) -> HttpResponse:
-        terrain = _ready_terrain(request, project_id, terrain_id)
+    def get(self, request: Request, terrain_id: int, style: str, z: str, x: str, y: str) -> HttpResponse:
+        terrain = self.ready_terrain(terrain_id)
         zoom, column, row = tile_address(z, x, y)
         return png(terrain_tile(terrain=terrain, style=style, z=zoom, x=column, y=row))

@@ -1,11 +1,10 @@
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.models import SeriesType, TimeSeries
-from hydrata.anuga.selectors.models import time_series_get, time_series_of
-from hydrata.anuga.selectors.projects import project_get, project_get_writable
+from hydrata.anuga.selectors.model_inputs import time_series_get, time_series_of
 from hydrata.anuga.services.time_series import time_series_create
 
 SUMMARY_FIELDS = ["id", "name", "series_type", "units", "timezone", "source", "location_name", "description",
@@ -40,24 +39,21 @@ class TimeSeriesDetail(serializers.ModelSerializer):
         return {"rowData": series.rows}
 
 
-class TimeSeriesListCreateView(APIView):
+class TimeSeriesListCreateView(ProjectScopedView):
     grant_levels = {"GET": "read", "POST": "draft"}
 
-    def get(self, request: Request, project_id: int) -> Response:
-        project = project_get(user=request.user, project_id=project_id)
-        return Response({"results": TimeSeriesSummary(time_series_of(project=project), many=True).data})
+    def get(self, request: Request) -> Response:
+        return Response({"results": TimeSeriesSummary(time_series_of(project=self.project), many=True).data})
 
-    def post(self, request: Request, project_id: int) -> Response:
-        project = project_get_writable(user=request.user, project_id=project_id)
+    def post(self, request: Request) -> Response:
         data = TimeSeriesInput(data=request.data)
         data.is_valid(raise_exception=True)
-        series = time_series_create(project=project, user=request.user, **data.validated_data)
+        series = time_series_create(project=self.project, user=request.user, **data.validated_data)
         return Response(TimeSeriesDetail(series).data, status=status.HTTP_201_CREATED)
 
 
-class TimeSeriesDetailView(APIView):
+class TimeSeriesDetailView(ProjectScopedView):
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request, project_id: int, series_id: int) -> Response:
-        project = project_get(user=request.user, project_id=project_id)
-        return Response(TimeSeriesDetail(time_series_get(project=project, series_id=series_id)).data)
+    def get(self, request: Request, series_id: int) -> Response:
+        return Response(TimeSeriesDetail(time_series_get(project=self.project, series_id=series_id)).data)

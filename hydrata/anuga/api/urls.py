@@ -1,14 +1,14 @@
 from django.urls import path
 
-from hydrata.anuga.api import inputs, runs, scenarios, terrain, tiles, time_series, views
+from hydrata.anuga.api import inputs, projects, runs, scenarios, terrain, tiles, time_series
 
 PROJECT = "projects/<int:project_id>/"
 TILE = "<str:z>/<str:x>/<str:y>.png"  # not <int:>: a bad address is answered 400 with a reason, not 404
 
 urlpatterns = [
-    path("projects/", views.ProjectListCreateView.as_view(), name="projects"),
-    path(PROJECT, views.ProjectDetailView.as_view(), name="project-detail"),
-    path("maps/<int:map_id>/", views.MapDetailView.as_view(), name="map-detail"),
+    path("projects/", projects.ProjectListCreateView.as_view(), name="projects"),
+    path(PROJECT, projects.ProjectDetailView.as_view(), name="project-detail"),
+    path("maps/<int:map_id>/", projects.MapDetailView.as_view(), name="map-detail"),
     path(f"{PROJECT}terrain/", terrain.TerrainListView.as_view(), name="terrain-list"),
     path(f"{PROJECT}terrain/<int:terrain_id>/", terrain.TerrainDetailView.as_view(), name="terrain-detail"),
     path(f"{PROJECT}terrain/upload/presign/", terrain.TerrainPresignView.as_view(), name="terrain-presign"),

@@ -13,10 +13,10 @@ from django.utils import timezone
 
 from hydrata.anuga.models import BUILD_IN_FLIGHT, Run, RunStatus, Scenario, TerrainStatus, TimeSeries
 from hydrata.anuga.selectors.scenarios import layer_features, latest_run, scenario_estimate, scenario_geometry
-from hydrata.anuga.terrain_raster import TerrainFileError, clip_dem
-from hydrata.compute.errors import ModelGeometryError
+from hydrata.compute.errors import ModelGeometryError, TerrainFileError
 from hydrata.compute.geometry import internal_lines
 from hydrata.compute.mesh import mesh_build
+from hydrata.compute.terrain_raster import clip_dem
 from hydrata.core.errors import Conflict, Unprocessable
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
@@ -101,7 +101,10 @@ def _is_number(value: str) -> bool:
 
 
 def run_build(*, run_id: int) -> Run:
-    """Write scenario.json, the clipped DEM, the inputs in the project CRS and the mesh; built or error."""
+    """Write scenario.json, the clipped DEM, the inputs in the project CRS and the mesh; built or error.
+
+    A run built to start at once (a retry) is queued by the task that called this, not here: a build knows
+    nothing of runs being launched."""
     run = Run.objects.select_related("scenario__project", "scenario__terrain").get(pk=run_id)
     if run.status != RunStatus.CREATED:
         return run  # a redelivered task: this build already started
@@ -125,13 +128,8 @@ def run_build(*, run_id: int) -> Run:
                        error_message="The build failed with an internal error; it has been logged.",
                        user_message="The build failed on our side. Try building again; contact support if it "
                                     "repeats.")
-    record_update(run, status=RunStatus.BUILT, phase="", package_prefix=f"runs/{run.pk}/package",
-            build_finished_at=timezone.now())
-    if run.start_after_build:
-        from hydrata.anuga.services.runs import run_queue_after_build
-
-        run_queue_after_build(run=run)
-    return run
+    return record_update(run, status=RunStatus.BUILT, phase="", package_prefix=f"runs/{run.pk}/package",
+                         build_finished_at=timezone.now())
 
 
 def _write_package(run: Run, package: Path) -> Path:

@@ -3,8 +3,9 @@ from django.db import transaction
 
 from hydrata.anuga.input_rules import feature_problem
 from hydrata.anuga.models import InputKind, InputLayer, Project
+from hydrata.anuga.selectors.datasets import dataset_visible_get
 from hydrata.core.errors import ValidationFailed
-from hydrata.uploads.selectors import dataset_features, dataset_get
+from hydrata.uploads.selectors import dataset_features
 
 DEFAULT_TITLES = {
     InputKind.BOUNDARY: "Boundary 01",
@@ -34,7 +35,7 @@ def input_layer_attach(*, layer: InputLayer, user: AbstractBaseUser, dataset_id:
         layer.dataset, layer.feature_count, layer.bbox_wgs84 = None, 0, None
         layer.save(update_fields=["dataset", "feature_count", "bbox_wgs84", "updated_at"])
         return layer
-    dataset = dataset_get(user=user, dataset_id=dataset_id)
+    dataset = dataset_visible_get(user=user, dataset_id=dataset_id)
     problem = feature_problem(layer.kind, dataset_features(dataset=dataset).get("features", []))
     if problem:
         raise ValidationFailed(

@@ -13,6 +13,7 @@ from hydrata.agents.services import agent_spend_charge
 from hydrata.anuga.models import TERMINAL_RUN_STATES, Run, RunStatus, Scenario
 from hydrata.anuga.pricing import compute_cost_estimate, vcpu_hours_estimate
 from hydrata.anuga.selectors.scenarios import latest_run
+from hydrata.anuga.services.build import scenario_build_request
 from hydrata.core.errors import Conflict
 
 KNOWN_BACKENDS = ("local", "ec2", "batch")
@@ -69,7 +70,7 @@ def _queue(run: Run, *, compute_backend: str, price: Decimal | None, user: Abstr
 
 
 def run_queue_after_build(*, run: Run) -> None:
-    """A retry's build has finished: its simulation was already paid for at the retry."""
+    """A retry's build has finished (the build task calls this): its simulation was paid for at the retry."""
     with transaction.atomic():
         _queue(run, compute_backend=run.compute_backend or "local", price=None, user=None, grant=None)
 
@@ -97,8 +98,6 @@ def run_cancel(*, run: Run) -> Run:
 
 def run_retry(*, run: Run, user: AbstractBaseUser, grant: AgentGrant | None) -> Run:
     """An errored run is built again from its scenario as a new run, which then computes."""
-    from hydrata.anuga.services.build import scenario_build_request
-
     if run.status != RunStatus.ERROR:
         raise Conflict(f"Only a run that ended in error can be retried; run {run.pk} is {run.status}.",
                        code="RUN_NOT_RETRYABLE", status=run.status)

@@ -15,7 +15,8 @@ from django.utils import timezone
 
 from hydrata.anuga.models import Project, Terrain, TerrainStatus, TerrainUpload
 from hydrata.anuga.services.inputs import default_inputs_seed
-from hydrata.anuga.terrain_raster import TerrainFileError, write_dem, write_hillshade
+from hydrata.compute.errors import TerrainFileError
+from hydrata.compute.terrain_raster import write_dem, write_hillshade
 from hydrata.core.errors import ValidationFailed
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage

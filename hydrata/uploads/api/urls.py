@@ -1,4 +1,5 @@
-"""Mounted under /api/v2/ at the paths GeoNode clients use."""
+"""Mounted under /api/v2/ at the paths GeoNode clients use. The dataset read (datasets/<id>/) is served by
+hydrata/anuga/api/dataset_urls.py: who may see a dataset depends on projects, which uploads does not know."""
 
 from django.urls import path
 
@@ -12,5 +13,4 @@ urlpatterns = [
          name="execution-status"),
     path("resource-service/execution-status/<str:execution_id>/", views.ExecutionStatusView.as_view(),
          name="execution-status-slash"),
-    path("datasets/<int:dataset_id>/", views.DatasetDetailView.as_view(), name="dataset-detail"),
 ]

@@ -4,8 +4,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from hydrata.uploads.api.serializers import DatasetOutput, ExecutionStatusOutput, UploadCreateInput
-from hydrata.uploads.selectors import dataset_get, execution_get
+from hydrata.uploads.api.serializers import ExecutionStatusOutput, UploadCreateInput
+from hydrata.uploads.selectors import execution_get
 from hydrata.uploads.services import upload_create
 
 
@@ -28,11 +28,3 @@ class ExecutionStatusView(APIView):
     def get(self, request: Request, execution_id: str) -> Response:
         execution = execution_get(user=request.user, execution_id=execution_id)
         return Response(ExecutionStatusOutput(execution).data)
-
-
-class DatasetDetailView(APIView):
-    grant_levels = {"GET": "read"}
-
-    def get(self, request: Request, dataset_id: int) -> Response:
-        dataset = dataset_get(user=request.user, dataset_id=dataset_id)
-        return Response({"dataset": DatasetOutput(dataset).data})

@@ -45,6 +45,12 @@ def region(geometry: shapely.Geometry, resolution, units="m", *, id=None) -> dic
     return {"type": "Feature", "id": id, "geometry": mapping(geometry), "properties": properties}
 
 
+def peak_rasters(output_dir: Path) -> dict[str, Path]:
+    """The three result rasters of a run's output folder, under the names the API samples them by."""
+    return {"peak_depth": output_dir / "max_depth.tif", "peak_stage": output_dir / "max_stage.tif",
+            "peak_speed": output_dir / "max_speed.tif"}
+
+
 def read_domain(path: Path):
     """The mesh file as ANUGA reads it back for a simulation."""
     with contextlib.redirect_stdout(io.StringIO()):

@@ -1,4 +1,4 @@
-"""The result rasters, statistics, preview and point sampling, on a mesh and grid small enough to check by hand."""
+"""The result rasters, statistics, preview and values at points, on a mesh and grid small enough to check by hand."""
 
 import json
 
@@ -15,11 +15,12 @@ from hydrata.compute.results import (
     Staging,
     depth_band_areas,
     grid_values,
-    sample_points,
     triangle_index_grid,
     write_preview,
     write_results,
 )
+from hydrata.compute.sampling import sample_rasters
+from tests.hydrata.compute.helpers import peak_rasters
 
 # a 10 m square split along its diagonal into two triangles: 0 is the lower-right half, 1 the upper-left
 NODES = np.array([[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]])
@@ -112,11 +113,12 @@ def test_discarding_removes_every_staged_file(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_sample_points_reads_the_three_rasters_and_gives_none_off_the_mesh(tmp_path):
+def test_sampling_reads_the_three_rasters_and_gives_none_off_the_mesh(tmp_path):
     staging, _ = write_fixture_results(tmp_path)
     staging.commit()
 
-    samples = sample_points(output_dir=tmp_path, points=[(9.5, 0.5), (0.5, 9.5), (-3.0, 5.0), (100.0, 100.0)])
+    points = [(9.5, 0.5), (0.5, 9.5), (-3.0, 5.0), (100.0, 100.0)]
+    samples = sample_rasters(rasters=peak_rasters(tmp_path), points=points, decimals=None)
 
     assert samples[0] == {"x": 9.5, "y": 0.5, "peak_depth": pytest.approx(0.2), "peak_stage": pytest.approx(10.2),
                           "peak_speed": pytest.approx(0.5)}

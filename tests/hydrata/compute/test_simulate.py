@@ -17,7 +17,8 @@ from PIL import Image
 from hydrata.compute.forcing import MM_PER_HOUR_TO_M_PER_S, friction_values, series_function
 from hydrata.compute.geometry import boundary_ring, features_in_crs
 from hydrata.compute.mesh import mesh_build
-from hydrata.compute.results import NODATA, sample_points
+from hydrata.compute.results import NODATA
+from hydrata.compute.sampling import sample_rasters
 from hydrata.compute.simulate import (
     COLLAPSED_YIELDS,
     InstabilityGuard,
@@ -25,7 +26,7 @@ from hydrata.compute.simulate import (
     default_yield_seconds,
 )
 from tests.data import BOUNDARY, DEM, RAINFALL
-from tests.hydrata.compute.helpers import SMALL_TEST_CRS
+from tests.hydrata.compute.helpers import SMALL_TEST_CRS, peak_rasters
 
 ROOT = Path(__file__).resolve().parents[3]
 RESOLUTION = 10.0
@@ -177,10 +178,10 @@ def test_a_time_series_rain_brings_in_the_same_volume_as_the_equivalent_constant
     assert ramp == pytest.approx(constant, rel=0.03)
 
 
-def test_sample_points_reads_peaks_inside_the_mesh_and_none_outside(runs):
+def test_sampling_reads_peaks_inside_the_mesh_and_none_outside(runs):
     inside, margin, far = (251100.0, 6271900.0), (251000.0, 6271900.0), (260000.0, 6280000.0)
 
-    samples = sample_points(output_dir=runs["constant"], points=[inside, margin, far])
+    samples = sample_rasters(rasters=peak_rasters(runs["constant"]), points=[inside, margin, far], decimals=None)
 
     assert samples[0]["x"] == inside[0] and samples[0]["y"] == inside[1]
     assert samples[0]["peak_depth"] >= 0 and samples[0]["peak_speed"] >= 0

@@ -4,8 +4,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.api.serializers import ProjectCreateInput, ProjectOutput
-from hydrata.anuga.selectors.projects import project_for_map, project_get, projects_visible_to, roles_for
+from hydrata.anuga.selectors.projects import project_for_map, projects_visible_to, roles_for
 from hydrata.anuga.services.projects import project_create
 
 
@@ -25,13 +26,12 @@ class ProjectListCreateView(GenericAPIView):
         return Response(ProjectOutput(project, context={"roles": roles}).data, status=status.HTTP_201_CREATED)
 
 
-class ProjectDetailView(APIView):
+class ProjectDetailView(ProjectScopedView):
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request, project_id: int) -> Response:
-        project = project_get(user=request.user, project_id=project_id)
-        roles = roles_for(user=request.user, project_ids=[project.pk])
-        return Response(ProjectOutput(project, context={"roles": roles}).data)
+    def get(self, request: Request) -> Response:
+        roles = roles_for(user=request.user, project_ids=[self.project.pk])
+        return Response(ProjectOutput(self.project, context={"roles": roles}).data)
 
 
 class MapDetailView(APIView):

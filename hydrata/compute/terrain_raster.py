@@ -1,6 +1,7 @@
 """Reading a DEM the way the engineer will trust it: real rasterio readings, memory bounded by blocks.
 
-Every refusal is a `TerrainFileError` whose message a person can act on.
+Every refusal is a `TerrainFileError` (compute/errors.py) whose message a person can act on; the terrain and
+build services turn it into a terrain or run in error with that message.
 """
 
 from dataclasses import dataclass
@@ -15,12 +16,10 @@ from rasterio.vrt import WarpedVRT
 from rasterio.warp import transform_bounds
 from rasterio.windows import Window, from_bounds
 
+from hydrata.compute.errors import TerrainFileError
+
 HILLSHADE_MAX_PIXELS = 2048
 WGS84 = "EPSG:4326"
-
-
-class TerrainFileError(Exception):
-    """The file cannot become terrain; the message says why and what to do."""
 
 
 @dataclass(frozen=True)

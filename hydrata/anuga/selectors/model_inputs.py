@@ -1,4 +1,5 @@
-"""Reads of what lives inside a project. The project itself was resolved through the caller's visibility."""
+"""Reads of the inputs a model is built from, inside one project: its terrain, input layers and time series.
+The project itself was resolved through the caller's visibility."""
 
 from django.db.models import QuerySet
 

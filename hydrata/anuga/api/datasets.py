@@ -1,0 +1,16 @@
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from hydrata.anuga.selectors.datasets import dataset_visible_get
+from hydrata.uploads.api.serializers import DatasetOutput
+
+
+class DatasetDetailView(APIView):
+    """GeoNode's dataset read. Served here rather than by uploads because who sees a dataset depends on projects."""
+
+    grant_levels = {"GET": "read"}
+
+    def get(self, request: Request, dataset_id: int) -> Response:
+        dataset = dataset_visible_get(user=request.user, dataset_id=dataset_id)
+        return Response({"dataset": DatasetOutput(dataset).data})
