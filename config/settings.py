@@ -211,6 +211,8 @@ HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS = int(os.environ.get("HYDRATA_RUN_HEARTBEA
 HYDRATA_BASEMAP_URL = os.environ.get("HYDRATA_BASEMAP_URL", "")
 HYDRATA_BASEMAP_ATTRIBUTION = os.environ.get("HYDRATA_BASEMAP_ATTRIBUTION", "")
 HYDRATA_TILE_CACHE_SECONDS = int(os.environ.get("HYDRATA_TILE_CACHE_SECONDS", "86400"))
+# The most triangles of a mesh the map is sent for one view; above it the map shows the outline and asks to zoom in.
+HYDRATA_MESH_VIEW_MAX_TRIANGLES = int(os.environ.get("HYDRATA_MESH_VIEW_MAX_TRIANGLES", "20000"))
 
 # Agent grants
 HYDRATA_GRANT_LAST_USED_THROTTLE_SECONDS = int(os.environ.get("HYDRATA_GRANT_LAST_USED_THROTTLE_SECONDS", "60"))
