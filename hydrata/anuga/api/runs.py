@@ -6,7 +6,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from hydrata.agents.permissions import grant_of
+from hydrata.agents.permissions import grant_of, signed_links_for
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.models import Run, RunStatus, Scenario
 from hydrata.anuga.run_results import preview_png, result_layers, sample
@@ -39,7 +39,7 @@ def run_status(run: Run) -> dict[str, Any]:
             "cancel_requested": run.cancel_requested, "updated_at": run.updated_at}
 
 
-def run_detail(run: Run) -> dict[str, Any]:
+def run_detail(run: Run, *, signed_links: bool) -> dict[str, Any]:
     return {
         **run_status(run),
         "scenario": run.scenario_id, "project": run.scenario.project_id, "scenario_name": run.scenario.name,
@@ -50,7 +50,7 @@ def run_detail(run: Run) -> dict[str, Any]:
         "build_finished_at": run.build_finished_at, "queued_at": run.queued_at, "started_at": run.started_at,
         "finished_at": run.finished_at, "wall_seconds": _wall_seconds(run),
         "log_tail": run.log.splitlines()[-LOG_TAIL_LINES:], "statistics": run.statistics,
-        **result_layers(run),
+        **result_layers(run, signed_links=signed_links),
     }
 
 
@@ -78,7 +78,7 @@ class ScenarioRunView(APIView):
         data = StartInput(data=request.data)
         data.is_valid(raise_exception=True)
         run = run_start(scenario=scenario, user=request.user, grant=grant_of(request), **data.validated_data)
-        return Response(run_detail(run), status=status.HTTP_202_ACCEPTED)
+        return Response(run_detail(run, signed_links=signed_links_for(request)), status=status.HTTP_202_ACCEPTED)
 
 
 class RunStatusView(APIView):
@@ -96,7 +96,8 @@ class RunDetailView(APIView):
 
     def get(self, request: Request, run_id: int) -> Response:
         runs_reap_stale()
-        return Response(run_detail(run_get(user=request.user, run_id=run_id)))
+        run = run_get(user=request.user, run_id=run_id)
+        return Response(run_detail(run, signed_links=signed_links_for(request)))
 
 
 class RunCancelView(APIView):
@@ -112,7 +113,7 @@ class RunRetryView(APIView):
 
     def post(self, request: Request, run_id: int) -> Response:
         retry = run_retry(run=_writable_run(request, run_id), user=request.user, grant=grant_of(request))
-        return Response(run_detail(retry), status=status.HTTP_202_ACCEPTED)
+        return Response(run_detail(retry, signed_links=signed_links_for(request)), status=status.HTTP_202_ACCEPTED)
 
 
 class ProjectRunsView(ProjectScopedView, GenericAPIView):
@@ -123,7 +124,8 @@ class ProjectRunsView(ProjectScopedView, GenericAPIView):
         if wanted and wanted not in RunStatus.values:
             raise Conflict(f"status must be one of {', '.join(RunStatus.values)}.", code="INVALID_STATUS_FILTER")
         page = self.paginate_queryset(runs_of(project=self.project, status=wanted))
-        return self.get_paginated_response([run_detail(run) for run in page])
+        links = signed_links_for(request)
+        return self.get_paginated_response([run_detail(run, signed_links=links) for run in page])
 
 
 def finished_run(run: Run) -> Run:
@@ -138,7 +140,8 @@ class RunResultsView(APIView):
 
     def get(self, request: Request, run_id: int) -> Response:
         run = finished_run(run_get(user=request.user, run_id=run_id))
-        return Response({"id": run.pk, "status": run.status, "statistics": run.statistics, **result_layers(run)})
+        return Response({"id": run.pk, "status": run.status, "statistics": run.statistics,
+                         **result_layers(run, signed_links=signed_links_for(request))})
 
 
 class RunPreviewView(APIView):
