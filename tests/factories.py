@@ -7,7 +7,6 @@ from pathlib import Path
 
 import numpy as np
 import rasterio
-
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.files import File

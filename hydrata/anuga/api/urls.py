@@ -1,6 +1,6 @@
 from django.urls import path
 
-from hydrata.anuga.api import geometry, inputs, projects, runs, scenarios, terrain, tiles, time_series
+from hydrata.anuga.api import approvals, geometry, inputs, projects, runs, scenarios, terrain, tiles, time_series
 
 PROJECT = "projects/<int:project_id>/"
 TILE = "<str:z>/<str:x>/<str:y>.png"  # not <int:>: a bad address is answered 400 with a reason, not 404
@@ -28,6 +28,8 @@ urlpatterns = [
     path(f"{PROJECT}scenarios/<int:scenario_id>/build/", scenarios.ScenarioBuildView.as_view(),
          name="scenario-build"),
     path(f"{PROJECT}scenarios/<int:scenario_id>/mesh/", geometry.ScenarioMeshView.as_view(), name="scenario-mesh"),
+    path(f"{PROJECT}scenarios/<int:scenario_id>/approve/", approvals.ScenarioApproveView.as_view(),
+         name="scenario-approve"),
     path(f"{PROJECT}runs/", runs.ProjectRunsView.as_view(), name="project-runs"),
     path("scenarios/<int:scenario_id>/run/", runs.ScenarioRunView.as_view(), name="scenario-run"),
     path("runs/<int:run_id>/", runs.RunDetailView.as_view(), name="run-detail"),

@@ -55,7 +55,7 @@ def _view(mesh: MeshGeometry, bounds: tuple[float, float, float, float]) -> dict
     chosen = triangles_within(mesh, bounds=bounds)
     limit = settings.HYDRATA_MESH_VIEW_MAX_TRIANGLES
     if len(chosen) > limit:
-        return {"triangle_count": int(len(chosen)), "truncated": True, "limit": limit, "edges": []}
+        return {"triangle_count": len(chosen), "truncated": True, "limit": limit, "edges": []}
     edges, _ = mesh_edges(mesh.triangles[chosen])
-    return {"triangle_count": int(len(chosen)), "truncated": False, "limit": limit,
+    return {"triangle_count": len(chosen), "truncated": False, "limit": limit,
             "edges": mesh.nodes[edges].tolist()}

@@ -47,6 +47,7 @@ def one_of_everything():
     "anuga/timeseries",
     "anuga/scenario",
     "anuga/run",
+    "anuga/scenarioapproval",
     "uploads/uploadexecution",
     "uploads/dataset",
 ])
