@@ -16,6 +16,8 @@ from rio_tiler.errors import TileOutsideBounds
 from rio_tiler.io import Reader
 from rio_tiler.models import ImageData
 
+from hydrata.compute.terrain_raster import hillshade
+
 TILE_SIZE = 256
 MAX_ZOOM = 24
 LEGEND_STOPS = 6
@@ -134,19 +136,6 @@ def hillshade_tile(path: Path, *, z: int, x: int, y: int, azimuth: float = 315.0
     buffer = io.BytesIO()
     Image.fromarray(rgba, mode="RGBA").save(buffer, format="PNG")
     return buffer.getvalue()
-
-
-def hillshade(elevation: np.ndarray, *, cell_x: float, cell_y: float, azimuth: float = 315.0,
-              altitude: float = 45.0) -> np.ndarray:
-    """Grey levels 0..255 of a surface lit from `azimuth` (degrees clockwise from north) at `altitude` degrees;
-    rows run north to south. NaN elevations come out black (mask them yourself). The usual formula (Burrough and
-    McDonnell, as GDAL and ESRI use it), with the derivative along rows taken southwards."""
-    dz_south, dz_east = np.gradient(elevation, cell_y, cell_x)
-    slope = np.arctan(np.hypot(dz_east, dz_south))
-    aspect = np.arctan2(dz_south, -dz_east)
-    sun_azimuth, sun_altitude = np.radians(360.0 - azimuth + 90.0), np.radians(altitude)
-    shade = np.sin(sun_altitude) * np.cos(slope) + np.cos(sun_altitude) * np.sin(slope) * np.cos(sun_azimuth - aspect)
-    return np.nan_to_num(np.clip(shade, 0, 1) * 255).astype("uint8")
 
 
 def _latitude(mercator_y: float) -> float:

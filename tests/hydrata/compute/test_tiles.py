@@ -14,7 +14,6 @@ from hydrata.compute.results import NODATA, write_cog
 from hydrata.compute.tiles import (
     Ramp,
     colour_tile,
-    hillshade,
     hillshade_tile,
     tile_address_problem,
     transparent_tile,
@@ -92,17 +91,6 @@ def test_the_hillshade_of_the_small_test_dem_is_opaque_grey_with_relief():
     grey = image[inside][:, 0].astype(int)
     assert (image[inside][:, 0] == image[inside][:, 1]).all()
     assert grey.std() > 1  # the ground has shape, not one flat tone
-
-
-def test_a_slope_facing_the_light_is_brighter_than_one_facing_away():
-    rows, cols = np.mgrid[0:20, 0:20].astype(float)
-    facing_north_west = -(rows + cols)  # rises towards the north-west corner: its faces look away from the light
-    facing_south_east = rows + cols
-
-    away = hillshade(facing_north_west, cell_x=1, cell_y=1).mean()
-    towards = hillshade(facing_south_east, cell_x=1, cell_y=1).mean()
-
-    assert towards > away
 
 
 def test_the_legend_runs_from_low_to_high_in_the_ramps_colours():
