@@ -37,7 +37,7 @@ class Visit:
 
     def foreign_requests(self) -> list[str]:
         return [url for url in self.requests
-                if not (url.startswith(self.origin + "/") or url.startswith(("data:", "blob:")))]
+                if not url.startswith((self.origin + "/", "data:", "blob:"))]
 
     def responses_to(self, pattern: str) -> list[Response]:
         return [response for response in self.responses if re.search(pattern, response.url)]

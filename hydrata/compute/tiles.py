@@ -6,6 +6,7 @@ import io
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import rasterio
@@ -51,8 +52,8 @@ class Ramp:
 
 @functools.cache
 def _table(colormap: str, start: float) -> dict[int, tuple[int, int, int, int]]:
-    base = cmap.get(colormap)
-    return {index: tuple(base[round(255 * (start + (1 - start) * index / 255))]) for index in range(256)}
+    base = cast(dict[int, tuple[int, int, int, int]], cmap.get(colormap))  # a named map is 256 RGBA entries
+    return {index: base[round(255 * (start + (1 - start) * index / 255))] for index in range(256)}
 
 
 def value_range(path: Path, *, where_wet: Path | None = None, wet: float = 0.0) -> tuple[float, float] | None:
@@ -123,7 +124,7 @@ def hillshade_tile(path: Path, *, z: int, x: int, y: int, azimuth: float = 315.0
     if image is None:
         return transparent_tile()
     elevation = image.array[0].astype("float64").filled(np.nan)
-    west, south, east, north = image.bounds
+    west, south, east, north = image.bounds or (0.0, 0.0, 0.0, 0.0)  # a tile read always has its bounds
     # Web Mercator stretches distances by 1 / cos(latitude): the cell's size on the ground is smaller than on the map.
     ground = math.cos(_latitude((south + north) / 2))
     cell_x = (east - west) / elevation.shape[1] * ground

@@ -1,6 +1,6 @@
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -43,7 +43,7 @@ def run_compact(run: Run | None) -> dict[str, Any] | None:
             "mesh_triangle_count": run.mesh_triangle_count, "created_at": run.created_at}
 
 
-def scenario_detail(scenario: Scenario, *, user: AbstractBaseUser) -> dict[str, Any]:
+def scenario_detail(scenario: Scenario, *, user: User) -> dict[str, Any]:
     run = latest_run(scenario=scenario)
     return {
         "id": scenario.pk, "project": scenario.project_id, "name": scenario.name,

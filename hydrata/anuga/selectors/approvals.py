@@ -4,7 +4,7 @@ import hashlib
 import json
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from hydrata.agents.selectors import account_for_user
 from hydrata.anuga.models import InputLayer, Scenario, ScenarioApproval, Terrain, TimeSeries
@@ -44,17 +44,17 @@ def approvals_current(*, scenario: Scenario) -> list[ScenarioApproval]:
     return list(scenario.approvals.filter(state_digest=digest).select_related("approved_by"))
 
 
-def scenario_approved_by(*, scenario: Scenario, user: AbstractBaseUser) -> bool:
+def scenario_approved_by(*, scenario: Scenario, user: User) -> bool:
     return any(approval.approved_by_id == user.pk for approval in approvals_current(scenario=scenario))
 
 
-def runs_need_approval(*, user: AbstractBaseUser) -> bool:
+def runs_need_approval(*, user: User) -> bool:
     """The account switch: this user's agents may start only runs of scenarios they approved."""
     account = account_for_user(user=user)
     return bool(account and account.runs_need_approval)
 
 
-def approval_summary(*, scenario: Scenario, user: AbstractBaseUser) -> dict[str, Any]:
+def approval_summary(*, scenario: Scenario, user: User) -> dict[str, Any]:
     """Whether the scenario's current state is approved, by whom, and whether the caller's agents need it."""
     current = approvals_current(scenario=scenario)
     latest = scenario.approvals.select_related("approved_by").first()

@@ -1,6 +1,6 @@
 """Signing a scenario off for a run, and the refusal an agent meets when its account asks for that sign-off."""
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from hydrata.agents.models import AgentGrant
@@ -11,7 +11,7 @@ from hydrata.core.errors import Conflict, Forbidden
 
 
 @transaction.atomic
-def scenario_approve(*, scenario: Scenario, user: AbstractBaseUser, grant: AgentGrant | None) -> ScenarioApproval:
+def scenario_approve(*, scenario: Scenario, user: User, grant: AgentGrant | None) -> ScenarioApproval:
     """Record that `user` approved the scenario as it is now. A person does this in the map; an agent never can."""
     if grant is not None:
         raise Forbidden("Only a person can approve a scenario for a run, in the map; agent keys cannot.",

@@ -74,7 +74,6 @@ def media_root(settings, site_media):
 def eager_tasks():
     """Background work runs on the folder's real worker, never inside a request."""
     celery_app.conf.task_always_eager = False
-    yield
 
 
 @pytest.fixture(scope="package")
@@ -98,7 +97,7 @@ def site(django_db_setup, django_db_blocker, site_media, celery_queue_dir, tmp_p
                 yield asyncio.run(_workflow(server.url, key, user.get_username()))
             finally:
                 if worker is not None:
-                    print("browser worker log:\n" + worker.stop())
+                    print("browser worker log:\n" + worker.stop())  # noqa: T201 (shown by pytest on failure)
                 server.stop()
                 call_command("flush", interactive=False, verbosity=0)
 
