@@ -119,6 +119,7 @@ def test_the_built_scenario_link_shows_its_numbers_layers_mesh_and_the_sign_off(
 def test_the_observation_and_comparison_panels_say_they_are_not_available_yet(tab, site):
     open_link(tab, site, site.ui_urls["create_project"] + "?panel=observations", "observations", state="unavailable")
     observations = tab.page.inner_text("#panel")
+    tab.screenshot("map-observations")
     tab.page.click("#panel-tabs a:has-text('Comparison')")
     wait_for_panel(tab, "comparison", state="unavailable")
 
