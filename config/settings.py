@@ -82,6 +82,7 @@ MIDDLEWARE = [
     "hydrata_mcp.gate.MCPGateMiddleware",
     "hydrata_mcp.redaction.RedactionMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -130,7 +131,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
-LOGIN_URL = "/admin/login/"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "catalogue"
+LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -139,6 +142,17 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(exist_ok=True)  # whitenoise warns about a missing folder at every start
+# whitenoise serves the static files in every process (daphne serves none). Production serves what collectstatic
+# wrote, under content-hashed names cached for ever; elsewhere files come straight from the apps, so tests and
+# `make run` need no collectstatic.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage" if HYDRATA_ENV == "production"
+                    else "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = HYDRATA_ENV != "production"
+WHITENOISE_AUTOREFRESH = DEBUG
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
 
 REST_FRAMEWORK = {
@@ -244,6 +258,15 @@ HYDRATA_TASK_TIME_LIMITS = {
 }
 HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS = int(os.environ.get("HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS", "60"))
 
+# The map page: an optional background map (an XYZ template such as https://tile.example/{z}/{x}/{y}.png; empty = the
+# terrain's hillshade is the background, and the page asks no other server for anything), and how long rendered
+# tiles of the (never changing) terrain and result rasters are kept in the cache.
+HYDRATA_BASEMAP_URL = os.environ.get("HYDRATA_BASEMAP_URL", "")
+HYDRATA_BASEMAP_ATTRIBUTION = os.environ.get("HYDRATA_BASEMAP_ATTRIBUTION", "")
+HYDRATA_TILE_CACHE_SECONDS = int(os.environ.get("HYDRATA_TILE_CACHE_SECONDS", "86400"))
+# The most triangles of a mesh the map is sent for one view; above it the map shows the outline and asks to zoom in.
+HYDRATA_MESH_VIEW_MAX_TRIANGLES = int(os.environ.get("HYDRATA_MESH_VIEW_MAX_TRIANGLES", "20000"))
+
 # Agent grants
 # Requests a minute per agent key (0: no limit); polling once a second uses 60. People on the site are not counted.
 HYDRATA_AGENT_RATE_LIMIT = int(os.environ.get("HYDRATA_AGENT_RATE_LIMIT", "600"))
@@ -291,9 +314,6 @@ INSTALLED_APPS += ["oauth2_provider", "hydrata.oauth"]
 OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"  # named, so migrations can refer to it
 REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"].insert(  # type: ignore[attr-defined]
     1, "hydrata.oauth.authentication.ConnectTokenAuthentication")
-LOGIN_URL = "/accounts/login/"
-LOGIN_REDIRECT_URL = "/agents/"
-LOGOUT_REDIRECT_URL = "/accounts/login/"
 OAUTH2_PROVIDER = {
     "OIDC_ISS_ENDPOINT": HYDRATA_SITE_URL,
     # The one spelling of the MCP resource (RFC 8707 `resource`, the tokens' `aud`): with its trailing slash.

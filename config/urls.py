@@ -1,11 +1,22 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, reverse_lazy
+
+# The site's own sign-in (any active account); /admin/ stays for staff.
+accounts = [
+    path("login/", auth_views.LoginView.as_view(template_name="accounts/login.html", redirect_authenticated_user=True),
+         name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("password/", auth_views.PasswordChangeView.as_view(template_name="accounts/password_change.html",
+                                                           success_url=reverse_lazy("password_change_done")),
+         name="password_change"),
+    path("password/done/", auth_views.PasswordChangeDoneView.as_view(
+        template_name="accounts/password_change_done.html"), name="password_change_done"),
+]
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/", include(accounts)),
     path("", include("hydrata.oauth.urls")),
     path("api/v2/anuga/", include("hydrata.anuga.api.urls")),
     path("api/v2/anuga/", include("hydrata.observations.api.urls")),

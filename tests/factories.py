@@ -1,16 +1,26 @@
 """Factories: the smallest real objects a test needs, made through the same services the product uses."""
 
 import itertools
+import tempfile
 from datetime import datetime, timedelta
+from pathlib import Path
 
+import numpy as np
+import rasterio
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.files import File
 from django.utils import timezone
 
 from hydrata.agents.models import AgentGrant
 from hydrata.agents.services import account_set_paused, grant_create, grant_revoke
-from hydrata.anuga.models import Project, ProjectMembership
+from hydrata.anuga.models import Project, ProjectMembership, Run, RunStatus, Scenario, Terrain
 from hydrata.anuga.services.projects import project_create
+from hydrata.anuga.services.terrain import terrain_import, terrain_upload_direct
+from hydrata.compute.package import Grid
+from hydrata.compute.results import write_cog
+from hydrata.storage import get_storage
+from tests.data import DEM
 
 _sequence = itertools.count(1)
 
@@ -53,3 +63,39 @@ def make_project(
     for user, role in (members or {}).items():
         ProjectMembership.objects.create(project=project, user=user, role=role)
     return project
+
+
+def make_ready_terrain(project: Project, *, dem: Path = DEM) -> Terrain:
+    """A terrain imported by the real import service (run here, not on a worker)."""
+    with dem.open("rb") as stream:
+        terrain = terrain_upload_direct(project=project, user=project.owner, uploaded_file=File(stream, dem.name))
+    return terrain_import(terrain_id=terrain.pk)
+
+
+def make_finished_run(project: Project, *, depth: np.ndarray | None = None, stage_above_ground: float = 0.0) -> Run:
+    """A complete run whose result rasters are written on the terrain's grid by the simulation's own writer.
+
+    `depth` is the maximum depth per DEM cell (default: 1 m over the western half, dry elsewhere); the speed is
+    half the depth and the stage is the ground plus the depth."""
+    terrain = make_ready_terrain(project)
+    scenario = Scenario.objects.create(project=project, name="finished", terrain=terrain, resolution=10, duration=60)
+    run = Run.objects.create(scenario=scenario, status=RunStatus.COMPLETE, resolution=10, duration=60,
+                             statistics={})
+    storage = get_storage()
+    with storage.local_path(key=terrain.dem_key) as dem_path, rasterio.open(dem_path) as dem:
+        grid = Grid(crs=dem.crs, transform=dem.transform, width=dem.width, height=dem.height)
+        ground = dem.read(1).astype(np.float32)
+    if depth is None:
+        depth = np.zeros(ground.shape, dtype=np.float32)
+        depth[:, : ground.shape[1] // 2] = 1.0
+    rasters = {"max_depth": depth, "max_speed": depth / 2, "max_stage": ground + depth + stage_above_ground}
+    run.results_prefix = f"runs/{run.pk}/results"
+    with tempfile.TemporaryDirectory() as folder:
+        for name, values in rasters.items():
+            path = Path(folder) / f"{name}.tif"
+            write_cog(path, values.astype(np.float32), grid)
+            with path.open("rb") as stream:
+                storage.save(key=f"{run.results_prefix}/{name}.tif", data=stream)
+    run.statistics = {"peak_depth_m": float(depth.max()), "peak_speed_m_s": float(depth.max() / 2)}
+    run.save()
+    return run

@@ -16,8 +16,8 @@ from hydrata.agents.services import account_set_paused, grant_revoke
 
 @admin.register(AgentAccount)
 class AgentAccountAdmin(admin.ModelAdmin):
-    list_display = ["user", "agents_paused", "paused_at", "monthly_spend_limit"]
-    list_filter = ["agents_paused"]
+    list_display = ["user", "agents_paused", "paused_at", "monthly_spend_limit", "runs_need_approval"]
+    list_filter = ["agents_paused", "runs_need_approval"]
     search_fields = ["user__username", "user__email"]
     raw_id_fields = ["user"]
     readonly_fields = ["paused_at"]

@@ -56,6 +56,12 @@ class PauseForm(forms.Form):
     )
 
 
+class RunApprovalForm(forms.Form):
+    required = forms.TypedChoiceField(
+        choices=[("1", "Required"), ("0", "Not required")], coerce=lambda value: value == "1", empty_value=None
+    )
+
+
 class SpendLimitForm(forms.Form):
     # No minimum here: the service owns the rule that a limit cannot be negative.
     limit = forms.DecimalField(

@@ -25,6 +25,9 @@ class AgentAccount(models.Model):
     monthly_spend_limit = models.DecimalField(
         max_digits=12, decimal_places=2, null=True, blank=True, help_text="USD per calendar month; empty = no limit."
     )
+    runs_need_approval = models.BooleanField(
+        default=False, help_text="Agents may start a run only of a scenario this user approved in its current state."
+    )
 
     def __str__(self) -> str:
         return f"Agent account of {self.user}"

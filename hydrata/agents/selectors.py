@@ -9,6 +9,8 @@ from django.db.models import QuerySet, Sum
 from hydrata.agents.keys import code_digest, key_digest, key_is_well_formed
 from hydrata.agents.models import AgentAccount, AgentActivity, AgentGrant, AgentSpend, GrantKind
 
+CENT = Decimal("0.01")
+
 
 def grant_for_key(*, key: str) -> AgentGrant | None:
     """The grant a key belongs to, whatever its state; None for a malformed or unknown key."""
@@ -64,8 +66,9 @@ def month_start(now: datetime) -> datetime:
 
 
 def spend_used_this_month(*, user: User, now: datetime) -> Decimal:
+    """In cents: SQLite sums decimals as floats, which would show as $0.0100000000000000."""
     total = AgentSpend.objects.filter(user=user, created_at__gte=month_start(now)).aggregate(total=Sum("amount"))
-    return total["total"] or Decimal("0.00")
+    return (total["total"] or Decimal("0")).quantize(CENT)
 
 
 def activity_for_user(*, user: User, limit: int = 50) -> QuerySet[AgentActivity]:

@@ -133,6 +133,13 @@ def account_set_paused(*, user: User, paused: bool) -> AgentAccount:
     return account
 
 
+def account_set_runs_need_approval(*, user: User, required: bool) -> AgentAccount:
+    account = account_get_or_create(user=user)
+    account.runs_need_approval = required
+    account.save(update_fields=["runs_need_approval"])
+    return account
+
+
 def account_set_spend_limit(*, user: User, limit: Decimal | None) -> AgentAccount:
     if limit is not None and limit < 0:
         raise ValidationFailed("The spend limit cannot be negative.", code="INVALID_SPEND_LIMIT")

@@ -11,4 +11,5 @@ urlpatterns = [
     path("grants/revoke-all/", views.revoke_all_grants, name="grants-revoke-all"),
     path("pause/", views.set_paused, name="pause"),
     path("spend-limit/", views.set_spend_limit, name="spend-limit"),
+    path("run-approval/", views.set_run_approval, name="run-approval"),
 ]

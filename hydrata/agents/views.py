@@ -8,14 +8,14 @@ in that POST's response, and is kept nowhere else (not the session, not a messag
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
-from hydrata.agents.forms import GrantCreateForm, PauseForm, SpendLimitForm
+from hydrata.agents.forms import GrantCreateForm, PauseForm, RunApprovalForm, SpendLimitForm
 from hydrata.agents.models import AgentGrant, GrantKind
 from hydrata.agents.selectors import (
     account_for_user,
@@ -26,6 +26,7 @@ from hydrata.agents.selectors import (
 )
 from hydrata.agents.services import (
     account_set_paused,
+    account_set_runs_need_approval,
     account_set_spend_limit,
     grant_create,
     grant_revoke,
@@ -109,6 +110,22 @@ def set_paused(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+def set_run_approval(request: AuthenticatedHttpRequest) -> HttpResponse:
+    form = RunApprovalForm(request.POST)
+    if not form.is_valid():
+        return _render_page(request, status=400, page_error="Choose whether agents need your approval to run.")
+    required: bool = form.cleaned_data["required"]
+    account_set_runs_need_approval(user=request.user, required=required)
+    if required:
+        messages.success(request, "Agents now need your approval before they start a run: approve each scenario "
+                                  "in the map first.")
+    else:
+        messages.success(request, "Agents no longer need your approval to start a run.")
+    return redirect("agents:grants")
+
+
+@login_required
+@require_POST
 def set_spend_limit(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = SpendLimitForm(request.POST)
     if form.is_valid():
@@ -151,6 +168,7 @@ def _render_page(
         "now": now,
         "paused": bool(account and account.agents_paused),
         "paused_at": account.paused_at if account else None,
+        "runs_need_approval": bool(account and account.runs_need_approval),
         "spend_limit": spend_limit,
         "spend_used": spend_used_this_month(user=user, now=now),
         "activity": activity_for_user(user=user, limit=ACTIVITY_ROWS),

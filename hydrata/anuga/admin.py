@@ -7,6 +7,7 @@ from hydrata.anuga.models import (
     ProjectMembership,
     Run,
     Scenario,
+    ScenarioApproval,
     Terrain,
     TerrainUpload,
     TimeSeries,
@@ -102,6 +103,19 @@ class RunAdmin(admin.ModelAdmin):
     search_fields = ["scenario__name", "scenario__project__name"]
     list_select_related = ["scenario"]
     readonly_fields = [field.name for field in Run._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
+@admin.register(ScenarioApproval)
+class ScenarioApprovalAdmin(admin.ModelAdmin):
+    """Sign-offs are made by people in the map; the admin shows them."""
+
+    list_display = ["id", "scenario", "approved_by", "approved_at"]
+    search_fields = ["scenario__name", "approved_by__username"]
+    list_select_related = ["scenario", "approved_by"]
+    readonly_fields = ["scenario", "approved_by", "approved_at", "state_digest"]
 
     def has_add_permission(self, request) -> bool:
         return False

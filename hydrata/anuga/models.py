@@ -197,6 +197,21 @@ class Scenario(models.Model):
         return self.name
 
 
+class ScenarioApproval(models.Model):
+    """A person signed off a scenario for a run, in the state its digest names; any later change leaves it stale."""
+
+    scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="approvals")
+    approved_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    approved_at = models.DateTimeField(auto_now_add=True)
+    state_digest = models.CharField(max_length=64, help_text="SHA-256 of the scenario and its inputs when approved.")
+
+    class Meta:
+        ordering = ["-approved_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.scenario} approved by {self.approved_by}"
+
+
 class RunStatus(models.TextChoices):
     CREATED = "created", "Created"
     BUILDING = "building", "Building"

@@ -19,8 +19,8 @@ LAYERS = {
 SAMPLED_LAYERS = {"peak_depth": "max_depth", "peak_stage": "max_stage", "peak_speed": "max_speed"}
 
 
-def result_layers(run: Run) -> dict[str, Any]:
-    """gn_layer_* entries describe each raster; s3_*_url keys carry signed download links."""
+def result_layers(run: Run, *, signed_links: bool = True) -> dict[str, Any]:
+    """gn_layer_* entries describe each raster; s3_*_url keys carry signed download links, when asked for."""
     if not run.results_prefix:
         return {}
     storage, expiry = get_storage(), settings.HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS
@@ -28,8 +28,11 @@ def result_layers(run: Run) -> dict[str, Any]:
     for name, (title, units) in LAYERS.items():
         entries[f"gn_layer_{name}"] = {"name": f"run_{run.pk}_{name}", "title": title, "units": units,
                                        "crs": run.scenario.project.projection, "format": "COG GeoTIFF"}
-        entries[f"s3_{name}_url"] = storage.presign_download(key=f"{run.results_prefix}/{name}.tif",
-                                                             expires_in=expiry, filename=f"run-{run.pk}-{name}.tif")
+        if signed_links:
+            entries[f"s3_{name}_url"] = storage.presign_download(key=f"{run.results_prefix}/{name}.tif",
+                                                                 expires_in=expiry, filename=f"run-{run.pk}-{name}.tif")
+    if not signed_links:
+        return entries
     for name, filename in (("log", "run.log"), ("preview", "preview.png")):
         entries[f"s3_{name}_url"] = storage.presign_download(key=f"{run.results_prefix}/{filename}",
                                                              expires_in=expiry, filename=f"run-{run.pk}-{filename}")

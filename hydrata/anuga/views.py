@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -16,4 +17,5 @@ def catalogue(request: HttpRequest) -> HttpResponse:
     projects = list(projects_visible_to(user=request.user))
     roles = roles_for(user=request.user, project_ids=[project.pk for project in projects])
     rows = [(project, roles.get(project.pk) or ("public" if project.is_public else "")) for project in projects]
-    return render(request, "anuga/catalogue.html", {"projects": rows})
+    map_config = {"basemap": settings.HYDRATA_BASEMAP_URL, "attribution": settings.HYDRATA_BASEMAP_ATTRIBUTION}
+    return render(request, "anuga/catalogue.html", {"projects": rows, "map_config": map_config})

@@ -1,4 +1,5 @@
-"""Build the ANUGA mesh file of a scenario: `anuga.create_pmesh_from_regions` on a clean planar graph."""
+"""Build the ANUGA mesh file of a scenario (`anuga.create_pmesh_from_regions` on a clean planar graph), and read a
+built one back for the map."""
 
 import contextlib
 import io
@@ -7,6 +8,9 @@ import pathlib
 import tempfile
 import warnings
 from dataclasses import dataclass
+
+import netCDF4
+import numpy as np
 
 from hydrata.compute.geometry import BoundaryRing, MeshRegion, Point
 from hydrata.compute.planar import planar_graph
@@ -76,3 +80,44 @@ def _anuga():
     with contextlib.redirect_stdout(io.StringIO()):
         import anuga
     return anuga
+
+
+# --- reading a built mesh back, for the map ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MeshGeometry:
+    nodes: np.ndarray  # (n_nodes, 2), absolute coordinates in the mesh's CRS
+    triangles: np.ndarray  # (n_triangles, 3) node indices
+
+
+def mesh_read(path: pathlib.Path) -> MeshGeometry:
+    """The nodes and triangles of a .msh file (ANUGA's netCDF format), nodes moved by its geo-reference offset."""
+    with netCDF4.Dataset(str(path)) as mesh:
+        offset = np.array([float(getattr(mesh, "xllcorner", 0.0)), float(getattr(mesh, "yllcorner", 0.0))])
+        nodes = np.asarray(mesh.variables["vertices"][:], dtype=float) + offset
+        triangles = np.asarray(mesh.variables["triangles"][:], dtype=np.int64)
+    return MeshGeometry(nodes=nodes, triangles=triangles)
+
+
+def mesh_edges(triangles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every edge of the triangles once, as (n_edges, 2) node pairs, with how many triangles share each (1 on the
+    mesh's outline, 2 inside)."""
+    edges = np.sort(np.concatenate([triangles[:, [0, 1]], triangles[:, [1, 2]], triangles[:, [2, 0]]]), axis=1)
+    unique, counts = np.unique(edges, axis=0, return_counts=True)
+    return unique, counts
+
+
+def mesh_outline(triangles: np.ndarray) -> np.ndarray:
+    """The edges on the mesh's outer and inner boundaries: those that belong to one triangle only."""
+    edges, counts = mesh_edges(triangles)
+    return edges[counts == 1]
+
+
+def triangles_within(mesh: MeshGeometry, *, bounds: tuple[float, float, float, float]) -> np.ndarray:
+    """Indices of the triangles whose bounding box meets bounds (west, south, east, north)."""
+    west, south, east, north = bounds
+    corners = mesh.nodes[mesh.triangles]  # (n, 3, 2)
+    low, high = corners.min(axis=1), corners.max(axis=1)
+    meets = (high[:, 0] >= west) & (low[:, 0] <= east) & (high[:, 1] >= south) & (low[:, 1] <= north)
+    return np.flatnonzero(meets)

@@ -201,14 +201,22 @@ def write_hillshade(dem: Path, destination: Path, *, azimuth: float = 315.0, alt
         cell_x = abs(src.transform.a) * src.width / shape[1]
         cell_y = abs(src.transform.e) * src.height / shape[0]
     elevation = band.filled(np.nan).astype("float64")
-    dz_dy, dz_dx = np.gradient(elevation, cell_y, cell_x)
-    slope = np.arctan(np.hypot(dz_dx, dz_dy))
-    aspect = np.arctan2(-dz_dx, dz_dy)
-    sun_azimuth, sun_altitude = np.radians(360.0 - azimuth + 90.0), np.radians(altitude)
-    shade = np.sin(sun_altitude) * np.cos(slope) + np.cos(sun_altitude) * np.sin(slope) * np.cos(sun_azimuth - aspect)
-    grey = np.nan_to_num(np.clip(shade, 0, 1) * 255).astype("uint8")
+    grey = hillshade(elevation, cell_x=cell_x, cell_y=cell_y, azimuth=azimuth, altitude=altitude)
     alpha = np.where(np.isfinite(elevation), 255, 0).astype("uint8")
     Image.fromarray(np.dstack([grey, grey, grey, alpha])).save(destination, format="PNG")
+
+
+def hillshade(elevation: np.ndarray, *, cell_x: float, cell_y: float, azimuth: float = 315.0,
+              altitude: float = 45.0) -> np.ndarray:
+    """Grey levels 0..255 of a surface lit from `azimuth` (degrees clockwise from north) at `altitude` degrees;
+    rows run north to south. NaN elevations come out black (mask them yourself). The usual formula (Burrough and
+    McDonnell, as GDAL and ESRI use it), with the derivative along rows taken southwards."""
+    dz_south, dz_east = np.gradient(elevation, cell_y, cell_x)
+    slope = np.arctan(np.hypot(dz_east, dz_south))
+    aspect = np.arctan2(dz_south, -dz_east)
+    sun_azimuth, sun_altitude = np.radians(360.0 - azimuth + 90.0), np.radians(altitude)
+    shade = np.sin(sun_altitude) * np.cos(slope) + np.cos(sun_altitude) * np.sin(slope) * np.cos(sun_azimuth - aspect)
+    return np.nan_to_num(np.clip(shade, 0, 1) * 255).astype("uint8")
 
 
 def clip_dem(source: Path, destination: Path, *, bounds: tuple[float, float, float, float]) -> None:

@@ -2,11 +2,12 @@ import base64
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
+from django.conf import settings
 from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, ImageContent, TextContent
 from pydantic import BaseModel, Field
 
-from hydrata_mcp.client import PlatformClient
+from hydrata_mcp.client import PlatformClient, PlatformToolError, refusal_error
 from hydrata_mcp.handback import HandBack, ui_url
 from hydrata_mcp.pagination import page_numbers
 from hydrata_mcp.tools.arguments import Page, PageSize, ProjectId
@@ -110,6 +111,26 @@ def run_of(data: dict[str, Any]) -> Run:
     return Run(**fields, result_layers=layers_of(data))
 
 
+async def _post_launch(api: PlatformClient, path: str, *, json: dict[str, Any] | None = None) -> dict[str, Any]:
+    """POST a start or a retry. A refusal for want of the user's sign-off carries the map link to give them."""
+    response = await api.post(path, json=json, allow=(409,))
+    if response.status != 409:
+        return response.data
+    body = response.data if isinstance(response.data, dict) else {}
+    if body.get("code") != "APPROVAL_REQUIRED":
+        raise refusal_error(409, body)
+    link = str(body.get("ui_url") or "")
+    if not link.startswith(f"{settings.HYDRATA_SITE_URL}/"):
+        link = f"{settings.HYDRATA_SITE_URL}/catalogue/"  # never relay a link to anywhere but this site
+    raise PlatformToolError(
+        "Hydrata refused the request (HTTP 409, APPROVAL_REQUIRED): this account wants its owner to approve a "
+        "scenario before an agent runs it, and this scenario is not approved as it is now (any change since an "
+        f"approval needs a new one). Ask the user to review it and press 'Approve for a run' here: {link} "
+        "Then call this tool again.",
+        status=409, code="APPROVAL_REQUIRED",
+    )
+
+
 async def _launched(api: PlatformClient, data: dict[str, Any], verb: str, say: str) -> LaunchedRun:
     status = run_status(data)
     link = ui_url(base_map=await base_map_of(api, data["project"]), panel="run", scenario=data["scenario"],
@@ -129,11 +150,12 @@ async def start_simulation(
 ) -> LaunchedRun:
     """Start the ANUGA simulation of a built scenario. Needs a launch-level key and SPENDS MONEY: only call it
     after the user has reviewed the model and said to run it. Refused when the scenario is not built, when the
-    account has paused agents, or when the price would pass the monthly spend limit. Then follow it with
-    get_run_status."""
+    account has paused agents, when the price would pass the monthly spend limit, or (APPROVAL_REQUIRED, with the
+    link where the user signs off) when the account wants its owner's approval of the scenario first. Then follow
+    it with get_run_status."""
     api = PlatformClient.for_context(ctx)
-    data = (await api.post(f"/api/v2/anuga/scenarios/{scenario_id}/run/",
-                           json={"compute_backend": compute_backend})).data
+    data = await _post_launch(api, f"/api/v2/anuga/scenarios/{scenario_id}/run/",
+                              json={"compute_backend": compute_backend})
     return await _launched(api, data, "started",
                            f"The simulation of '{data['scenario_name']}' is queued (run {data['id']}, "
                            f"${data.get('compute_cost')}).")
@@ -186,7 +208,7 @@ async def retry_run(ctx: Context, run_id: RunId) -> LaunchedRun:
     """Retry a run that ended in error: the scenario is built again as a new run, which then computes. Needs a
     launch-level key and spends money like start_simulation."""
     api = PlatformClient.for_context(ctx)
-    data = (await api.post(f"{RUNS}{run_id}/retry/")).data
+    data = await _post_launch(api, f"{RUNS}{run_id}/retry/")
     return await _launched(api, data, "retried", f"Run {run_id} is being retried as run {data['id']}.")
 
 

@@ -38,6 +38,21 @@ class RunSummary(BaseModel):
     mesh_triangle_count: int | None
 
 
+class ApprovalBy(BaseModel):
+    by: str
+    at: datetime
+
+
+class Approval(BaseModel):
+    approved: bool = Field(description="Whether someone approved the scenario as it is now, in the map.")
+    approved_by_you: bool = Field(description="Whether this key's account owner approved it as it is now.")
+    approvals: list[ApprovalBy]
+    stale_approval: ApprovalBy | None = Field(description="The last approval, when a change since has voided it.")
+    required_for_your_agents: bool = Field(description="Whether this account's agents may start a run only of a "
+                                                       "scenario its owner approved; then start_simulation is "
+                                                       "refused with APPROVAL_REQUIRED until approved_by_you.")
+
+
 class ScenarioView(BaseModel):
     id: int
     name: str
@@ -60,6 +75,7 @@ class ScenarioView(BaseModel):
     compute_cost_estimate: str | None = Field(description="USD.")
     latest_run: RunSummary | None
     latest_run_is_valid: bool
+    approval: Approval | None = Field(default=None, description="The engineer's sign-off of the current state.")
 
 
 class ScenarioRow(BaseModel):
@@ -163,7 +179,8 @@ async def create_scenario(
 @tool(title="Get a scenario", read_only=True, idempotent=True)
 async def get_scenario(ctx: Context, project_id: ProjectId, scenario_id: ScenarioId) -> ScenarioView:
     """Read a scenario: computed_status, inputs, resolution, duration, the triangle estimate with its breakdown per
-    region, vCPU-hours and price, and the latest run (id, status, error) and whether it is still valid."""
+    region, vCPU-hours and price, the latest run (id, status, error) and whether it is still valid, and whether
+    the engineer approved the scenario as it is now (approval)."""
     api = PlatformClient.for_context(ctx)
     return scenario_view((await api.get(_path(project_id, scenario_id))).data)
 
@@ -205,7 +222,7 @@ async def update_scenario(
              "model_start": model_start.isoformat() if model_start else None, "terrain": terrain,
              "boundary": boundary, "friction": friction, "inflow": inflow, "rainfall": rainfall,
              "structure": structure, "mesh_region": mesh_region}
-    body = {key: value for key, value in given.items() if value is not None} | {key: None for key in clear}
+    body = {key: value for key, value in given.items() if value is not None} | dict.fromkeys(clear)
     return await _handed_back(api, project_id, (await api.patch(_path(project_id, scenario_id), json=body)).data,
                               "updated")
 

@@ -35,7 +35,7 @@ async def built(client, project_id: int, name: str) -> dict[str, Any]:
     scenario = await tool(client, "create_scenario", {"project_id": project_id, "name": name, "resolution": 10,
                                                       "duration": 900})
     build = await tool(client, "build_scenario", {"project_id": project_id, "scenario_id": scenario["id"],
-                                                  "poll_interval_seconds": 0.3})
+                                                  "poll_interval_seconds": 2})
     assert build["outcome"] == "built", build
     return scenario
 
@@ -215,7 +215,7 @@ def test_import_observations_follows_the_upload_and_a_file_with_bad_rows_is_a_to
             event = await tool(client, "create_flood_event", {"project_id": project["id"], "name": "Storm",
                                                               "started_at": "2024-01-01T00:00:00Z"})
             arguments = {"project_id": project["id"], "event_id": event["id"], "quantity": "peak_stage",
-                         "value_property": "level", "tolerance_property": "pm", "poll_interval_seconds": 0.2}
+                         "value_property": "level", "tolerance_property": "pm", "poll_interval_seconds": 2}
             imported = await client.call_tool("import_observations", arguments | {"execution_id": await upload(good)})
             refused = await client.call_tool("import_observations", arguments | {"execution_id": await upload(bad)})
             listed = await tool(client, "list_observations", {"project_id": project["id"]})

@@ -12,6 +12,8 @@ POLLING_CALLS = {
     "get_terrain": {"project_id": 1},
     "attach_input_layer": {"project_id": 1, "kind": "boundary", "execution_id": "00000000-0000-0000-0000-000000000000"},
     "build_scenario": {"project_id": 1, "scenario_id": 1},
+    "import_observations": {"project_id": 1, "event_id": 1, "execution_id": "00000000-0000-0000-0000-000000000000",
+                            "quantity": "peak_stage", "value_property": "level"},
 }
 
 

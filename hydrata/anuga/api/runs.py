@@ -6,7 +6,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from hydrata.agents.permissions import grant_of
+from hydrata.agents.permissions import grant_of, signed_links_for
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.models import Run, RunStatus, Scenario
 from hydrata.anuga.projections import crs_code_validate
@@ -53,7 +53,7 @@ def run_status(run: Run) -> dict[str, Any]:
             "cancel_requested": run.cancel_requested, "updated_at": run.updated_at}
 
 
-def run_detail(run: Run) -> dict[str, Any]:
+def run_detail(run: Run, *, signed_links: bool) -> dict[str, Any]:
     return {
         **run_status(run),
         "scenario": run.scenario_id, "project": run.scenario.project_id, "scenario_name": run.scenario.name,
@@ -64,7 +64,7 @@ def run_detail(run: Run) -> dict[str, Any]:
         "build_finished_at": run.build_finished_at, "queued_at": run.queued_at, "started_at": run.started_at,
         "finished_at": run.finished_at, "wall_seconds": _wall_seconds(run),
         "log_tail": run.log.splitlines()[-LOG_TAIL_LINES:], "statistics": run.statistics,
-        **result_layers(run),
+        **result_layers(run, signed_links=signed_links),
     }
 
 
@@ -109,7 +109,7 @@ class ScenarioRunView(APIView):
         data = StartInput(data=request.data)
         data.is_valid(raise_exception=True)
         run = run_start(scenario=scenario, user=request.user, grant=grant_of(request), **data.validated_data)
-        return Response(run_detail(run), status=status.HTTP_202_ACCEPTED)
+        return Response(run_detail(run, signed_links=signed_links_for(request)), status=status.HTTP_202_ACCEPTED)
 
 
 class RunStatusView(APIView):
@@ -129,7 +129,7 @@ class RunDetailView(APIView):
     def get(self, request: Request, run_id: int) -> Response:
         runs_reap_stale()
         run, in_full = _readable_run(request, run_id)
-        return Response(run_answer(run_detail(run), in_full=in_full))
+        return Response(run_answer(run_detail(run, signed_links=signed_links_for(request)), in_full=in_full))
 
 
 class RunCancelView(APIView):
@@ -145,7 +145,7 @@ class RunRetryView(APIView):
 
     def post(self, request: Request, run_id: int) -> Response:
         retry = run_retry(run=_writable_run(request, run_id), user=request.user, grant=grant_of(request))
-        return Response(run_detail(retry), status=status.HTTP_202_ACCEPTED)
+        return Response(run_detail(retry, signed_links=signed_links_for(request)), status=status.HTTP_202_ACCEPTED)
 
 
 class ProjectRunsView(ProjectScopedView, GenericAPIView):
@@ -157,10 +157,12 @@ class ProjectRunsView(ProjectScopedView, GenericAPIView):
             raise Conflict(f"status must be one of {', '.join(RunStatus.values)}.", code="INVALID_STATUS_FILTER")
         page = self.paginate_queryset(runs_of(project=self.project, status=wanted))
         in_full = reads_in_full(user=request.user, project_id=self.project.pk)
-        return self.get_paginated_response([run_answer(run_detail(run), in_full=in_full) for run in page])
+        links = signed_links_for(request)
+        return self.get_paginated_response([run_answer(run_detail(run, signed_links=links), in_full=in_full)
+                                            for run in page])
 
 
-def _finished(run: Run) -> Run:
+def finished_run(run: Run) -> Run:
     if run.status != RunStatus.COMPLETE or not run.results_prefix:
         raise Conflict(f"Run {run.pk} has no results yet (status {run.status}).", code="RUN_NOT_COMPLETE",
                        status=run.status)
@@ -172,8 +174,9 @@ class RunResultsView(APIView):
 
     def get(self, request: Request, run_id: int) -> Response:
         run, in_full = _readable_run(request, run_id)
-        _finished(run)
-        results = {"id": run.pk, "status": run.status, "statistics": run.statistics, **result_layers(run)}
+        finished_run(run)
+        results = {"id": run.pk, "status": run.status, "statistics": run.statistics,
+                   **result_layers(run, signed_links=signed_links_for(request))}
         return Response(run_answer(results, in_full=in_full))
 
 
@@ -181,7 +184,7 @@ class RunPreviewView(APIView):
     grant_levels = {"GET": "read"}
 
     def get(self, request: Request, run_id: int) -> Response:
-        run = _finished(run_get(user=request.user, run_id=run_id))
+        run = finished_run(run_get(user=request.user, run_id=run_id))
         return Response({"id": run.pk, "mime_type": "image/png", "data": preview_png(run)})
 
 
@@ -189,7 +192,7 @@ class RunSampleView(APIView):
     grant_levels = {"POST": "read"}
 
     def post(self, request: Request, run_id: int) -> Response:
-        run = _finished(run_get(user=request.user, run_id=run_id))
+        run = finished_run(run_get(user=request.user, run_id=run_id))
         data = SampleInput(data=request.data)
         data.is_valid(raise_exception=True)
         crs = data.validated_data["crs"] or run.scenario.project.projection

@@ -1,5 +1,6 @@
 from typing import Any
 
+from django.contrib.auth.models import User
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
@@ -8,6 +9,7 @@ from rest_framework.response import Response
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.api.runs import run_answer
 from hydrata.anuga.models import Run, Scenario
+from hydrata.anuga.selectors.approvals import approval_summary
 from hydrata.anuga.selectors.projects import reads_in_full
 from hydrata.anuga.selectors.scenarios import computed_status, latest_run, scenario_estimate, scenarios_of
 from hydrata.anuga.services.build import scenario_build_request
@@ -53,7 +55,7 @@ def run_compact(run: Run | None) -> dict[str, Any] | None:
             "mesh_triangle_count": run.mesh_triangle_count, "created_at": run.created_at}
 
 
-def scenario_detail(scenario: Scenario) -> dict[str, Any]:
+def scenario_detail(scenario: Scenario, *, user: User) -> dict[str, Any]:
     run = latest_run(scenario=scenario)
     return {
         "id": scenario.pk, "project": scenario.project_id, "name": scenario.name,
@@ -62,7 +64,8 @@ def scenario_detail(scenario: Scenario) -> dict[str, Any]:
         "resolution": scenario.resolution, "duration": scenario.duration, "model_start": scenario.model_start,
         "computed_status": computed_status(run=run), "latest_run": run_compact(run),
         "latest_run_is_valid": scenario.latest_run_is_valid, **scenario_estimate(scenario=scenario),
-        "currency": "USD", "created_at": scenario.created_at, "updated_at": scenario.updated_at,
+        "currency": "USD", "approval": approval_summary(scenario=scenario, user=user),
+        "created_at": scenario.created_at, "updated_at": scenario.updated_at,
     }
 
 
@@ -75,7 +78,7 @@ def scenario_public(scenario: Scenario) -> dict[str, Any]:
 
 def _shape(request: Request, scenario: Scenario) -> dict[str, Any]:
     in_full = reads_in_full(user=request.user, project_id=scenario.project_id)
-    return scenario_detail(scenario) if in_full else scenario_public(scenario)
+    return scenario_detail(scenario, user=request.user) if in_full else scenario_public(scenario)
 
 
 class ScenarioListCreateView(ProjectScopedView, GenericAPIView):
@@ -92,7 +95,7 @@ class ScenarioListCreateView(ProjectScopedView, GenericAPIView):
         fields = dict(data.validated_data)
         references = {name: fields.pop(name) for name in REFERENCES if name in fields}
         scenario = scenario_create(project=self.project, user=request.user, **fields, **references)
-        return Response(scenario_detail(scenario), status=status.HTTP_201_CREATED)
+        return Response(scenario_detail(scenario, user=request.user), status=status.HTTP_201_CREATED)
 
 
 def _compact(scenario: Scenario, *, in_full: bool) -> dict[str, Any]:
@@ -116,7 +119,8 @@ class ScenarioDetailView(ProjectScopedView):
         data = ScenarioInput(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         changes = {name: value for name, value in data.validated_data.items() if name in request.data}
-        return Response(scenario_detail(scenario_update(scenario=scenario, changes=changes)))
+        scenario = scenario_update(scenario=scenario, changes=changes)
+        return Response(scenario_detail(scenario, user=request.user))
 
 
 class ScenarioCloneView(ProjectScopedView):
@@ -127,7 +131,7 @@ class ScenarioCloneView(ProjectScopedView):
         data = CloneInput(data=request.data)
         data.is_valid(raise_exception=True)
         clone = scenario_clone(scenario=scenario, user=request.user, **data.validated_data)
-        return Response(scenario_detail(clone), status=status.HTTP_201_CREATED)
+        return Response(scenario_detail(clone, user=request.user), status=status.HTTP_201_CREATED)
 
 
 class ScenarioBuildView(ProjectScopedView):

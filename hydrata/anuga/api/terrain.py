@@ -5,6 +5,7 @@ from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from hydrata.agents.permissions import signed_links_for
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.models import Terrain, TerrainStatus
 from hydrata.anuga.selectors.model_inputs import terrain_get, terrains_of
@@ -40,11 +41,23 @@ class TerrainOutput(serializers.ModelSerializer):
     def get_resolution(self, terrain: Terrain) -> list[float] | None:
         return None if terrain.resolution_x is None else [terrain.resolution_x, terrain.resolution_y]
 
+    def to_representation(self, terrain: Terrain) -> dict:
+        data = super().to_representation(terrain)
+        if not self.context.get("signed_links", True):
+            data.pop("s3_hillshade_url")
+        return data
+
     def get_s3_hillshade_url(self, terrain: Terrain) -> str | None:
+        if not self.context.get("signed_links", True):
+            return None
         if terrain.status != TerrainStatus.READY or not terrain.hillshade_key:
             return None
         return get_storage().presign_download(key=terrain.hillshade_key,
                                               expires_in=settings.HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS)
+
+
+def _links(request: Request) -> dict[str, bool]:
+    return {"signed_links": signed_links_for(request)}
 
 
 class TerrainPresignView(ProjectScopedView):
@@ -71,7 +84,7 @@ class TerrainFinalizeView(ProjectScopedView):
         data = FinalizeInput(data=request.data)
         data.is_valid(raise_exception=True)
         terrain = terrain_upload_finalize(project=self.project, user=request.user, **data.validated_data)
-        return Response(TerrainOutput(terrain).data, status=status.HTTP_202_ACCEPTED)
+        return Response(TerrainOutput(terrain, context=_links(request)).data, status=status.HTTP_202_ACCEPTED)
 
 
 class TerrainDirectUploadView(ProjectScopedView):
@@ -84,7 +97,7 @@ class TerrainDirectUploadView(ProjectScopedView):
             raise ValidationFailed("Send the GeoTIFF as the multipart field 'file'.", code="FILE_MISSING")
         terrain = terrain_upload_direct(project=self.project, user=request.user, uploaded_file=uploaded,
                                         title=request.data.get("title", ""))
-        return Response(TerrainOutput(terrain).data, status=status.HTTP_202_ACCEPTED)
+        return Response(TerrainOutput(terrain, context=_links(request)).data, status=status.HTTP_202_ACCEPTED)
 
 
 class TerrainListView(ProjectScopedView, GenericAPIView):
@@ -92,11 +105,12 @@ class TerrainListView(ProjectScopedView, GenericAPIView):
 
     def get(self, request: Request) -> Response:
         page = self.paginate_queryset(terrains_of(project=self.project))
-        return self.get_paginated_response(TerrainOutput(page, many=True).data)
+        return self.get_paginated_response(TerrainOutput(page, many=True, context=_links(request)).data)
 
 
 class TerrainDetailView(ProjectScopedView):
     grant_levels = {"GET": "read"}
 
     def get(self, request: Request, terrain_id: int) -> Response:
-        return Response(TerrainOutput(terrain_get(project=self.project, terrain_id=terrain_id)).data)
+        return Response(TerrainOutput(terrain_get(project=self.project, terrain_id=terrain_id),
+                                      context=_links(request)).data)

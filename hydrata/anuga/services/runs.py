@@ -14,6 +14,7 @@ from hydrata.anuga.models import TERMINAL_RUN_STATES, Run, RunStatus, Scenario
 from hydrata.anuga.pricing import compute_cost_estimate
 from hydrata.anuga.selectors.runs import run_vcpu_hours
 from hydrata.anuga.selectors.scenarios import latest_run
+from hydrata.anuga.services.approvals import run_approval_check
 from hydrata.anuga.services.build import scenario_build_request
 from hydrata.core.errors import Conflict
 
@@ -50,6 +51,7 @@ def run_start(*, scenario: Scenario, user: AbstractBaseUser, grant: AgentGrant |
             raise Conflict("The scenario is not built (or changed since its build). Build it with build_scenario, "
                            "then start the simulation.", code="SCENARIO_NOT_BUILT",
                            computed_status=run.status if run else "created")
+        run_approval_check(scenario=scenario, grant=grant)
         price = run_price(run=run)
         _charge(run=run, grant=grant, price=price)
         _queue(run, compute_backend=compute_backend, price=price, user=user, grant=grant)
@@ -102,6 +104,7 @@ def run_retry(*, run: Run, user: AbstractBaseUser, grant: AgentGrant | None) -> 
                        code="RUN_NOT_RETRYABLE", status=run.status)
     backend = run.compute_backend or "local"
     _check_backend(backend)
+    run_approval_check(scenario=run.scenario, grant=grant)
     with transaction.atomic():
         retry = scenario_build_request(scenario=run.scenario, user=user)
         retry.start_after_build, retry.retry_of, retry.compute_backend = True, run, backend

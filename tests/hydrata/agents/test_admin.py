@@ -51,6 +51,7 @@ def one_of_everything():
     "anuga/timeseries",
     "anuga/scenario",
     "anuga/run",
+    "anuga/scenarioapproval",
     "uploads/uploadexecution",
     "uploads/dataset",
     "observations/floodevent",

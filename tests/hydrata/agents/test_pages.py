@@ -20,6 +20,7 @@ CREATE = "/agents/grants/new/"
 REVOKE_ALL = "/agents/grants/revoke-all/"
 PAUSE = "/agents/pause/"
 SPEND_LIMIT = "/agents/spend-limit/"
+RUN_APPROVAL = "/agents/run-approval/"
 KEY_IN_PAGE = re.compile(r"hk_[A-Za-z0-9_-]{43,128}")
 
 
@@ -54,7 +55,8 @@ def test_the_page_lists_the_users_own_grants_and_not_other_peoples(signed_in, us
     assert laptop.key_prefix in body
 
 
-@pytest.mark.parametrize("url", [PAGE, CREATE, REVOKE_ALL, PAUSE, SPEND_LIMIT, "/agents/grants/1/revoke/"])
+@pytest.mark.parametrize("url", [PAGE, CREATE, REVOKE_ALL, PAUSE, SPEND_LIMIT, RUN_APPROVAL,
+                                 "/agents/grants/1/revoke/"])
 def test_anonymous_visitors_are_sent_to_sign_in(client, url):
     response = client.post(url) if url != PAGE else client.get(url)
 
@@ -244,6 +246,18 @@ def test_the_page_shows_spend_used_this_month(signed_in, user):
     assert "$99.00" not in body
 
 
+def test_money_on_the_page_is_shown_in_dollars_and_cents(signed_in, user):
+    for amount in ("0.01", "0.10", "1.20"):
+        AgentSpend.objects.create(user=user, amount=Decimal(amount), description="a run")
+    account_set_spend_limit(user=user, limit=Decimal("5"))
+
+    body = signed_in.get(PAGE).content.decode()
+
+    assert "Spent by agents this month: <strong>$1.31</strong>" in body
+    assert "<strong>$5.00</strong> monthly limit" in body
+    assert not re.search(r"\$\d+\.\d{3,}", body), re.search(r"\$\d+\.\d{3,}", body)
+
+
 def test_the_page_shows_the_latest_agent_activity(signed_in, user):
     grant, _ = make_grant(user, name="activity agent")
     activity_record(grant=grant, method="POST", path="/api/v2/anuga/projects/", status_code=201,
@@ -287,3 +301,23 @@ def test_an_ordinary_account_signs_in_on_the_site_login_page_and_out_again(user)
     assert signed_in.status_code == 302 and signed_in["Location"] == "/agents/"
     assert page.status_code == 200
     assert signed_out.status_code == 302 and browser.get(PAGE).status_code == 302
+
+
+def test_the_approval_switch_is_off_by_default_and_turns_on_and_off(signed_in, user):
+    before = signed_in.get(PAGE).content.decode()
+
+    on = signed_in.post(RUN_APPROVAL, {"required": "1"})
+    while_on = signed_in.get(PAGE).content.decode()
+    signed_in.post(RUN_APPROVAL, {"required": "0"})
+
+    assert "Agents with a launch key start runs without asking." in before
+    assert on.status_code == 302
+    assert "Agents need my approval before they start a run: they are refused" in while_on
+    assert AgentAccount.objects.get(user=user).runs_need_approval is False
+
+
+def test_the_approval_switch_refuses_a_post_that_says_neither(signed_in, user):
+    response = signed_in.post(RUN_APPROVAL, {"required": "maybe"})
+
+    assert response.status_code == 400
+    assert not AgentAccount.objects.filter(user=user, runs_need_approval=True).exists()

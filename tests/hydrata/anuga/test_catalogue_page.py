@@ -1,5 +1,7 @@
 """The /catalogue/ page: lists the projects a person can see and reads map links from the URL fragment."""
 
+import re
+
 import pytest
 
 from tests.factories import make_project, make_user
@@ -49,17 +51,32 @@ def test_a_user_with_no_projects_is_told_so(client):
     assert "You have no projects yet" in body
 
 
-def test_the_page_reads_map_links_through_the_maps_api(client):
+def test_the_map_page_loads_its_vendored_library_and_scripts_from_this_site_only(client):
     client.force_login(make_user())
 
     body = client.get(PAGE).content.decode()
 
-    assert "/api/v2/anuga/maps/" in body
-    assert "credentials: \"same-origin\"" in body
-    assert "hashchange" in body
-    assert "This map does not exist or you cannot see it." in body
-    assert "innerHTML" not in body
-    assert "later release" in body
+    assert '<script src="/static/vendor/leaflet/1.9.4/leaflet.js">' in body
+    assert '<script src="/static/anuga/map/main.js">' in body
+    assert not re.search(r'(src|href)="(https?:)?//', body), re.search(r'(src|href)="(https?:)?//', body)
+
+
+def test_without_a_background_map_setting_the_page_names_none(client, settings):
+    settings.HYDRATA_BASEMAP_URL = ""
+    client.force_login(make_user())
+
+    body = client.get(PAGE).content.decode()
+
+    assert '<script id="map-config" type="application/json">{"basemap": "", "attribution": ""}</script>' in body
+
+
+def test_a_background_map_setting_reaches_the_page(client, settings):
+    settings.HYDRATA_BASEMAP_URL = "https://tiles.example/{z}/{x}/{y}.png"
+    client.force_login(make_user())
+
+    body = client.get(PAGE).content.decode()
+
+    assert '"basemap": "https://tiles.example/{z}/{x}/{y}.png"' in body
 
 
 def test_project_names_are_escaped(client):

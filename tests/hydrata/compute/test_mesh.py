@@ -10,7 +10,7 @@ import shapely
 
 from hydrata.compute.estimate import TRIANGLES_PER_MAX_AREA, mesh_estimate
 from hydrata.compute.geometry import boundary_ring, features_in_crs, mesh_regions
-from hydrata.compute.mesh import mesh_build
+from hydrata.compute.mesh import mesh_build, mesh_outline, mesh_read, triangles_within
 from hydrata.compute.planar import planar_graph
 from tests.hydrata.compute.helpers import MEREWETHER, read_domain, region, ring_features, small_test_ring
 
@@ -142,7 +142,7 @@ def test_a_region_clipped_by_a_slanted_boundary_meshes_without_upsetting_triangl
     script = f"""
 import pathlib, shapely
 from hydrata.compute.geometry import boundary_ring, mesh_regions
-from hydrata.compute.mesh import mesh_build
+from hydrata.compute.mesh import mesh_build, mesh_outline, mesh_read, triangles_within
 from tests.hydrata.compute.helpers import region, ring_features
 ring = boundary_ring(ring_features([(0, 0), (137.3, -21.7), (201.1, 93.9), (57.7, 171.3), (-33.3, 88.1)]))
 regions = mesh_regions([region(shapely.box(100, 20, 260, 140), 2), region(shapely.box(120, 30, 180, 90), 1)],
@@ -179,3 +179,34 @@ def test_a_densely_digitised_boundary_is_estimated_within_10_percent(tmp_path):
     plain_guess = TRIANGLES_PER_MAX_AREA * ring.area / 50
     assert built.triangle_count > 2 * plain_guess  # the short edges matter here
     assert within_ten_percent(estimate.triangles, built.triangle_count), (estimate.triangles, built.triangle_count)
+
+
+def test_a_built_mesh_reads_back_as_anuga_reads_it_with_its_outline_on_the_boundary(tmp_path):
+    built = mesh_build(ring=small_test_ring(), regions=[], resolution=10, breaklines=[],
+                       destination=tmp_path / "mesh.msh")
+
+    mesh = mesh_read(built.path)
+    outline = mesh_outline(mesh.triangles)
+
+    domain = read_domain(built.path)
+    assert len(mesh.triangles) == built.triangle_count
+    assert np.allclose(np.sort(mesh.nodes, axis=0), np.sort(domain.get_nodes(absolute=True), axis=0))
+    ends = mesh.nodes[outline.ravel()]
+    on_boundary = (np.isclose(ends[:, 0], 251001.0) | np.isclose(ends[:, 0], 251198.0)
+                   | np.isclose(ends[:, 1], 6271802.0) | np.isclose(ends[:, 1], 6271999.0))
+    assert on_boundary.all()
+    lengths = np.linalg.norm(mesh.nodes[outline[:, 0]] - mesh.nodes[outline[:, 1]], axis=1)
+    assert lengths.sum() == pytest.approx(4 * 197.0)
+
+
+def test_the_triangles_within_a_window_are_those_that_reach_into_it(tmp_path):
+    built = mesh_build(ring=small_test_ring(), regions=[], resolution=10, breaklines=[],
+                       destination=tmp_path / "mesh.msh")
+    mesh = mesh_read(built.path)
+
+    corner = triangles_within(mesh, bounds=(251001.0, 6271802.0, 251031.0, 6271832.0))
+    everything = triangles_within(mesh, bounds=(250000.0, 6270000.0, 252000.0, 6273000.0))
+    nothing = triangles_within(mesh, bounds=(0.0, 0.0, 1.0, 1.0))
+
+    assert 0 < len(corner) < 0.1 * len(mesh.triangles)
+    assert len(everything) == len(mesh.triangles) and len(nothing) == 0

@@ -1,0 +1,41 @@
+"""What the map draws as vectors, in WGS84: an input row's features and a scenario's mesh."""
+
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from hydrata.anuga.api.base import ProjectScopedView
+from hydrata.anuga.selectors.map_geometry import input_layer_features, scenario_mesh
+from hydrata.anuga.selectors.model_inputs import input_layer_get
+from hydrata.core.errors import ValidationFailed
+
+
+class InputLayerFeaturesView(ProjectScopedView):
+    grant_levels = {"GET": "read"}
+    kind: str = ""
+
+    def get(self, request: Request, layer_id: int) -> Response:
+        layer = input_layer_get(project=self.project, kind=self.kind, layer_id=layer_id)
+        return Response(input_layer_features(layer=layer))
+
+
+def bounds_of(text: str) -> tuple[float, float, float, float] | None:
+    """`west,south,east,north` in degrees, or None when not given; anything else is a 400."""
+    if not text:
+        return None
+    try:
+        west, south, east, north = (float(part) for part in text.split(","))
+    except ValueError:
+        raise ValidationFailed("bbox is west,south,east,north in degrees.", code="INVALID_BBOX") from None
+    if not (-180 <= west < east <= 180 and -90 <= south < north <= 90):
+        raise ValidationFailed("bbox must run west < east within ±180 and south < north within ±90.",
+                               code="INVALID_BBOX")
+    return west, south, east, north
+
+
+class ScenarioMeshView(ProjectScopedView):
+    grant_levels = {"GET": "read"}
+
+    def get(self, request: Request, scenario_id: int) -> Response:
+        scenario = self.scenario_get(scenario_id)
+        bounds = bounds_of(request.query_params.get("bbox", ""))
+        return Response(scenario_mesh(scenario=scenario, bounds_wgs84=bounds))

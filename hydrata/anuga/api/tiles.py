@@ -1,0 +1,86 @@
+"""Map tiles (XYZ PNG) of terrain and run results, readable by whoever may read the terrain or the run."""
+
+from django.http import HttpResponse
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from hydrata.anuga.api.base import ProjectScopedView
+from hydrata.anuga.api.runs import finished_run
+from hydrata.anuga.models import Terrain, TerrainStatus
+from hydrata.anuga.selectors.model_inputs import terrain_get
+from hydrata.anuga.selectors.runs import run_get
+from hydrata.anuga.selectors.tiles import run_tile, run_tile_layers, terrain_tile, terrain_tile_layers
+from hydrata.compute.tiles import tile_address_problem
+from hydrata.core.errors import Conflict, ValidationFailed
+
+# Private: the tiles are scoped to the caller. The rasters behind a URL never change.
+CACHE_CONTROL = "private, max-age=86400"
+
+
+class TileAddress(serializers.Serializer):
+    z = serializers.IntegerField()
+    x = serializers.IntegerField()
+    y = serializers.IntegerField()
+
+
+def tile_address(z: str, x: str, y: str) -> tuple[int, int, int]:
+    """z/x/y as integers of the Web Mercator pyramid; anything else is a 400 saying why."""
+    address = TileAddress(data={"z": z, "x": x, "y": y})
+    if not address.is_valid():
+        raise ValidationFailed("A tile address is three whole numbers: /<z>/<x>/<y>.png.", code="INVALID_TILE")
+    zoom, column, row = (address.validated_data[key] for key in ("z", "x", "y"))
+    problem = tile_address_problem(z=zoom, x=column, y=row)
+    if problem:
+        raise ValidationFailed(problem, code="INVALID_TILE")
+    return zoom, column, row
+
+
+def png(content: bytes) -> HttpResponse:
+    response = HttpResponse(content, content_type="image/png")
+    response["Cache-Control"] = CACHE_CONTROL
+    return response
+
+
+class RunTileLayersView(APIView):
+    grant_levels = {"GET": "read"}
+
+    def get(self, request: Request, run_id: int) -> Response:
+        run = finished_run(run_get(user=request.user, run_id=run_id))
+        return Response({"id": run.pk, "results": run_tile_layers(run=run)})
+
+
+class RunTileView(APIView):
+    grant_levels = {"GET": "read"}
+
+    def get(self, request: Request, run_id: int, layer: str, z: str, x: str, y: str) -> HttpResponse:
+        run = finished_run(run_get(user=request.user, run_id=run_id))
+        zoom, column, row = tile_address(z, x, y)
+        return png(run_tile(run=run, layer=layer, z=zoom, x=column, y=row))
+
+
+class ReadyTerrainView(ProjectScopedView):
+    def ready_terrain(self, terrain_id: int) -> Terrain:
+        terrain = terrain_get(project=self.project, terrain_id=terrain_id)
+        if terrain.status != TerrainStatus.READY or not terrain.dem_key:
+            raise Conflict(f"Terrain {terrain.pk} is not ready yet (status {terrain.status}).",
+                           code="TERRAIN_NOT_READY", status=terrain.status)
+        return terrain
+
+
+class TerrainTileLayersView(ReadyTerrainView):
+    grant_levels = {"GET": "read"}
+
+    def get(self, request: Request, terrain_id: int) -> Response:
+        terrain = self.ready_terrain(terrain_id)
+        return Response({"id": terrain.pk, "results": terrain_tile_layers(terrain=terrain)})
+
+
+class TerrainTileView(ReadyTerrainView):
+    grant_levels = {"GET": "read"}
+
+    def get(self, request: Request, terrain_id: int, style: str, z: str, x: str, y: str) -> HttpResponse:
+        terrain = self.ready_terrain(terrain_id)
+        zoom, column, row = tile_address(z, x, y)
+        return png(terrain_tile(terrain=terrain, style=style, z=zoom, x=column, y=row))

@@ -1,0 +1,114 @@
+"""Map tiles of terrain and run results, and the legend of each tiled layer. Callers have already resolved the
+terrain or run through what the caller may see; tiles are cached, since the rasters behind them never change."""
+
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+
+from hydrata.anuga.models import Run, Terrain
+from hydrata.anuga.run_results import LAYERS
+from hydrata.compute.results import WET_DEPTH_M
+from hydrata.compute.tiles import Ramp, colour_tile, hillshade_tile, transparent_tile, value_range
+from hydrata.core.errors import NotFound
+from hydrata.storage import get_storage
+
+API = "/api/v2/anuga"
+TILE_TEMPLATE = "{z}/{x}/{y}.png"
+# The colour map of each result (rio-tiler's names) and where on it the ramp starts.
+RESULT_COLOURS = {"max_depth": ("ylgnbu", 0.25), "max_speed": ("plasma", 0.0), "max_stage": ("viridis", 0.0)}
+TERRAIN_STYLES = {"hillshade": ("Hillshade", ""), "elevation": ("Elevation", "m")}
+ELEVATION_COLOURS = ("terrain", 0.25)  # skip the ramp's blues: land must not look like water
+
+
+def run_tile_layers(*, run: Run) -> list[dict[str, Any]]:
+    """Each result raster as a tiled layer: its tile URL template, units and the legend of its colours."""
+    layers = []
+    for name, (title, units) in LAYERS.items():
+        ramp = _result_ramp(run, name)
+        layers.append({"name": name, "title": title, "units": units,
+                       "tiles": f"{API}/runs/{run.pk}/tiles/{name}/{TILE_TEMPLATE}",
+                       "legend": ramp.legend() if ramp else [], "empty": ramp is None})
+    return layers
+
+
+def run_tile(*, run: Run, layer: str, z: int, x: int, y: int) -> bytes:
+    if layer not in LAYERS:
+        raise NotFound(f"Run results have no layer {layer!r}; they have {', '.join(LAYERS)}.", code="LAYER_NOT_FOUND")
+
+    def render() -> bytes:
+        ramp = _result_ramp(run, layer)
+        if ramp is None:
+            return transparent_tile()
+        storage = get_storage()
+        with storage.local_path(key=_result_key(run, layer)) as path, \
+                storage.local_path(key=_result_key(run, "max_depth")) as depth:
+            return colour_tile(path, z=z, x=x, y=y, ramp=ramp, hide_below=WET_DEPTH_M, where_wet=depth)
+
+    return _cached(f"tile:{_run_version(run)}:{layer}:{z}/{x}/{y}", render)
+
+
+def terrain_tile_layers(*, terrain: Terrain) -> list[dict[str, Any]]:
+    base = f"{API}/projects/{terrain.project_id}/terrain/{terrain.pk}/tiles"
+    elevation = _elevation_ramp(terrain)
+    return [
+        {"name": "hillshade", "title": "Hillshade", "units": "", "tiles": f"{base}/hillshade/{TILE_TEMPLATE}",
+         "legend": []},
+        {"name": "elevation", "title": "Elevation", "units": "m", "tiles": f"{base}/elevation/{TILE_TEMPLATE}",
+         "legend": elevation.legend()},
+    ]
+
+
+def terrain_tile(*, terrain: Terrain, style: str, z: int, x: int, y: int) -> bytes:
+    if style not in TERRAIN_STYLES:
+        raise NotFound(f"Terrain has no tile style {style!r}; it has {', '.join(TERRAIN_STYLES)}.",
+                       code="LAYER_NOT_FOUND")
+
+    def render() -> bytes:
+        with get_storage().local_path(key=terrain.dem_key) as path:
+            if style == "hillshade":
+                return hillshade_tile(path, z=z, x=x, y=y)
+            return colour_tile(path, z=z, x=x, y=y, ramp=_elevation_ramp(terrain))
+
+    return _cached(f"tile:terrain:{terrain.pk}:{terrain.created_at.timestamp()}:{style}:{z}/{x}/{y}", render)
+
+
+def _elevation_ramp(terrain: Terrain) -> Ramp:
+    low, high = terrain.elevation_min or 0.0, terrain.elevation_max or 0.0
+    return Ramp(ELEVATION_COLOURS[0], low, max(high, low + 0.1), start=ELEVATION_COLOURS[1])
+
+
+def _result_ramp(run: Run, layer: str) -> Ramp | None:
+    """Depth and speed from 0 to their peak; stage over the wet cells only. None when nothing got wet."""
+    colours, start = RESULT_COLOURS[layer]
+
+    def wet_range() -> tuple[float, float] | None:
+        storage = get_storage()
+        with storage.local_path(key=_result_key(run, layer)) as path, \
+                storage.local_path(key=_result_key(run, "max_depth")) as depth:
+            return value_range(path, where_wet=depth, wet=WET_DEPTH_M)
+
+    found = _cached(f"range:{_run_version(run)}:{layer}", wet_range)
+    if found is None:
+        return None
+    low, high = (0.0, found[1]) if layer != "max_stage" else found
+    return Ramp(colours, round(low, 3), round(max(high, low + 0.01), 3), start=start)
+
+
+def _run_version(run: Run) -> str:
+    """Names this run's results in the cache, even should a database hand out a deleted run's id again."""
+    return f"run:{run.pk}:{run.created_at.timestamp()}:{run.results_prefix}"
+
+
+def _result_key(run: Run, layer: str) -> str:
+    return f"{run.results_prefix}/{layer}.tif"
+
+
+def _cached(key: str, compute: Callable[[], Any]) -> Any:
+    missing = object()
+    found = cache.get(key, missing)
+    if found is missing:
+        found = compute()
+        cache.set(key, found, timeout=settings.HYDRATA_TILE_CACHE_SECONDS)
+    return found

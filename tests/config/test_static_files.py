@@ -1,0 +1,46 @@
+"""Static files are served by whitenoise in every process, with content-hashed names in production."""
+
+import re
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+
+from tests.config.test_settings import load_settings
+
+LEAFLET = "/static/vendor/leaflet/1.9.4/leaflet.js"
+
+
+@pytest.mark.django_db
+def test_static_files_are_served_without_debug_and_without_collectstatic(client, settings):
+    settings.DEBUG = False
+
+    response = Client().get(LEAFLET)
+
+    assert response.status_code == 200
+    assert b"Leaflet" in b"".join(response.streaming_content)
+
+
+def test_production_serves_static_files_under_hashed_names_cached_for_ever(tmp_path, settings):
+    settings.STORAGES = {**settings.STORAGES, "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"}}
+    settings.STATIC_ROOT = tmp_path / "static"
+    settings.WHITENOISE_USE_FINDERS = False
+    settings.DEBUG = False
+    call_command("collectstatic", interactive=False, verbosity=0)
+
+    page = Client().get("/admin/login/")
+    stylesheet = re.search(r'href="(/static/admin/css/base\.[0-9a-f]{12}\.css)"', page.content.decode()).group(1)
+    served = Client().get(stylesheet)
+
+    assert served.status_code == 200
+    assert "immutable" in served["Cache-Control"]
+    assert (settings.STATIC_ROOT / "vendor/leaflet/1.9.4/leaflet.js").is_file()
+
+
+def test_production_settings_choose_the_hashed_storage(tmp_path):
+    script = "from django.conf import settings; print(settings.STORAGES['staticfiles']['BACKEND'])"
+    result = load_settings(tmp_path, HYDRATA_ENV="production", SECRET_KEY="x" * 50, script=script)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "whitenoise.storage.CompressedManifestStaticFilesStorage"
