@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from hydrata.compute import estimate as estimate_module  # noqa: E402
-from hydrata.compute.geometry import BoundaryRing, boundary_ring, features_in_crs, mesh_regions  # noqa: E402
 from hydrata.compute import mesh as mesh_module  # noqa: E402
+from hydrata.compute.geometry import BoundaryRing, boundary_ring, features_in_crs, mesh_regions  # noqa: E402
 from hydrata.compute.mesh import mesh_build  # noqa: E402
 
 SMALL_TEST = ROOT / "tests" / "data" / "small_test"

@@ -8,10 +8,11 @@ progress notifications reach the client while the tool waits.
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, MutableMapping
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.utils.encoding import escape_uri_path
 from django.views.decorators.csrf import csrf_exempt
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
@@ -26,7 +27,7 @@ HOP_BY_HOP = {"content-length", "transfer-encoding", "connection"}
 
 
 @csrf_exempt
-async def mcp_endpoint(request: HttpRequest) -> HttpResponse:
+async def mcp_endpoint(request: HttpRequest) -> HttpResponseBase:
     body = request.body
     messages = jsonrpc_messages(body)
     stream = messages is not None and asks_for_progress(messages)
@@ -99,8 +100,8 @@ class _Exchange:
         await self.finished.wait()
         return {"type": "http.disconnect"}
 
-    async def send(self, message: dict[str, Any]) -> None:
-        await self.messages.put(message)
+    async def send(self, message: MutableMapping[str, Any]) -> None:
+        await self.messages.put(dict(message))
         if message["type"] == "http.response.body" and not message.get("more_body", False):
             self.finished.set()
 
@@ -129,7 +130,7 @@ async def _finish(task: asyncio.Task[None]) -> None:
     """Let the SDK leave its session manager; it has nothing left to send by now."""
     try:
         await asyncio.wait_for(asyncio.shield(task), timeout=5)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         task.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await task

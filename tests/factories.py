@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import rasterio
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.files import File
 from django.utils import timezone
 
@@ -25,13 +25,13 @@ from tests.data import DEM
 _sequence = itertools.count(1)
 
 
-def make_user(username: str | None = None, *, password: str = "a-long-test-password", **fields) -> AbstractBaseUser:
+def make_user(username: str | None = None, *, password: str = "a-long-test-password", **fields) -> User:
     username = username or f"user{next(_sequence)}"
     return get_user_model().objects.create_user(username=username, password=password, **fields)
 
 
 def make_grant(
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     *,
     level: str = "draft",
     name: str = "test key",
@@ -52,12 +52,12 @@ def make_grant(
 
 
 def make_project(
-    owner: AbstractBaseUser | None = None,
+    owner: User | None = None,
     *,
     name: str = "Test project",
     projection: str = "EPSG:28356",
     is_public: bool = False,
-    members: dict[AbstractBaseUser, str] | None = None,
+    members: dict[User, str] | None = None,
 ) -> Project:
     project = project_create(owner=owner or make_user(), name=name, projection=projection, is_public=is_public)
     for user, role in (members or {}).items():

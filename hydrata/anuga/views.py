@@ -1,17 +1,18 @@
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 
 from hydrata.anuga.selectors.projects import projects_visible_to, roles_for
+from hydrata.core.requests import AuthenticatedHttpRequest
 
 
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: AuthenticatedHttpRequest) -> HttpResponse:
     return redirect("catalogue")
 
 
 @login_required
-def catalogue(request: HttpRequest) -> HttpResponse:
+def catalogue(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The project list is rendered here; the map a link points at (`#/map/<id>?...`) is read by the page's
     script, because the fragment never reaches the server."""
     projects = list(projects_visible_to(user=request.user))

@@ -25,6 +25,7 @@ meshes is 5.1% off. Below about 100 triangles a mesh is a handful of triangles a
 import math
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Any
 
 from hydrata.compute.geometry import BoundaryRing, MeshRegion
 from hydrata.compute.planar import planar_graph
@@ -57,7 +58,7 @@ def mesh_estimate(*, ring: BoundaryRing, regions: list[MeshRegion], resolution: 
     weights = {"area": TRIANGLES_PER_MAX_AREA, "boundary": BOUNDARY_TRIANGLES,
                "transition": TRANSITION_TRIANGLES, "short_edge": SHORT_EDGE_TRIANGLES}
     base_max_area = resolution**2 / 2
-    breakdown = []
+    breakdown: list[dict[str, Any]] = []
     for zone in [-1, *range(len(regions))]:
         part = terms[zone]
         max_area = base_max_area if zone < 0 else regions[zone].max_triangle_area

@@ -103,7 +103,7 @@ def series_function(rows: list[dict], *, start: datetime | None, scale: float = 
         raise PackageError(f"The time series {name!r} has no rows.")
     stamps = [row.get("timestamp") for row in rows]
     if all(as_number(stamp) is not None for stamp in stamps):
-        times = np.array([float(stamp) for stamp in stamps])
+        times = np.array([as_number(stamp) for stamp in stamps], dtype=float)
     else:
         try:
             moments = [parse_timestamp(stamp) for stamp in stamps]

@@ -10,8 +10,10 @@ Each face takes the resolution of the smallest mesh region containing it (so a r
 inside it, and where regions overlap the smaller one wins), or the base resolution outside every region.
 """
 
+import itertools
 import math
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import shapely
@@ -63,7 +65,7 @@ class PlanarGraph:
 
 
 def planar_graph(*, ring: BoundaryRing, regions: list[MeshRegion], base_max_area: float,
-                 breaklines: list[list[Point]] = ()) -> PlanarGraph:
+                 breaklines: Sequence[list[Point]] = ()) -> PlanarGraph:
     boundary = ring.polygon()
     lines = [shapely.LineString([*ring.points, ring.points[0]])]
     for region in regions:
@@ -79,7 +81,7 @@ def planar_graph(*, ring: BoundaryRing, regions: list[MeshRegion], base_max_area
         if not isinstance(part, shapely.LineString):
             continue
         coords = [(float(x), float(y)) for x, y in part.coords]
-        for a, b in zip(coords, coords[1:], strict=False):
+        for a, b in itertools.pairwise(coords):
             ka, kb = _key(a), _key(b)
             if ka != kb:
                 ends.setdefault((min(ka, kb), max(ka, kb)), (a, b))
@@ -94,7 +96,7 @@ def planar_graph(*, ring: BoundaryRing, regions: list[MeshRegion], base_max_area
         max_area = base_max_area if zone < 0 else regions[zone].max_triangle_area
         for ring_coords in (polygon.exterior, *polygon.interiors):
             coords = list(ring_coords.coords)
-            for a, b in zip(coords, coords[1:], strict=False):
+            for a, b in itertools.pairwise(coords):
                 ka, kb = _key(a), _key(b)
                 sides[(min(ka, kb), max(ka, kb))].append(len(faces))
         faces.append(Face(polygon=polygon, seed=(seed.x, seed.y), zone=zone, max_triangle_area=max_area))

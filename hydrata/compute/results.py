@@ -110,7 +110,7 @@ def run_statistics(*, maxima: MeshMaxima, max_depth_grid: np.ndarray, cell_area:
         "boundary_net_inflow_m3": float(boundary_net_inflow),
         "sim_seconds": float(sim_seconds),
         "wall_seconds": float(wall_seconds),
-        "triangles": int(len(maxima.triangles)),
+        "triangles": len(maxima.triangles),
     }
 
 
@@ -138,7 +138,7 @@ def write_preview(path: Path, max_depth_grid: np.ndarray) -> None:
     longest = max(height, width)
     if longest > PREVIEW_MAX_PIXELS:
         factor = PREVIEW_MAX_PIXELS / longest
-        image = image.resize((max(1, round(width * factor)), max(1, round(height * factor))), Image.NEAREST)
+        image = image.resize((max(1, round(width * factor)), max(1, round(height * factor))), Image.Resampling.NEAREST)
     image.save(path, format="PNG")
 
 

@@ -18,6 +18,7 @@ file-size (or CPU-time) limit is reached.
 """
 
 import argparse
+import io
 import json
 import math
 import os
@@ -123,7 +124,8 @@ def capture_stdout(path: Path) -> None:
     descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     os.dup2(descriptor, 1)
     os.close(descriptor)
-    sys.stdout.reconfigure(line_buffering=True)
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(line_buffering=True)
 
 
 # --- the instability guard -------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ has already refused anyone else). They exist for the type checker: no request is
 
 from django.contrib.auth.models import User
 from django.http import HttpRequest
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.request import Request
 
 
@@ -12,3 +13,11 @@ class AuthenticatedHttpRequest(HttpRequest):
 
 class AuthenticatedRequest(Request):
     user: User
+
+
+def authenticated_user(request: HttpRequest | Request) -> User:
+    """The caller's account, where a permission already refused anonymous callers (a 401 if one slips by)."""
+    user = request.user
+    if not isinstance(user, User):
+        raise NotAuthenticated()
+    return user

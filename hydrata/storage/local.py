@@ -5,7 +5,7 @@ import pathlib
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import BinaryIO
+from typing import IO, BinaryIO
 
 from django.conf import settings
 
@@ -35,7 +35,7 @@ class LocalStorage:
             raise StorageObjectNotFound()
         return path.stat().st_size
 
-    def save(self, *, key: str, data: bytes | BinaryIO, content_type: str = "application/octet-stream") -> None:
+    def save(self, *, key: str, data: bytes | IO[bytes], content_type: str = "application/octet-stream") -> None:
         # A local file has no Content-Type of its own; it is inferred from the name when served.
         chunks = [data] if isinstance(data, bytes | bytearray) else iter(lambda: data.read(CHUNK_BYTES), b"")
         self.save_chunks(key=key, chunks=chunks)
@@ -85,7 +85,7 @@ class LocalStorage:
         """
         destination = self.path(key=key)
         destination.parent.mkdir(parents=True, exist_ok=True)
-        temporary = tempfile.NamedTemporaryFile(
+        temporary = tempfile.NamedTemporaryFile(  # noqa: SIM115  (closed by the with below; kept on failure to unlink)
             dir=destination.parent, prefix=f".{destination.name}.", suffix=".part", delete=False
         )
         try:

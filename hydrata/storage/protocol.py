@@ -2,7 +2,7 @@
 
 import pathlib
 from contextlib import AbstractContextManager
-from typing import BinaryIO, Protocol, runtime_checkable
+from typing import IO, BinaryIO, Protocol, runtime_checkable
 
 
 @runtime_checkable
@@ -19,7 +19,7 @@ class Storage(Protocol):
 
     def size(self, *, key: str) -> int: ...
 
-    def save(self, *, key: str, data: bytes | BinaryIO, content_type: str = "application/octet-stream") -> None: ...
+    def save(self, *, key: str, data: bytes | IO[bytes], content_type: str = "application/octet-stream") -> None: ...
 
     def open(self, *, key: str) -> AbstractContextManager[BinaryIO]:
         """A read-only binary stream, closed when the with-block ends."""

@@ -5,7 +5,7 @@ import pathlib
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, BinaryIO
+from typing import IO, Any, BinaryIO
 
 import boto3
 from botocore.config import Config
@@ -55,7 +55,7 @@ class S3Storage:
     def size(self, *, key: str) -> int:
         return int(self._head(key=key)["ContentLength"])
 
-    def save(self, *, key: str, data: bytes | BinaryIO, content_type: str = "application/octet-stream") -> None:
+    def save(self, *, key: str, data: bytes | IO[bytes], content_type: str = "application/octet-stream") -> None:
         stream = io.BytesIO(data) if isinstance(data, bytes | bytearray) else data
         # upload_fileobj switches to a multipart upload for large files, which put_object cannot send.
         self.client.upload_fileobj(

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 from uuid import UUID
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
 from hydrata.core.errors import NotFound
@@ -14,7 +14,7 @@ from hydrata.storage import get_storage
 from hydrata.uploads.models import Dataset, UploadExecution
 
 
-def execution_get(*, user: AbstractBaseUser, execution_id: UUID | str) -> UploadExecution:
+def execution_get(*, user: User, execution_id: UUID | str) -> UploadExecution:
     """Only the uploader sees an execution; a malformed id is as unknown as anyone else's."""
     try:
         execution_uuid = execution_id if isinstance(execution_id, UUID) else uuid.UUID(str(execution_id))
@@ -29,13 +29,13 @@ def execution_get(*, user: AbstractBaseUser, execution_id: UUID | str) -> Upload
     return execution
 
 
-def datasets_visible(*, owner: AbstractBaseUser, shared_ids: Iterable[int]) -> QuerySet[Dataset]:
+def datasets_visible(*, owner: User, shared_ids: Iterable[int]) -> QuerySet[Dataset]:
     """The caller's own datasets and those shared with them. What is shared with whom is decided by the caller
     (projects attach datasets, above this app), and passed in as dataset ids (a subquery, or a list)."""
     return Dataset.objects.filter(Q(owner=owner) | Q(pk__in=shared_ids)).select_related("owner")
 
 
-def dataset_get(*, owner: AbstractBaseUser, shared_ids: Iterable[int], dataset_id: int) -> Dataset:
+def dataset_get(*, owner: User, shared_ids: Iterable[int], dataset_id: int) -> Dataset:
     dataset = datasets_visible(owner=owner, shared_ids=shared_ids).filter(pk=dataset_id).first()
     if dataset is None:
         raise NotFound(f"Dataset {dataset_id} does not exist or is not visible to this caller.",

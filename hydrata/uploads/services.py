@@ -11,7 +11,7 @@ from pathlib import PurePosixPath
 from uuid import UUID
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.utils import timezone
@@ -34,7 +34,7 @@ INTERNAL_FAILURE = "The import stopped because of an internal error; it has been
 # --- the upload ------------------------------------------------------------------------------------------------
 
 
-def upload_create(*, user: AbstractBaseUser, uploaded_file: UploadedFile) -> UploadExecution:
+def upload_create(*, user: User, uploaded_file: UploadedFile) -> UploadExecution:
     """Keep the file and queue its import. Refuses up front what cannot be GeoJSON or is too large."""
     original_name = PurePosixPath((uploaded_file.name or "").replace("\\", "/")).name
     stem, extension = _split_extension(original_name)
@@ -44,7 +44,7 @@ def upload_create(*, user: AbstractBaseUser, uploaded_file: UploadedFile) -> Upl
             code="NOT_GEOJSON",
         )
     limit = settings.HYDRATA_GEOJSON_MAX_BYTES
-    if uploaded_file.size > limit:
+    if (uploaded_file.size or 0) > limit:
         raise ValidationFailed(
             f"The file is {uploaded_file.size:,} bytes; a GeoJSON upload may be at most {limit:,} bytes.",
             code="UPLOAD_TOO_LARGE",

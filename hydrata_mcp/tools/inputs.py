@@ -108,7 +108,7 @@ async def attach_input_layer(
         timeout_seconds=timeout_seconds, poll_interval_seconds=poll_interval_seconds,
     )
     execution = waited.value
-    common = {"kind": kind, "polls": waited.polls, "elapsed_seconds": waited.elapsed_seconds}
+    common: dict[str, Any] = {"kind": kind, "polls": waited.polls, "elapsed_seconds": waited.elapsed_seconds}
     if not waited.finished:
         return Attachment(outcome="timed_out", row_id=None, dataset_pk=None, feature_count=None,
                           ui_url=ui_url(base_map=base_map, panel="inputs"), summary={"upload": execution["status"]},

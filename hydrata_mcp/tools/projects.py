@@ -44,7 +44,7 @@ async def base_map_of(api: PlatformClient, project_id: int) -> int:
 
 def _project(record: dict[str, Any]) -> Project:
     fields = {name: record.get(name) for name in Project.model_fields if name != "ui_url"}
-    return Project(**fields, ui_url=ui_url(base_map=record["base_map"]))
+    return Project.model_validate({**fields, "ui_url": ui_url(base_map=record["base_map"])})
 
 
 @tool(title="List projects", read_only=True, idempotent=True)

@@ -99,7 +99,7 @@ class Point(BaseModel):
 
 
 def run_status(data: dict[str, Any]) -> RunStatus:
-    return RunStatus(**{name: data.get(name) for name in RunStatus.model_fields})
+    return RunStatus.model_validate({name: data.get(name) for name in RunStatus.model_fields})
 
 
 def layers_of(data: dict[str, Any]) -> dict[str, ResultLayer]:
@@ -108,7 +108,7 @@ def layers_of(data: dict[str, Any]) -> dict[str, ResultLayer]:
 
 def run_of(data: dict[str, Any]) -> Run:
     fields = {name: data.get(name) for name in Run.model_fields if name != "result_layers"}
-    return Run(**fields, result_layers=layers_of(data))
+    return Run.model_validate({**fields, "result_layers": layers_of(data)})
 
 
 async def _post_launch(api: PlatformClient, path: str, *, json: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -115,11 +115,11 @@ def scenario_view(data: dict[str, Any]) -> ScenarioView:
     fields = {name: data.get(name) for name in ScenarioView.model_fields}
     fields["mesh_estimate_breakdown"] = data.get("mesh_estimate_breakdown") or []
     fields["latest_run"] = _run(data.get("latest_run"))
-    return ScenarioView(**fields)
+    return ScenarioView.model_validate(fields)
 
 
 def _run(data: dict[str, Any] | None) -> RunSummary | None:
-    return None if data is None else RunSummary(**{name: data.get(name) for name in RunSummary.model_fields})
+    return None if data is None else RunSummary.model_validate({name: data.get(name) for name in RunSummary.model_fields})
 
 
 def _path(project_id: int, scenario_id: int | None = None) -> str:

@@ -62,7 +62,7 @@ class TerrainWait(HandBack):
 
 
 def terrain_record(data: dict[str, Any]) -> TerrainRecord:
-    return TerrainRecord(**{name: data.get(name) for name in TerrainRecord.model_fields})
+    return TerrainRecord.model_validate({name: data.get(name) for name in TerrainRecord.model_fields})
 
 
 @tool(title="Get an upload URL for terrain")

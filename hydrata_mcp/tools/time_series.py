@@ -20,7 +20,7 @@ class Row(BaseModel):
 
 
 class SeriesData(BaseModel):
-    rowData: list[Row] = Field(min_length=1, max_length=100_000)
+    rowData: list[Row]  # noqa: N815  (the platform's wire name, as Hydrata clients send it) = Field(min_length=1, max_length=100_000)
 
 
 class TimeSeriesSummary(BaseModel):
@@ -44,7 +44,7 @@ class CreatedTimeSeries(TimeSeriesSummary, HandBack):
 
 
 def summary_of(data: dict) -> TimeSeriesSummary:
-    return TimeSeriesSummary(**{name: data.get(name) for name in TimeSeriesSummary.model_fields})
+    return TimeSeriesSummary.model_validate({name: data.get(name) for name in TimeSeriesSummary.model_fields})
 
 
 @tool(title="Create a time series")

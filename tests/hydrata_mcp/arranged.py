@@ -5,7 +5,7 @@ import json
 from typing import Any
 
 import numpy as np
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from PIL import Image
 
 from hydrata.anuga.models import Run, RunStatus, Scenario
@@ -28,7 +28,7 @@ def signed_link(key: str = "runs/1/run.log") -> str:
     return get_storage().presign_download(key=key, expires_in=3600)
 
 
-def complete_run(owner: AbstractBaseUser, *, log: str = "", statistics: dict[str, Any] | None = None,
+def complete_run(owner: User, *, log: str = "", statistics: dict[str, Any] | None = None,
                  preview: bytes | None = None) -> Run:
     """A complete run of a new project of `owner`, with its log, statistics and preview image in storage."""
     scenario = Scenario.objects.create(project=make_project(owner), name="done", resolution=5, duration=600)

@@ -33,7 +33,7 @@ def test_an_agent_lists_tools_creates_a_project_and_reads_it_back(live_asgi, mod
     tools, created, fetched = run(session)
 
     by_name = {t.name: t for t in tools}
-    assert FIRST_TOOLS <= set(by_name)
+    assert set(by_name) >= FIRST_TOOLS
     for name, listed in by_name.items():
         assert listed.annotations.title
         assert listed.annotations.read_only_hint is (name in READ_ONLY)
@@ -116,8 +116,8 @@ def test_server_instructions_ask_for_the_link_and_for_the_user_before_a_run(live
 
 def test_no_log_line_carries_the_key(live_asgi, caplog):
     caplog.set_level("DEBUG")
-    grant, key = make_grant(level="read")
-    revoked_grant, revoked_key = make_grant(level="read", revoked=True)
+    _grant, key = make_grant(level="read")
+    _revoked_grant, revoked_key = make_grant(level="read", revoked=True)
 
     async def session(with_key):
         async with mcp_client(live_asgi.url, with_key) as client:

@@ -1,6 +1,5 @@
 from django.utils import timezone
 from rest_framework import status
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -17,7 +16,7 @@ class AgentMeView(APIView):
 
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         grant = grant_of(request)
         if grant is None:
             raise ValidationFailed("This endpoint describes an agent grant; sign in with an agent key.",

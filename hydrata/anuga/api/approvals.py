@@ -1,20 +1,20 @@
 """The sign-off: a project's owner or editor approves a scenario for a run, as it is now."""
 
 from rest_framework import status
-from rest_framework.request import Request
 from rest_framework.response import Response
 
 from hydrata.agents.permissions import grant_of
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.selectors.approvals import approval_summary
 from hydrata.anuga.services.approvals import scenario_approve
+from hydrata.core.requests import AuthenticatedRequest
 
 
 class ScenarioApproveView(ProjectScopedView):
     # Declared for the system check; the service refuses every agent key whatever its level.
     grant_levels = {"POST": "launch"}
 
-    def post(self, request: Request, scenario_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
         scenario = self.scenario_get(scenario_id)
         scenario_approve(scenario=scenario, user=request.user, grant=grant_of(request))
         return Response(approval_summary(scenario=scenario, user=request.user), status=status.HTTP_201_CREATED)

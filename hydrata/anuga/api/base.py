@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 from hydrata.anuga.models import Project, Scenario
 from hydrata.anuga.selectors import scenarios
 from hydrata.anuga.selectors.projects import project_get, project_get_writable
+from hydrata.core.requests import authenticated_user
 
 PROJECT_URL_KWARG = "project_id"
 
@@ -31,10 +32,10 @@ class ProjectScopedView(APIView):
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)
-        if not hasattr(self, request.method.lower()):
+        if not hasattr(self, (request.method or "").lower()):
             return  # DRF answers 405 next; a method the view does not serve resolves nothing
         resolve = project_get if request.method in SAFE_METHODS else project_get_writable
-        self.project = resolve(user=request.user, project_id=self.project_id)
+        self.project = resolve(user=authenticated_user(request), project_id=self.project_id)
 
     def scenario_get(self, scenario_id: int) -> Scenario:
         """A scenario of this project; any other is 404 SCENARIO_NOT_FOUND."""

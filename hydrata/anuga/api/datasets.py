@@ -1,8 +1,8 @@
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from hydrata.anuga.selectors.datasets import dataset_visible_get
+from hydrata.core.requests import AuthenticatedRequest
 from hydrata.uploads.api.serializers import DatasetOutput
 
 
@@ -11,6 +11,6 @@ class DatasetDetailView(APIView):
 
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request, dataset_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, dataset_id: int) -> Response:
         dataset = dataset_visible_get(user=request.user, dataset_id=dataset_id)
         return Response({"dataset": DatasetOutput(dataset).data})

@@ -1,12 +1,12 @@
 from rest_framework import serializers
 from rest_framework.generics import GenericAPIView
-from rest_framework.request import Request
 from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.models import InputKind, InputLayer
 from hydrata.anuga.selectors.model_inputs import input_layer_get, input_layers_of
 from hydrata.anuga.services.inputs import input_layer_attach
+from hydrata.core.requests import AuthenticatedRequest
 
 # The REST path of each kind, as the Hydrata API names them.
 KIND_PATHS = {
@@ -40,7 +40,7 @@ class InputLayerListView(ProjectScopedView, GenericAPIView):
     grant_levels = {"GET": "read"}
     kind: str = ""
 
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         page = self.paginate_queryset(input_layers_of(project=self.project, kind=self.kind))
         return self.get_paginated_response(InputLayerOutput(page, many=True).data)
 
@@ -49,11 +49,11 @@ class InputLayerDetailView(ProjectScopedView):
     grant_levels = {"GET": "read", "PATCH": "draft"}
     kind: str = ""
 
-    def get(self, request: Request, layer_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, layer_id: int) -> Response:
         layer = input_layer_get(project=self.project, kind=self.kind, layer_id=layer_id)
         return Response(InputLayerOutput(layer).data)
 
-    def patch(self, request: Request, layer_id: int) -> Response:
+    def patch(self, request: AuthenticatedRequest, layer_id: int) -> Response:
         layer = input_layer_get(project=self.project, kind=self.kind, layer_id=layer_id)
         data = AttachInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -67,7 +67,7 @@ class AllInputsView(ProjectScopedView):
 
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         grouped: dict[str, list] = {kind: [] for kind in InputKind.values}
         for row in InputLayerOutput(input_layers_of(project=self.project), many=True).data:
             grouped[row["kind"]].append(row)

@@ -2,7 +2,6 @@ from typing import Any
 
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -15,6 +14,7 @@ from hydrata.anuga.selectors.projects import project_get_writable, projects_visi
 from hydrata.anuga.selectors.runs import phase_of, run_get, runs_of
 from hydrata.anuga.services.runs import run_cancel, run_retry, run_start, runs_reap_stale
 from hydrata.core.errors import Conflict, NotFound
+from hydrata.core.requests import AuthenticatedRequest
 
 LOG_TAIL_LINES = 60
 # What a caller who sees a project only because it is public may read of its runs: their published results
@@ -39,7 +39,7 @@ class PointInput(serializers.Serializer):
 
 
 class SampleInput(serializers.Serializer):
-    points = PointInput(many=True, allow_empty=False, max_length=1000)
+    points = PointInput(many=True, allow_empty=False, max_length=1000)  # type: ignore[call-arg]  # DRF 3.15 has it; its stubs not yet
     crs = serializers.CharField(required=False, allow_blank=True, default="")
 
     def validate_crs(self, value: str) -> str:
@@ -79,7 +79,7 @@ def run_answer(data: dict[str, Any], *, in_full: bool) -> dict[str, Any]:
     return {**withheld, **published, "reduced": True, "withheld": sorted(withheld)}
 
 
-def _readable_run(request: Request, run_id: int) -> tuple[Run, bool]:
+def _readable_run(request: AuthenticatedRequest, run_id: int) -> tuple[Run, bool]:
     """A run the caller may see, and whether they read it in full."""
     run = run_get(user=request.user, run_id=run_id)
     return run, reads_in_full(user=request.user, project_id=run.scenario.project_id)
@@ -91,7 +91,7 @@ def _wall_seconds(run: Run) -> float | None:
     return None
 
 
-def _writable_run(request: Request, run_id: int) -> Run:
+def _writable_run(request: AuthenticatedRequest, run_id: int) -> Run:
     run = run_get(user=request.user, run_id=run_id)
     project_get_writable(user=request.user, project_id=run.scenario.project_id)
     return run
@@ -100,7 +100,7 @@ def _writable_run(request: Request, run_id: int) -> Run:
 class ScenarioRunView(APIView):
     grant_levels = {"POST": "launch"}
 
-    def post(self, request: Request, scenario_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
         scenario = Scenario.objects.filter(pk=scenario_id, project__in=projects_visible_to(user=request.user)).first()
         if scenario is None:
             raise NotFound(f"Scenario {scenario_id} does not exist or is not visible to this caller.",
@@ -117,7 +117,7 @@ class RunStatusView(APIView):
 
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request, run_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, run_id: int) -> Response:
         runs_reap_stale()
         run, in_full = _readable_run(request, run_id)
         return Response(run_answer(run_status(run), in_full=in_full))
@@ -126,7 +126,7 @@ class RunStatusView(APIView):
 class RunDetailView(APIView):
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request, run_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, run_id: int) -> Response:
         runs_reap_stale()
         run, in_full = _readable_run(request, run_id)
         return Response(run_answer(run_detail(run, signed_links=signed_links_for(request)), in_full=in_full))
@@ -135,7 +135,7 @@ class RunDetailView(APIView):
 class RunCancelView(APIView):
     grant_levels = {"POST": "launch"}
 
-    def post(self, request: Request, run_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, run_id: int) -> Response:
         run = run_cancel(run=_writable_run(request, run_id))
         return Response(run_status(run), status=status.HTTP_202_ACCEPTED)
 
@@ -143,7 +143,7 @@ class RunCancelView(APIView):
 class RunRetryView(APIView):
     grant_levels = {"POST": "launch"}
 
-    def post(self, request: Request, run_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, run_id: int) -> Response:
         retry = run_retry(run=_writable_run(request, run_id), user=request.user, grant=grant_of(request))
         return Response(run_detail(retry, signed_links=signed_links_for(request)), status=status.HTTP_202_ACCEPTED)
 
@@ -151,7 +151,7 @@ class RunRetryView(APIView):
 class ProjectRunsView(ProjectScopedView, GenericAPIView):
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         wanted = request.query_params.get("status") or None
         if wanted and wanted not in RunStatus.values:
             raise Conflict(f"status must be one of {', '.join(RunStatus.values)}.", code="INVALID_STATUS_FILTER")
@@ -159,7 +159,7 @@ class ProjectRunsView(ProjectScopedView, GenericAPIView):
         in_full = reads_in_full(user=request.user, project_id=self.project.pk)
         links = signed_links_for(request)
         return self.get_paginated_response([run_answer(run_detail(run, signed_links=links), in_full=in_full)
-                                            for run in page])
+                                            for run in page or []])
 
 
 def finished_run(run: Run) -> Run:
@@ -172,7 +172,7 @@ def finished_run(run: Run) -> Run:
 class RunResultsView(APIView):
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request, run_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, run_id: int) -> Response:
         run, in_full = _readable_run(request, run_id)
         finished_run(run)
         results = {"id": run.pk, "status": run.status, "statistics": run.statistics,
@@ -183,7 +183,7 @@ class RunResultsView(APIView):
 class RunPreviewView(APIView):
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request, run_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, run_id: int) -> Response:
         run = finished_run(run_get(user=request.user, run_id=run_id))
         return Response({"id": run.pk, "mime_type": "image/png", "data": preview_png(run)})
 
@@ -191,7 +191,7 @@ class RunPreviewView(APIView):
 class RunSampleView(APIView):
     grant_levels = {"POST": "read"}
 
-    def post(self, request: Request, run_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, run_id: int) -> Response:
         run = finished_run(run_get(user=request.user, run_id=run_id))
         data = SampleInput(data=request.data)
         data.is_valid(raise_exception=True)

@@ -3,7 +3,6 @@ from typing import Any
 from django.contrib.auth.models import User
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
-from rest_framework.request import Request
 from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectScopedView
@@ -15,6 +14,7 @@ from hydrata.anuga.selectors.scenarios import computed_status, latest_run, scena
 from hydrata.anuga.services.build import scenario_build_request
 from hydrata.anuga.services.scenarios import scenario_clone, scenario_create, scenario_update
 from hydrata.core.limits import DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH
+from hydrata.core.requests import AuthenticatedRequest
 
 REFERENCES = ("terrain", *Scenario.INPUT_FIELDS)
 
@@ -76,7 +76,7 @@ def scenario_public(scenario: Scenario) -> dict[str, Any]:
             "computed_status": computed_status(run=latest_run(scenario=scenario)), "reduced": True}
 
 
-def _shape(request: Request, scenario: Scenario) -> dict[str, Any]:
+def _shape(request: AuthenticatedRequest, scenario: Scenario) -> dict[str, Any]:
     in_full = reads_in_full(user=request.user, project_id=scenario.project_id)
     return scenario_detail(scenario, user=request.user) if in_full else scenario_public(scenario)
 
@@ -84,12 +84,12 @@ def _shape(request: Request, scenario: Scenario) -> dict[str, Any]:
 class ScenarioListCreateView(ProjectScopedView, GenericAPIView):
     grant_levels = {"GET": "read", "POST": "draft"}
 
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         page = self.paginate_queryset(scenarios_of(project=self.project).prefetch_related("runs"))
         in_full = reads_in_full(user=request.user, project_id=self.project.pk)
         return self.get_paginated_response([_compact(s, in_full=in_full) for s in page or []])
 
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         data = ScenarioInput(data=request.data)
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
@@ -111,10 +111,10 @@ def _compact(scenario: Scenario, *, in_full: bool) -> dict[str, Any]:
 class ScenarioDetailView(ProjectScopedView):
     grant_levels = {"GET": "read", "PATCH": "draft"}
 
-    def get(self, request: Request, scenario_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
         return Response(_shape(request, self.scenario_get(scenario_id)))
 
-    def patch(self, request: Request, scenario_id: int) -> Response:
+    def patch(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
         scenario = self.scenario_get(scenario_id)
         data = ScenarioInput(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
@@ -126,7 +126,7 @@ class ScenarioDetailView(ProjectScopedView):
 class ScenarioCloneView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
-    def post(self, request: Request, scenario_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
         scenario = self.scenario_get(scenario_id)
         data = CloneInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -137,8 +137,8 @@ class ScenarioCloneView(ProjectScopedView):
 class ScenarioBuildView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
-    def post(self, request: Request, scenario_id: int) -> Response:
+    def post(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
         scenario = self.scenario_get(scenario_id)
         run = scenario_build_request(scenario=scenario, user=request.user)
-        return Response({"run": run_compact(run) | {"mesh_triangle_count_estimate": run.mesh_triangle_count_estimate},
+        return Response({"run": {**(run_compact(run) or {}), "mesh_triangle_count_estimate": run.mesh_triangle_count_estimate},
                          "scenario": scenario.pk}, status=status.HTTP_202_ACCEPTED)

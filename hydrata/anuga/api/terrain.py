@@ -2,7 +2,6 @@ from django.conf import settings
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.parsers import MultiPartParser
-from rest_framework.request import Request
 from rest_framework.response import Response
 
 from hydrata.agents.permissions import signed_links_for
@@ -11,6 +10,7 @@ from hydrata.anuga.models import Terrain, TerrainStatus
 from hydrata.anuga.selectors.model_inputs import terrain_get, terrains_of
 from hydrata.anuga.services.terrain import terrain_upload_direct, terrain_upload_finalize, terrain_upload_presign
 from hydrata.core.errors import ValidationFailed
+from hydrata.core.requests import AuthenticatedRequest
 from hydrata.storage import get_storage
 
 
@@ -39,7 +39,9 @@ class TerrainOutput(serializers.ModelSerializer):
         ]
 
     def get_resolution(self, terrain: Terrain) -> list[float] | None:
-        return None if terrain.resolution_x is None else [terrain.resolution_x, terrain.resolution_y]
+        if terrain.resolution_x is None or terrain.resolution_y is None:
+            return None
+        return [terrain.resolution_x, terrain.resolution_y]
 
     def to_representation(self, terrain: Terrain) -> dict:
         data = super().to_representation(terrain)
@@ -56,14 +58,14 @@ class TerrainOutput(serializers.ModelSerializer):
                                               expires_in=settings.HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS)
 
 
-def _links(request: Request) -> dict[str, bool]:
+def _links(request: AuthenticatedRequest) -> dict[str, bool]:
     return {"signed_links": signed_links_for(request)}
 
 
 class TerrainPresignView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         data = PresignInput(data=request.data)
         data.is_valid(raise_exception=True)
         upload, url = terrain_upload_presign(project=self.project, user=request.user, **data.validated_data)
@@ -80,7 +82,7 @@ class TerrainPresignView(ProjectScopedView):
 class TerrainFinalizeView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         data = FinalizeInput(data=request.data)
         data.is_valid(raise_exception=True)
         terrain = terrain_upload_finalize(project=self.project, user=request.user, **data.validated_data)
@@ -91,19 +93,19 @@ class TerrainDirectUploadView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
     parser_classes = [MultiPartParser]
 
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         uploaded = request.FILES.get("file")
         if uploaded is None:
             raise ValidationFailed("Send the GeoTIFF as the multipart field 'file'.", code="FILE_MISSING")
         terrain = terrain_upload_direct(project=self.project, user=request.user, uploaded_file=uploaded,
-                                        title=request.data.get("title", ""))
+                                        title=str(request.data.get("title", "")) if isinstance(request.data, dict) else "")
         return Response(TerrainOutput(terrain, context=_links(request)).data, status=status.HTTP_202_ACCEPTED)
 
 
 class TerrainListView(ProjectScopedView, GenericAPIView):
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         page = self.paginate_queryset(terrains_of(project=self.project))
         return self.get_paginated_response(TerrainOutput(page, many=True, context=_links(request)).data)
 
@@ -111,6 +113,6 @@ class TerrainListView(ProjectScopedView, GenericAPIView):
 class TerrainDetailView(ProjectScopedView):
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request, terrain_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, terrain_id: int) -> Response:
         return Response(TerrainOutput(terrain_get(project=self.project, terrain_id=terrain_id),
                                       context=_links(request)).data)

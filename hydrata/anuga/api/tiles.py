@@ -2,7 +2,6 @@
 
 from django.http import HttpResponse
 from rest_framework import serializers
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -14,6 +13,7 @@ from hydrata.anuga.selectors.runs import run_get
 from hydrata.anuga.selectors.tiles import run_tile, run_tile_layers, terrain_tile, terrain_tile_layers
 from hydrata.compute.tiles import tile_address_problem
 from hydrata.core.errors import Conflict, ValidationFailed
+from hydrata.core.requests import AuthenticatedRequest
 
 # Private: the tiles are scoped to the caller. The rasters behind a URL never change.
 CACHE_CONTROL = "private, max-age=86400"
@@ -46,7 +46,7 @@ def png(content: bytes) -> HttpResponse:
 class RunTileLayersView(APIView):
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request, run_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, run_id: int) -> Response:
         run = finished_run(run_get(user=request.user, run_id=run_id))
         return Response({"id": run.pk, "results": run_tile_layers(run=run)})
 
@@ -54,7 +54,7 @@ class RunTileLayersView(APIView):
 class RunTileView(APIView):
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request, run_id: int, layer: str, z: str, x: str, y: str) -> HttpResponse:
+    def get(self, request: AuthenticatedRequest, run_id: int, layer: str, z: str, x: str, y: str) -> HttpResponse:
         run = finished_run(run_get(user=request.user, run_id=run_id))
         zoom, column, row = tile_address(z, x, y)
         return png(run_tile(run=run, layer=layer, z=zoom, x=column, y=row))
@@ -72,7 +72,7 @@ class ReadyTerrainView(ProjectScopedView):
 class TerrainTileLayersView(ReadyTerrainView):
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request, terrain_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, terrain_id: int) -> Response:
         terrain = self.ready_terrain(terrain_id)
         return Response({"id": terrain.pk, "results": terrain_tile_layers(terrain=terrain)})
 
@@ -80,7 +80,7 @@ class TerrainTileLayersView(ReadyTerrainView):
 class TerrainTileView(ReadyTerrainView):
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request, terrain_id: int, style: str, z: str, x: str, y: str) -> HttpResponse:
+    def get(self, request: AuthenticatedRequest, terrain_id: int, style: str, z: str, x: str, y: str) -> HttpResponse:
         terrain = self.ready_terrain(terrain_id)
         zoom, column, row = tile_address(z, x, y)
         return png(terrain_tile(terrain=terrain, style=style, z=zoom, x=column, y=row))

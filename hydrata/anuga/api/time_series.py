@@ -1,6 +1,5 @@
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
-from rest_framework.request import Request
 from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectScopedView
@@ -8,6 +7,7 @@ from hydrata.anuga.models import SeriesType, TimeSeries
 from hydrata.anuga.selectors.model_inputs import time_series_get, time_series_of
 from hydrata.anuga.services.time_series import time_series_create
 from hydrata.core.limits import DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH
+from hydrata.core.requests import AuthenticatedRequest
 
 SUMMARY_FIELDS = ["id", "name", "series_type", "units", "timezone", "source", "location_name", "description",
                   "row_count", "first_timestamp", "last_timestamp", "created_at"]
@@ -18,10 +18,12 @@ class TimeSeriesInput(serializers.Serializer):
     series_type = serializers.ChoiceField(choices=SeriesType.values)
     units = serializers.CharField(max_length=30)
     timezone = serializers.CharField(max_length=64, default="UTC")
-    source = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+    # The API's field names shadow Field.source and Serializer.data for the type checker only: DRF's metaclass
+    # moves declared fields off the class, so neither attribute is replaced at run time.
+    source = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")  # type: ignore[assignment]
     location_name = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     description = serializers.CharField(required=False, allow_blank=True, default="", max_length=DESCRIPTION_MAX_LENGTH)
-    data = serializers.JSONField()
+    data = serializers.JSONField()  # type: ignore[assignment]
 
 
 class TimeSeriesSummary(serializers.ModelSerializer):
@@ -31,7 +33,7 @@ class TimeSeriesSummary(serializers.ModelSerializer):
 
 
 class TimeSeriesDetail(serializers.ModelSerializer):
-    data = serializers.SerializerMethodField()
+    data = serializers.SerializerMethodField()  # type: ignore[assignment]  # see TimeSeriesInput
 
     class Meta:
         model = TimeSeries
@@ -44,11 +46,11 @@ class TimeSeriesDetail(serializers.ModelSerializer):
 class TimeSeriesListCreateView(ProjectScopedView, GenericAPIView):
     grant_levels = {"GET": "read", "POST": "draft"}
 
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthenticatedRequest) -> Response:
         page = self.paginate_queryset(time_series_of(project=self.project))
         return self.get_paginated_response(TimeSeriesSummary(page, many=True).data)
 
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         data = TimeSeriesInput(data=request.data)
         data.is_valid(raise_exception=True)
         series = time_series_create(project=self.project, user=request.user, **data.validated_data)
@@ -58,5 +60,5 @@ class TimeSeriesListCreateView(ProjectScopedView, GenericAPIView):
 class TimeSeriesDetailView(ProjectScopedView):
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request, series_id: int) -> Response:
+    def get(self, request: AuthenticatedRequest, series_id: int) -> Response:
         return Response(TimeSeriesDetail(time_series_get(project=self.project, series_id=series_id)).data)

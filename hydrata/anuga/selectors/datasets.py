@@ -7,7 +7,7 @@ about projects."""
 
 from collections.abc import Iterable
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from hydrata.anuga.models import InputLayer, Project, ProjectMembership
@@ -21,14 +21,14 @@ def datasets_attached_in(*, project_ids: Iterable[int] | QuerySet) -> QuerySet:
     return InputLayer.objects.filter(project_id__in=project_ids, dataset__isnull=False).values("dataset_id")
 
 
-def dataset_visible_get(*, user: AbstractBaseUser, dataset_id: int) -> Dataset:
+def dataset_visible_get(*, user: User, dataset_id: int) -> Dataset:
     """A dataset the caller uploaded, or one attached in a project they are a member of; else DATASET_NOT_FOUND.
     Being public makes a project's inputs no one else's to read, so public projects share nothing here."""
     member_of = ProjectMembership.objects.filter(user=user).values("project_id")
     return dataset_get(owner=user, shared_ids=datasets_attached_in(project_ids=member_of), dataset_id=dataset_id)
 
 
-def dataset_attachable_get(*, user: AbstractBaseUser, project: Project, dataset_id: int) -> Dataset:
+def dataset_attachable_get(*, user: User, project: Project, dataset_id: int) -> Dataset:
     """A dataset the caller may attach to a row of `project`: their own, or one this project already uses.
     One they can read only through another project is 403 DATASET_NOT_SHAREABLE: its uploader did not share it
     with this project's members."""

@@ -1,6 +1,6 @@
 """Reads, always scoped through what the caller may see: anything else is a 404."""
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
 from hydrata.anuga.models import Project, ProjectMembership, ProjectRole
@@ -9,12 +9,12 @@ from hydrata.core.errors import Forbidden, NotFound
 WRITE_ROLES = {ProjectRole.OWNER, ProjectRole.EDITOR}
 
 
-def projects_visible_to(*, user: AbstractBaseUser) -> QuerySet[Project]:
+def projects_visible_to(*, user: User) -> QuerySet[Project]:
     member_of = ProjectMembership.objects.filter(user=user).values("project_id")
     return Project.objects.filter(Q(is_public=True) | Q(pk__in=member_of)).select_related("owner", "base_map")
 
 
-def project_get(*, user: AbstractBaseUser, project_id: int) -> Project:
+def project_get(*, user: User, project_id: int) -> Project:
     project = projects_visible_to(user=user).filter(pk=project_id).first()
     if project is None:
         raise NotFound(f"Project {project_id} does not exist or is not visible to this caller.",
@@ -22,26 +22,26 @@ def project_get(*, user: AbstractBaseUser, project_id: int) -> Project:
     return project
 
 
-def project_for_map(*, user: AbstractBaseUser, map_id: int) -> Project:
+def project_for_map(*, user: User, map_id: int) -> Project:
     project = projects_visible_to(user=user).filter(base_map_id=map_id).first()
     if project is None:
         raise NotFound(f"Map {map_id} does not exist or is not visible to this caller.", code="MAP_NOT_FOUND")
     return project
 
 
-def roles_for(*, user: AbstractBaseUser, project_ids: list[int]) -> dict[int, str]:
+def roles_for(*, user: User, project_ids: list[int]) -> dict[int, str]:
     return dict(
         ProjectMembership.objects.filter(user=user, project_id__in=project_ids).values_list("project_id", "role")
     )
 
 
-def reads_in_full(*, user: AbstractBaseUser, project_id: int) -> bool:
+def reads_in_full(*, user: User, project_id: int) -> bool:
     """Members (any role) read everything of a project; a caller who sees it only because it is public reads its
     published face: scenarios without inputs or prices, runs without costs, logs or download links."""
     return ProjectMembership.objects.filter(user_id=user.pk, project_id=project_id).exists()
 
 
-def project_get_writable(*, user: AbstractBaseUser, project_id: int) -> Project:
+def project_get_writable(*, user: User, project_id: int) -> Project:
     """A project the caller may change (owner or editor); visible but read-only is 403, invisible is 404."""
     project = project_get(user=user, project_id=project_id)
     role = ProjectMembership.objects.filter(project=project, user=user).values_list("role", flat=True).first()

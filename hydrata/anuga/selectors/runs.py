@@ -1,4 +1,4 @@
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from hydrata.anuga.models import Project, Run, RunStatus
@@ -14,7 +14,7 @@ PHASE_BY_STATUS = {
 }
 
 
-def run_get(*, user: AbstractBaseUser, run_id: int) -> Run:
+def run_get(*, user: User, run_id: int) -> Run:
     """A run of a project the caller may see (one query); anything else is 404."""
     run = (Run.objects.filter(pk=run_id, scenario__project__in=projects_visible_to(user=user))
            .select_related("scenario__project").first())
@@ -30,7 +30,7 @@ def runs_of(*, project: Project, status: str | None = None) -> QuerySet[Run]:
 
 def phase_of(run: Run) -> str:
     """Never empty: the child's own phase while it reports one, else what the status implies."""
-    return run.phase or PHASE_BY_STATUS.get(run.status, "preparing_inputs")
+    return run.phase or PHASE_BY_STATUS.get(RunStatus(run.status), "preparing_inputs")
 
 
 def run_vcpu_hours(*, run: Run) -> float:

@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
 from hydrata.anuga.models import BUILD_IN_FLIGHT, Run, RunStatus, Scenario, TerrainStatus, TimeSeries
-from hydrata.anuga.selectors.scenarios import layer_features, latest_run, scenario_estimate, scenario_geometry
+from hydrata.anuga.selectors.scenarios import latest_run, layer_features, scenario_estimate, scenario_geometry
 from hydrata.compute.errors import ModelGeometryError, TerrainFileError
 from hydrata.compute.geometry import internal_lines
 from hydrata.compute.mesh import mesh_build
@@ -29,7 +29,7 @@ FIXABLE_IN_MAP = {"BOUNDARY_EMPTY", "BOUNDARY_NO_EXTERNAL", "BOUNDARY_INVALID", 
                   "MESH_REGION_INVALID", "NO_FORCING"}
 
 
-def scenario_build_request(*, scenario: Scenario, user: AbstractBaseUser) -> Run:
+def scenario_build_request(*, scenario: Scenario, user: User) -> Run:
     """Queue a build, or refuse it with a reason a person can act on. Never two builds of one scenario at once."""
     with transaction.atomic():
         scenario = Scenario.objects.select_for_update().select_related("project", "terrain").get(pk=scenario.pk)
@@ -140,12 +140,16 @@ def _write_package(run: Run, package: Path) -> Path:
     files: dict[str, str | None] = {}
     for name in INPUT_FIELDS:
         features = layer_features(layer=getattr(scenario, name), crs=crs)
-        files[name] = f"inputs/{name}.geojson" if features else None
+        files[name] = None
         if features:
-            _write_geojson(package / files[name], features, crs)
+            files[name] = relative = f"inputs/{name}.geojson"
+            _write_geojson(package / relative, features, crs)
     margin = max(10.0, 2 * scenario.resolution)
     west, south, east, north = geometry.ring.polygon().bounds
-    with get_storage().local_path(key=scenario.terrain.dem_key) as dem:
+    terrain = scenario.terrain
+    if terrain is None:  # refused before the build was queued; the terrain was deleted since
+        raise _refuse("NO_TERRAIN", "The scenario has no terrain any more. Upload a DEM and build again.")
+    with get_storage().local_path(key=terrain.dem_key) as dem:
         clip_dem(dem, package / "inputs" / "dem.tif", bounds=(west - margin, south - margin, east + margin,
                                                               north + margin))
     record_update(run, phase="meshing")

@@ -1,4 +1,4 @@
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from hydrata.anuga.input_rules import feature_problem
@@ -29,7 +29,7 @@ def default_inputs_seed(*, project: Project) -> list[InputLayer]:
     return InputLayer.objects.bulk_create(created)
 
 
-def input_layer_attach(*, layer: InputLayer, user: AbstractBaseUser, dataset_id: int | None) -> InputLayer:
+def input_layer_attach(*, layer: InputLayer, user: User, dataset_id: int | None) -> InputLayer:
     """Back an input row with an uploaded dataset whose features fit the row's kind (None detaches)."""
     if dataset_id is None:
         layer.dataset, layer.feature_count, layer.bbox_wgs84 = None, 0, None

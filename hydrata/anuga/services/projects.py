@@ -1,4 +1,4 @@
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from hydrata.anuga.models import Map, Project, ProjectMembership, ProjectRole
@@ -9,7 +9,7 @@ MAX_PROJECT_NAME_LENGTH = 200
 
 
 @transaction.atomic
-def project_create(*, owner: AbstractBaseUser, name: str, projection: str, is_public: bool = False) -> Project:
+def project_create(*, owner: User, name: str, projection: str, is_public: bool = False) -> Project:
     name = name.strip()
     if not name or len(name) > MAX_PROJECT_NAME_LENGTH:
         raise ValidationFailed(f"A project needs a name of 1 to {MAX_PROJECT_NAME_LENGTH} characters.",

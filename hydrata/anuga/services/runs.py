@@ -4,7 +4,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -40,7 +40,7 @@ def _charge(*, run: Run, grant: AgentGrant | None, price: Decimal) -> None:
                            description=f"Run {run.pk} of scenario '{run.scenario.name}'")
 
 
-def run_start(*, scenario: Scenario, user: AbstractBaseUser, grant: AgentGrant | None,
+def run_start(*, scenario: Scenario, user: User, grant: AgentGrant | None,
               compute_backend: str = "local") -> Run:
     """Queue the simulation of the scenario's built run, charging its price to the agent's monthly spend."""
     _check_backend(compute_backend)
@@ -58,7 +58,7 @@ def run_start(*, scenario: Scenario, user: AbstractBaseUser, grant: AgentGrant |
     return run
 
 
-def _queue(run: Run, *, compute_backend: str, price: Decimal | None, user: AbstractBaseUser | None,
+def _queue(run: Run, *, compute_backend: str, price: Decimal | None, user: User | None,
            grant: AgentGrant | None) -> None:
     run.status, run.phase, run.compute_backend = RunStatus.QUEUED, "preparing_inputs", compute_backend
     run.queued_at, run.progress_pct = timezone.now(), 0
@@ -97,7 +97,7 @@ def run_cancel(*, run: Run) -> Run:
     return run
 
 
-def run_retry(*, run: Run, user: AbstractBaseUser, grant: AgentGrant | None) -> Run:
+def run_retry(*, run: Run, user: User, grant: AgentGrant | None) -> Run:
     """An errored run is built again from its scenario as a new run, which then computes."""
     if run.status != RunStatus.ERROR:
         raise Conflict(f"Only a run that ended in error can be retried; run {run.pk} is {run.status}.",

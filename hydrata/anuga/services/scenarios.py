@@ -3,7 +3,7 @@
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from hydrata.anuga.models import InputKind, InputLayer, Project, Scenario, Terrain, TerrainStatus
@@ -18,7 +18,7 @@ INPUT_KINDS = {
 EDITABLE = ("name", "description", "terrain", "resolution", "duration", "model_start", *INPUT_KINDS)
 
 
-def scenario_create(*, project: Project, user: AbstractBaseUser, name: str, resolution: float, duration: int,
+def scenario_create(*, project: Project, user: User, name: str, resolution: float, duration: int,
                     description: str = "", model_start: datetime | None = None, **references: int | None) -> Scenario:
     """References left out default to the project's newest ready terrain and its default row of each kind that
     has features; an explicit null leaves that input out."""
@@ -45,7 +45,7 @@ def scenario_update(*, scenario: Scenario, changes: dict[str, Any]) -> Scenario:
     return scenario
 
 
-def scenario_clone(*, scenario: Scenario, user: AbstractBaseUser, name: str,
+def scenario_clone(*, scenario: Scenario, user: User, name: str,
                    overrides: dict[str, Any] | None = None) -> Scenario:
     """The same model under a new name, with some inputs or numbers changed (e.g. another friction layer)."""
     fields = {"description": scenario.description, "resolution": scenario.resolution,

@@ -9,7 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -46,7 +46,7 @@ def _check_size(size: int | None) -> None:
 
 
 def terrain_upload_presign(
-    *, project: Project, user: AbstractBaseUser, filename: str, content_type: str, size: int | None
+    *, project: Project, user: User, filename: str, content_type: str, size: int | None
 ) -> tuple[TerrainUpload, str]:
     """Reserve a staging key for one PUT and return it with the signed URL."""
     _check_size(size)
@@ -74,7 +74,7 @@ def terrain_upload_presign(
 
 
 def terrain_upload_finalize(
-    *, project: Project, user: AbstractBaseUser, staging_key: str, process_id: str = "", title: str = ""
+    *, project: Project, user: User, staging_key: str, process_id: str = "", title: str = ""
 ) -> Terrain:
     """Turn a completed PUT into a terrain record and start its import."""
     # The slot is bound to the project and to the caller who reserved it (the model's promise).
@@ -107,7 +107,7 @@ def terrain_upload_finalize(
                            title=title, upload=upload)
 
 
-def terrain_upload_direct(*, project: Project, user: AbstractBaseUser, uploaded_file: UploadedFile,
+def terrain_upload_direct(*, project: Project, user: User, uploaded_file: UploadedFile,
                           title: str = "") -> Terrain:
     """The one-step multipart fallback: store the file, then the same import as a finalized upload."""
     _check_size(uploaded_file.size)
@@ -117,7 +117,7 @@ def terrain_upload_direct(*, project: Project, user: AbstractBaseUser, uploaded_
     return _terrain_create(project=project, user=user, source_key=key, filename=filename, title=title)
 
 
-def _terrain_create(*, project: Project, user: AbstractBaseUser, source_key: str, filename: str, title: str,
+def _terrain_create(*, project: Project, user: User, source_key: str, filename: str, title: str,
                     upload: TerrainUpload | None = None) -> Terrain:
     from hydrata.anuga.tasks import terrain_import_task
 

@@ -1,10 +1,11 @@
+import itertools
 import math
 from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from hydrata.anuga.models import Project, SeriesType, TimeSeries
@@ -12,7 +13,7 @@ from hydrata.core.errors import Conflict, ValidationFailed
 
 
 def time_series_create(
-    *, project: Project, user: AbstractBaseUser, name: str, series_type: str, units: str, data: Any,
+    *, project: Project, user: User, name: str, series_type: str, units: str, data: Any,
     timezone: str = "UTC", source: str = "", location_name: str = "", description: str = "",
 ) -> TimeSeries:
     name = name.strip()
@@ -56,7 +57,7 @@ def time_series_rows_parse(data: Any, *, zone: ZoneInfo) -> list[dict[str, Any]]
                                code="INVALID_TIME_SERIES")
     parsed = [_row(index, row, zone) for index, row in enumerate(rows)]
     parsed.sort(key=lambda row: row[0])
-    for (earlier, _), (later, _) in zip(parsed, parsed[1:]):
+    for (earlier, _), (later, _) in itertools.pairwise(parsed):
         if earlier == later:
             raise ValidationFailed(f"Two rows share the timestamp {earlier.isoformat()}; each time may appear once.",
                                    code="INVALID_TIME_SERIES")
@@ -83,7 +84,7 @@ def _row(index: int, row: Any, zone: ZoneInfo) -> tuple[datetime, float]:
                                code="INVALID_TIME_SERIES", row=index) from None
     value = row.get("value")
     try:
-        number = float(value)
+        number = float(value)  # type: ignore[arg-type]  # anything a client sent: float() refuses what it cannot read
     except (TypeError, ValueError):
         number = math.nan
     if isinstance(value, bool) or not math.isfinite(number):

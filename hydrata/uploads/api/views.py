@@ -1,9 +1,9 @@
 from rest_framework import status
 from rest_framework.parsers import FormParser, MultiPartParser
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from hydrata.core.requests import AuthenticatedRequest
 from hydrata.uploads.api.serializers import ExecutionStatusOutput, UploadCreateInput
 from hydrata.uploads.selectors import execution_get
 from hydrata.uploads.services import upload_create
@@ -15,7 +15,7 @@ class UploadCreateView(APIView):
     grant_levels = {"POST": "draft"}
     parser_classes = [MultiPartParser, FormParser]
 
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthenticatedRequest) -> Response:
         data = UploadCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         execution = upload_create(user=request.user, uploaded_file=data.validated_data["base_file"])
@@ -25,6 +25,6 @@ class UploadCreateView(APIView):
 class ExecutionStatusView(APIView):
     grant_levels = {"GET": "read"}
 
-    def get(self, request: Request, execution_id: str) -> Response:
+    def get(self, request: AuthenticatedRequest, execution_id: str) -> Response:
         execution = execution_get(user=request.user, execution_id=execution_id)
         return Response(ExecutionStatusOutput(execution).data)

@@ -149,7 +149,7 @@ def test_a_non_member_of_a_public_project_reads_a_reduced_scenario(model, live_a
 
 
 def test_a_viewer_cannot_build(model, live_asgi):
-    built, http, grant = model
+    built, http, _grant = model
     scenario = create(http, built).json()
     viewer = make_user()
     from hydrata.anuga.models import ProjectMembership

@@ -138,7 +138,7 @@ def test_a_multilinestring_edge_and_repeated_points_are_taken_apart_and_dropped(
 
 
 def test_three_edges_meeting_at_one_point_are_refused():
-    features = ring_features([(0, 0), (100, 0), (100, 100), (0, 100)]) + [line([(0, 0), (30, 30)])]
+    features = [*ring_features([(0, 0), (100, 0), (100, 100), (0, 100)]), line([(0, 0), (30, 30)])]
 
     with pytest.raises(ModelGeometryError) as raised:
         boundary_ring(features)
@@ -177,12 +177,7 @@ def test_an_external_edge_without_a_boundary_type_is_refused_by_name():
 
 
 def test_internal_lines_are_kept_as_breaklines_and_external_ones_are_not():
-    features = small_test_features() + [
-        line([(251050, 6271850), (251100, 6271900), (251100, 6271900)], location="Internal"),
-        {"type": "Feature", "geometry": {"type": "MultiLineString", "coordinates": [
-            [[251020, 6271820], [251030, 6271830]], [[251040, 6271840], [251050, 6271840]]]},
-         "properties": {"boundary": "Reflective", "location": "Internal"}},
-    ]
+    features = [*small_test_features(), line([(251050, 6271850), (251100, 6271900), (251100, 6271900)], location="Internal"), {"type": "Feature", "geometry": {"type": "MultiLineString", "coordinates": [[[251020, 6271820], [251030, 6271830]], [[251040, 6271840], [251050, 6271840]]]}, "properties": {"boundary": "Reflective", "location": "Internal"}}]
 
     assert internal_lines(features) == [
         [(251050.0, 6271850.0), (251100.0, 6271900.0)],

@@ -97,7 +97,7 @@ def site(django_db_setup, django_db_blocker, site_media, celery_queue_dir, tmp_p
                 yield asyncio.run(_workflow(server.url, key, user.get_username()))
             finally:
                 if worker is not None:
-                    print("browser worker log:\n" + worker.stop())  # noqa: T201 (shown by pytest on failure)
+                    print("browser worker log:\n" + worker.stop())  # shown by pytest on failure
                 server.stop()
                 call_command("flush", interactive=False, verbosity=0)
 
