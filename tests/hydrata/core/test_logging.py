@@ -1,3 +1,4 @@
+import io
 import logging
 
 from hydrata.core.logging import RedactSecretsFilter, redact
@@ -21,3 +22,30 @@ def test_the_filter_rewrites_formatted_records():
 
     assert RedactSecretsFilter().filter(record) is True
     assert "LWk87" not in record.getMessage() and "[redacted]" in record.getMessage()
+
+
+def console_handler() -> logging.Handler:
+    """The handler Django configured from settings.LOGGING at start-up (the one that writes to the console)."""
+    return next(handler for handler in logging.getLogger().handlers if handler.get_name() == "console")
+
+
+def test_every_handler_in_the_settings_carries_the_redacting_filter(settings):
+    filters = settings.LOGGING["filters"]
+
+    for name, handler in settings.LOGGING["handlers"].items():
+        classes = [filters[filter_name]["()"] for filter_name in handler.get("filters", [])]
+        assert "hydrata.core.logging.RedactSecretsFilter" in classes, name
+
+
+def test_a_line_written_by_the_configured_console_handler_is_redacted():
+    handler = console_handler()
+    written = io.StringIO()
+    previous = handler.setStream(written)
+    try:
+        logging.getLogger("django.request").warning("GET %s with key=%s", SIGNED, "hk_" + "a" * 43)
+    finally:
+        handler.setStream(previous)
+
+    line = written.getvalue()
+    assert "GET /storage/download/terrain/1/dem.tif?expires=1796029715&X-Hydrata-Signature=[redacted]" in line
+    assert "LWk87" not in line and "a" * 43 not in line and "hk_[redacted]" in line
