@@ -130,9 +130,19 @@ def try_mutant(mutant: Mutant) -> str:
         run = run_tests(tree, mutant.tests, stop_at_first_failure=True)
     outcome = verdict(run)
     print(f"{mutant.name:<44} {outcome:<10} {run.seconds:6.1f}s  {mutant.promise}", flush=True)
-    if outcome != "killed":
+    if outcome == "killed":
+        print(f"    by {first_failure(run.output)}", flush=True)
+    else:
         print(f"    tests: {' '.join(mutant.tests)}\n{tail(run.output)}", flush=True)
     return outcome
+
+
+def first_failure(output: str) -> str:
+    """The test that failed first, from pytest's short summary (FAILED or ERROR lines)."""
+    for line in output.splitlines():
+        if line.startswith(("FAILED ", "ERROR ")):
+            return line.split(" - ")[0]
+    return "(no summary line)"
 
 
 def main(argv: list[str] | None = None) -> int:

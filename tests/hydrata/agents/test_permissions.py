@@ -71,11 +71,11 @@ def test_a_view_that_declares_no_level_for_a_method_fails_the_system_check(setti
 
     assert [error.obj for error in errors] == [undeclared.UndeclaredDeleteView]
     assert "DELETE" in errors[0].msg and "GET" not in errors[0].msg
-    with pytest.raises(SystemCheckError, match="hydrata.E001"):
+    with pytest.raises(SystemCheckError, match=r"hydrata\.E001"):
         call_command("check")
 
 
-@pytest.mark.parametrize("level, status", [("read", 403), ("draft", 403), ("launch", 204)])
+@pytest.mark.parametrize(("level", "status"), [("read", 403), ("draft", 403), ("launch", 204)])
 def test_a_method_a_view_did_not_declare_needs_a_launch_grant(settings, level, status):
     settings.ROOT_URLCONF = undeclared.__name__
     _, key = make_grant(level=level)
