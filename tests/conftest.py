@@ -115,15 +115,15 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
 
 
 @pytest.fixture(autouse=True)
-def celery_queue_dir(tmp_path) -> Path:
+def celery_queue_dir(tmp_path_factory) -> Path:
     """A broker folder of this test's own, so a task one test leaves queued is never consumed by a later test's
-    worker, and no test touches a developer's var/ queue. The connection and producer pools keep the options
-    they were opened with (even eager calls open them), so both are dropped before anything publishes."""
-    queue = tmp_path / "celery-queue"
-    queue.mkdir()
+    worker, and no test touches a developer's var/ queue. (Not under tmp_path, which is the test's to list.) The
+    connection and producer pools keep the options they were opened with (even eager calls open them), so both
+    are dropped before anything publishes."""
+    queue = tmp_path_factory.mktemp("celery-queue")
     celery_app.conf.broker_transport_options = {
         "data_folder_in": str(queue), "data_folder_out": str(queue), "store_processed": False,
-        "control_folder": str(tmp_path / "celery-control"),
+        "control_folder": str(queue.parent / f"{queue.name}-control"),
     }
     celery_app._pool = None
     celery_app.amqp._producer_pool = None
