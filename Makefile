@@ -1,4 +1,5 @@
 # Two commands: `make run` (set up and serve on the embedded defaults) and `make test` (the whole suite).
+# `make mutants` checks the tests themselves: every promise-breaking edit in scripts/mutants.toml must fail them.
 VENV ?= .venv
 PYTHON ?= python3
 PY := $(VENV)/bin/python
@@ -6,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HYDRATA_SITE_URL ?= http://$(HOST):$(PORT)
 
-.PHONY: install run worker test bench demo-keys
+.PHONY: install run worker test mutants bench demo-keys
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +33,9 @@ demo-keys: install
 
 test: install
 	$(PY) -m pytest -q
+
+mutants: install
+	$(PY) scripts/mutants.py
 
 bench: install
 	$(PY) benchmarks/get_project.py

@@ -107,15 +107,29 @@ class CeleryWorker:
         return self.log.read_text(errors="replace")[-20000:]
 
 
-@pytest.fixture(scope="session", autouse=True)
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory) -> None:
+    """The test database lives in a temporary folder, never in a developer's var/."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        database.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("database") / "test.sqlite3")
+
+
+@pytest.fixture(autouse=True)
 def celery_queue_dir(tmp_path_factory) -> Path:
-    """One broker folder for the whole run, set before anything publishes: the connection pool keeps the first
-    options it saw (even eager calls open it), and the tests must never touch a developer's var/ queue."""
+    """A broker folder of this test's own, so a task one test leaves queued is never consumed by a later test's
+    worker, and no test touches a developer's var/ queue. (Not under tmp_path, which is the test's to list.) The
+    connection and producer pools keep the options they were opened with (even eager calls open them), so both
+    are dropped before anything publishes."""
     queue = tmp_path_factory.mktemp("celery-queue")
     celery_app.conf.broker_transport_options = {
         "data_folder_in": str(queue), "data_folder_out": str(queue), "store_processed": False,
         "control_folder": str(queue.parent / f"{queue.name}-control"),
     }
+    celery_app._pool = None
+    celery_app.amqp._producer_pool = None
     return queue
 
 

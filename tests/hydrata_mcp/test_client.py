@@ -48,7 +48,8 @@ def test_an_unreachable_platform_is_a_tool_error_without_the_address(settings):
         asyncio.run(PlatformClient(authorization=f"Bearer {KEY}", session_id="s").get("/api/v2/agents/me/"))
 
     assert "could not be reached" in str(caught.value)
-    assert str(port) not in str(caught.value) and KEY not in str(caught.value)
+    assert "127.0.0.1" not in str(caught.value) and str(port) not in str(caught.value)
+    assert "/api/v2/" not in str(caught.value) and KEY not in str(caught.value)
 
 
 def test_a_platform_that_does_not_answer_in_time_is_a_tool_error(settings):
@@ -57,7 +58,8 @@ def test_a_platform_that_does_not_answer_in_time_is_a_tool_error(settings):
     listener.listen()
     accepted = []
     threading.Thread(target=lambda: accepted.append(listener.accept()), daemon=True).start()
-    settings.HYDRATA_API_ORIGIN = f"http://127.0.0.1:{listener.getsockname()[1]}"
+    port = listener.getsockname()[1]
+    settings.HYDRATA_API_ORIGIN = f"http://127.0.0.1:{port}"
     settings.HYDRATA_API_TIMEOUT_SECONDS = 0.3
 
     try:
@@ -66,7 +68,10 @@ def test_a_platform_that_does_not_answer_in_time_is_a_tool_error(settings):
     finally:
         listener.close()
 
-    assert "did not answer within 0.3 seconds" in str(caught.value)
+    text = str(caught.value)
+    assert "did not answer within 0.3 seconds" in text
+    assert "127.0.0.1" not in text and str(port) not in text
+    assert "/api/v2/" not in text and KEY not in text
 
 
 def test_the_session_header_is_stable_for_a_client_session_and_fresh_without_one():

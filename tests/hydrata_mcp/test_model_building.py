@@ -12,6 +12,7 @@ from tests.mcp_client import mcp_client
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+WAITED_BEFORE_THE_WORKER = 2  # progress notifications received before a worker is started
 RAIN_ROWS = [{"timestamp": "2024-01-01T00:00:00Z", "value": 0.0},
              {"timestamp": "2024-01-01T00:15:00Z", "value": 50.0},
              {"timestamp": "2024-01-01T00:30:00Z", "value": 12.5}]
@@ -97,12 +98,15 @@ def test_an_agent_builds_a_model_from_terrain_layers_and_a_gauge(live_asgi):
     assert "rowData" not in listed.content[0].text
 
 
-def test_get_terrain_sends_increasing_progress_while_a_real_worker_imports(live_asgi, celery_worker):
+def test_get_terrain_sends_increasing_progress_while_a_real_worker_imports(live_asgi, start_worker):
     _, key = make_grant(level="draft")
-    progress: list[float] = []
+    progress: list[tuple[float, str]] = []
+    workers = []
 
     async def on_progress(value, total, message):
-        progress.append(value)
+        progress.append((value, message))
+        if len(progress) == WAITED_BEFORE_THE_WORKER:  # the import cannot have finished: nothing runs it yet
+            workers.append(start_worker())
 
     async def session():
         async with mcp_client(live_asgi.url, key) as client:
@@ -119,6 +123,8 @@ def test_get_terrain_sends_increasing_progress_while_a_real_worker_imports(live_
     finalized, waited = asyncio.run(session())
 
     assert finalized.structured_content["status"] == "creating"  # the web request only queued the import
+    assert workers, "get_terrain never reported progress while the terrain was creating"
     assert waited.structured_content["outcome"] == "ready", waited.structured_content
-    assert len(progress) >= 2
-    assert progress == sorted(progress) and len(set(progress)) == len(progress)
+    values = [value for value, _ in progress]
+    assert values == sorted(values) and len(set(values)) == len(values)
+    assert {message for _, message in progress[:WAITED_BEFORE_THE_WORKER]} == {"terrain creating"}

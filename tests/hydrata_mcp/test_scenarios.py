@@ -6,6 +6,7 @@ import json
 import pytest
 
 from hydrata.agents.models import AgentActivity
+from hydrata.anuga.models import Run, Scenario
 from tests.data import BOUNDARY
 from tests.factories import make_grant
 from tests.mcp_client import mcp_client
@@ -218,9 +219,20 @@ def test_a_mesh_above_the_ceiling_is_refused_with_estimate_and_ceiling(live_asgi
 def test_a_read_key_cannot_create_or_build_a_scenario(live_asgi):
     grant, key = make_grant(level="draft")
     model = small_test_model(live_asgi.url, key)
-    _, read_key = make_grant(grant.user, level="read")
+    read_grant, read_key = make_grant(grant.user, level="read")
+    [existing] = calls(live_asgi.url, key, [("create_scenario", {"project_id": model.project_id, "name": "mine",
+                                                                 "resolution": 10, "duration": 60})])
+    sid = existing.structured_content["id"]
 
-    [created] = calls(live_asgi.url, read_key, [("create_scenario", {"project_id": model.project_id, "name": "x",
-                                                                     "resolution": 5, "duration": 60})])
+    [created, built] = calls(live_asgi.url, read_key, [
+        ("create_scenario", {"project_id": model.project_id, "name": "x", "resolution": 5, "duration": 60}),
+        ("build_scenario", {"project_id": model.project_id, "scenario_id": sid, "poll_interval_seconds": 0.3}),
+    ])
 
-    assert created.is_error and "GRANT_LEVEL_TOO_LOW" in created.content[0].text
+    for refused in (created, built):
+        assert refused.is_error and "GRANT_LEVEL_TOO_LOW" in refused.content[0].text
+        assert "draft" in refused.content[0].text
+    assert list(Scenario.objects.filter(project_id=model.project_id).values_list("name", flat=True)) == ["mine"]
+    assert not Run.objects.filter(scenario_id=sid).exists()
+    build = f"{PROJECTS}{model.project_id}/scenarios/{sid}/build/"
+    assert AgentActivity.objects.get(grant=read_grant, method="POST", path=build).status_code == 403

@@ -68,12 +68,25 @@ def test_an_unknown_or_malformed_hk_key_is_401(key):
     assert key not in response.content.decode()
 
 
+@pytest.mark.parametrize("key", ["hk_short", "hk_" + "!" * 43, "hk_" + "a" * 129])
+def test_a_malformed_key_is_refused_before_any_database_query(key, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        response = api(key).get(ME)
+
+    assert response.status_code == 401 and response.json()["code"] == "AGENT_KEY_INVALID"
+
+
 def test_a_disabled_user_cannot_use_their_keys():
     grant, key = make_grant()
     grant.user.is_active = False
     grant.user.save()
 
-    assert api(key).get(ME).json()["code"] == "ACCOUNT_DISABLED"
+    response = api(key).get(ME)
+
+    assert response.status_code == 401
+    assert response.json()["code"] == "ACCOUNT_DISABLED"
+    assert response["WWW-Authenticate"] == 'Bearer realm="hydrata.com"'
+    assert AgentActivity.objects.get(grant=grant).status_code == 401  # the owner sees the refused attempt
 
 
 def test_no_credential_is_401():

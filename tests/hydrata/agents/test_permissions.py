@@ -1,12 +1,14 @@
 """Grant levels, the pause switch, and the check that every view declares its levels."""
 
 import pytest
+from django.core.checks import run_checks
+from django.core.management import call_command
+from django.core.management.base import SystemCheckError
 from rest_framework.test import APIClient
-from rest_framework.views import APIView
 
-from hydrata.agents.checks import _undeclared
 from hydrata.agents.services import account_set_paused
 from tests.factories import make_grant, make_user
+from tests.hydrata.agents import urls_with_an_undeclared_level as undeclared
 
 pytestmark = pytest.mark.django_db
 PROJECTS = "/api/v2/anuga/projects/"
@@ -58,20 +60,35 @@ def test_pausing_agents_does_not_lock_the_person_out_of_the_site():
     assert client.get(PROJECTS).status_code == 200
 
 
-def test_a_view_that_declares_no_level_for_a_method_fails_the_system_check():
-    class Undeclared(APIView):
-        grant_levels = {"GET": "read"}
+def grant_level_errors() -> list:
+    return [message for message in run_checks() if message.id == "hydrata.E001"]
 
-        def get(self, request):
-            pass
 
-        def delete(self, request):
-            pass
+def test_a_view_that_declares_no_level_for_a_method_fails_the_system_check(settings):
+    settings.ROOT_URLCONF = undeclared.__name__
 
-    assert _undeclared(Undeclared) == ["DELETE"]
+    errors = grant_level_errors()
+
+    assert [error.obj for error in errors] == [undeclared.UndeclaredDeleteView]
+    assert "DELETE" in errors[0].msg and "GET" not in errors[0].msg
+    with pytest.raises(SystemCheckError, match=r"hydrata\.E001"):
+        call_command("check")
+
+
+@pytest.mark.parametrize(("level", "status"), [("read", 403), ("draft", 403), ("launch", 204)])
+def test_a_method_a_view_did_not_declare_needs_a_launch_grant(settings, level, status):
+    settings.ROOT_URLCONF = undeclared.__name__
+    _, key = make_grant(level=level)
+
+    declared = api(key).get(undeclared.ROUTE)
+    response = api(key).delete(undeclared.ROUTE)
+
+    assert declared.status_code == 200  # GET is declared read: every key may
+    assert response.status_code == status
+    if status == 403:
+        assert response.json()["code"] == "GRANT_LEVEL_TOO_LOW" and response.json()["required_level"] == "launch"
 
 
 def test_the_shipped_urls_pass_the_grant_level_check():
-    from hydrata.agents.checks import check_grant_levels_declared
-
-    assert check_grant_levels_declared() == []
+    assert grant_level_errors() == []
+    call_command("check")

@@ -8,6 +8,7 @@ from tests.factories import make_grant, make_project, make_user
 
 pytestmark = pytest.mark.django_db
 PROJECTS = "/api/v2/anuga/projects/"
+PAST_THE_CAP = 103  # more projects than the largest page may hold
 
 
 def api_for(user) -> APIClient:
@@ -64,17 +65,22 @@ def test_a_body_that_is_not_json_is_a_parse_error_not_a_500():
 
 def test_the_list_is_paginated_and_page_size_is_capped_at_100():
     user = make_user()
-    for i in range(3):
+    for i in range(PAST_THE_CAP):
         make_project(user, name=f"p{i}")
     client = api_for(user)
 
     first = client.get(PROJECTS, {"page_size": 2}).json()
     second = client.get(PROJECTS, {"page_size": 2, "page": 2}).json()
     capped = client.get(PROJECTS, {"page_size": 1000}).json()
+    rest = client.get(PROJECTS, {"page_size": 1000, "page": 2}).json()
 
-    assert first["count"] == 3 and len(first["results"]) == 2 and first["next"] and first["previous"] is None
-    assert len(second["results"]) == 1 and second["next"] is None
-    assert len(capped["results"]) == 3
+    assert first["count"] == PAST_THE_CAP and len(first["results"]) == 2 and first["previous"] is None
+    assert "page=2" in first["next"]
+    assert len(second["results"]) == 2 and "page=3" in second["next"] and second["previous"]
+    assert len(capped["results"]) == 100 and "page=2" in capped["next"]
+    assert len(rest["results"]) == PAST_THE_CAP - 100 and rest["next"] is None
+    names = {p["name"] for p in capped["results"]} | {p["name"] for p in rest["results"]}
+    assert names == {f"p{i}" for i in range(PAST_THE_CAP)}  # two pages, every project once
 
 
 def test_a_page_past_the_end_is_404_with_a_code():

@@ -1,6 +1,6 @@
 """Launching runs over REST: levels, pause, spend limit, compute targets, cancel while queued, the reaper."""
 
-import time
+import re
 from datetime import timedelta
 from decimal import Decimal
 
@@ -11,9 +11,11 @@ from hydrata.agents.models import AgentSpend
 from hydrata.agents.services import account_set_paused, account_set_spend_limit
 from hydrata.anuga.models import Run, RunStatus
 from tests.factories import make_grant
-from tests.model_setup import PROJECTS, api, small_test_model
+from tests.model_setup import PROJECTS, api, small_test_model, until
 
 pytestmark = pytest.mark.django_db(transaction=True)
+# The worker's own log line once it has handled the simulation task (what it did is the test's question).
+SIMULATION_DONE = re.compile(r"Task anuga\.run_simulation\[[0-9a-f-]+\] succeeded")
 
 
 @pytest.fixture
@@ -109,6 +111,39 @@ def test_an_unbuilt_scenario_is_409(live_asgi):
     assert response.status_code == 409 and response.json()["code"] == "SCENARIO_NOT_BUILT"
 
 
+@pytest.mark.parametrize("level", ["read", "draft"])
+def test_cancelling_needs_a_launch_level_grant(built, live_asgi, level):
+    grant, key, scenario = built
+    run = start(live_asgi.url, key, scenario["id"]).json()
+    _, below = make_grant(grant.user, level=level)
+
+    with api(live_asgi.url, below) as http:
+        response = http.post(f"/api/v2/anuga/runs/{run['id']}/cancel/")
+
+    assert response.status_code == 403 and response.json()["code"] == "GRANT_LEVEL_TOO_LOW"
+    assert response.json()["required_level"] == "launch"
+    untouched = Run.objects.get(pk=run["id"])
+    assert untouched.status == RunStatus.QUEUED and not untouched.cancel_requested
+
+
+@pytest.mark.parametrize("level", ["read", "draft"])
+def test_retrying_needs_a_launch_level_grant(built, live_asgi, level):
+    grant, key, scenario = built
+    run = start(live_asgi.url, key, scenario["id"]).json()
+    Run.objects.filter(pk=run["id"]).update(status=RunStatus.ERROR, finished_at=timezone.now())
+    _, below = make_grant(grant.user, level=level)
+
+    with api(live_asgi.url, below) as http:
+        refused = http.post(f"/api/v2/anuga/runs/{run['id']}/retry/")
+    with api(live_asgi.url, key) as http:
+        retried = http.post(f"/api/v2/anuga/runs/{run['id']}/retry/")
+
+    assert refused.status_code == 403 and refused.json()["code"] == "GRANT_LEVEL_TOO_LOW"
+    assert refused.json()["required_level"] == "launch"
+    assert retried.status_code == 202 and retried.json()["retry_of"] == run["id"]  # the same call at launch level
+    assert Run.objects.filter(retry_of_id=run["id"]).count() == 1
+
+
 def test_a_run_cancelled_while_queued_never_starts_its_child(built, live_asgi, start_worker):
     _, key, scenario = built
     run = start(live_asgi.url, key, scenario["id"]).json()
@@ -117,11 +152,11 @@ def test_a_run_cancelled_while_queued_never_starts_its_child(built, live_asgi, s
         again = http.post(f"/api/v2/anuga/runs/{run['id']}/cancel/")
 
     worker = start_worker()  # now the queued task is consumed, and must do nothing
-    deadline = timezone.now() + timedelta(seconds=20)
-    while "succeeded" not in worker.log.read_text(errors="replace") and timezone.now() < deadline:
-        time.sleep(0.2)
+    handled = until(lambda: {"log": worker.log.read_text(errors="replace")},
+                    lambda read: SIMULATION_DONE.search(read["log"]), seconds=60)["log"]
     run = Run.objects.get(pk=run["id"])
 
+    assert SIMULATION_DONE.search(handled), handled[-3000:]  # the worker did take the task
     assert cancelled.status_code == 202 and cancelled.json()["status"] == "cancelled"
     assert again.status_code == 409 and again.json()["code"] == "RUN_FINISHED"
     assert run.status == RunStatus.CANCELLED and run.started_at is None and run.child_pid is None
@@ -148,9 +183,8 @@ def test_a_restarted_worker_leaves_no_run_computing(built, live_asgi, start_work
                                             worker_hostname=first.nodename)
 
     start_worker("restarting")  # the same worker comes back
-    deadline = timezone.now() + timedelta(seconds=30)
-    while Run.objects.get(pk=run["id"]).status == RunStatus.COMPUTING and timezone.now() < deadline:
-        time.sleep(0.2)
+    until(lambda: {"status": Run.objects.get(pk=run["id"]).status}, lambda read: read["status"] != RunStatus.COMPUTING,
+          seconds=60)
 
     ended = Run.objects.get(pk=run["id"])
     assert ended.status == RunStatus.ERROR and "restarted" in ended.error_message

@@ -1,3 +1,4 @@
+import io
 import logging
 import os
 import signal
@@ -88,3 +89,30 @@ def test_the_production_web_command_logs_requests_without_their_signatures(tmp_p
     assert response.status_code in (403, 404)
     assert "/storage/download/terrain/1/dem.tif" in written, written  # the request was logged...
     assert "LWk87" not in written  # ...without its signature
+
+
+def console_handler() -> logging.Handler:
+    """The handler Django configured from settings.LOGGING at start-up (the one that writes to the console)."""
+    return next(handler for handler in logging.getLogger().handlers if handler.get_name() == "console")
+
+
+def test_every_handler_in_the_settings_carries_the_redacting_filter(settings):
+    filters = settings.LOGGING["filters"]
+
+    for name, handler in settings.LOGGING["handlers"].items():
+        classes = [filters[filter_name]["()"] for filter_name in handler.get("filters", [])]
+        assert "hydrata.core.logging.RedactSecretsFilter" in classes, name
+
+
+def test_a_line_written_by_the_configured_console_handler_is_redacted():
+    handler = console_handler()
+    written = io.StringIO()
+    previous = handler.setStream(written)
+    try:
+        logging.getLogger("django.request").warning("GET %s with key=%s", SIGNED, "hk_" + "a" * 43)
+    finally:
+        handler.setStream(previous)
+
+    line = written.getvalue()
+    assert "GET /storage/download/terrain/1/dem.tif?expires=1796029715&X-Hydrata-Signature=[redacted]" in line
+    assert "LWk87" not in line and "a" * 43 not in line and "hk_[redacted]" in line

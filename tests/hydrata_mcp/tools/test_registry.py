@@ -18,12 +18,16 @@ TOOL_NAMES = sorted(listed.name for listed in asyncio.run(mcp_server().list_tool
 FALLBACK_ARGUMENT = "projct_id"
 
 
-def listed_tools(url: str, key: str) -> dict[str, dict]:
+def listed(url: str, key: str) -> dict:
     async def session():
         async with mcp_client(url, key) as client:
             return (await client.list_tools()).tools
 
-    return {listed.name: listed.input_schema for listed in run(session)}
+    return {tool.name: tool for tool in run(session)}
+
+
+def listed_tools(url: str, key: str) -> dict[str, dict]:
+    return {name: tool.input_schema for name, tool in listed(url, key).items()}
 
 
 def misspelt(name: str) -> str:
@@ -45,6 +49,31 @@ def test_a_tool_schema_forbids_arguments_it_does_not_name(live_asgi, name):
 
     assert schema["type"] == "object"
     assert schema["additionalProperties"] is False
+
+
+def hint_problems(tool) -> list[str]:
+    hints, spec = tool.annotations, REGISTRY[tool.name]
+    problems = []
+    if not (tool.title and hints.title == tool.title):
+        problems.append("no title")
+    if {type(hints.read_only_hint), type(hints.destructive_hint), type(hints.idempotent_hint)} != {bool}:
+        problems.append("a hint is missing")
+    if (hints.read_only_hint, hints.destructive_hint, hints.idempotent_hint) != (spec.read_only, spec.destructive,
+                                                                                 spec.idempotent):
+        problems.append("hints differ from the registry")
+    if hints.read_only_hint and not (hints.idempotent_hint and not hints.destructive_hint):
+        problems.append("read-only but not idempotent, or destructive")  # reading twice is reading once
+    if tool.output_schema is None or tool.output_schema.get("type") != "object":
+        problems.append("no output schema")
+    return problems
+
+
+def test_every_tool_publishes_a_title_all_three_hints_and_an_output_schema(live_asgi):
+    _, key = make_grant(level="read")
+
+    tools = listed(live_asgi.url, key)
+
+    assert {name: hint_problems(tool) for name, tool in tools.items() if hint_problems(tool)} == {}
 
 
 @pytest.mark.parametrize("name", TOOL_NAMES)
