@@ -43,7 +43,7 @@ def test_work_that_never_finishes_is_timed_out_not_an_error(live_asgi):
                            files={"base_file": ("b.geojson", BOUNDARY.read_bytes(), "application/geo+json")}).json()
         scenario = http.post(f"{PROJECTS}{model.project_id}/scenarios/",
                              json={"name": "s", "resolution": 10, "duration": 60}).json()
-    wait = {"timeout_seconds": 2, "poll_interval_seconds": 0.3}
+    wait = {"timeout_seconds": 5, "poll_interval_seconds": 2}
 
     async def session():
         async with mcp_client(live_asgi.url, key) as client:

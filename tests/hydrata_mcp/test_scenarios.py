@@ -226,7 +226,7 @@ def test_a_read_key_cannot_create_or_build_a_scenario(live_asgi):
 
     [created, built] = calls(live_asgi.url, read_key, [
         ("create_scenario", {"project_id": model.project_id, "name": "x", "resolution": 5, "duration": 60}),
-        ("build_scenario", {"project_id": model.project_id, "scenario_id": sid, "poll_interval_seconds": 0.3}),
+        ("build_scenario", {"project_id": model.project_id, "scenario_id": sid, "poll_interval_seconds": 2}),
     ])
 
     for refused in (created, built):
