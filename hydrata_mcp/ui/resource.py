@@ -5,7 +5,6 @@ from typing import Any
 
 from mcp.server.apps import Apps, ResourceCsp, client_supports_apps
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
-from mcp_types import ListToolsResult
 
 from hydrata_mcp.ui import MAP_URI, is_app_only
 
@@ -28,6 +27,7 @@ async def app_only_tools_hidden(ctx: ServerRequestContext[Any, Any], call_next: 
     """tools/list without the app-only tools, unless the client negotiated MCP Apps: such a host keeps them from
     its model itself (by their visibility) and needs to see them to relay the view's calls."""
     result = await call_next(ctx)
-    if ctx.method != "tools/list" or not isinstance(result, ListToolsResult) or client_supports_apps(ctx):
+    if ctx.method != "tools/list" or not isinstance(result, dict) or client_supports_apps(ctx):
         return result
-    return result.model_copy(update={"tools": [tool for tool in result.tools if not is_app_only(tool.meta)]})
+    # The chain below has already shaped the result for the wire: a dict, the tools' meta under "_meta".
+    return {**result, "tools": [tool for tool in result.get("tools", []) if not is_app_only(tool.get("_meta"))]}
