@@ -43,9 +43,10 @@
     if (message.method) { asked(message); } else if (message.id !== undefined) { answered(message); }
   });
 
+  // The content's own size: scrollHeight would never report less than the frame the host gave us.
   function reportSize() {
-    var root = document.documentElement;
-    notify("ui/notifications/size-changed", { width: root.scrollWidth, height: root.scrollHeight });
+    var box = document.documentElement.getBoundingClientRect();
+    notify("ui/notifications/size-changed", { width: Math.ceil(box.width), height: Math.ceil(box.height) });
   }
 
   H.host = {

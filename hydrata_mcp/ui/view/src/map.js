@@ -39,7 +39,7 @@
 
   function map() {
     if (!state.map) {
-      state.map = L.map("map", { zoomControl: true, attributionControl: false, preferCanvas: true });
+      state.map = L.map("map", { zoomControl: true, attributionControl: false });
       state.map.setView([0, 0], 2);
     }
     return state.map;
@@ -66,6 +66,7 @@
         }
         frame(data.bbox_wgs84 || boundsOfLayers(data.layers));
         if (!state.link) { setLink(data.ui_url); }
+        fact("Layers", data.layers.map(function (layer) { return layer.kind.replace("_", " "); }).join(", ") || "none");
         fact("Mesh", data.mesh_triangle_count ? data.mesh_triangle_count + " triangles" : "not built yet");
         return data;
       });
@@ -178,6 +179,8 @@
       var data = result.structuredContent;
       setLink(data.ui_url);
       data.points.forEach(drawPoint);
+      fact("Points", "red: model high · blue: model low · grey: dry or off the model" +
+                     (data.truncated ? " (the first " + data.points.length + ")" : ""));
       document.getElementById("map").dataset.points = String(data.points.length);
       showDepth(comparison.run).catch(problem);
       showScenario(comparison.project, comparison.scenario).catch(problem);

@@ -40,7 +40,10 @@ def tool_result(url: str, key: str, tool: str, arguments: dict) -> dict:
     return result.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
-def open_in_host(tab, site, tool_input: dict, result: dict):
+def open_in_host(tab, site, tool: str, arguments: dict):
+    """The tool called as the model would, its result handed to the view in the host page; the view's frame."""
+    result = tool_result(site.url, site.key, tool, arguments)
+    assert not result.get("isError"), result
     mime_type, html = map_resource(site)
     assert mime_type == "text/html;profile=mcp-app"
     tab.page.route(f"{HOST_ORIGIN}/**", lambda route: route.fulfill(
@@ -48,8 +51,13 @@ def open_in_host(tab, site, tool_input: dict, result: dict):
     tab.page.expose_function("relayToolCall",
                              lambda name, arguments: tool_result(site.url, site.key, name, arguments))
     tab.page.goto(f"{HOST_ORIGIN}/")
-    tab.page.evaluate("([html, input, result]) => startApp(html, input, result)", [html, tool_input, result])
+    tab.page.evaluate("([html, input, result]) => startApp(html, input, result)", [html, arguments, result])
     return tab.page.frame_locator("#app")
+
+
+def assert_self_contained(tab):
+    assert [url for url in tab.requests if not url.startswith((f"{HOST_ORIGIN}/", "data:", "about:"))] == []
+    assert tab.console_errors == []
 
 
 def pixels(png: bytes) -> np.ndarray:
@@ -61,14 +69,13 @@ def host_state(tab) -> dict:
 
 
 def test_the_view_draws_a_runs_depth_overlay_with_a_legend_in_metres_through_the_host(tab, site):
-    result = tool_result(site.url, site.key, "get_run_results", {"run_id": site.run_id})
-    app = open_in_host(tab, site, {"run_id": site.run_id}, result)
+    app = open_in_host(tab, site, "get_run_results", {"run_id": site.run_id})
 
     app.locator('#map[data-overlay="drawn"]').wait_for(timeout=60_000)
     app.locator('#map[data-mesh="outline"]').wait_for(timeout=30_000)
     tab.page.wait_for_timeout(300)  # the last size change reaches the host and the frame grows
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    tab.page.screenshot(path=str(ARTIFACTS / "mcp-app-run-results.png"))
+    tab.page.locator("#app").screenshot(path=str(ARTIFACTS / "mcp-app-run-results.png"))
     with_depth = pixels(app.locator("#map").screenshot())
     app.locator("img.depth-overlay").evaluate("image => { image.style.visibility = 'hidden'; }")
     without_depth = pixels(app.locator("#map").screenshot())
@@ -82,11 +89,72 @@ def test_the_view_draws_a_runs_depth_overlay_with_a_legend_in_metres_through_the
     assert "Maximum depth (m)" in legend
     assert {"get_map_depth_overlay", "get_map_scenario_layers"} <= set(host["calls"])
     assert host["received"][0] == "ui/initialize" and "ui/notifications/initialized" in host["received"]
-    assert host["sizes"] and host["sizes"][-1]["height"] > 300
+    assert host["sizes"] and 300 < host["sizes"][-1]["height"] < 480  # the content's height, not the frame's
     assert host["links"][0].startswith(f"{site.url}/catalogue/#/map/{site.base_map}?panel=run")
     assert "Peak depth" in app.locator("#facts").inner_text()
-    assert [url for url in tab.requests if not url.startswith((f"{HOST_ORIGIN}/", "data:", "about:"))] == []
-    assert tab.console_errors == []
+    assert_self_contained(tab)
+
+
+def test_the_view_of_get_run_shows_the_runs_progress_and_then_its_depths(tab, site):
+    app = open_in_host(tab, site, "get_run", {"run_id": site.run_id})
+
+    app.locator('#map[data-overlay="drawn"]').wait_for(timeout=60_000)
+
+    assert app.locator("#progress-box").get_attribute("data-status") == "complete"
+    assert app.locator("#progress").evaluate("bar => bar.value") == 100
+    assert "complete" in app.locator("#progress-text").inner_text()
+    assert "Maximum depth (m)" in app.locator("#legend").inner_text()
+    assert_self_contained(tab)
+
+
+def test_the_view_of_get_scenario_draws_its_layers_and_mesh_outline(tab, site):
+    app = open_in_host(tab, site, "get_scenario", {"project_id": site.project_id, "scenario_id": site.scenario_id})
+
+    app.locator('#map[data-mesh="outline"]').wait_for(timeout=30_000)
+    tab.page.wait_for_timeout(300)
+    tab.page.locator("#app").screenshot(path=str(ARTIFACTS / "mcp-app-scenario.png"))
+    app.locator("#open-map").click()
+    tab.page.wait_for_function("() => window.host.links.length > 0")
+
+    assert app.locator("path.mesh-outline").count() >= 1
+    assert app.locator("path.leaflet-interactive").count() >= 3  # boundary, rainfall, outline
+    assert "triangles" in app.locator("#facts").inner_text()
+    assert host_state(tab)["links"][0].endswith(f"?panel=scenario&scenario={site.scenario_id}")
+    assert_self_contained(tab)
+
+
+def observed_comparison(site) -> int:
+    """A flood event with three depth observations across the model, compared with the run: its id."""
+    west, south, east, north = off_the_browser_thread(call, site.url, site.key, "get_map_scenario_layers", {
+        "project_id": site.project_id, "scenario_id": site.scenario_id}).structured_content["bbox_wgs84"]
+    event = off_the_browser_thread(call, site.url, site.key, "create_flood_event", {
+        "project_id": site.project_id, "name": "App test flood", "started_at": "2024-01-01T00:00:00Z"})
+    event_id = event.structured_content["id"]
+    for share, depth in ((0.25, 0.05), (0.5, 0.2), (0.75, 0.4)):
+        created = off_the_browser_thread(call, site.url, site.key, "create_observation", {
+            "project_id": site.project_id, "event_id": event_id, "x": west + share * (east - west),
+            "y": south + share * (north - south), "crs": "EPSG:4326", "value_m": depth, "quantity": "peak_depth"})
+        assert not created.is_error, created.content[0].text
+    compared = off_the_browser_thread(call, site.url, site.key, "compare_run_with_observations",
+                                      {"run_id": site.run_id, "event_id": event_id})
+    assert not compared.is_error, compared.content[0].text
+    return compared.structured_content["id"]
+
+
+def test_the_view_of_get_comparison_marks_each_observation_by_its_error(tab, site):
+    comparison_id = observed_comparison(site)
+    app = open_in_host(tab, site, "get_comparison", {"comparison_id": comparison_id})
+
+    app.locator('#map[data-points="3"]').wait_for(timeout=30_000)
+    app.locator('#map[data-overlay="drawn"]').wait_for(timeout=60_000)
+    tab.page.wait_for_timeout(300)
+    tab.page.locator("#app").screenshot(path=str(ARTIFACTS / "mcp-app-comparison.png"))
+
+    assert app.locator("path.observation").count() == 3
+    facts = app.locator("#facts").inner_text()
+    assert "Compared" in facts and "RMSE" in facts
+    assert "get_map_comparison_points" in host_state(tab)["calls"]
+    assert_self_contained(tab)
 
 
 def _size_and_signatures(result) -> int:
