@@ -54,8 +54,9 @@ def pixel_box(*, bbox: tuple[float, float, float, float], zoom: int) -> PixelBox
     west, south, east, north = bbox
     left, top = global_pixel(lon=west, lat=north, zoom=zoom)
     right, bottom = global_pixel(lon=east, lat=south, zoom=zoom)
-    return PixelBox(zoom=zoom, left=math.floor(left), top=math.floor(top),
-                    right=max(math.ceil(right), math.floor(left) + 1), bottom=max(math.ceil(bottom), math.floor(top) + 1))
+    first_column, first_row = math.floor(left), math.floor(top)
+    return PixelBox(zoom=zoom, left=first_column, top=first_row, right=max(math.ceil(right), first_column + 1),
+                    bottom=max(math.ceil(bottom), first_row + 1))
 
 
 def fitting_zoom(*, bbox: tuple[float, float, float, float], max_px: int) -> int:

@@ -74,28 +74,33 @@ def outline_rings(segments: list[list[list[float]]], *, max_vertices: int) -> li
     return [thinned(line, step) for line in lines]
 
 
+Node = tuple[float, float]
+
+
 def _chained(segments: list[list[list[float]]]) -> list[list[list[float]]]:
-    neighbours: dict[tuple[float, float], list[tuple[float, float]]] = defaultdict(list)
+    neighbours: dict[Node, list[Node]] = defaultdict(list)
     for start, end in segments:
         a, b = (start[0], start[1]), (end[0], end[1])
         neighbours[a].append(b)
         neighbours[b].append(a)
-    used: set[frozenset[tuple[float, float]]] = set()
+    used: set[frozenset[Node]] = set()
     lines = []
-    for start in list(neighbours):
-        for first in neighbours[start]:
-            if frozenset((start, first)) in used:
-                continue
-            lines.append(_walk(neighbours, used, start, first))
+    for node in list(neighbours):
+        for first in neighbours[node]:
+            if frozenset((node, first)) not in used:
+                lines.append(_walk(neighbours, used, node, first))
     return lines
 
 
-def _walk(neighbours: dict[tuple[float, float], list[tuple[float, float]]],
-          used: set[frozenset[tuple[float, float]]], start: tuple[float, float],
-          step: tuple[float, float]) -> list[list[float]]:
-    line, here, ahead = [list(start)], start, step
+def _walk(neighbours: dict[Node, list[Node]], used: set[frozenset[Node]], start: Node,
+          first: Node) -> list[list[float]]:
+    """From `start` along unused edges until none is left: one closed ring for a simple outline."""
+    line = [list(start)]
+    here: Node = start
+    ahead: Node | None = first
     while ahead is not None:
         used.add(frozenset((here, ahead)))
         line.append(list(ahead))
-        here, ahead = ahead, next((n for n in neighbours[ahead] if frozenset((ahead, n)) not in used), None)
+        here = ahead
+        ahead = next((n for n in neighbours[here] if frozenset((here, n)) not in used), None)
     return line

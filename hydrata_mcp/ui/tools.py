@@ -9,7 +9,7 @@ import base64
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context
-from mcp_types import CallToolResult, ImageContent, TextContent
+from mcp_types import CallToolResult, ContentBlock, ImageContent, TextContent
 from pydantic import BaseModel, Field
 from pyproj import Transformer
 
@@ -103,22 +103,24 @@ async def get_map_depth_overlay(ctx: Context, run_id: RunId) -> Annotated[CallTo
     bounds in WGS84, units and legend."""
     api = PlatformClient.for_context(ctx)
     run = (await api.get(f"{RUNS}{run_id}/")).data
-    layer = next(item for item in (await api.get(f"{RUNS}{run_id}/tiles/")).data["results"]
-                 if item["name"] == DEPTH_LAYER)
+    tiled = (await api.get(f"{RUNS}{run_id}/tiles/")).data["results"]
+    layer = next(item for item in tiled if item["name"] == DEPTH_LAYER)
     base_map, _ = await _base_map(api, run["project"])
-    mesh = (await api.get(f"{PROJECTS}{run['project']}/scenarios/{run['scenario']}/mesh/")).data
-    overlay = None if layer["empty"] else await stitched_overlay(api, tile_template=layer["tiles"],
-                                                                 bbox=tuple(mesh["bbox_wgs84"]))
     result = DepthOverlay(
         run_id=run_id, project_id=run["project"], scenario_id=run["scenario"], layer=DEPTH_LAYER,
         title=layer["title"], units=layer["units"], legend=[LegendStop(**stop) for stop in layer["legend"]],
-        empty=overlay is None, bounds_wgs84=overlay and overlay.bounds_wgs84, width=overlay and overlay.width,
-        height=overlay and overlay.height,
+        empty=True, bounds_wgs84=None, width=None, height=None,
         ui_url=ui_url(base_map=base_map, panel="run", scenario=run["scenario"], run=run_id))
-    content: list[TextContent | ImageContent] = [TextContent(type="text", text=result.model_dump_json())]
-    if overlay is not None:
-        content.append(ImageContent(type="image", data=base64.b64encode(overlay.png).decode(), mime_type="image/png"))
-    return CallToolResult(content=content, structured_content=result.model_dump(mode="json"))
+    images: list[ContentBlock] = []
+    if not layer["empty"]:
+        mesh = (await api.get(f"{PROJECTS}{run['project']}/scenarios/{run['scenario']}/mesh/")).data
+        west, south, east, north = mesh["bbox_wgs84"]
+        overlay = await stitched_overlay(api, tile_template=layer["tiles"], bbox=(west, south, east, north))
+        result = result.model_copy(update={"empty": False, "bounds_wgs84": overlay.bounds_wgs84,
+                                           "width": overlay.width, "height": overlay.height})
+        images.append(ImageContent(type="image", data=base64.b64encode(overlay.png).decode(), mime_type="image/png"))
+    return CallToolResult(content=[TextContent(type="text", text=result.model_dump_json()), *images],
+                          structured_content=result.model_dump(mode="json"))
 
 
 @tool(title="Map view: a scenario's layers and mesh outline", read_only=True, idempotent=True, app_only=True)

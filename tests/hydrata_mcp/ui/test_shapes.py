@@ -4,7 +4,7 @@ from hydrata_mcp.ui.shapes import outline_rings, simplified_features, vertex_cou
 def square_ring(n: int) -> list[list[float]]:
     side = [[153 + i / n, -27.0] for i in range(n)] + [[154.0, -27 + i / n] for i in range(n)]
     side += [[154 - i / n, -26.0] for i in range(n)] + [[153.0, -26 + i / n] for i in range(n)]
-    return side + [side[0]]
+    return [*side, side[0]]
 
 
 def test_a_large_collection_is_cut_to_about_the_vertex_budget_keeping_rings_closed():
