@@ -10,9 +10,11 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 from django.contrib.auth import get_user_model
 from PIL import Image
 
+from hydrata.observations.models import Observation
 from hydrata_mcp.ui import MAP_URI
 from tests.browser import ARTIFACTS, off_the_browser_thread
 from tests.factories import make_grant, make_user
@@ -173,7 +175,10 @@ def test_a_read_key_reads_the_app_only_tools_and_their_results_stay_small(site):
     layers = off_the_browser_thread(call, site.url, key, "get_map_scenario_layers",
                                     {"project_id": site.project_id, "scenario_id": site.scenario_id})
 
-    assert not overlay.is_error and not layers.is_error
+    points = off_the_browser_thread(call, site.url, key, "get_map_comparison_points",
+                                    {"comparison_id": observed_comparison(site)})
+
+    assert not overlay.is_error and not layers.is_error and not points.is_error
     west, south, east, north = overlay.structured_content["bounds_wgs84"]
     assert west < east and south < north and overlay.structured_content["units"] == "m"
     assert [block.type for block in overlay.content] == ["text", "image"]
@@ -181,15 +186,26 @@ def test_a_read_key_reads_the_app_only_tools_and_their_results_stay_small(site):
     assert layers.structured_content["mesh_outline"]
     assert _size_and_signatures(overlay) < RESULT_BUDGET
     assert _size_and_signatures(layers) < RESULT_BUDGET
+    mapped = {point["observation_id"]: (point["lon"], point["lat"]) for point in points.structured_content["points"]}
+    given = off_the_browser_thread(lambda: {observation.pk: (observation.given_x, observation.given_y)
+                                            for observation in Observation.objects.filter(pk__in=mapped)})
+    assert len(mapped) == 3
+    for observation_id, (lon, lat) in mapped.items():  # sent in WGS84, stored in the project CRS, mapped back
+        assert (lon, lat) == pytest.approx(given[observation_id], abs=1e-6)
+    assert _size_and_signatures(points) < RESULT_BUDGET
 
 
-def test_the_app_only_tools_do_not_find_a_run_or_scenario_the_caller_may_not_see(site):
+def test_the_app_only_tools_do_not_find_a_run_scenario_or_comparison_the_caller_may_not_see(site):
+    comparison_id = observed_comparison(site)
     key = off_the_browser_thread(lambda: make_grant(make_user("app-stranger"), level="launch")[1])
 
     overlay = off_the_browser_thread(call, site.url, key, "get_map_depth_overlay", {"run_id": site.run_id})
     layers = off_the_browser_thread(call, site.url, key, "get_map_scenario_layers",
                                     {"project_id": site.project_id, "scenario_id": site.scenario_id})
 
-    for refused in (overlay, layers):
+    points = off_the_browser_thread(call, site.url, key, "get_map_comparison_points",
+                                    {"comparison_id": comparison_id})
+
+    for refused in (overlay, layers, points):
         assert refused.is_error
         assert "HTTP 404" in refused.content[0].text
