@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HYDRATA_SITE_URL ?= http://$(HOST):$(PORT)
 
-.PHONY: install run worker test mutants bench demo-keys
+.PHONY: install run worker test mutants bench demo-keys view
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,3 +39,8 @@ mutants: install
 
 bench: install
 	$(PY) benchmarks/get_project.py
+
+# The MCP App's view: one HTML document with the vendored Leaflet inlined (committed; rebuild after editing
+# hydrata_mcp/ui/view/src/).
+view: install
+	$(PY) hydrata_mcp/ui/view/build.py

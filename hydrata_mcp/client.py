@@ -78,6 +78,17 @@ class PlatformClient:
     async def patch(self, path: str, *, json: Any = None, allow: tuple[int, ...] = ()) -> ApiResponse:
         return await self.request("PATCH", path, json=json, allow=allow)
 
+    async def get_png(self, path: str) -> bytes:
+        """A PNG the REST API renders (a map tile); refusals raise as in `request`."""
+        response = await anyio.to_thread.run_sync(self._send, "GET", path, None, None)
+        if response.status_code >= 400:
+            raise refusal_error(response.status_code, _json_or_none(response),
+                                retry_after=response.headers.get("Retry-After"))
+        if response.headers.get("Content-Type") != "image/png":
+            raise PlatformToolError(f"The Hydrata platform sent an unreadable image (HTTP {response.status_code}).",
+                                    status=response.status_code, code="UNREADABLE_RESPONSE")
+        return response.content
+
     async def request(
         self,
         method: str,

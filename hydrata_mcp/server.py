@@ -7,6 +7,7 @@ from mcp.server.mcpserver import MCPServer
 
 from hydrata_mcp import __version__
 from hydrata_mcp.tools.registry import registered_tools
+from hydrata_mcp.ui.resource import app_only_tools_hidden, map_app
 
 INSTRUCTIONS = """\
 Hydrata builds and runs ANUGA flood models. You act for a flood engineer, within the level of the agent key
@@ -33,6 +34,8 @@ def mcp_server() -> MCPServer:
         instructions=INSTRUCTIONS,
         version=__version__,
         tools=registered_tools(),
+        extensions=[map_app()],
+        middleware=[app_only_tools_hidden],
     )
 
 

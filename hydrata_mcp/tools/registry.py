@@ -11,6 +11,8 @@ from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp_types import ToolAnnotations
 from pydantic import ConfigDict
 
+from hydrata_mcp.ui import ui_meta
+
 TOOL_MODULES = (
     "hydrata_mcp.tools.projects",
     "hydrata_mcp.tools.terrain",
@@ -21,6 +23,7 @@ TOOL_MODULES = (
     "hydrata_mcp.tools.observations",
     "hydrata_mcp.tools.comparisons",
     "hydrata_mcp.tools.account",
+    "hydrata_mcp.ui.tools",
 )
 
 
@@ -31,6 +34,7 @@ class ToolSpec:
     read_only: bool
     destructive: bool
     idempotent: bool
+    app_only: bool = False
 
     @property
     def name(self) -> str:
@@ -52,6 +56,7 @@ class ToolSpec:
             title=self.title,
             description=inspect.getdoc(self.fn),
             annotations=self.annotations(),
+            meta=ui_meta(name=self.name, app_only=self.app_only),
             structured_output=True,
         )
 
@@ -60,16 +65,18 @@ REGISTRY: dict[str, ToolSpec] = {}
 
 
 def tool(
-    *, title: str, read_only: bool = False, destructive: bool = False, idempotent: bool = False
+    *, title: str, read_only: bool = False, destructive: bool = False, idempotent: bool = False,
+    app_only: bool = False,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register a tool. Its name is the function's (verb_noun); its description is the docstring."""
+    """Register a tool. Its name is the function's (verb_noun); its description is the docstring. An `app_only`
+    tool serves the map view (hydrata_mcp.ui) and is kept out of the model's catalog."""
 
     def register(fn: Callable[..., Any]) -> Callable[..., Any]:
         if fn.__name__ in REGISTRY:
             raise ValueError(f"Tool {fn.__name__} is registered twice")
         if not inspect.getdoc(fn):
             raise ValueError(f"Tool {fn.__name__} needs a docstring: it is the tool's description")
-        REGISTRY[fn.__name__] = ToolSpec(fn, title, read_only, destructive, idempotent)
+        REGISTRY[fn.__name__] = ToolSpec(fn, title, read_only, destructive, idempotent, app_only)
         return fn
 
     return register

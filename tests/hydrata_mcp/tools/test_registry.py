@@ -4,6 +4,7 @@ import asyncio
 import re
 
 import pytest
+from mcp.client.extension import advertise
 
 from hydrata.agents.models import AgentActivity
 from hydrata_mcp.server import mcp_server
@@ -16,11 +17,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 # What the server's tools/list handler answers; the first test checks the live endpoint lists the same.
 TOOL_NAMES = sorted(listed.name for listed in asyncio.run(mcp_server().list_tools()))
 FALLBACK_ARGUMENT = "projct_id"
+# A host that negotiated MCP Apps is shown the app-only tools too (hydrata_mcp/ui), so it sees every tool.
+APPS_HOST = {"mode": "2026-07-28",
+             "extensions": [advertise("io.modelcontextprotocol/ui", {"mimeTypes": ["text/html;profile=mcp-app"]})]}
 
 
 def listed(url: str, key: str) -> dict:
     async def session():
-        async with mcp_client(url, key) as client:
+        async with mcp_client(url, key, **APPS_HOST) as client:
             return (await client.list_tools()).tools
 
     return {tool.name: tool for tool in run(session)}

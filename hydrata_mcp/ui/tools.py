@@ -1,0 +1,169 @@
+"""App-only tools: the map view's data, asked for through the host with the caller's credential.
+
+They are bound to `ui://hydrata/map` with visibility ["app"], so they stay out of the model's catalog. Their
+results are small (a PNG of a few hundred pixels, geometry cut to a vertex budget), hold no signed links and no
+resource links (a resource link in a result is known to break some hosts' app delivery).
+"""
+
+import base64
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import Context
+from mcp_types import CallToolResult, ContentBlock, ImageContent, TextContent
+from pydantic import BaseModel, Field
+from pyproj import Transformer
+
+from hydrata_mcp.client import PlatformClient
+from hydrata_mcp.handback import ui_url
+from hydrata_mcp.tools.arguments import ProjectId
+from hydrata_mcp.tools.comparisons import COMPARISONS, ComparisonId
+from hydrata_mcp.tools.projects import PROJECTS
+from hydrata_mcp.tools.registry import tool
+from hydrata_mcp.tools.runs import RUNS, RunId
+from hydrata_mcp.tools.scenarios import ScenarioId
+from hydrata_mcp.ui.overlay import stitched_overlay
+from hydrata_mcp.ui.shapes import outline_rings, simplified_features
+
+DEPTH_LAYER = "max_depth"
+INPUT_KINDS = {"boundary": "boundaries", "friction": "frictions", "inflow": "inflows", "rainfall": "rainfalls",
+               "structure": "structures", "mesh_region": "mesh-regions"}
+LABEL_PROPERTIES = frozenset({"boundary", "location", "mannings", "data", "method", "resolution",
+                              "resolution_units", "name"})
+FEATURE_VERTICES = 1500
+OUTLINE_VERTICES = 800
+MAX_POINTS = 400
+
+
+class LegendStop(BaseModel):
+    value: float
+    colour: str
+
+
+class DepthOverlay(BaseModel):
+    run_id: int
+    project_id: int
+    scenario_id: int
+    layer: str
+    title: str
+    units: str
+    legend: list[LegendStop]
+    empty: bool = Field(description="True when nothing got wet: then there is no image.")
+    bounds_wgs84: list[float] | None = Field(description="[west, south, east, north] of the image.")
+    width: int | None
+    height: int | None
+    ui_url: str
+
+
+class InputShapes(BaseModel):
+    kind: str
+    row_id: int
+    collection: dict[str, Any]
+
+
+class ScenarioLayers(BaseModel):
+    project_id: int
+    scenario_id: int
+    layers: list[InputShapes]
+    mesh_outline: list[list[list[float]]] = Field(description="Lines of [lon, lat]; empty before a build.")
+    mesh_triangle_count: int | None
+    bbox_wgs84: list[float] | None
+    ui_url: str
+
+
+class MapPoint(BaseModel):
+    observation_id: int
+    lon: float
+    lat: float
+    observed: float
+    modelled: float | None
+    error: float | None
+    within_tolerance: bool | None
+    in_model: bool
+
+
+class ComparisonPoints(BaseModel):
+    comparison_id: int
+    run_id: int
+    project_id: int
+    scenario_id: int
+    metrics: dict[str, Any]
+    points: list[MapPoint]
+    truncated: bool = Field(description="True when more points were compared than the map is sent.")
+    ui_url: str
+
+
+async def _base_map(api: PlatformClient, project_id: int) -> tuple[int, str]:
+    project = (await api.get(f"{PROJECTS}{project_id}/")).data
+    return project["base_map"], project["projection"]
+
+
+@tool(title="Map view: a run's depth overlay", read_only=True, idempotent=True, app_only=True)
+async def get_map_depth_overlay(ctx: Context, run_id: RunId) -> Annotated[CallToolResult, DepthOverlay]:
+    """For the map view only: the maximum depth of a complete run as one PNG over the mesh's extent, with its
+    bounds in WGS84, units and legend."""
+    api = PlatformClient.for_context(ctx)
+    run = (await api.get(f"{RUNS}{run_id}/")).data
+    tiled = (await api.get(f"{RUNS}{run_id}/tiles/")).data["results"]
+    layer = next(item for item in tiled if item["name"] == DEPTH_LAYER)
+    base_map, _ = await _base_map(api, run["project"])
+    result = DepthOverlay(
+        run_id=run_id, project_id=run["project"], scenario_id=run["scenario"], layer=DEPTH_LAYER,
+        title=layer["title"], units=layer["units"], legend=[LegendStop(**stop) for stop in layer["legend"]],
+        empty=True, bounds_wgs84=None, width=None, height=None,
+        ui_url=ui_url(base_map=base_map, panel="run", scenario=run["scenario"], run=run_id))
+    images: list[ContentBlock] = []
+    if not layer["empty"]:
+        mesh = (await api.get(f"{PROJECTS}{run['project']}/scenarios/{run['scenario']}/mesh/")).data
+        west, south, east, north = mesh["bbox_wgs84"]
+        overlay = await stitched_overlay(api, tile_template=layer["tiles"], bbox=(west, south, east, north))
+        result = result.model_copy(update={"empty": False, "bounds_wgs84": overlay.bounds_wgs84,
+                                           "width": overlay.width, "height": overlay.height})
+        images.append(ImageContent(type="image", data=base64.b64encode(overlay.png).decode(), mime_type="image/png"))
+    return CallToolResult(content=[TextContent(type="text", text=result.model_dump_json()), *images],
+                          structured_content=result.model_dump(mode="json"))
+
+
+@tool(title="Map view: a scenario's layers and mesh outline", read_only=True, idempotent=True, app_only=True)
+async def get_map_scenario_layers(ctx: Context, project_id: ProjectId, scenario_id: ScenarioId) -> ScenarioLayers:
+    """For the map view only: the scenario's input layers as GeoJSON (WGS84, simplified to a bounded size) and
+    its built mesh's outline."""
+    api = PlatformClient.for_context(ctx)
+    scenario = (await api.get(f"{PROJECTS}{project_id}/scenarios/{scenario_id}/")).data
+    base_map, _ = await _base_map(api, project_id)
+    chosen = [(kind, scenario[kind]) for kind in INPUT_KINDS if scenario.get(kind)]
+    budget = FEATURE_VERTICES // max(1, len(chosen))
+    layers = []
+    for kind, row_id in chosen:
+        collection = (await api.get(f"{PROJECTS}{project_id}/{INPUT_KINDS[kind]}/{row_id}/features/")).data
+        layers.append(InputShapes(kind=kind, row_id=row_id, collection=simplified_features(
+            collection, max_vertices=budget, keep=LABEL_PROPERTIES)))
+    mesh = await api.get(f"{PROJECTS}{project_id}/scenarios/{scenario_id}/mesh/", allow=(409,))
+    built = mesh.status == 200
+    return ScenarioLayers(
+        project_id=project_id, scenario_id=scenario_id, layers=layers,
+        mesh_outline=outline_rings(mesh.data["outline"], max_vertices=OUTLINE_VERTICES) if built else [],
+        mesh_triangle_count=mesh.data["triangle_count"] if built else None,
+        bbox_wgs84=mesh.data["bbox_wgs84"] if built else None,
+        ui_url=ui_url(base_map=base_map, panel="scenario", scenario=scenario_id))
+
+
+@tool(title="Map view: a comparison's points", read_only=True, idempotent=True, app_only=True)
+async def get_map_comparison_points(ctx: Context, comparison_id: ComparisonId) -> ComparisonPoints:
+    """For the map view only: a comparison's observation points in WGS84 with observed, modelled and error."""
+    api = PlatformClient.for_context(ctx)
+    comparison = (await api.get(f"{COMPARISONS}{comparison_id}/")).data
+    base_map, projection = await _base_map(api, comparison["project"])
+    to_map = Transformer.from_crs(projection, "EPSG:4326", always_xy=True)
+    compared = comparison["points"]
+    points = []
+    for point in compared[:MAX_POINTS]:
+        lon, lat = to_map.transform(point["x"], point["y"])
+        points.append(MapPoint(lon=round(lon, 7), lat=round(lat, 7), **{
+            key: point.get(key) for key in MapPoint.model_fields if key not in ("lon", "lat")}))
+    return ComparisonPoints(
+        comparison_id=comparison_id, run_id=comparison["run"], project_id=comparison["project"],
+        scenario_id=comparison["scenario"], metrics=comparison["metrics"], points=points,
+        truncated=len(compared) > MAX_POINTS,
+        ui_url=ui_url(base_map=base_map, panel="comparison", run=comparison["run"], event=comparison["event"],
+                      comparison=comparison_id))
+
