@@ -120,10 +120,13 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
 @pytest.fixture(autouse=True)
 def celery_queue_dir(tmp_path_factory) -> Path:
     """A broker folder of this test's own, so a task one test leaves queued is never consumed by a later test's
-    worker, and no test touches a developer's var/ queue. (Not under tmp_path, which is the test's to list.) The
-    connection and producer pools keep the options they were opened with (even eager calls open them), so both
-    are dropped before anything publishes."""
-    queue = tmp_path_factory.mktemp("celery-queue")
+    worker, and no test touches a developer's var/ queue. (Not under tmp_path, which is the test's to list.)"""
+    return use_celery_queue(tmp_path_factory.mktemp("celery-queue"))
+
+
+def use_celery_queue(queue: Path) -> Path:
+    """Publish to and consume from `queue`. The connection and producer pools keep the options they were opened
+    with (even eager calls open them), so both are dropped before anything publishes."""
     celery_app.conf.broker_transport_options = {
         "data_folder_in": str(queue), "data_folder_out": str(queue), "store_processed": False,
         "control_folder": str(queue.parent / f"{queue.name}-control"),

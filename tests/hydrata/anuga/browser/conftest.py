@@ -17,7 +17,7 @@ from playwright.sync_api import sync_playwright
 
 from config.celery import app as celery_app
 from tests.browser import Visit, launch, visit
-from tests.conftest import CeleryWorker, LiveASGIServer
+from tests.conftest import CeleryWorker, LiveASGIServer, use_celery_queue
 from tests.data import BOUNDARY, DEM, RAINFALL
 from tests.factories import make_grant, make_user
 from tests.mcp_client import mcp_client
@@ -77,7 +77,20 @@ def eager_tasks():
 
 
 @pytest.fixture(scope="package")
-def site(django_db_setup, django_db_blocker, site_media, celery_queue_dir, tmp_path_factory) -> Iterator[Site]:
+def browser_queue_dir(tmp_path_factory) -> Path:
+    """One broker folder for the whole package: its tests share the one site and its worker."""
+    return tmp_path_factory.mktemp("browser-celery-queue")
+
+
+@pytest.fixture(autouse=True)
+def celery_queue_dir(browser_queue_dir) -> Path:
+    """Every test of this package publishes where the site's worker listens (the suite's own gives each test a
+    folder of its own)."""
+    return use_celery_queue(browser_queue_dir)
+
+
+@pytest.fixture(scope="package")
+def site(django_db_setup, django_db_blocker, site_media, browser_queue_dir, tmp_path_factory) -> Iterator[Site]:
     from django.db import connection
 
     with django_db_blocker.unblock(), override_settings(MEDIA_ROOT=site_media,
@@ -90,7 +103,7 @@ def site(django_db_setup, django_db_blocker, site_media, celery_queue_dir, tmp_p
                 celery_app.conf.task_always_eager = False
                 var_dir = tmp_path_factory.mktemp("browser-worker")
                 (var_dir / "celery").mkdir()
-                (var_dir / "celery" / "queue").symlink_to(celery_queue_dir)
+                (var_dir / "celery" / "queue").symlink_to(use_celery_queue(browser_queue_dir))
                 worker = CeleryWorker(var_dir, site_media, connection.settings_dict["NAME"], "browser-worker")
                 user = make_user("engineer", password=PASSWORD)
                 _, key = make_grant(user, level="launch", name="browser tests")
