@@ -93,6 +93,8 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
+# Processes of the production web command (config/serve.py): one uvicorn process uses one core.
+HYDRATA_WEB_WORKERS = int(os.environ.get("HYDRATA_WEB_WORKERS", str(os.cpu_count() or 1)))
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
