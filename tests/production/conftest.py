@@ -17,6 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB_PROCESSES = 2
+HEARTBEAT_TIMEOUT_SECONDS = 10  # a killed worker's run is ended in error this soon
 
 if not os.environ.get("HYDRATA_PRODUCTION_PROFILE"):
     collect_ignore_glob = ["test_*.py"]
@@ -67,7 +68,8 @@ class WebServer(Process):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = process_environment(var_dir, database, HYDRATA_SITE_URL=self.url, HYDRATA_API_ORIGIN=self.url,
-                                  HYDRATA_WEB_WORKERS=str(WEB_PROCESSES), HYDRATA_AGENT_RATE_LIMIT="0")
+                                  HYDRATA_WEB_WORKERS=str(WEB_PROCESSES), HYDRATA_AGENT_RATE_LIMIT="0",
+                                  HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS=str(HEARTBEAT_TIMEOUT_SECONDS))
         super().__init__([sys.executable, "-m", "config.serve", "--host", "127.0.0.1", "--port", str(self.port)],
                          env=env, log=var_dir / "web.log")
 
