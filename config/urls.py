@@ -1,12 +1,18 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.urls import include, path
+
+from hydrata.core.schema import SchemaDocsView, SchemaView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("hydrata.oauth.urls")),
+    path("api/v2/schema/", SchemaView.as_view(), name="api-schema"),
+    path("api/v2/schema/docs/", login_required(SchemaDocsView.as_view(url_name="api-schema")),
+         name="api-docs"),
     path("api/v2/anuga/", include("hydrata.anuga.api.urls")),
     path("api/v2/anuga/", include("hydrata.observations.api.urls")),
     path("api/v2/", include("hydrata.agents.api.urls")),

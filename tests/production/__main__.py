@@ -4,6 +4,7 @@ With `--shell`, the servers run and the environment pointing at them is printed 
 and poking by hand).
 """
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -18,12 +19,10 @@ def main(arguments: list[str]) -> int:
     with production_servers() as environment:
         if arguments[:1] == ["--shell"]:
             for name, value in environment.items():
-                print(f"export {name}={value}")
-            try:
+                print(f"export {name}={value}")  # noqa: T201  (the point of --shell)
+            with contextlib.suppress(KeyboardInterrupt):
                 subprocess.run(arguments[1:] or ["sleep", "infinity"], env=dict(os.environ, **environment),
                                check=False)
-            except KeyboardInterrupt:
-                pass
             return 0
         command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *(arguments or ["tests/production"])]
         return subprocess.run(command, cwd=ROOT, env=dict(os.environ, **environment, HYDRATA_PRODUCTION_PROFILE="1"),

@@ -111,7 +111,7 @@ def production_web(test_database_url, tmp_path_factory) -> Iterator[WebServer]:
     server = WebServer(tmp_path_factory.mktemp("web"), test_database_url)
     server.wait_until_serving()
     yield server
-    print("web log:\n" + server.stop())
+    print("web log:\n" + server.stop())  # noqa: T201  (shown when a test fails)
 
 
 @pytest.fixture
@@ -126,7 +126,7 @@ def start_production_worker(transactional_db, test_database_url, tmp_path) -> It
 
     yield start
     for worker in workers:
-        print(f"{worker.name} log:\n" + worker.stop())  # shown by pytest when the test fails
+        print(f"{worker.name} log:\n" + worker.stop())  # noqa: T201  (shown when a test fails)
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ the production tests against them, and stops them.
 """
 
 import contextlib
-import glob
 import os
 import shutil
 import socket
@@ -43,7 +42,7 @@ def wait_for_port(port: int, process: subprocess.Popen, *, name: str, seconds: f
 
 
 def postgres_binaries() -> Path | None:
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
     if found:
         return Path(found[-1]).parent
     initdb = shutil.which("initdb")
@@ -115,9 +114,9 @@ def start_postgres(folder: Path) -> Server:
     server = spawn("postgres", command, port=port, folder=folder)
     deadline = time.monotonic() + 30
     while True:
-        created = subprocess.run([str(binaries.parent / "bin" / "psql") if (binaries / "psql").exists() else "psql",
-                                  "-h", "127.0.0.1", "-p", str(port), "-U", DATABASE_USER, "-d", "postgres",
-                                  "-c", f"CREATE DATABASE {DATABASE}"], capture_output=True, text=True)
+        created = subprocess.run([str(binaries / "psql"), "-h", "127.0.0.1", "-p", str(port), "-U", DATABASE_USER,
+                                  "-d", "postgres", "-c", f"CREATE DATABASE {DATABASE}"],
+                                 capture_output=True, text=True)
         if created.returncode == 0 or time.monotonic() > deadline:
             break
         time.sleep(0.3)  # the socket listens a moment before the server accepts connections
@@ -170,7 +169,7 @@ def production_servers() -> Iterator[dict[str, str]]:
     install_missing_packages()
     with tempfile.TemporaryDirectory(prefix="hydrata-production-") as scratch:
         root = Path(scratch)
-        os.chmod(root, 0o755)  # the postgres user must reach its folder inside
+        root.chmod(0o755)  # the postgres user must reach its folder inside
         started: list[Server] = []
         try:
             for name, start in (("postgres", start_postgres), ("redis", start_redis), ("s3", start_s3)):
