@@ -23,3 +23,5 @@ urlpatterns = [
     path("", include("hydrata.anuga.urls")),
     path("", include("hydrata_mcp.urls")),
 ]
+
+handler404 = "hydrata.core.not_found.not_found"

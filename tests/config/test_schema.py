@@ -55,3 +55,11 @@ def test_the_docs_page_is_behind_the_sites_login(client):
     assert client.get("/api/v2/schema/docs/").status_code == 302
     client.force_login(make_user())
     assert client.get("/api/v2/schema/docs/").status_code == 200
+
+
+def test_a_path_no_api_route_matches_answers_the_json_error_body_not_a_page(client):
+    response = client.get("/api/v2/anuga/runs/-1/")
+
+    assert response.status_code == 404 and response["Content-Type"] == "application/json"
+    assert response.json()["code"] == "NOT_FOUND"
+    assert client.get("/no-such-page/")["Content-Type"].startswith("text/html")
