@@ -98,11 +98,16 @@ class Worker(Process):
 
 
 @pytest.fixture(scope="session")
-def test_database_url(django_db_setup, django_db_blocker) -> str:
+def test_database_url(django_db_setup, django_db_blocker) -> Iterator[str]:
     from django.db import connection
 
     with django_db_blocker.unblock():
-        return database_url(connection.settings_dict)
+        url = database_url(connection.settings_dict)
+    yield url
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        # Connections left open in other threads (sync_to_async's) would block dropping the test database.
+        cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                       "WHERE datname = current_database() AND pid <> pg_backend_pid()")
 
 
 @pytest.fixture(scope="session")
