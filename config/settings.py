@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "drf_spectacular",
     "hydrata.core",
     "hydrata.agents",
     "hydrata.anuga",
@@ -94,6 +95,8 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
+# Processes of the production web command (config/serve.py): one uvicorn process uses one core.
+HYDRATA_WEB_WORKERS = int(os.environ.get("HYDRATA_WEB_WORKERS", str(os.cpu_count() or 1)))
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
@@ -167,6 +170,21 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "hydrata.core.exception_handler.api_exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+# The OpenAPI schema at /api/v2/schema/ (hydrata/core/schema.py adds the security schemes and the error body).
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Hydrata REST API",
+    "VERSION": "2",
+    "DESCRIPTION": "Projects, terrain, model inputs, time series, scenarios and ANUGA runs, as agents and the map "
+                   "use them. Every error answers with a JSON body carrying a machine `code`.",
+    "SCHEMA_PATH_PREFIX": "/api/v2/",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SERVE_AUTHENTICATION": [],
+    "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "hydrata.core.schema.add_error_responses"],
 }
 
 # The cache holds the agent rate-limit counters. The default is per process: with several web processes set

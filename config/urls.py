@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.urls import include, path, reverse_lazy
 
 # The site's own sign-in (any active account); /admin/ stays for staff.
@@ -14,10 +15,15 @@ accounts = [
         template_name="accounts/password_change_done.html"), name="password_change_done"),
 ]
 
+from hydrata.core.schema import SchemaDocsView, SchemaView
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include(accounts)),
     path("", include("hydrata.oauth.urls")),
+    path("api/v2/schema/", SchemaView.as_view(), name="api-schema"),
+    path("api/v2/schema/docs/", login_required(SchemaDocsView.as_view(url_name="api-schema")),
+         name="api-docs"),
     path("api/v2/anuga/", include("hydrata.anuga.api.urls")),
     path("api/v2/anuga/", include("hydrata.observations.api.urls")),
     path("api/v2/", include("hydrata.agents.api.urls")),
@@ -28,3 +34,5 @@ urlpatterns = [
     path("", include("hydrata.anuga.urls")),
     path("", include("hydrata_mcp.urls")),
 ]
+
+handler404 = "hydrata.core.not_found.not_found"

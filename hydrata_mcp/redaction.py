@@ -145,9 +145,16 @@ def _is_mcp_post(request: HttpRequest) -> bool:
 
 
 def _exempt_ids(body: bytes) -> set[Any]:
-    messages = jsonrpc_messages(body) or []
-    return {m.get("id") for m in messages
-            if m.get("method") == "tools/call" and (m.get("params") or {}).get("name") in EXEMPT_TOOLS}
+    """Ids of calls to exempt tools. Any JSON may sit in params, name and id (a list, a number): only a well-formed
+    call is exempt, and nothing malformed may raise here (fuzzing found a list as params answered 500)."""
+    exempt: set[Any] = set()
+    for message in jsonrpc_messages(body) or []:
+        params, request_id = message.get("params"), message.get("id")
+        name = params.get("name") if isinstance(params, dict) else None
+        if (message.get("method") == "tools/call" and isinstance(name, str) and name in EXEMPT_TOOLS
+                and isinstance(request_id, str | int)):
+            exempt.add(request_id)
+    return exempt
 
 
 def _redact_json_response(response: HttpResponse, exempt: set[Any]) -> None:

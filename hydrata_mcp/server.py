@@ -1,9 +1,12 @@
 """The MCP server: its instructions and its tools."""
 
 import functools
+from typing import Any
 
 from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS
 
 from hydrata_mcp import __version__
 from hydrata_mcp.tools.registry import registered_tools
@@ -25,9 +28,18 @@ How to work:
 """
 
 
+class HydrataMCPServer(MCPServer):
+    async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None, context: Any = None) -> Any:
+        """An unknown prompt is the caller's mistake (-32602 "Unknown prompt"): the SDK's own ValueError reaches a
+        2026-07-28 client as "Internal server error" (found by the conformance suite)."""
+        if name not in {prompt.name for prompt in await self.list_prompts()}:
+            raise MCPError(code=INVALID_PARAMS, message=f"Unknown prompt: {name}")
+        return await super().get_prompt(name, arguments, context)
+
+
 @functools.cache
 def mcp_server() -> MCPServer:
-    return MCPServer(
+    return HydrataMCPServer(
         name="hydrata",
         title="Hydrata",
         description="Build, run and check ANUGA flood models on Hydrata.",

