@@ -36,3 +36,7 @@ class GeoJSONRejected(Exception):
 
 class TerrainFileError(Exception):
     """A file cannot become terrain (or cover a model); the message says why and what to do."""
+
+
+class GridMismatch(Exception):
+    """Two runs' result rasters are not on one grid, so their cells cannot be compared; the message says why."""
