@@ -26,6 +26,8 @@ BOUNDARY_TYPES = ("Reflective", "Transmissive", "Dirichlet", "NormalDepth")
 # time step, so without a ceiling the first step is the whole yield step and an inlet dumps Q x dt into the few
 # triangles on its line (tens of metres of false peak). Once water flows, the CFL step is far below this ceiling.
 INLET_DEPTH_PER_STEP_M = 0.1
+# A time-varying stage on a dry domain has the same trouble: the first step would jump over the rising rows.
+STEPS_PER_STAGE_ROW = 10
 
 Log = Callable[[str], None]
 
@@ -286,6 +288,10 @@ def boundary_map(domain: Any, *, boundary_features: list[dict], log: Log, series
             stage = dirichlet_stage(boundary_features, series=series, start=start)
             mapping[tag] = _dirichlet(anuga, domain, stage)
             log(f"Dirichlet boundary stage {_describe(stage, 'm', 1.0)}.")
+            ceiling = stage_timestep_ceiling(stage)
+            if ceiling is not None:
+                domain.set_evolve_max_timestep(ceiling)
+                log(f"Time step at most {ceiling:.3g} s, a tenth of the stage series' closest rows.")
         elif kind == "NormalDepth":
             lines, slopes = normal_depth_lines(boundary_features)
             if not lines:
@@ -296,6 +302,15 @@ def boundary_map(domain: Any, *, boundary_features: list[dict], log: Log, series
         else:
             raise PackageError(f"The mesh has boundary tag {tag!r}; boundary types are {', '.join(BOUNDARY_TYPES)}.")
     return mapping
+
+
+def stage_timestep_ceiling(stage: float | SeriesFunction) -> float | None:
+    """A tenth of the closest spacing of a stage series' rows (None for a constant stage, or a single row)."""
+    if not isinstance(stage, SeriesFunction) or len(stage.times) < 2:
+        return None
+    spacing = np.diff(stage.times)
+    spacing = spacing[spacing > 0]
+    return float(spacing.min()) / STEPS_PER_STAGE_ROW if spacing.size else None
 
 
 def _dirichlet(anuga: ModuleType, domain: Any, stage: float | SeriesFunction) -> Any:
