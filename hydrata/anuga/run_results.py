@@ -15,8 +15,21 @@ LAYERS = {
     "max_depth": ("Maximum depth", "m"),
     "max_speed": ("Maximum speed", "m/s"),
     "max_stage": ("Maximum stage (water level)", "m"),
+    "max_hazard": ("Maximum hazard class (ARR 2019: 1-6, 0 dry)", "class"),
+    "time_of_inundation": ("Time of first inundation", "s"),
+    "duration_of_inundation": ("Duration of inundation", "s"),
 }
-SAMPLED_LAYERS = {"peak_depth": "max_depth", "peak_stage": "max_stage", "peak_speed": "max_speed"}
+# Written by runs since hazard and inundation were added; a run from before has only the first three.
+ENGINEER_LAYERS = ("max_hazard", "time_of_inundation", "duration_of_inundation")
+SAMPLED_LAYERS = {"peak_depth": "max_depth", "peak_stage": "max_stage", "peak_speed": "max_speed",
+                  "max_hazard": "max_hazard", "time_of_inundation_s": "time_of_inundation",
+                  "duration_of_inundation_s": "duration_of_inundation"}
+
+
+def layers_of(run: Run) -> list[str]:
+    """The result rasters this run has."""
+    has_engineer_layers = "hazard_area_m2_by_class" in (run.statistics or {})
+    return [name for name in LAYERS if has_engineer_layers or name not in ENGINEER_LAYERS]
 
 
 def result_layers(run: Run) -> dict[str, Any]:
@@ -25,7 +38,8 @@ def result_layers(run: Run) -> dict[str, Any]:
         return {}
     storage, expiry = get_storage(), settings.HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS
     entries: dict[str, Any] = {}
-    for name, (title, units) in LAYERS.items():
+    for name in layers_of(run):
+        title, units = LAYERS[name]
         entries[f"gn_layer_{name}"] = {"name": f"run_{run.pk}_{name}", "title": title, "units": units,
                                        "crs": run.scenario.project.projection, "format": "COG GeoTIFF"}
         entries[f"s3_{name}_url"] = storage.presign_download(key=f"{run.results_prefix}/{name}.tif",
@@ -41,14 +55,25 @@ def preview_png(run: Run) -> str:
         return base64.b64encode(stream.read()).decode("ascii")
 
 
-def sample(run: Run, *, points: list[tuple[float, float]], crs: str) -> list[dict[str, Any]]:
-    """Peak depth, stage and speed at each point (in `crs`), null outside the mesh; x, y are the points as given."""
+def in_project_crs(run: Run, points: list[tuple[float, float]], crs: str) -> list[tuple[float, float]]:
     transformer = Transformer.from_crs(crs, run.scenario.project.projection, always_xy=True)
     xs, ys = transformer.transform([p[0] for p in points], [p[1] for p in points])
+    return list(zip(xs, ys, strict=True))
+
+
+def sample(run: Run, *, points: list[tuple[float, float]], crs: str) -> list[dict[str, Any]]:
+    """Peak depth, stage and speed, the hazard class and the time and duration of inundation (s) at each point (in
+    `crs`), null outside the mesh (and for the time and duration where it was never inundated); x, y are the points
+    as given."""
+    available = set(layers_of(run))
+    layers = {name: layer for name, layer in SAMPLED_LAYERS.items() if layer in available}
     storage = get_storage()
     with ExitStack() as stack:
         rasters = {name: stack.enter_context(storage.local_path(key=f"{run.results_prefix}/{layer}.tif"))
-                   for name, layer in SAMPLED_LAYERS.items()}
-        sampled = sample_rasters(rasters=rasters, points=list(zip(xs, ys, strict=True)))
-    return [{"x": x, "y": y, **{name: values[name] for name in SAMPLED_LAYERS}}
+                   for name, layer in layers.items()}
+        sampled = sample_rasters(rasters=rasters, points=in_project_crs(run, points, crs))
+    for values in sampled:
+        if values.get("max_hazard") is not None:
+            values["max_hazard"] = int(values["max_hazard"])
+    return [{"x": x, "y": y, **{name: values.get(name) for name in SAMPLED_LAYERS}}
             for (x, y), values in zip(points, sampled, strict=True)]

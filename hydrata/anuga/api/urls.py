@@ -32,6 +32,8 @@ urlpatterns = [
     path("runs/<int:run_id>/results/", runs.RunResultsView.as_view(), name="run-results"),
     path("runs/<int:run_id>/preview/", runs.RunPreviewView.as_view(), name="run-preview"),
     path("runs/<int:run_id>/sample/", runs.RunSampleView.as_view(), name="run-sample"),
+    path("runs/<int:run_id>/time-series/", runs.RunTimeSeriesView.as_view(), name="run-time-series"),
+    path("runs/<int:run_id>/impact/<int:other_run_id>/", runs.RunImpactView.as_view(), name="run-impact"),
 ]
 
 for segment, kind in inputs.KIND_PATHS.items():
