@@ -9,6 +9,7 @@ import pytest
 import rasterio
 from rasterio.io import MemoryFile
 
+from hydrata.storage import get_storage
 from tests.data import DEM
 from tests.factories import make_grant
 from tests.mcp_client import mcp_client
@@ -117,10 +118,12 @@ def test_hazard_inundation_series_and_impact_of_real_runs_through_the_tools(live
                 "mismatch": await client.call_tool("compare_runs", {"run_id": short, "other_run_id": coarse}),
                 "foreign": await client.call_tool("compare_runs", {"run_id": short,
                                                                    "other_run_id": foreign_build["run_id"]}),
+                "bad_crs": await client.call_tool("sample_run_results", {"run_id": short, "points": [INSIDE],
+                                                                         "crs": "EPSG:999999"}),
             }
-            return short, answers
+            return short, coarse, answers
 
-    short, answers = asyncio.run(session())
+    short, coarse, answers = asyncio.run(session())
 
     results = answers["results"].structured_content
     statistics = results["statistics"]
@@ -165,8 +168,9 @@ def test_hazard_inundation_series_and_impact_of_real_runs_through_the_tools(live
     assert impact["ui_url"] in impact["say_to_user"]
     assert any(block.type == "image" and block.mime_type == "image/png" for block in answers["impact"].content)
 
-    for name, code in (("unknown", "UNKNOWN_GAUGE"), ("mismatch", "GRID_MISMATCH"), ("foreign", "RUN_NOT_FOUND")):
+    for name, code in (("unknown", "UNKNOWN_GAUGE"), ("mismatch", "GRID_MISMATCH"), ("foreign", "RUN_NOT_FOUND"),
+                       ("bad_crs", "UNKNOWN_CRS")):
         assert answers[name].is_error and code in answers[name].content[0].text, (name, answers[name].content)
     assert "'middle'" in answers["unknown"].content[0].text  # says which gauges the run has
-    with api(live_asgi.url, key) as http:
-        assert http.get(f"{PROJECTS}{model.project_id}/").status_code == 200
+    assert not get_storage().exists(key=f"runs/{short}/results/compare/{coarse}/impact.json")  # nothing half-stored
+    assert get_storage().exists(key=f"runs/{short}/results/compare/{short}/impact_depth.tif")

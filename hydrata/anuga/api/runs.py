@@ -176,10 +176,11 @@ class RunTimeSeriesView(APIView):
     grant_levels = {"POST": "read"}
 
     def post(self, request: Request, run_id: int) -> Response:
-        run = _finished(run_get(user=request.user, run_id=run_id))
+        run = run_get(user=request.user, run_id=run_id)
         data = TimeSeriesInput(data=request.data)
         data.is_valid(raise_exception=True)
         asked = data.validated_data
+        _finished(run)
         crs = asked["crs"] or run.scenario.project.projection
         series = run_time_series(run, gauges=asked["gauges"], flow_lines=asked["flow_lines"], crs=crs,
                                  points=[(p["x"], p["y"]) for p in asked["points"]])
@@ -191,7 +192,9 @@ class RunImpactView(APIView):
     grant_levels = {"GET": "read"}
 
     def get(self, request: Request, run_id: int, other_run_id: int) -> Response:
-        run = _finished(run_get(user=request.user, run_id=run_id))
-        other = _finished(comparable(run, run_get(user=request.user, run_id=other_run_id)))
+        run = run_get(user=request.user, run_id=run_id)
+        other = comparable(run, run_get(user=request.user, run_id=other_run_id))
+        for finished in (run, other):
+            _finished(finished)
         return Response({"id": run.pk, "project": run.scenario.project_id, "scenario": run.scenario_id,
                          **runs_impact(run=run, other=other)})
