@@ -2,7 +2,8 @@
 for people, vehicles and buildings) to H6 (unsafe for all; all buildings vulnerable to failure).
 
 A class is bounded by three limits: depth x velocity, depth and velocity. A cell is in the lowest class whose three
-limits it keeps, which is the highest class any one limit alone puts it in.
+limits it keeps, which is the highest class any one limit alone puts it in (each limit only grows from class to
+class, so the classes one quantity keeps run from its own lowest class upwards).
 """
 
 import numpy as np
@@ -18,6 +19,9 @@ LIMITS: tuple[tuple[int, float, float, float], ...] = (
 )
 BEYOND = 6
 CLASSES = tuple(range(1, BEYOND + 1))
+_PRODUCT_LIMITS = np.array([limit[1] for limit in LIMITS])
+_DEPTH_LIMITS = np.array([limit[2] for limit in LIMITS])
+_SPEED_LIMITS = np.array([limit[3] for limit in LIMITS])
 
 
 def hazard_class(*, depth: np.ndarray, speed: np.ndarray, film_m: float) -> np.ndarray:
@@ -25,10 +29,10 @@ def hazard_class(*, depth: np.ndarray, speed: np.ndarray, film_m: float) -> np.n
     `film_m` (not classified, as speeds are not measured in such films)."""
     depth = np.asarray(depth, dtype=float)
     speed = np.asarray(speed, dtype=float)
-    product = depth * speed
-    classes = np.full(depth.shape, BEYOND, dtype=np.uint8)
-    for number, product_limit, depth_limit, speed_limit in reversed(LIMITS):
-        keeps = (product <= product_limit) & (depth <= depth_limit) & (speed <= speed_limit)
-        classes[keeps] = number
+    # the lowest class a quantity keeps is 1 + the number of limits it exceeds (a value on a limit keeps it)
+    classes = np.searchsorted(_DEPTH_LIMITS, depth, side="left")
+    np.maximum(classes, np.searchsorted(_SPEED_LIMITS, speed, side="left"), out=classes)
+    np.maximum(classes, np.searchsorted(_PRODUCT_LIMITS, depth * speed, side="left"), out=classes)
+    classes = (classes + 1).astype(np.uint8)
     classes[~(depth >= film_m)] = DRY
     return classes

@@ -22,11 +22,6 @@ def rating_discharge(*, depth: np.ndarray, mannings: np.ndarray, slope: np.ndarr
     return depth ** (5.0 / 3.0) * np.sqrt(slope) / np.maximum(mannings, MANNINGS_FLOOR)
 
 
-def normal_depth(*, discharge: float, mannings: float, slope: float) -> float:
-    """The depth (m) at which the rating curve carries `discharge` m²/s: h = (q n / S^(1/2))^(3/5)."""
-    return float((discharge * mannings / np.sqrt(slope)) ** 0.6)
-
-
 def edge_slopes(*, midpoints: np.ndarray, lines: Sequence[shapely.Geometry], slopes: Sequence[float]) -> np.ndarray:
     """The slope of the nearest NormalDepth line for each boundary edge midpoint (edges of one tag may come from
     several features, each with its own slope)."""

@@ -50,3 +50,15 @@ def test_the_table_gives_each_class_at_its_threshold():
 def test_water_shallower_than_the_film_is_not_classified_however_fast():
     assert classes((0.0, 0.0), (0.009, 10.0), (0.01, 0.0)) == [0, 0, 1]
     assert hazard_class(depth=np.array([np.nan]), speed=np.array([0.0]), film_m=FILM).tolist() == [0]
+
+
+def test_every_cell_is_in_the_lowest_class_whose_three_limits_it_keeps():
+    generator = np.random.default_rng(14)
+    depth, speed = generator.uniform(0, 5, 20_000), generator.uniform(0, 5, 20_000)
+
+    def lowest_kept(d: float, v: float) -> int:
+        return next((number for number, product, depth_limit, speed_limit in LIMITS
+                     if d * v <= product and d <= depth_limit and v <= speed_limit), 6)
+
+    expected = [lowest_kept(d, v) if d >= FILM else 0 for d, v in zip(depth, speed, strict=True)]
+    assert hazard_class(depth=depth, speed=speed, film_m=FILM).tolist() == expected
