@@ -80,8 +80,10 @@ def sample(run: Run, *, points: list[tuple[float, float]], crs: str) -> list[dic
         rasters = {name: stack.enter_context(storage.local_path(key=f"{run.results_prefix}/{layer}.tif"))
                    for name, layer in layers.items()}
         sampled = sample_rasters(rasters=rasters, points=in_project_crs(run, points, crs))
-    for values in sampled:
-        if values.get("max_hazard") is not None:
-            values["max_hazard"] = int(values["max_hazard"])
-    return [{"x": x, "y": y, **{name: values.get(name) for name in SAMPLED_LAYERS}}
+    return [{"x": x, "y": y, **{name: _typed(name, values.get(name)) for name in SAMPLED_LAYERS}}
             for (x, y), values in zip(points, sampled, strict=True)]
+
+
+def _typed(name: str, value: float | None) -> float | int | None:
+    """The hazard class is an integer; every other sampled value a number of metres, m/s or seconds."""
+    return int(value) if name == "max_hazard" and value is not None else value

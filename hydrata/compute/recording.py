@@ -14,6 +14,7 @@ from hydrata.compute.package import PackageError
 from hydrata.compute.peaks import StepState, TrianglePeaks
 
 anuga = import_anuga()
+AnugaOperator: Any = anuga.Operator
 
 
 @dataclass
@@ -34,7 +35,7 @@ class BoundaryVolumes:
             self.outflow_m3 -= change
 
 
-class RecordingOperator(anuga.Operator):
+class RecordingOperator(AnugaOperator):
     """Registered after the rain and inflow operators, so it sees each step's final state. ANUGA calls it before
     it advances the clock, so the state belongs to the time now + timestep."""
 
@@ -99,7 +100,7 @@ def locate_gauges(domain: Any, features: list[dict]) -> list[Gauge]:
     gauges = []
     for index, (name, feature) in enumerate(named(features, "gauge")):
         for x, y in _points(feature):
-            triangle = int(finder(x, y))
+            triangle = int(np.asarray(finder(x, y)).item())
             if triangle < 0:
                 raise PackageError(f"Gauge {name!r} ({feature_name(index, feature)}) at ({x:.3f}, {y:.3f}) is "
                                    "outside the mesh.")

@@ -69,7 +69,7 @@ def hazard_class_areas(max_hazard: np.ndarray, cell_area: float) -> dict[str, fl
 
 
 def peak_at(values: np.ndarray, times: np.ndarray, centroids: np.ndarray,
-            among: np.ndarray | None = None) -> dict[str, float] | None:
+            among: np.ndarray | None = None) -> dict[str, float | None] | None:
     """Where and when the highest of `values` happened: the triangle's centroid and the time (s) it was reached."""
     candidates = np.isfinite(values) if among is None else among & np.isfinite(values)
     if not candidates.any():
@@ -122,9 +122,9 @@ def run_statistics(*, maxima: "MeshMaxima", grids: dict[str, np.ndarray], cell_a
         "flow_lines": [line["name"] for line in series.get("flow_lines", [])],
         "sim_seconds": float(sim_seconds),
         "wall_seconds": float(wall_seconds),
-        "triangles": int(len(maxima.triangles)),
+        "triangles": len(maxima.triangles),
     }
 
 
-def _where(peak: dict[str, float] | None) -> dict[str, float] | None:
+def _where(peak: dict[str, float | None] | None) -> dict[str, float | None] | None:
     return None if peak is None else {key: peak[key] for key in ("x", "y", "t")}

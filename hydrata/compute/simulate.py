@@ -195,8 +195,6 @@ def build_model(*, package: "Package", output_dir: Path, threads: int) -> Model:
     hazard and inundation, and the gauges and flow lines."""
     from hydrata.compute import forcing
     from hydrata.compute.package import sample_dem
-    from hydrata.compute.peaks import TrianglePeaks
-    from hydrata.compute.recording import RecordingOperator, SeriesRecorder, cross_sections, locate_gauges
 
     anuga = forcing.import_anuga()
     anuga.set_omp_num_threads(threads, verbose=False)
@@ -215,24 +213,11 @@ def build_model(*, package: "Package", output_dir: Path, threads: int) -> Model:
     start = package.model_start()
     rainfall = forcing.add_rainfall(domain, package.features("rainfall"), xy=xy, series=series, start=start, log=log)
     inflows = forcing.add_inflows(domain, package.features("inflow"), series=series, start=start, log=log)
-    ceiling = forcing.inlet_timestep_ceiling(inflows)
-    if ceiling is not None:
-        domain.set_evolve_max_timestep(ceiling)
-        log(f"Time step at most {ceiling:.3g} s, so that no inflow line adds more than "
-            f"{forcing.INLET_DEPTH_PER_STEP_M:g} m of depth to its triangles in one step (a dry start otherwise "
-            "takes the whole first yield as one step).")
+    bound_inlet_timestep(domain, inflows)
     boundary_features = package.features("boundary")
     domain.set_boundary(forcing.boundary_map(domain, boundary_features=boundary_features, log=log, series=series,
                                              start=start))
-    threshold = inundation_threshold(package)
-    recorder = RecordingOperator(domain, peaks=TrianglePeaks(count=domain.number_of_triangles,
-                                                             film_m=SPEED_MINIMUM_DEPTH_M,
-                                                             inundation_threshold_m=threshold))
-    gauges, flow_lines = locate_gauges(domain, package.features("gauge")), \
-        cross_sections(domain, package.features("flow_line"))
-    log(f"Inundation threshold {threshold:g} m; {len(gauges)} gauges, {len(flow_lines)} flow lines"
-        + "".join(f"; flow line {line.name!r} crosses no triangle, its discharge is 0" for line in flow_lines
-                  if not len(line.triangles)) + ".")
+    recorder, recorded_series = add_recorders(domain, package)
 
     declared = set((package.manifest.get("boundary_tags") or {}).keys())
     if declared and declared != set(domain.get_boundary_tags()):
@@ -241,9 +226,38 @@ def build_model(*, package: "Package", output_dir: Path, threads: int) -> Model:
     domain.set_datadir(str(output_dir))
     domain.set_name(PARTIAL_SWW_NAME)
     has_dirichlet = any(str(tag).casefold() == "dirichlet" for tag in domain.get_boundary_tags())
-    return Model(domain=domain, recorder=recorder, rainfall=rainfall, inflows=inflows, has_dirichlet=has_dirichlet,
-                 series=SeriesRecorder(gauges=gauges, flow_lines=flow_lines, film_m=SPEED_MINIMUM_DEPTH_M),
-                 sww_path=output_dir / f"{PARTIAL_SWW_NAME}.sww", initial_volume=float(domain.get_water_volume()))
+    return Model(domain=domain, recorder=recorder, series=recorded_series, rainfall=rainfall, inflows=inflows,
+                 has_dirichlet=has_dirichlet, sww_path=output_dir / f"{PARTIAL_SWW_NAME}.sww",
+                 initial_volume=float(domain.get_water_volume()))
+
+
+def bound_inlet_timestep(domain: Any, inflows: list[Any]) -> None:
+    from hydrata.compute import forcing
+
+    ceiling = forcing.inlet_timestep_ceiling(inflows)
+    if ceiling is not None:
+        domain.set_evolve_max_timestep(ceiling)
+        log(f"Time step at most {ceiling:.3g} s, so that no inflow line adds more than "
+            f"{forcing.INLET_DEPTH_PER_STEP_M:g} m of depth to its triangles in one step (a dry start otherwise "
+            "takes the whole first yield as one step).")
+
+
+def add_recorders(domain: Any, package: "Package") -> tuple["RecordingOperator", "SeriesRecorder"]:
+    """The per-step recorder (registered after every forcing operator) and the gauges and flow lines."""
+    from hydrata.compute.peaks import TrianglePeaks
+    from hydrata.compute.recording import RecordingOperator, SeriesRecorder, cross_sections, locate_gauges
+
+    threshold = inundation_threshold(package)
+    recorder = RecordingOperator(domain, peaks=TrianglePeaks(count=domain.number_of_triangles,
+                                                             film_m=SPEED_MINIMUM_DEPTH_M,
+                                                             inundation_threshold_m=threshold))
+    gauges = locate_gauges(domain, package.features("gauge"))
+    flow_lines = cross_sections(domain, package.features("flow_line"))
+    log(f"Inundation threshold {threshold:g} m; {len(gauges)} gauges, {len(flow_lines)} flow lines.")
+    for line in flow_lines:
+        if not len(line.triangles):
+            log(f"Flow line {line.name!r} crosses no triangle of the mesh; its discharge is 0.")
+    return recorder, SeriesRecorder(gauges=gauges, flow_lines=flow_lines, film_m=SPEED_MINIMUM_DEPTH_M)
 
 
 def default_yield_seconds(duration: float) -> float:

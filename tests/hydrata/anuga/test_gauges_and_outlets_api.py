@@ -17,7 +17,7 @@ INSIDE, OUTSIDE = [251100.0, 6271900.0], [251500.0, 6271900.0]
 
 @pytest.fixture
 def model(live_asgi):
-    grant, key = make_grant(level="draft")
+    _, key = make_grant(level="draft")
     built = small_test_model(live_asgi.url, key)
     http = api(live_asgi.url, key)
     yield built, http
@@ -57,7 +57,7 @@ def test_gauges_are_named_points_and_flow_lines_named_lines(model):
     assert lines.status_code == 200 and lines.json()["feature_count"] == 1
 
 
-@pytest.mark.parametrize("kind, features, says", [
+@pytest.mark.parametrize(("kind", "features", "says"), [
     ("gauge", [feature("LineString", [INSIDE, OUTSIDE], name="a")], "points"),
     ("gauge", [feature("Point", INSIDE)], "'name'"),
     ("gauge", [feature("Point", INSIDE, name="bridge"), feature("Point", OUTSIDE, name="bridge")],
@@ -83,7 +83,8 @@ def test_a_normal_depth_boundary_without_a_positive_slope_is_refused_naming_the_
     response = attached(http, built, "boundary", *boundary_with(**properties))
 
     assert response.status_code == 400 and response.json()["code"] == "FEATURES_DO_NOT_FIT_KIND"
-    assert "Feature 0 (id 'south') is a NormalDepth boundary" in response.json()["detail"] and "slope" in response.json()["detail"]
+    detail = response.json()["detail"]
+    assert "Feature 0 (id 'south') is a NormalDepth boundary" in detail and "slope" in detail
     assert InputLayer.objects.get(pk=built.rows["boundary"]).feature_count == 4  # small_test's, still attached
 
 

@@ -46,7 +46,7 @@ def test_a_normal_depth_line_without_a_positive_slope_is_refused_by_name():
     lines, slopes = normal_depth_lines([good, boundary("Reflective", [[0, 10], [5, 10]])])
     assert slopes == [0.002] and lines[0].length == 10
     for slope in (None, 0, -0.01, "steep"):
-        with pytest.raises(PackageError, match="feature 1.*slope"):
+        with pytest.raises(PackageError, match=r"feature 1.*slope"):
             normal_depth_lines([good, {**boundary("NormalDepth", [[5, 0], [5, 10]], slope=slope), "id": None}])
 
 

@@ -2,6 +2,8 @@
 a dry start: a NormalDepth outlet keeps it at Manning's normal depth to its end, the flow line carries the inflow,
 the inflow line makes no false peak, and the time of inundation follows the wave front down the channel."""
 
+from itertools import pairwise
+
 import numpy as np
 import pytest
 
@@ -65,7 +67,7 @@ def test_time_of_inundation_rises_down_the_channel_with_the_wave_front_seen_at_t
     sampled = sample_rasters(rasters=rasters, points=points, decimals=None)
     arrivals = [sample["arrival"] for sample in sampled]
 
-    assert all(later > earlier for earlier, later in zip(arrivals, arrivals[1:], strict=False))
+    assert all(later > earlier for earlier, later in pairwise(arrivals))
     times = channel.series["t"]
     threshold = channel.statistics["inundation_threshold_m"]
     for x, arrival in zip(GAUGE_X, arrivals, strict=True):

@@ -5,8 +5,8 @@ import json
 import numpy as np
 import pytest
 import rasterio
-from PIL import Image
 from affine import Affine
+from PIL import Image
 
 from hydrata.compute.package import Grid
 from hydrata.compute.results import (

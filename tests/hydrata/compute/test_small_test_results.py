@@ -23,7 +23,7 @@ def storms(tmp_path_factory):
     base = tmp_path_factory.mktemp("storms")
     processes = {rain: start(make_package(base / f"package-{rain}", rain=str(rain)), base / f"out-{rain}")
                  for rain in (50, 100)}
-    for rain, process in processes.items():
+    for process in processes.values():
         assert finish(process) == 0, process.stderr_text
     return {rain: base / f"out-{rain}" for rain in processes}
 
