@@ -61,8 +61,12 @@ def main() -> None:
     domain.set_quantity("stage", expression="elevation", location="centroids")
     series, start = package.time_series(), package.model_start()
     forcing.add_rainfall(domain, package.features("rainfall"), xy=xy, series=series, start=start, log=quiet)
-    forcing.add_inflows(domain, package.features("inflow"), series=series, start=start, log=quiet)
-    domain.set_boundary(forcing.boundary_map(domain, boundary_features=package.features("boundary"), log=quiet))
+    inflows = forcing.add_inflows(domain, package.features("inflow"), series=series, start=start, log=quiet)
+    ceiling = forcing.inlet_timestep_ceiling(inflows)  # the child's bound on the early time step, same physics
+    if ceiling is not None:
+        domain.set_evolve_max_timestep(ceiling)
+    domain.set_boundary(forcing.boundary_map(domain, boundary_features=package.features("boundary"), log=quiet,
+                                             series=series, start=start))
 
     evolve_started = time.perf_counter()
     for _ in domain.evolve(yieldstep=yield_seconds, finaltime=duration):

@@ -3,6 +3,8 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.urls import include, path, reverse_lazy
 
+from hydrata.core.schema import SchemaDocsView, SchemaView
+
 # The site's own sign-in (any active account); /admin/ stays for staff.
 accounts = [
     path("login/", auth_views.LoginView.as_view(template_name="accounts/login.html", redirect_authenticated_user=True),
@@ -15,7 +17,6 @@ accounts = [
         template_name="accounts/password_change_done.html"), name="password_change_done"),
 ]
 
-from hydrata.core.schema import SchemaDocsView, SchemaView
 
 urlpatterns = [
     path("admin/", admin.site.urls),

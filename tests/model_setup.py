@@ -12,7 +12,7 @@ from tests.data import BOUNDARY, DEM, RAINFALL
 
 PROJECTS = "/api/v2/anuga/projects/"
 KIND_PATHS = {"boundary": "boundaries", "friction": "frictions", "inflow": "inflows", "rainfall": "rainfalls",
-              "structure": "structures", "mesh_region": "mesh-regions"}
+              "structure": "structures", "mesh_region": "mesh-regions", "gauge": "gauges", "flow_line": "flow-lines"}
 
 
 @dataclass

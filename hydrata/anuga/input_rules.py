@@ -1,6 +1,7 @@
 """What each kind of input row needs of its features, checked when a dataset is attached."""
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -8,6 +9,17 @@ from hydrata.anuga.models import InputKind
 
 LINES = frozenset({"LineString", "MultiLineString"})
 POLYGONS = frozenset({"Polygon", "MultiPolygon"})
+POINTS = frozenset({"Point"})
+BOUNDARY_TYPES = ("Reflective", "Transmissive", "Dirichlet", "NormalDepth")
+
+FeatureCheck = Callable[[str, dict[str, Any]], str | None]
+
+
+def _normal_depth_slope(name: str, properties: dict[str, Any]) -> str | None:
+    if properties["boundary"] == "NormalDepth" and not _positive_number(properties.get("slope")):
+        return (f"{name} is a NormalDepth boundary with slope={properties.get('slope')!r}; it needs a positive "
+                "'slope' (the friction slope, m/m, e.g. 0.002).")
+    return None
 
 
 @dataclass(frozen=True)
@@ -18,13 +30,17 @@ class KindRule:
     choices: dict[str, tuple[str, ...]] = field(default_factory=dict)
     positive_numbers: tuple[str, ...] = ()
     explanation: str = ""
+    unique: tuple[str, ...] = ()  # properties no two features of the layer may share
+    checks: tuple[FeatureCheck, ...] = ()
 
 
 RULES: dict[str, KindRule] = {
     InputKind.BOUNDARY: KindRule(
         LINES, "lines", ("boundary", "location"),
-        choices={"boundary": ("Reflective", "Transmissive", "Dirichlet"), "location": ("External", "Internal")},
-        explanation="'boundary' (Reflective, Transmissive or Dirichlet) and 'location' (External or Internal)",
+        choices={"boundary": BOUNDARY_TYPES, "location": ("External", "Internal")},
+        explanation="'boundary' (Reflective, Transmissive, Dirichlet with a 'stage': metres or the name of a stage "
+                    "time series, or NormalDepth with a 'slope' in m/m) and 'location' (External or Internal)",
+        checks=(_normal_depth_slope,),
     ),
     InputKind.FRICTION: KindRule(
         POLYGONS, "polygons", ("mannings",), positive_numbers=("mannings",),
@@ -45,6 +61,14 @@ RULES: dict[str, KindRule] = {
         POLYGONS, "polygons", ("resolution",), positive_numbers=("resolution",),
         explanation="'resolution' (the mesh resolution inside the polygon)",
     ),
+    InputKind.GAUGE: KindRule(
+        POINTS, "points", ("name",), unique=("name",),
+        explanation="'name' (how the gauge's time series is asked for; unique in the layer)",
+    ),
+    InputKind.FLOW_LINE: KindRule(
+        LINES, "lines", ("name",), unique=("name",),
+        explanation="'name' (how the line's discharge series is asked for; unique in the layer)",
+    ),
 }
 
 
@@ -52,6 +76,7 @@ def feature_problem(kind: str, features: list[dict[str, Any]]) -> str | None:
     """The first reason these features cannot serve as `kind`, worded for a person; None when they fit."""
     rule = RULES[kind]
     label = kind.replace("_", " ")
+    seen: dict[tuple[str, str], str] = {}
     for index, feature in enumerate(features):
         name = _feature_name(index, feature)
         geometry_type = (feature.get("geometry") or {}).get("type")
@@ -68,6 +93,15 @@ def feature_problem(kind: str, features: list[dict[str, Any]]) -> str | None:
         for key in rule.positive_numbers:
             if not _positive_number(properties[key]):
                 return f"{name} has {key}={properties[key]!r}; it must be a positive number."
+        for check in rule.checks:
+            problem = check(name, properties)
+            if problem:
+                return problem
+        for key in rule.unique:
+            value = str(properties[key]).strip()
+            if (key, value) in seen:
+                return f"{name} has {key}={value!r}, as {seen[(key, value)]} has; each {label} needs its own {key}."
+            seen[(key, value)] = name
     return None
 
 

@@ -108,6 +108,8 @@ class InputKind(models.TextChoices):
     RAINFALL = "rainfall", "Rainfall"
     STRUCTURE = "structure", "Structure"
     MESH_REGION = "mesh_region", "Mesh region"
+    GAUGE = "gauge", "Gauge"
+    FLOW_LINE = "flow_line", "Flow line"
 
 
 class InputLayer(models.Model):
@@ -180,15 +182,19 @@ class Scenario(models.Model):
     rainfall = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     structure = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     mesh_region = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    gauge = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    flow_line = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     resolution = models.FloatField(help_text="Metres; the base mesh's maximum triangle area is resolution² / 2.")
     duration = models.PositiveIntegerField(help_text="Simulated seconds.")
     model_start = models.DateTimeField(null=True, blank=True)
+    inundation_threshold_m = models.FloatField(
+        default=0.05, help_text="Depth (m) above which a cell counts as inundated, for its time and duration.")
     latest_run_is_valid = models.BooleanField(default=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
-    INPUT_FIELDS = ("boundary", "friction", "inflow", "rainfall", "structure", "mesh_region")
+    INPUT_FIELDS = ("boundary", "friction", "inflow", "rainfall", "structure", "mesh_region", "gauge", "flow_line")
 
     class Meta:
         ordering = ["-created_at", "-id"]

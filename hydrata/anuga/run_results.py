@@ -6,17 +6,32 @@ from typing import Any
 
 from django.conf import settings
 from pyproj import Transformer
+from pyproj.exceptions import CRSError
 
 from hydrata.anuga.models import Run
 from hydrata.compute.sampling import sample_rasters
+from hydrata.core.errors import ValidationFailed
 from hydrata.storage import get_storage
 
 LAYERS = {
     "max_depth": ("Maximum depth", "m"),
     "max_speed": ("Maximum speed", "m/s"),
     "max_stage": ("Maximum stage (water level)", "m"),
+    "max_hazard": ("Maximum hazard class (ARR 2019: 1-6, 0 dry)", "class"),
+    "time_of_inundation": ("Time of first inundation", "s"),
+    "duration_of_inundation": ("Duration of inundation", "s"),
 }
-SAMPLED_LAYERS = {"peak_depth": "max_depth", "peak_stage": "max_stage", "peak_speed": "max_speed"}
+# Written by runs since hazard and inundation were added; a run from before has only the first three.
+ENGINEER_LAYERS = ("max_hazard", "time_of_inundation", "duration_of_inundation")
+SAMPLED_LAYERS = {"peak_depth": "max_depth", "peak_stage": "max_stage", "peak_speed": "max_speed",
+                  "max_hazard": "max_hazard", "time_of_inundation_s": "time_of_inundation",
+                  "duration_of_inundation_s": "duration_of_inundation"}
+
+
+def layers_of(run: Run) -> list[str]:
+    """The result rasters this run has."""
+    has_engineer_layers = "hazard_area_m2_by_class" in (run.statistics or {})
+    return [name for name in LAYERS if has_engineer_layers or name not in ENGINEER_LAYERS]
 
 
 def result_layers(run: Run, *, signed_links: bool = True) -> dict[str, Any]:
@@ -25,7 +40,8 @@ def result_layers(run: Run, *, signed_links: bool = True) -> dict[str, Any]:
         return {}
     storage, expiry = get_storage(), settings.HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS
     entries: dict[str, Any] = {}
-    for name, (title, units) in LAYERS.items():
+    for name in layers_of(run):
+        title, units = LAYERS[name]
         entries[f"gn_layer_{name}"] = {"name": f"run_{run.pk}_{name}", "title": title, "units": units,
                                        "crs": run.scenario.project.projection, "format": "COG GeoTIFF"}
         if signed_links:
@@ -44,14 +60,33 @@ def preview_png(run: Run) -> str:
         return base64.b64encode(stream.read()).decode("ascii")
 
 
-def sample(run: Run, *, points: list[tuple[float, float]], crs: str) -> list[dict[str, Any]]:
-    """Peak depth, stage and speed at each point (in `crs`), null outside the mesh; x, y are the points as given."""
-    transformer = Transformer.from_crs(crs, run.scenario.project.projection, always_xy=True)
+def in_project_crs(run: Run, points: list[tuple[float, float]], crs: str) -> list[tuple[float, float]]:
+    """The points, given in `crs`, in the project's CRS; an unknown `crs` is a 400 UNKNOWN_CRS."""
+    try:
+        transformer = Transformer.from_crs(crs, run.scenario.project.projection, always_xy=True)
+    except CRSError:
+        raise ValidationFailed(f"crs {crs[:60]!r} is not a coordinate reference system pyproj knows; send an EPSG "
+                               "code such as 'EPSG:4326', or leave it out for the project's.",
+                               code="UNKNOWN_CRS") from None
     xs, ys = transformer.transform([p[0] for p in points], [p[1] for p in points])
+    return list(zip(xs, ys, strict=True))
+
+
+def sample(run: Run, *, points: list[tuple[float, float]], crs: str) -> list[dict[str, Any]]:
+    """Peak depth, stage and speed, the hazard class and the time and duration of inundation (s) at each point (in
+    `crs`), null outside the mesh (and for the time and duration where it was never inundated); x, y are the points
+    as given."""
+    available = set(layers_of(run))
+    layers = {name: layer for name, layer in SAMPLED_LAYERS.items() if layer in available}
     storage = get_storage()
     with ExitStack() as stack:
         rasters = {name: stack.enter_context(storage.local_path(key=f"{run.results_prefix}/{layer}.tif"))
-                   for name, layer in SAMPLED_LAYERS.items()}
-        sampled = sample_rasters(rasters=rasters, points=list(zip(xs, ys, strict=True)))
-    return [{"x": x, "y": y, **{name: values[name] for name in SAMPLED_LAYERS}}
+                   for name, layer in layers.items()}
+        sampled = sample_rasters(rasters=rasters, points=in_project_crs(run, points, crs))
+    return [{"x": x, "y": y, **{name: _typed(name, values.get(name)) for name in SAMPLED_LAYERS}}
             for (x, y), values in zip(points, sampled, strict=True)]
+
+
+def _typed(name: str, value: float | None) -> float | int | None:
+    """The hazard class is an integer; every other sampled value a number of metres, m/s or seconds."""
+    return int(value) if name == "max_hazard" and value is not None else value

@@ -55,3 +55,7 @@ class TerrainFileError(Exception):
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
+
+
+class GridMismatch(Exception):
+    """Two runs' result rasters are not on one grid, so their cells cannot be compared; the message says why."""

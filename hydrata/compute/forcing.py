@@ -21,7 +21,13 @@ from hydrata.compute.package import PackageError, as_number, parse_timestamp
 
 DEFAULT_MANNINGS = 0.03
 MM_PER_HOUR_TO_M_PER_S = 1.0 / (1000.0 * 3600.0)
-BOUNDARY_TYPES = ("Reflective", "Transmissive", "Dirichlet")
+BOUNDARY_TYPES = ("Reflective", "Transmissive", "Dirichlet", "NormalDepth")
+# The most depth one internal step may add to an inflow line's triangles. On a dry domain no wave speed limits the
+# time step, so without a ceiling the first step is the whole yield step and an inlet dumps Q x dt into the few
+# triangles on its line (tens of metres of false peak). Once water flows, the CFL step is far below this ceiling.
+INLET_DEPTH_PER_STEP_M = 0.1
+# A time-varying stage on a dry domain has the same trouble: the first step would jump over the rising rows.
+STEPS_PER_STAGE_ROW = 10
 
 Log = Callable[[str], None]
 
@@ -78,15 +84,22 @@ def friction_values(xy: np.ndarray, features: list[dict], *, default: float = DE
 
 @dataclass(frozen=True)
 class SeriesFunction:
-    """A time series as a function of model time t (s): linear between rows, 0 before the first and after the last,
-    multiplied by `scale` (a unit conversion). Called by ANUGA with one argument, t."""
+    """A time series as a function of model time t (s): linear between rows, multiplied by `scale` (a unit
+    conversion). Before the first row and after the last it is 0 (a flow or a rain that has not started or has
+    stopped), or, with `hold_ends`, the first and last values (a water level). Called by ANUGA with one argument."""
 
     times: np.ndarray  # seconds after the model start, increasing
     values: np.ndarray
     scale: float = 1.0
+    hold_ends: bool = False
 
     def __call__(self, t: float) -> float:
-        return float(np.interp(float(t), self.times, self.values, left=0.0, right=0.0)) * self.scale
+        left, right = (self.values[0], self.values[-1]) if self.hold_ends else (0.0, 0.0)
+        return float(np.interp(float(t), self.times, self.values, left=left, right=right)) * self.scale
+
+    @property
+    def peak(self) -> float:
+        return float(np.max(np.abs(self.values))) * abs(self.scale) if len(self.values) else 0.0
 
     def integral(self, start: float, end: float) -> float:
         """The exact integral of the function over [start, end] (for checking volumes)."""
@@ -96,7 +109,7 @@ class SeriesFunction:
 
 
 def series_function(rows: list[dict], *, start: datetime | None, scale: float = 1.0,
-                    name: str = "time series") -> SeriesFunction:
+                    name: str = "time series", hold_ends: bool = False) -> SeriesFunction:
     """Rows of {timestamp, value} as a SeriesFunction; time 0 is `start`, or the first row's time when None.
     A timestamp may be an ISO 8601 string or a number of seconds after the model start."""
     if not rows:
@@ -115,20 +128,21 @@ def series_function(rows: list[dict], *, start: datetime | None, scale: float = 
     if np.isnan(values).any():
         raise PackageError(f"The time series {name!r} has a value that is not a number.")
     order = np.argsort(times, kind="stable")
-    return SeriesFunction(times=times[order], values=values[order], scale=scale)
+    return SeriesFunction(times=times[order], values=values[order], scale=scale, hold_ends=hold_ends)
 
 
 def forcing_value(data: Any, *, series: dict[str, list[dict]], start: datetime | None, scale: float,
-                  what: str) -> float | SeriesFunction:
-    """A feature's `data`: a number (times `scale`) or the name of one of the package's time series."""
+                  what: str, key: str = "data", hold_ends: bool = False) -> float | SeriesFunction:
+    """A feature's `data` (or other `key`): a number (times `scale`) or the name of one of the package's time
+    series."""
     number = as_number(data)
     if number is not None:
         return number * scale
     name = str(data or "").strip()
     if name not in series:
-        raise PackageError(f"{what} has data={data!r}, which is neither a number nor the name of a time series "
+        raise PackageError(f"{what} has {key}={data!r}, which is neither a number nor the name of a time series "
                            "in the package.")
-    return series_function(series[name], start=start, scale=scale, name=name)
+    return series_function(series[name], start=start, scale=scale, name=name, hold_ends=hold_ends)
 
 
 # --- rainfall and inflow ---------------------------------------------------------------------------------------
@@ -189,6 +203,18 @@ def add_inflows(domain: Any, features: list[dict], *, series: dict[str, list[dic
     return operators
 
 
+def inlet_timestep_ceiling(operators: list[Any]) -> float | None:
+    """The longest internal step (s) in which no inflow line adds more than INLET_DEPTH_PER_STEP_M of depth to its
+    triangles at its peak flow; None without inflows (or with none that ever flows)."""
+    ceilings = []
+    for operator in operators:
+        flow = operator.Q
+        peak = flow.peak if isinstance(flow, SeriesFunction) else abs(float(flow))
+        if peak > 0:
+            ceilings.append(INLET_DEPTH_PER_STEP_M * float(operator.inlet.get_area()) / peak)
+    return min(ceilings) if ceilings else None
+
+
 def _describe(value: float | SeriesFunction, units: str, unscale: float) -> str:
     if isinstance(value, SeriesFunction):
         peak = float(np.max(value.values)) if len(value.values) else 0.0
@@ -200,27 +226,55 @@ def _describe(value: float | SeriesFunction, units: str, unscale: float) -> str:
 # --- boundaries ------------------------------------------------------------------------------------------------
 
 
-def dirichlet_stage(features: list[dict]) -> float:
-    """The stage (m, absolute, in the DEM's datum) of the Dirichlet boundary.
+def _of_type(features: list[dict], kind: str) -> list[tuple[int, dict]]:
+    return [(index, feature) for index, feature in enumerate(features)
+            if str((feature.get("properties") or {}).get("boundary") or "").strip().casefold() == kind.casefold()]
 
-    Taken from the first External boundary feature of type Dirichlet that has a numeric `stage` property, else
-    from the first such feature with a numeric `data`, else 0.0. ANUGA's boundary tags are per type, so all
-    Dirichlet edges share one stage.
+
+def dirichlet_stage(features: list[dict], *, series: dict[str, list[dict]] | None = None,
+                    start: datetime | None = None) -> float | SeriesFunction:
+    """The stage (m, absolute, in the DEM's datum) of the Dirichlet boundary: a number, or the name of a `stage`
+    time series (a tide, a downstream level), held at its first and last values outside its rows.
+
+    Taken from the first External boundary feature of type Dirichlet that has a `stage` property, else from the
+    first such feature with a `data`, else 0.0. ANUGA's boundary tags are per type, so all Dirichlet edges share
+    one stage.
     """
-    dirichlet = [feature.get("properties") or {} for feature in features
-                 if str((feature.get("properties") or {}).get("boundary") or "").strip().casefold() == "dirichlet"]
+    dirichlet = [(index, feature.get("properties") or {}) for index, feature in _of_type(features, "Dirichlet")]
     for key in ("stage", "data"):
-        for properties in dirichlet:
-            number = as_number(properties.get(key))
-            if number is not None:
-                return number
+        for index, properties in dirichlet:
+            if properties.get(key) not in (None, ""):
+                return forcing_value(properties[key], series=series or {}, start=start, scale=1.0, key=key,
+                                     what=f"Dirichlet boundary {feature_name(index, features[index])}",
+                                     hold_ends=True)
     return 0.0
 
 
-def boundary_map(domain: Any, *, boundary_features: list[dict], log: Log) -> dict[str, Any]:
+def normal_depth_lines(features: list[dict]) -> tuple[list[shapely.Geometry], list[float]]:
+    """The NormalDepth boundary lines and their friction slopes; a line without a positive `slope` is refused."""
+    lines, slopes = [], []
+    for index, feature in _of_type(features, "NormalDepth"):
+        slope = as_number((feature.get("properties") or {}).get("slope"))
+        if slope is None or slope <= 0:
+            raise PackageError(f"NormalDepth boundary {feature_name(index, feature)} has slope="
+                               f"{(feature.get('properties') or {}).get('slope')!r}; it needs a positive friction "
+                               "slope (m/m).")
+        geometry = _geometry(feature)
+        if geometry is None:
+            raise PackageError(f"NormalDepth boundary {feature_name(index, feature)} has no geometry.")
+        lines.append(geometry)
+        slopes.append(slope)
+    return lines, slopes
+
+
+def boundary_map(domain: Any, *, boundary_features: list[dict], log: Log, series: dict[str, list[dict]] | None = None,
+                 start: datetime | None = None) -> dict[str, Any]:
     """Each boundary tag of the mesh with its ANUGA boundary: Reflective (a wall), Transmissive (the water just
-    outside equals the water just inside) or Dirichlet (a fixed stage, zero momentum; see `dirichlet_stage`).
+    outside equals the water just inside), Dirichlet (a stage, constant or a time series, with zero momentum; see
+    `dirichlet_stage`) or NormalDepth (outflow on Manning's rating curve; see compute/normal_depth.py).
     Tags are matched case-insensitively; any other tag is refused."""
+    from hydrata.compute.normal_depth import normal_depth_boundary
+
     anuga = import_anuga()
     by_name = {name.casefold(): name for name in BOUNDARY_TYPES}
     mapping: dict[str, Any] = {}
@@ -231,10 +285,35 @@ def boundary_map(domain: Any, *, boundary_features: list[dict], log: Log) -> dic
         elif kind == "Transmissive":
             mapping[tag] = anuga.Transmissive_boundary(domain)
         elif kind == "Dirichlet":
-            stage = dirichlet_stage(boundary_features)
-            mapping[tag] = anuga.Dirichlet_boundary([stage, 0.0, 0.0])
-            log(f"Dirichlet boundary stage {stage:g} m.")
+            stage = dirichlet_stage(boundary_features, series=series, start=start)
+            mapping[tag] = _dirichlet(anuga, domain, stage)
+            log(f"Dirichlet boundary stage {_describe(stage, 'm', 1.0)}.")
+            ceiling = stage_timestep_ceiling(stage)
+            if ceiling is not None:
+                domain.set_evolve_max_timestep(ceiling)
+                log(f"Time step at most {ceiling:.3g} s, a tenth of the stage series' closest rows.")
+        elif kind == "NormalDepth":
+            lines, slopes = normal_depth_lines(boundary_features)
+            if not lines:
+                raise PackageError("The mesh has NormalDepth boundary edges but the boundary layer has no "
+                                   "NormalDepth feature with a slope.")
+            mapping[tag] = normal_depth_boundary(domain, tag=tag, lines=lines, slopes=slopes)
+            log(f"NormalDepth boundary: {len(lines)} lines, friction slopes {', '.join(f'{s:g}' for s in slopes)}.")
         else:
-            raise PackageError(f"The mesh has boundary tag {tag!r}; boundary types are Reflective, Transmissive and "
-                               "Dirichlet.")
+            raise PackageError(f"The mesh has boundary tag {tag!r}; boundary types are {', '.join(BOUNDARY_TYPES)}.")
     return mapping
+
+
+def stage_timestep_ceiling(stage: float | SeriesFunction) -> float | None:
+    """A tenth of the closest spacing of a stage series' rows (None for a constant stage, or a single row)."""
+    if not isinstance(stage, SeriesFunction) or len(stage.times) < 2:
+        return None
+    spacing = np.diff(stage.times)
+    spacing = spacing[spacing > 0]
+    return float(spacing.min()) / STEPS_PER_STAGE_ROW if spacing.size else None
+
+
+def _dirichlet(anuga: ModuleType, domain: Any, stage: float | SeriesFunction) -> Any:
+    if isinstance(stage, SeriesFunction):
+        return anuga.Time_boundary(domain=domain, function=lambda t: [stage(t), 0.0, 0.0])
+    return anuga.Dirichlet_boundary([stage, 0.0, 0.0])

@@ -111,8 +111,9 @@ def boundary_ring(features: list[dict]) -> BoundaryRing:
     if not features:
         raise ModelGeometryError(
             BOUNDARY_EMPTY,
-            "The boundary layer has no features. Draw the outer boundary as lines with location 'External' and "
-            "a boundary type (Reflective, Transmissive or Dirichlet) that together enclose the model area.",
+            "The boundary layer has no features. Draw the outer boundary as lines with location 'External' and a "
+            "boundary type (Reflective, Transmissive, Dirichlet or NormalDepth) that together enclose the model "
+            "area.",
         )
     edges = _external_edges(features)
     if not edges:
@@ -165,7 +166,7 @@ def _external_edges(features: list[dict]) -> list[_Edge]:
             raise ModelGeometryError(
                 BOUNDARY_INVALID,
                 f"Boundary {feature_name(index, feature)} has no 'boundary' property; every External edge needs "
-                "one (Reflective, Transmissive or Dirichlet).",
+                "one (Reflective, Transmissive, Dirichlet or NormalDepth).",
                 feature_index=index, feature_id=feature.get("id"),
             )
         for part in _line_parts(feature):

@@ -1,5 +1,6 @@
-"""A finished run's results: per-triangle maxima put onto the DEM's grid as Cloud-Optimized GeoTIFFs, the
-statistics an engineer reads first and a preview image. Values at points are read by compute/sampling.py."""
+"""A finished run's results: per-triangle maxima, hazard and inundation times put onto the DEM's grid as
+Cloud-Optimized GeoTIFFs, the statistics an engineer reads first (compute/run_statistics.py), the gauge and flow line
+series and a preview image. Values at points are read by compute/sampling.py."""
 
 import json
 import os
@@ -12,19 +13,13 @@ import rasterio
 from matplotlib.tri import Triangulation
 from PIL import Image
 
+from hydrata.compute.grid_codes import HAZARD_NODATA, NODATA, WET_DEPTH_M
 from hydrata.compute.package import Grid
+from hydrata.compute.run_statistics import VolumeAccount, run_statistics
 
-NODATA = -9999.0
-WET_DEPTH_M = 0.01
-DEPTH_BANDS: tuple[tuple[str, float, float], ...] = (
-    ("0.01-0.15", 0.01, 0.15),
-    ("0.15-0.3", 0.15, 0.3),
-    ("0.3-0.5", 0.3, 0.5),
-    ("0.5-1.0", 0.5, 1.0),
-    ("1.0-2.0", 1.0, 2.0),
-    (">2.0", 2.0, np.inf),
-)
-RASTERS = {"max_depth": "max_depth.tif", "max_speed": "max_speed.tif", "max_stage": "max_stage.tif"}
+RASTERS = {"max_depth": "max_depth.tif", "max_speed": "max_speed.tif", "max_stage": "max_stage.tif",
+           "max_hazard": "max_hazard.tif", "time_of_inundation": "time_of_inundation.tif",
+           "duration_of_inundation": "duration_of_inundation.tif"}
 PREVIEW_MAX_PIXELS = 1024
 PREVIEW_COLOURMAP = "YlGnBu"  # sequential, light (shallow) to dark blue (deep)
 PREVIEW_RAMP_START = 0.25  # skip the palest quarter of the ramp so that shallow water still shows on a light map
@@ -33,13 +28,31 @@ ROWS_PER_BLOCK_CELLS = 1_000_000  # cell centres located per TriFinder call, to 
 
 @dataclass(frozen=True)
 class MeshMaxima:
-    """The running maxima of each triangle of the mesh, in absolute coordinates of the project CRS."""
+    """What the run kept of each triangle of the mesh (absolute coordinates of the project CRS): the maxima with
+    the times they were reached, the highest hazard class, and when and for how long the water stood above the
+    inundation threshold (NaN time where it never did). Times are seconds from the run's start."""
 
     nodes: np.ndarray  # (n_nodes, 2)
     triangles: np.ndarray  # (n_triangles, 3) node indices
     max_depth: np.ndarray  # (n_triangles,)
     max_speed: np.ndarray
     max_stage: np.ndarray
+    time_of_max_depth: np.ndarray
+    time_of_max_speed: np.ndarray
+    time_of_max_stage: np.ndarray
+    max_hazard: np.ndarray  # uint8, 0 dry, 1-6
+    time_of_inundation: np.ndarray
+    duration_of_inundation: np.ndarray
+
+    @property
+    def centroids(self) -> np.ndarray:
+        return self.nodes[self.triangles].mean(axis=1)
+
+    def raster_values(self, name: str) -> np.ndarray:
+        """The per-triangle values of raster `name`; the duration is NaN (nodata) where the water never rose."""
+        if name == "duration_of_inundation":
+            return np.where(np.isnan(self.time_of_inundation), np.nan, self.duration_of_inundation)
+        return getattr(self, name)
 
 
 # --- rasterising -----------------------------------------------------------------------------------------------
@@ -71,52 +84,23 @@ def grid_values(index: np.ndarray, values: np.ndarray) -> np.ndarray:
     return out
 
 
+def hazard_grid(index: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """The per-triangle hazard classes spread over the grid (uint8, HAZARD_NODATA outside the mesh)."""
+    out = np.full(index.shape, HAZARD_NODATA, dtype=np.uint8)
+    inside = index >= 0
+    out[inside] = classes[index[inside]]
+    return out
+
+
 def write_cog(path: Path, array: np.ndarray, grid: Grid) -> None:
-    """A one-band float32 Cloud-Optimized GeoTIFF on `grid`, nodata NODATA."""
-    profile = {"driver": "COG", "width": grid.width, "height": grid.height, "count": 1, "dtype": "float32",
-               "crs": grid.crs, "transform": grid.transform, "nodata": NODATA, "compress": "deflate"}
+    """A one-band Cloud-Optimized GeoTIFF on `grid`: float32 with nodata NODATA, or uint8 (hazard classes) with
+    nodata HAZARD_NODATA."""
+    integer = array.dtype == np.uint8
+    profile = {"driver": "COG", "width": grid.width, "height": grid.height, "count": 1,
+               "dtype": "uint8" if integer else "float32", "crs": grid.crs, "transform": grid.transform,
+               "nodata": HAZARD_NODATA if integer else NODATA, "compress": "deflate"}
     with rasterio.open(path, "w", **profile) as destination:
-        destination.write(array.astype(np.float32), 1)
-
-
-# --- statistics ------------------------------------------------------------------------------------------------
-
-
-def depth_band_areas(max_depth: np.ndarray, cell_area: float) -> dict[str, float]:
-    """The area (m²) of raster cells whose maximum depth falls in each band [low, high); nodata cells excluded."""
-    valid = max_depth[max_depth != NODATA]
-    return {label: float(np.count_nonzero((valid >= low) & (valid < high)) * cell_area)
-            for label, low, high in DEPTH_BANDS}
-
-
-def run_statistics(*, maxima: MeshMaxima, max_depth_grid: np.ndarray, cell_area: float, volume_in: float,
-                   final_volume: float, boundary_net_inflow: float, sim_seconds: float,
-                   wall_seconds: float) -> dict[str, Any]:
-    """statistics.json. Peaks come from the mesh triangles (the rasters sample them, so they can only be lower);
-    peak stage is over triangles that got wet (max depth >= 1 cm), null when none did. volume_out is what came in
-    from rain and inflows less what is stored at the end, never below 0; boundary_net_inflow_m3 is ANUGA's exact
-    boundary flux integral (positive = water came in through the boundary)."""
-    bands = depth_band_areas(max_depth_grid, cell_area)
-    wet = maxima.max_depth >= WET_DEPTH_M
-    return {
-        "peak_depth_m": _finite_max(maxima.max_depth),
-        "peak_speed_m_s": _finite_max(maxima.max_speed),
-        "peak_stage_m": _finite_max(maxima.max_stage[wet]) if wet.any() else None,
-        "flooded_area_m2_by_depth_band": bands,
-        "wet_area_m2": float(sum(bands.values())),
-        "volume_in_m3": float(volume_in),
-        "volume_out_m3": float(max(0.0, volume_in - final_volume)),
-        "final_volume_m3": float(final_volume),
-        "boundary_net_inflow_m3": float(boundary_net_inflow),
-        "sim_seconds": float(sim_seconds),
-        "wall_seconds": float(wall_seconds),
-        "triangles": len(maxima.triangles),
-    }
-
-
-def _finite_max(values: np.ndarray) -> float | None:
-    finite = values[np.isfinite(values)]
-    return float(finite.max()) if finite.size else None
+        destination.write(array if integer else array.astype(np.float32), 1)
 
 
 # --- preview ---------------------------------------------------------------------------------------------------
@@ -187,22 +171,25 @@ class Staging:
         self.scratch_files.clear()
 
 
-def write_results(*, staging: Staging, maxima: MeshMaxima, grid: Grid,
-                  totals: dict[str, float], extra_files: dict[str, str]) -> dict[str, Any]:
-    """Write the three rasters, statistics.json, preview.png and result.json under staged names; returns the
-    statistics. `totals` holds volume_in, final_volume, boundary_net_inflow, sim_seconds and wall_seconds."""
+def write_results(*, staging: Staging, maxima: MeshMaxima, grid: Grid, account: VolumeAccount,
+                  timing: dict[str, float], series: dict[str, Any], extra_files: dict[str, str],
+                  inundation_threshold_m: float) -> dict[str, Any]:
+    """Write the rasters, statistics.json, time_series.json (the gauges and flow lines), preview.png and
+    result.json under staged names; returns the statistics. `timing` holds sim_seconds and wall_seconds."""
     index = triangle_index_grid(nodes=maxima.nodes, triangles=maxima.triangles, grid=grid)
     grids = {}
     for name, filename in RASTERS.items():
-        grids[name] = grid_values(index, getattr(maxima, name))
+        values = maxima.raster_values(name)
+        grids[name] = hazard_grid(index, values) if name == "max_hazard" else grid_values(index, values)
         write_cog(staging.path(filename), grids[name], grid)
-    statistics = run_statistics(maxima=maxima, max_depth_grid=grids["max_depth"], cell_area=grid.cell_area,
-                                **totals)
+    statistics = run_statistics(maxima=maxima, grids=grids, cell_area=grid.cell_area, account=account,
+                                series=series, inundation_threshold_m=inundation_threshold_m, **timing)
     staging.path("statistics.json").write_text(json.dumps(statistics, indent=2))
+    staging.path("time_series.json").write_text(json.dumps(series))
     write_preview(staging.path("preview.png"), grids["max_depth"])
     west, north = grid.transform @ (0, 0)
     east, south = grid.transform @ (grid.width, grid.height)
-    files = {**RASTERS, "statistics": "statistics.json",
+    files = {**RASTERS, "statistics": "statistics.json", "time_series": "time_series.json",
              "preview": "preview.png", **extra_files}
     result = {"status": "complete", "files": files, "crs": grid.crs.to_string() if grid.crs else None,
               "bounds": [min(west, east), min(south, north), max(west, east), max(south, north)],

@@ -9,8 +9,9 @@ Writes into the output directory:
                    "volume_m3", "inflow_volume_m3"}; a failure ends it with {"phase", "error", ...}
   run.log          what ANUGA printed (the process's stdout) and this module's own lines
   and, only once the run is complete (renamed into place together, result.json last):
-  max_depth.tif, max_speed.tif, max_stage.tif (COGs on the DEM's grid), run.sww, statistics.json, preview.png,
-  result.json
+  max_depth.tif, max_speed.tif, max_stage.tif, max_hazard.tif, time_of_inundation.tif,
+  duration_of_inundation.tif (COGs on the DEM's grid), run.sww, statistics.json, time_series.json (gauges and
+  flow lines at every yield), preview.png, result.json
 
 Exit codes: 0 complete; 1 failed (bad package, ANUGA error: the last progress line says why); 2 bad command line;
 3 numerically unstable; 143 stopped by SIGTERM (130 by SIGINT). Killed by SIGXFSZ (or SIGXCPU) when the parent's
@@ -37,13 +38,17 @@ import numpy as np
 
 if TYPE_CHECKING:  # the heavy imports wait until the first progress line is out
     from hydrata.compute.package import Grid, Package
+    from hydrata.compute.peaks import TrianglePeaks
+    from hydrata.compute.recording import RecordingOperator, SeriesRecorder
     from hydrata.compute.results import MeshMaxima, Staging
+    from hydrata.compute.run_statistics import VolumeAccount
 
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_UNSTABLE = 3
 
-SPEED_MINIMUM_DEPTH_M = 0.01  # speeds in films thinner than this are ignored by the maxima
+SPEED_MINIMUM_DEPTH_M = 0.01  # speeds in films thinner than this are ignored by the maxima, hazard too
+DEFAULT_INUNDATION_THRESHOLD_M = 0.05
 VOLUME_GROWTH_FACTOR = 10.0  # stored volume above this many times what came in (+ allowance) is unstable
 VOLUME_ALLOWANCE_M3 = 1.0
 MINIMUM_TIMESTEP_S = 1e-6
@@ -165,13 +170,32 @@ def collapse_message(timestep: float) -> str:
 @dataclass
 class Model:
     domain: Any
-    maxima: Any  # ANUGA's Collect_max_quantities_operator
+    recorder: "RecordingOperator"  # per-step peaks, hazard, inundation and boundary volumes
+    series: "SeriesRecorder"  # gauges and flow lines, per yield
+    rainfall: list[Any]  # ANUGA's Rate_operators
+    inflows: list[Any]  # ANUGA's Inlet_operators
     has_dirichlet: bool
     sww_path: Path
+    initial_volume: float = 0.0
+
+    @property
+    def peaks(self) -> "TrianglePeaks":
+        return self.recorder.peaks
+
+
+def inundation_threshold(package: "Package") -> float:
+    from hydrata.compute.package import PackageError, as_number
+
+    value = package.manifest.get("inundation_threshold_m")
+    threshold = DEFAULT_INUNDATION_THRESHOLD_M if value in (None, "") else as_number(value)
+    if threshold is None or threshold <= 0:
+        raise PackageError(f"scenario.json has inundation_threshold_m {value!r}; it must be a positive depth in m.")
+    return threshold
 
 
 def build_model(*, package: "Package", output_dir: Path, threads: int) -> Model:
-    """The ANUGA domain of the package, with elevation, friction, forcing, boundaries and maxima collection."""
+    """The ANUGA domain of the package, with elevation, friction, forcing, boundaries, the recorder of peaks,
+    hazard and inundation, and the gauges and flow lines."""
     from hydrata.compute import forcing
     from hydrata.compute.package import sample_dem
 
@@ -190,12 +214,13 @@ def build_model(*, package: "Package", output_dir: Path, threads: int) -> Model:
 
     series = package.time_series()
     start = package.model_start()
-    forcing.add_rainfall(domain, package.features("rainfall"), xy=xy, series=series, start=start, log=log)
-    forcing.add_inflows(domain, package.features("inflow"), series=series, start=start, log=log)
+    rainfall = forcing.add_rainfall(domain, package.features("rainfall"), xy=xy, series=series, start=start, log=log)
+    inflows = forcing.add_inflows(domain, package.features("inflow"), series=series, start=start, log=log)
+    bound_inlet_timestep(domain, inflows)
     boundary_features = package.features("boundary")
-    domain.set_boundary(forcing.boundary_map(domain, boundary_features=boundary_features, log=log))
-    maxima = domain.set_collect_max_quantities(update_frequency=1, velocity_zero_height=SPEED_MINIMUM_DEPTH_M,
-                                               store_to_sww=True)
+    domain.set_boundary(forcing.boundary_map(domain, boundary_features=boundary_features, log=log, series=series,
+                                             start=start))
+    recorder, recorded_series = add_recorders(domain, package)
 
     declared = set((package.manifest.get("boundary_tags") or {}).keys())
     if declared and declared != set(domain.get_boundary_tags()):
@@ -204,8 +229,38 @@ def build_model(*, package: "Package", output_dir: Path, threads: int) -> Model:
     domain.set_datadir(str(output_dir))
     domain.set_name(PARTIAL_SWW_NAME)
     has_dirichlet = any(str(tag).casefold() == "dirichlet" for tag in domain.get_boundary_tags())
-    return Model(domain=domain, maxima=maxima, has_dirichlet=has_dirichlet,
-                 sww_path=output_dir / f"{PARTIAL_SWW_NAME}.sww")
+    return Model(domain=domain, recorder=recorder, series=recorded_series, rainfall=rainfall, inflows=inflows,
+                 has_dirichlet=has_dirichlet, sww_path=output_dir / f"{PARTIAL_SWW_NAME}.sww",
+                 initial_volume=float(domain.get_water_volume()))
+
+
+def bound_inlet_timestep(domain: Any, inflows: list[Any]) -> None:
+    from hydrata.compute import forcing
+
+    ceiling = forcing.inlet_timestep_ceiling(inflows)
+    if ceiling is not None:
+        domain.set_evolve_max_timestep(ceiling)
+        log(f"Time step at most {ceiling:.3g} s, so that no inflow line adds more than "
+            f"{forcing.INLET_DEPTH_PER_STEP_M:g} m of depth to its triangles in one step (a dry start otherwise "
+            "takes the whole first yield as one step).")
+
+
+def add_recorders(domain: Any, package: "Package") -> tuple["RecordingOperator", "SeriesRecorder"]:
+    """The per-step recorder (registered after every forcing operator) and the gauges and flow lines."""
+    from hydrata.compute.peaks import TrianglePeaks
+    from hydrata.compute.recording import RecordingOperator, SeriesRecorder, cross_sections, locate_gauges
+
+    threshold = inundation_threshold(package)
+    recorder = RecordingOperator(domain, peaks=TrianglePeaks(count=domain.number_of_triangles,
+                                                             film_m=SPEED_MINIMUM_DEPTH_M,
+                                                             inundation_threshold_m=threshold))
+    gauges = locate_gauges(domain, package.features("gauge"))
+    flow_lines = cross_sections(domain, package.features("flow_line"))
+    log(f"Inundation threshold {threshold:g} m; {len(gauges)} gauges, {len(flow_lines)} flow lines.")
+    for line in flow_lines:
+        if not len(line.triangles):
+            log(f"Flow line {line.name!r} crosses no triangle of the mesh; its discharge is 0.")
+    return recorder, SeriesRecorder(gauges=gauges, flow_lines=flow_lines, film_m=SPEED_MINIMUM_DEPTH_M)
 
 
 def default_yield_seconds(duration: float) -> float:
@@ -230,6 +285,7 @@ def evolve(model: Model, *, duration: float, yield_seconds: float, progress: Pro
     try:
         for _ in domain.evolve(yieldstep=yield_seconds, outputstep=output_step, finaltime=duration):
             sim_time = float(domain.get_relative_time())
+            model.series.record(domain, sim_time)
             volume = float(domain.get_water_volume())
             forcing_volume = float(domain.get_fractional_step_volume_integral())
             boundary = float(domain.get_boundary_flux_integral())
@@ -254,14 +310,24 @@ def evolve(model: Model, *, duration: float, yield_seconds: float, progress: Pro
 def mesh_maxima(model: Model) -> "MeshMaxima":
     from hydrata.compute.results import MeshMaxima
 
-    domain, operator = model.domain, model.maxima
-    operator.sync_to_host()
-    stage = np.array(operator.max_stage, dtype=float)
-    stage[stage < -1e30] = np.nan  # never collected (no step was taken)
+    domain, peaks = model.domain, model.peaks
     return MeshMaxima(nodes=np.asarray(domain.get_nodes(absolute=True), dtype=float),
                       triangles=np.asarray(domain.get_triangles(), dtype=np.int64),
-                      max_depth=np.array(operator.max_depth, dtype=float),
-                      max_speed=np.array(operator.max_speed, dtype=float), max_stage=stage)
+                      max_depth=peaks.max_depth, max_speed=peaks.max_speed, max_stage=peaks.max_stage,
+                      time_of_max_depth=peaks.time_of_max_depth, time_of_max_speed=peaks.time_of_max_speed,
+                      time_of_max_stage=peaks.time_of_max_stage, max_hazard=peaks.max_hazard,
+                      time_of_inundation=peaks.time_of_inundation,
+                      duration_of_inundation=peaks.duration_of_inundation)
+
+
+def volume_account(model: Model) -> "VolumeAccount":
+    from hydrata.compute.run_statistics import VolumeAccount
+
+    boundary = model.recorder.boundary
+    return VolumeAccount(initial=model.initial_volume, final=float(model.domain.get_water_volume()),
+                         rainfall=sum(float(operator.cumulative_influx) for operator in model.rainfall),
+                         inflow=sum(float(operator.total_applied_volume) for operator in model.inflows),
+                         boundary_in=boundary.inflow_m3, boundary_out=boundary.outflow_m3)
 
 
 # --- the run ---------------------------------------------------------------------------------------------------
@@ -273,8 +339,9 @@ class RunState:
     committed: bool = False  # the results are in place: a late signal no longer stops anything
 
 
-RESULT_FILES = ("result.json", "max_depth.tif", "max_speed.tif", "max_stage.tif", SWW_NAME, "statistics.json",
-                "preview.png")
+RESULT_FILES = ("result.json", "max_depth.tif", "max_speed.tif", "max_stage.tif", "max_hazard.tif",
+                "time_of_inundation.tif", "duration_of_inundation.tif", SWW_NAME, "statistics.json",
+                "time_series.json", "preview.png")
 
 
 def clear_previous_run(output_dir: Path) -> None:
@@ -322,11 +389,10 @@ def post_process(model: Model, *, grid: "Grid", staging: "Staging", progress: Pr
     totals = {"volume_m3": volume, "inflow_volume_m3": volume_in}
     progress.line("post_processing", sim_time=sim_time, progress_pct=100.0, eta_seconds=0.0, **totals)
     statistics = write_results(
-        staging=staging, maxima=mesh_maxima(model), grid=grid,
-        totals={"volume_in": volume_in, "final_volume": volume,
-                "boundary_net_inflow": float(domain.get_boundary_flux_integral()), "sim_seconds": sim_time,
-                "wall_seconds": progress.wall_seconds()},
+        staging=staging, maxima=mesh_maxima(model), grid=grid, account=volume_account(model),
+        timing={"sim_seconds": sim_time, "wall_seconds": progress.wall_seconds()}, series=model.series.as_json(),
         extra_files={"sww": SWW_NAME, "log": "run.log", "progress": "progress.jsonl"},
+        inundation_threshold_m=model.peaks.inundation_threshold_m,
     )
     held = {signal.SIGTERM, signal.SIGINT}
     signal.pthread_sigmask(signal.SIG_BLOCK, held)

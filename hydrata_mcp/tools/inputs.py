@@ -20,12 +20,13 @@ from hydrata_mcp.tools.registry import tool
 
 KIND_PATHS = {
     "boundary": "boundaries", "friction": "frictions", "inflow": "inflows", "rainfall": "rainfalls",
-    "structure": "structures", "mesh_region": "mesh-regions",
+    "structure": "structures", "mesh_region": "mesh-regions", "gauge": "gauges", "flow_line": "flow-lines",
 }
 UNSUPPORTED_KINDS = {"breakline", "culvert"}
 UPLOAD_DONE = {"finished", "failed"}
 
-Kind = Literal["boundary", "friction", "inflow", "rainfall", "structure", "mesh_region", "breakline", "culvert"]
+Kind = Literal["boundary", "friction", "inflow", "rainfall", "structure", "mesh_region", "gauge", "flow_line",
+               "breakline", "culvert"]
 
 
 class InputRow(BaseModel):
@@ -45,6 +46,8 @@ class ProjectInputs(BaseModel):
     rainfall: list[InputRow]
     structure: list[InputRow]
     mesh_region: list[InputRow]
+    gauge: list[InputRow] = Field(default_factory=list, description="Points where a run records time series.")
+    flow_line: list[InputRow] = Field(default_factory=list, description="Lines a run records discharge through.")
 
 
 class Attachment(HandBack):
@@ -67,8 +70,8 @@ def input_row(data: dict[str, Any]) -> InputRow:
 
 @tool(title="List input layers", read_only=True, idempotent=True)
 async def list_inputs(ctx: Context, project_id: ProjectId) -> ProjectInputs:
-    """List every input row of a project, per kind (boundary, friction, inflow, rainfall, structure, mesh_region):
-    id, title, the attached dataset, whether it has features and how many. Rows appear once the terrain is
+    """List every input row of a project, per kind (boundary, friction, inflow, rainfall, structure, mesh_region,
+    gauge, flow_line): id, title, the attached dataset, whether it has features and how many. Rows appear once the terrain is
     ready."""
     api = PlatformClient.for_context(ctx)
     grouped = (await api.get(f"{PROJECTS}{project_id}/inputs/")).data
@@ -80,7 +83,7 @@ async def attach_input_layer(
     ctx: Context,
     project_id: ProjectId,
     kind: Annotated[Kind, Field(description="Which input the features are: boundary, friction, inflow, rainfall, "
-                                            "structure or mesh_region.")],
+                                            "structure, mesh_region, gauge or flow_line.")],
     execution_id: Annotated[uuid.UUID, Field(description="The execution_id the GeoJSON upload returned.")],
     timeout_seconds: TimeoutSeconds = DEFAULT_TIMEOUT_SECONDS,
     poll_interval_seconds: PollIntervalSeconds = DEFAULT_POLL_INTERVAL_SECONDS,
@@ -90,10 +93,12 @@ async def attach_input_layer(
 
     Upload first: POST the file as multipart field `base_file` to /api/v2/uploads/upload/ with the same
     Authorization header; it answers {"execution_id": ...}. Features must fit the kind: boundary = lines with
-    `boundary` (Reflective/Transmissive/Dirichlet) and `location` (External/Internal); friction = polygons with
+    `boundary` (Reflective, Transmissive, Dirichlet with `stage` in m or a stage time series name, or NormalDepth
+    with `slope`, the friction slope in m/m) and `location` (External/Internal); friction = polygons with
     `mannings`; inflow = lines with `type` Surface and `data` (m3/s or a hydrograph name); rainfall = polygons
     with `data` (mm/hr or a hyetograph name); structure = polygons with `method`; mesh_region = polygons with
-    `resolution`. A misfit is refused with the missing property named."""
+    `resolution`; gauge = points with a unique `name`; flow_line = lines with a unique `name`. A misfit is
+    refused with the missing property named."""
     if kind in UNSUPPORTED_KINDS:
         raise ToolError(f"{kind} layers cannot be attached as model inputs yet. Model the feature as a structure "
                         "polygon, or call suggest_capability to ask for it.")

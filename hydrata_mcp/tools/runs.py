@@ -75,7 +75,11 @@ class LaunchedRun(RunStatus, HandBack):
 class RunResults(BaseModel):
     id: int
     status: str
-    statistics: dict[str, Any]
+    statistics: dict[str, Any] = Field(description="Peaks with where and when (peak_*_at: x, y, t), flooded area per "
+                                                   "depth band and per hazard class (hazard_area_m2_by_class), "
+                                                   "the volume balance and mass_balance_error_pct.")
+    warnings: list[str] = Field(default_factory=list, description="E.g. a mass error above 1%: read before "
+                                                                   "trusting the numbers.")
     result_layers: dict[str, ResultLayer]
 
 
@@ -85,6 +89,11 @@ class PointValue(BaseModel):
     peak_depth: float | None = Field(description="Metres; null outside the mesh or never wet.")
     peak_stage: float | None
     peak_speed: float | None
+    max_hazard: int | None = Field(default=None, description="ARR 2019 hazard class 1-6, 0 dry.")
+    time_of_inundation_s: float | None = Field(default=None, description="When the depth first passed the "
+                                                                         "scenario's inundation threshold; null "
+                                                                         "if never.")
+    duration_of_inundation_s: float | None = None
 
 
 class SampledPoints(BaseModel):
@@ -214,13 +223,16 @@ async def retry_run(ctx: Context, run_id: RunId) -> LaunchedRun:
 
 @tool(title="Get run results", read_only=True, idempotent=True)
 async def get_run_results(ctx: Context, run_id: RunId) -> Annotated[CallToolResult, RunResults]:
-    """The results of a complete run: peak depth, speed and stage, flooded area per depth band, volumes in and
-    out, the result layers, and a PNG preview of the maximum depth (as an image)."""
+    """The results of a complete run: peak depth, speed and stage with where and when each happened, flooded area
+    per depth band and per ARR 2019 hazard class, the volume balance and its mass error (with a warning above
+    1%), the result layers (maximum depth, speed, stage and hazard, time and duration of inundation), and a PNG
+    preview of the maximum depth (as an image)."""
     api = PlatformClient.for_context(ctx)
     data = (await api.get(f"{RUNS}{run_id}/results/")).data
     preview = (await api.get(f"{RUNS}{run_id}/preview/")).data
-    results = RunResults(id=data["id"], status=data["status"], statistics=data.get("statistics") or {},
-                         result_layers=layers_of(data))
+    statistics = data.get("statistics") or {}
+    results = RunResults(id=data["id"], status=data["status"], statistics=statistics,
+                         warnings=statistics.get("warnings") or [], result_layers=layers_of(data))
     base64.b64decode(preview["data"], validate=True)  # only a real image goes to the model
     return CallToolResult(
         content=[TextContent(type="text", text=results.model_dump_json(indent=2)),
@@ -237,8 +249,8 @@ async def sample_run_results(
     crs: Annotated[str | None, Field(description="CRS of the points, e.g. EPSG:4326; default the project's.")]
     = None,
 ) -> SampledPoints:
-    """Peak depth, stage and speed of a complete run at given points, in the order given (null outside the
-    mesh)."""
+    """Peak depth, stage and speed, the hazard class and the time and duration of inundation of a complete run at
+    given points, in the order given (null outside the mesh)."""
     api = PlatformClient.for_context(ctx)
     data = (await api.post(f"{RUNS}{run_id}/sample/", json={"points": [p.model_dump() for p in points],
                                                            "crs": crs or ""})).data

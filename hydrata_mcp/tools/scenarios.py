@@ -27,7 +27,10 @@ Resolution = Annotated[float, Field(ge=0.1, le=1000, description="Mesh resolutio
 Duration = Annotated[int, Field(ge=1, le=2_592_000, description="Simulated time in seconds.")]
 InputId = Annotated[int | None, Field(ge=1, description="An input row id from list_inputs; left out = the "
                                                         "project's default row of that kind, if it has features.")]
-InputName = Literal["terrain", "boundary", "friction", "inflow", "rainfall", "structure", "mesh_region"]
+InputName = Literal["terrain", "boundary", "friction", "inflow", "rainfall", "structure", "mesh_region", "gauge",
+                    "flow_line"]
+InundationThreshold = Annotated[float | None, Field(gt=0, le=10, description=(
+    "Depth (m) above which a cell counts as inundated, for the time and duration of inundation; default 0.05."))]
 
 
 class RunSummary(BaseModel):
@@ -65,9 +68,12 @@ class ScenarioView(BaseModel):
     rainfall: int | None
     structure: int | None
     mesh_region: int | None
+    gauge: int | None = None
+    flow_line: int | None = None
     resolution: float
     duration: int
     model_start: datetime | None
+    inundation_threshold_m: float | None = None
     mesh_triangle_count_estimate: int | None
     mesh_estimate_breakdown: list[dict[str, Any]]
     mesh_estimate_problem: dict[str, Any] | None = Field(description="Why there is no estimate, when there is none.")
@@ -160,9 +166,12 @@ async def create_scenario(
     rainfall: InputId = None,
     structure: InputId = None,
     mesh_region: InputId = None,
+    gauge: InputId = None,
+    flow_line: InputId = None,
     description: str = "",
     model_start: Annotated[datetime | None, Field(description="When the simulation starts (for time series).")]
     = None,
+    inundation_threshold_m: InundationThreshold = None,
 ) -> ScenarioWithHandBack:
     """Create a draft scenario: a terrain and input rows with a mesh resolution and a duration. Needs draft level.
     Nothing is built or spent; the result carries the triangle estimate and the price of a run, which the
@@ -171,7 +180,8 @@ async def create_scenario(
     body: dict[str, Any] = {"name": name, "resolution": resolution, "duration": duration, "description": description,
                             "model_start": model_start.isoformat() if model_start else None}
     chosen = {"terrain": terrain, "boundary": boundary, "friction": friction, "inflow": inflow,
-              "rainfall": rainfall, "structure": structure, "mesh_region": mesh_region}
+              "rainfall": rainfall, "structure": structure, "mesh_region": mesh_region, "gauge": gauge,
+              "flow_line": flow_line, "inundation_threshold_m": inundation_threshold_m}
     body |= {key: value for key, value in chosen.items() if value is not None}
     return await _handed_back(api, project_id, (await api.post(_path(project_id), json=body)).data, "created")
 
@@ -212,6 +222,9 @@ async def update_scenario(
     rainfall: InputId = None,
     structure: InputId = None,
     mesh_region: InputId = None,
+    gauge: InputId = None,
+    flow_line: InputId = None,
+    inundation_threshold_m: InundationThreshold = None,
     clear: Annotated[list[InputName], Field(description="Inputs to remove from the scenario, e.g. ['rainfall'].")]
     = [],  # noqa: B006  (pydantic copies defaults)
 ) -> ScenarioWithHandBack:
@@ -221,7 +234,8 @@ async def update_scenario(
     given = {"name": name, "description": description, "resolution": resolution, "duration": duration,
              "model_start": model_start.isoformat() if model_start else None, "terrain": terrain,
              "boundary": boundary, "friction": friction, "inflow": inflow, "rainfall": rainfall,
-             "structure": structure, "mesh_region": mesh_region}
+             "structure": structure, "mesh_region": mesh_region, "gauge": gauge, "flow_line": flow_line,
+             "inundation_threshold_m": inundation_threshold_m}
     body = {key: value for key, value in given.items() if value is not None} | dict.fromkeys(clear)
     return await _handed_back(api, project_id, (await api.patch(_path(project_id, scenario_id), json=body)).data,
                               "updated")

@@ -101,7 +101,7 @@ async def finalize_terrain_upload(
 ) -> FinalizedTerrain:
     """Turn a completed terrain PUT into the project's terrain and start its import (reprojection, statistics,
     hillshade). Needs draft level. Refused with UPLOAD_NOT_FOUND when nothing was PUT. Then call get_terrain to
-    wait for it; once ready the project gets its six default input rows."""
+    wait for it; once ready the project gets its default input rows (one per input kind)."""
     api = PlatformClient.for_context(ctx)
     response = await api.post(f"{PROJECTS}{project_id}/terrain/upload/finalize/",
                               json={"staging_key": staging_key, "process_id": process_id, "title": title})

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 READ_ONLY = {
     "list_projects", "get_project", "get_agent_grant", "get_terrain", "list_inputs", "list_time_series", "get_scenario",
     "list_scenarios", "get_run_status", "get_run", "list_runs", "get_run_results", "sample_run_results",
-    "list_observations", "get_comparison",
+    "list_observations", "get_comparison", "get_run_time_series", "compare_runs",
 }
 FIRST_TOOLS = {"list_projects", "get_project", "create_project", "get_agent_grant", "suggest_capability"}
 

@@ -114,7 +114,9 @@ def test_the_seed_workflow_runs_a_real_simulation_and_reads_its_results(live_asg
 
     record = run.structured_content
     assert record["mesh_triangle_count"] > 0 and record["statistics"]["peak_depth_m"] > 0
-    assert set(record["result_layers"]) == {"gn_layer_max_depth", "gn_layer_max_speed", "gn_layer_max_stage"}
+    assert set(record["result_layers"]) == {"gn_layer_max_depth", "gn_layer_max_speed", "gn_layer_max_stage",
+                                            "gn_layer_max_hazard", "gn_layer_time_of_inundation",
+                                            "gn_layer_duration_of_inundation"}
     assert listed.structured_content["results"][0]["id"] == record["id"]
 
     statistics = results.structured_content["statistics"]

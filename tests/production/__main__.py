@@ -19,7 +19,7 @@ def main(arguments: list[str]) -> int:
     with production_servers() as environment:
         if arguments[:1] == ["--shell"]:
             for name, value in environment.items():
-                print(f"export {name}={value}")  # noqa: T201  (the point of --shell)
+                print(f"export {name}={value}")
             with contextlib.suppress(KeyboardInterrupt):
                 subprocess.run(arguments[1:] or ["sleep", "infinity"], env=dict(os.environ, **environment),
                                check=False)

@@ -116,7 +116,7 @@ def production_web(test_database_url, tmp_path_factory) -> Iterator[WebServer]:
     server = WebServer(tmp_path_factory.mktemp("web"), test_database_url)
     server.wait_until_serving()
     yield server
-    print("web log:\n" + server.stop())  # noqa: T201  (shown when a test fails)
+    print("web log:\n" + server.stop())
 
 
 @pytest.fixture
@@ -131,7 +131,7 @@ def start_production_worker(transactional_db, test_database_url, tmp_path) -> It
 
     yield start
     for worker in workers:
-        print(f"{worker.name} log:\n" + worker.stop())  # noqa: T201  (shown when a test fails)
+        print(f"{worker.name} log:\n" + worker.stop())
 
 
 @pytest.fixture

@@ -16,6 +16,8 @@ KIND_PATHS = {
     "rainfalls": InputKind.RAINFALL,
     "structures": InputKind.STRUCTURE,
     "mesh-regions": InputKind.MESH_REGION,
+    "gauges": InputKind.GAUGE,
+    "flow-lines": InputKind.FLOW_LINE,
 }
 
 

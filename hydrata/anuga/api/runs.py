@@ -9,7 +9,9 @@ from hydrata.agents.permissions import grant_of, signed_links_for
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.models import Run, RunStatus, Scenario
 from hydrata.anuga.projections import crs_code_validate
+from hydrata.anuga.run_impact import comparable, runs_impact
 from hydrata.anuga.run_results import preview_png, result_layers, sample
+from hydrata.anuga.run_series import run_time_series, series_chart_png
 from hydrata.anuga.selectors.projects import project_get_writable, projects_visible_to, reads_in_full
 from hydrata.anuga.selectors.runs import phase_of, run_get, runs_of
 from hydrata.anuga.services.runs import run_cancel, run_retry, run_start, runs_reap_stale
@@ -44,6 +46,15 @@ class SampleInput(serializers.Serializer):
 
     def validate_crs(self, value: str) -> str:
         return crs_code_validate(value) if value else value
+
+
+class TimeSeriesInput(serializers.Serializer):
+    gauges = serializers.ListField(child=serializers.CharField(max_length=200), required=False, allow_null=True,
+                                   default=None, max_length=50)
+    flow_lines = serializers.ListField(child=serializers.CharField(max_length=200), required=False,
+                                       allow_null=True, default=None, max_length=50)
+    points = PointInput(many=True, required=False, default=list, max_length=50)  # type: ignore[call-arg]  # DRF 3.15 has it; its stubs not yet
+    crs = serializers.CharField(required=False, allow_blank=True, default="")
 
 
 def run_status(run: Run) -> dict[str, Any]:
@@ -198,3 +209,35 @@ class RunSampleView(APIView):
         crs = data.validated_data["crs"] or run.scenario.project.projection
         points = [(p["x"], p["y"]) for p in data.validated_data["points"]]
         return Response({"id": run.pk, "crs": crs, "points": sample(run, points=points, crs=crs)})
+
+
+class RunTimeSeriesView(APIView):
+    grant_levels = {"POST": "read"}
+
+    def post(self, request: AuthenticatedRequest, run_id: int) -> Response:
+        run = run_get(user=request.user, run_id=run_id)
+        data = TimeSeriesInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        asked = data.validated_data
+        finished_run(run)
+        crs = asked["crs"] or run.scenario.project.projection
+        series = run_time_series(run, gauges=asked["gauges"], flow_lines=asked["flow_lines"], crs=crs,
+                                 points=[(p["x"], p["y"]) for p in asked["points"]])
+        return Response({"id": run.pk, "crs": crs, "series": series,
+                         "chart": {"mime_type": "image/png", "data": series_chart_png(run, series)}})
+
+
+class RunImpactView(APIView):
+    grant_levels = {"GET": "read"}
+
+    def get(self, request: AuthenticatedRequest, run_id: int, other_run_id: int) -> Response:
+        run = run_get(user=request.user, run_id=run_id)
+        other = comparable(run, run_get(user=request.user, run_id=other_run_id))
+        for finished in (run, other):
+            finished_run(finished)
+        answer = {"id": run.pk, "project": run.scenario.project_id, "scenario": run.scenario_id,
+                  **runs_impact(run=run, other=other)}
+        # Signed links only for those who read the run in full through an agent (the public-run policy above).
+        if not (signed_links_for(request) and reads_in_full(user=request.user, project_id=run.scenario.project_id)):
+            answer = {key: value for key, value in answer.items() if not key.startswith("s3_")}
+        return Response(answer)

@@ -33,6 +33,9 @@ class ScenarioInput(serializers.Serializer):
     rainfall = serializers.IntegerField(required=False, allow_null=True)
     structure = serializers.IntegerField(required=False, allow_null=True)
     mesh_region = serializers.IntegerField(required=False, allow_null=True)
+    gauge = serializers.IntegerField(required=False, allow_null=True)
+    flow_line = serializers.IntegerField(required=False, allow_null=True)
+    inundation_threshold_m = serializers.FloatField(required=False)
 
 
 class CloneInput(serializers.Serializer):
@@ -62,6 +65,7 @@ def scenario_detail(scenario: Scenario, *, user: User) -> dict[str, Any]:
         "description": scenario.description,
         **{name: getattr(scenario, f"{name}_id") for name in REFERENCES},
         "resolution": scenario.resolution, "duration": scenario.duration, "model_start": scenario.model_start,
+        "inundation_threshold_m": scenario.inundation_threshold_m,
         "computed_status": computed_status(run=run), "latest_run": run_compact(run),
         "latest_run_is_valid": scenario.latest_run_is_valid, **scenario_estimate(scenario=scenario),
         "currency": "USD", "approval": approval_summary(scenario=scenario, user=user),

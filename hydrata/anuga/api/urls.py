@@ -41,6 +41,8 @@ urlpatterns = [
     path("runs/<int:run_id>/sample/", runs.RunSampleView.as_view(), name="run-sample"),
     path("runs/<int:run_id>/tiles/", tiles.RunTileLayersView.as_view(), name="run-tiles"),
     path(f"runs/<int:run_id>/tiles/<str:layer>/{TILE}", tiles.RunTileView.as_view(), name="run-tile"),
+    path("runs/<int:run_id>/time-series/", runs.RunTimeSeriesView.as_view(), name="run-time-series"),
+    path("runs/<int:run_id>/impact/<int:other_run_id>/", runs.RunImpactView.as_view(), name="run-impact"),
 ]
 
 for segment, kind in inputs.KIND_PATHS.items():

@@ -6,12 +6,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import shapely
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from shapely.geometry import shape
 
-from hydrata.anuga.models import BUILD_IN_FLIGHT, Run, RunStatus, Scenario, TerrainStatus, TimeSeries
+from hydrata.anuga.models import BUILD_IN_FLIGHT, Run, RunStatus, Scenario, SeriesType, TerrainStatus, TimeSeries
 from hydrata.anuga.selectors.scenarios import latest_run, layer_features, scenario_estimate, scenario_geometry
 from hydrata.compute.errors import ModelGeometryError, TerrainFileError
 from hydrata.compute.geometry import internal_lines
@@ -26,7 +28,7 @@ logger = logging.getLogger(__name__)
 PACKAGE_FORMAT_VERSION = "1.0"
 INPUT_FIELDS = Scenario.INPUT_FIELDS
 FIXABLE_IN_MAP = {"BOUNDARY_EMPTY", "BOUNDARY_NO_EXTERNAL", "BOUNDARY_INVALID", "MESH_REGION_UNITS_UNMARKED",
-                  "MESH_REGION_INVALID", "NO_FORCING"}
+                  "MESH_REGION_INVALID", "NO_FORCING", "GAUGE_OUTSIDE_MESH", "FLOW_LINE_OUTSIDE_MESH"}
 
 
 def scenario_build_request(*, scenario: Scenario, user: User) -> Run:
@@ -80,18 +82,44 @@ def build_refusal_check(*, scenario: Scenario) -> int:
                                         f"{ceiling:,}. Use a coarser resolution or smaller fine mesh regions.",
                       estimate=triangles, ceiling=ceiling)
     _check_series_names(scenario)
+    _check_recorders(scenario, scenario_geometry(scenario=scenario).ring.polygon())
     return triangles
 
 
 def _check_series_names(scenario: Scenario) -> None:
-    names = set(TimeSeries.objects.filter(project=scenario.project).values_list("name", flat=True))
+    types = dict(TimeSeries.objects.filter(project=scenario.project).values_list("name", "series_type"))
+    crs = scenario.project.projection
     for name in ("inflow", "rainfall"):
-        for index, feature in enumerate(layer_features(layer=getattr(scenario, name), crs=scenario.project.projection)):
+        for index, feature in enumerate(layer_features(layer=getattr(scenario, name), crs=crs)):
             value = str((feature.get("properties") or {}).get("data", "")).strip()
-            if not _is_number(value) and value not in names:
+            if not _is_number(value) and value not in types:
                 raise _refuse("UNKNOWN_TIME_SERIES", f"{name} feature {index} uses data={value!r}, which is neither "
                                                      "a number nor the name of a time series in this project.",
                               name=value)
+    for index, feature in enumerate(layer_features(layer=scenario.boundary, crs=crs)):
+        properties = feature.get("properties") or {}
+        value = str(properties.get("stage") or "").strip()
+        if properties.get("boundary") != "Dirichlet" or not value or _is_number(value):
+            continue
+        if types.get(value) != SeriesType.STAGE:
+            raise _refuse("UNKNOWN_TIME_SERIES", f"boundary feature {index} uses stage={value!r}, which is neither "
+                                                 "a number nor the name of a stage time series in this project.",
+                          name=value)
+
+
+def _check_recorders(scenario: Scenario, model: shapely.Polygon) -> None:
+    """A gauge must stand inside the model, and a flow line must cross it, to record anything."""
+    crs = scenario.project.projection
+    for index, feature in enumerate(layer_features(layer=scenario.gauge, crs=crs)):
+        name = (feature.get("properties") or {}).get("name")
+        if not model.contains(shape(feature["geometry"])):
+            raise _refuse("GAUGE_OUTSIDE_MESH", f"Gauge {name!r} (feature {index}) is outside the model boundary; "
+                                                "move it inside or remove it.", name=name)
+    for index, feature in enumerate(layer_features(layer=scenario.flow_line, crs=crs)):
+        name = (feature.get("properties") or {}).get("name")
+        if not model.intersects(shape(feature["geometry"])):
+            raise _refuse("FLOW_LINE_OUTSIDE_MESH", f"Flow line {name!r} (feature {index}) does not cross the model "
+                                                    "area; draw it across the flow inside the boundary.", name=name)
 
 
 def _is_number(value: str) -> bool:
@@ -178,6 +206,7 @@ def _write_package(run: Run, package: Path) -> Path:
         "resolution": scenario.resolution,
         "duration": scenario.duration,
         "model_start": scenario.model_start.isoformat() if scenario.model_start else None,
+        "inundation_threshold_m": scenario.inundation_threshold_m,
     }
     (package / "scenario.json").write_text(json.dumps(manifest, indent=2))
     return package

@@ -14,12 +14,14 @@ DEFAULT_TITLES = {
     InputKind.RAINFALL: "Rainfall 01",
     InputKind.STRUCTURE: "Structure 01",
     InputKind.MESH_REGION: "MeshRegion 01",
+    InputKind.GAUGE: "Gauges 01",
+    InputKind.FLOW_LINE: "Flow lines 01",
 }
 
 
 @transaction.atomic
 def default_inputs_seed(*, project: Project) -> list[InputLayer]:
-    """The six default rows a project gets once its terrain is ready; idempotent."""
+    """The default rows a project gets once its terrain is ready, one per input kind; idempotent."""
     existing = set(InputLayer.objects.filter(project=project, is_default=True).values_list("kind", flat=True))
     created = [
         InputLayer(project=project, kind=kind, title=title, is_default=True)

@@ -21,7 +21,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from hydrata.anuga.models import Run, RunStatus
+from hydrata.anuga.models import Run, RunStatus, Scenario
 from hydrata.anuga.services.simulation_child import (
     LIMIT_HINT,
     ChildLimits,
@@ -39,7 +39,8 @@ WATCH_INTERVAL_SECONDS = 1.0
 HEARTBEAT_EVERY_SECONDS = 5.0
 TERMINATE_GRACE_SECONDS = 5.0
 UNSTABLE_EXIT_CODE = 3
-RESULT_FILES = ("max_depth.tif", "max_speed.tif", "max_stage.tif", "statistics.json", "preview.png", "run.log",
+RESULT_FILES = ("max_depth.tif", "max_speed.tif", "max_stage.tif", "max_hazard.tif", "time_of_inundation.tif",
+                "duration_of_inundation.tif", "statistics.json", "time_series.json", "preview.png", "run.log",
                 "result.json")
 
 
@@ -96,8 +97,7 @@ def _download_package(run: Run, destination: Path) -> None:
         manifest = json.load(stream)
     (destination / "scenario.json").write_text(json.dumps(manifest))
     names = [manifest["mesh"], manifest["elevation"], *manifest.get("time_series", {}).values()]
-    names += [manifest[kind] for kind in ("boundary", "friction", "inflow", "rainfall", "structure", "mesh_region")
-              if manifest.get(kind)]
+    names += [manifest[kind] for kind in Scenario.INPUT_FIELDS if manifest.get(kind)]
     for name in names:
         target = destination / name
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -18,7 +18,7 @@ PROJECTS = "/api/v2/anuga/projects/"
 UPLOAD = "/api/v2/uploads/upload/"
 STATUS = "/api/v2/resource-service/execution-status/"
 MGA56 = "EPSG:28356"
-KINDS = ["boundary", "friction", "inflow", "rainfall", "structure", "mesh_region"]
+KINDS = ["boundary", "friction", "inflow", "rainfall", "structure", "mesh_region", "gauge", "flow_line"]
 
 
 # --- arrange helpers -------------------------------------------------------------------------------------------
@@ -98,6 +98,7 @@ def test_a_ready_terrain_gives_the_project_one_default_row_of_each_kind_grouped_
     assert {kind: [row["title"] for row in rows] for kind, rows in body.items()} == {
         "boundary": ["Boundary 01"], "friction": ["Friction 01"], "inflow": ["Inflow 01"],
         "rainfall": ["Rainfall 01"], "structure": ["Structure 01"], "mesh_region": ["MeshRegion 01"],
+        "gauge": ["Gauges 01"], "flow_line": ["Flow lines 01"],
     }
     for kind, rows in body.items():
         row = rows[0]
@@ -111,8 +112,8 @@ def test_seeding_the_default_rows_twice_makes_no_duplicates():
     first = default_inputs_seed(project=project)
     second = default_inputs_seed(project=project)
 
-    assert len(first) == 6 and second == []
-    assert InputLayer.objects.filter(project=project).count() == 6
+    assert len(first) == len(KINDS) and second == []
+    assert InputLayer.objects.filter(project=project).count() == len(KINDS)
 
 
 # --- attaching -------------------------------------------------------------------------------------------------

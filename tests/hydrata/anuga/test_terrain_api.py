@@ -26,7 +26,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 PROJECTS = "/api/v2/anuga/projects/"
 TIFF = "image/tiff"
-DEFAULT_TITLES = ["Boundary 01", "Friction 01", "Inflow 01", "Rainfall 01", "Structure 01", "MeshRegion 01"]
+DEFAULT_TITLES = ["Boundary 01", "Friction 01", "Inflow 01", "Rainfall 01", "Structure 01", "MeshRegion 01",
+                  "Gauges 01", "Flow lines 01"]
 
 
 # --- arrange helpers -------------------------------------------------------------------------------------------
@@ -125,7 +126,7 @@ def dem_in_wgs84(tmp_path: Path) -> bytes:
 # --- the happy path --------------------------------------------------------------------------------------------
 
 
-def test_presign_put_finalize_makes_a_ready_terrain_that_reads_what_rasterio_reads_and_seeds_six_inputs():
+def test_presign_put_finalize_makes_a_ready_terrain_that_reads_what_rasterio_reads_and_seeds_a_row_of_each_input_kind():
     user = make_user()
     client = api_for(user)
     project = make_project(user)
@@ -153,7 +154,7 @@ def test_presign_put_finalize_makes_a_ready_terrain_that_reads_what_rasterio_rea
     assert terrain["nodata_fraction"] == pytest.approx(truth["nodata_fraction"], abs=1e-6)
     assert terrain["bbox_wgs84"] == pytest.approx(truth["bbox_wgs84"], abs=1e-6)
     rows = InputLayer.objects.filter(project=project)
-    assert rows.count() == 6 and all(row.is_default and row.dataset is None for row in rows)
+    assert rows.count() == len(DEFAULT_TITLES) and all(row.is_default and row.dataset is None for row in rows)
     assert sorted(rows.values_list("title", flat=True)) == sorted(DEFAULT_TITLES)
 
 
@@ -184,7 +185,7 @@ def test_finalizing_the_same_staging_key_twice_returns_the_same_terrain_and_make
     assert first.json()["id"] == second.json()["id"] == without_process_id.json()["id"]
     assert second.json()["status"] == "ready"
     assert Terrain.objects.filter(project=project).count() == 1
-    assert InputLayer.objects.filter(project=project).count() == 6
+    assert InputLayer.objects.filter(project=project).count() == len(DEFAULT_TITLES)
 
 
 def test_a_wrong_process_id_for_a_real_staging_key_is_upload_not_found():
@@ -254,7 +255,7 @@ def test_a_dem_in_wgs84_is_reprojected_to_the_project_crs_and_keeps_its_elevatio
     west, south, east, north = terrain["bbox_native"]
     assert 250985 < west < 251000 and 6271785 < south < 6271801 and 251199 < east < 251215
     assert 6272000 < north < 6272015
-    assert InputLayer.objects.filter(project=project).count() == 6
+    assert InputLayer.objects.filter(project=project).count() == len(DEFAULT_TITLES)
 
 
 # --- the signed URL refuses ------------------------------------------------------------------------------------
@@ -466,7 +467,7 @@ def test_the_multipart_upload_is_accepted_and_becomes_a_ready_terrain():
     assert response.status_code == 202
     assert terrain["status"] == "ready" and terrain["title"] == "Survey 2024"
     assert terrain["elevation_max"] == pytest.approx(truth["elevation_max"], abs=1e-3)
-    assert InputLayer.objects.filter(project=project).count() == 6
+    assert InputLayer.objects.filter(project=project).count() == len(DEFAULT_TITLES)
 
 
 def test_the_multipart_upload_without_the_file_field_is_file_missing():

@@ -10,15 +10,16 @@ from PIL import Image
 
 from hydrata.compute.package import Grid
 from hydrata.compute.results import (
+    HAZARD_NODATA,
     NODATA,
     MeshMaxima,
     Staging,
-    depth_band_areas,
     grid_values,
     triangle_index_grid,
     write_preview,
     write_results,
 )
+from hydrata.compute.run_statistics import VolumeAccount, depth_band_areas, hazard_class_areas
 from hydrata.compute.sampling import sample_rasters
 from tests.hydrata.compute.helpers import peak_rasters
 
@@ -74,14 +75,19 @@ def test_the_preview_is_a_png_at_most_1024_pixels_long_and_transparent_where_dry
     assert alpha[:, :200].max() == 0 and alpha[60, 600] == 255
 
 
-def write_fixture_results(output_dir):
+def write_fixture_results(output_dir, account=None):
     maxima = MeshMaxima(nodes=NODES, triangles=TRIANGLES, max_depth=np.array([0.2, 1.2]),
-                        max_speed=np.array([0.5, 0.0]), max_stage=np.array([10.2, 11.2]))
+                        max_speed=np.array([0.5, 0.0]), max_stage=np.array([10.2, 11.2]),
+                        time_of_max_depth=np.array([30.0, 45.0]), time_of_max_speed=np.array([20.0, np.nan]),
+                        time_of_max_stage=np.array([30.0, 45.0]), max_hazard=np.array([1, 3], dtype=np.uint8),
+                        time_of_inundation=np.array([12.0, np.nan]), duration_of_inundation=np.array([40.0, 0.0]))
     staging = Staging(output_dir)
-    statistics = write_results(staging=staging, maxima=maxima, grid=GRID,
-                               totals={"volume_in": 50.0, "final_volume": 20.0, "boundary_net_inflow": -30.0,
-                                       "sim_seconds": 60.0, "wall_seconds": 1.0},
-                               extra_files={"sww": "run.sww"})
+    account = account or VolumeAccount(initial=0.0, final=20.0, rainfall=40.0, inflow=10.0, boundary_in=0.0,
+                                       boundary_out=30.0)
+    statistics = write_results(staging=staging, maxima=maxima, grid=GRID, account=account,
+                               timing={"sim_seconds": 60.0, "wall_seconds": 1.0},
+                               series={"t": [0.0, 60.0], "gauges": [], "flow_lines": []},
+                               extra_files={"sww": "run.sww"}, inundation_threshold_m=0.05)
     return staging, statistics
 
 
@@ -92,7 +98,8 @@ def test_results_stay_under_hidden_names_until_committed_and_then_line_up_with_t
     staging.commit()
 
     assert sorted(path.name for path in tmp_path.iterdir()) == [
-        "max_depth.tif", "max_speed.tif", "max_stage.tif", "preview.png", "result.json", "statistics.json"]
+        "duration_of_inundation.tif", "max_depth.tif", "max_hazard.tif", "max_speed.tif", "max_stage.tif",
+        "preview.png", "result.json", "statistics.json", "time_of_inundation.tif", "time_series.json"]
     with rasterio.open(tmp_path / "max_depth.tif") as raster:
         assert raster.driver == "GTiff" and raster.tags(ns="IMAGE_STRUCTURE").get("LAYOUT") == "COG"
         assert (raster.crs, raster.transform, raster.width, raster.height) == (GRID.crs, GRID.transform, 20, 20)
@@ -103,6 +110,62 @@ def test_results_stay_under_hidden_names_until_committed_and_then_line_up_with_t
     assert statistics["wet_area_m2"] == pytest.approx(100.0)
     assert statistics["volume_out_m3"] == 30.0 and statistics["triangles"] == 2
     assert json.loads((tmp_path / "result.json").read_text())["files"]["sww"] == "run.sww"
+
+
+def test_the_statistics_say_where_and_when_each_peak_happened():
+    _, statistics = write_fixture_results_in_memory()
+
+    assert statistics["peak_depth_at"] == {"x": pytest.approx(10 / 3), "y": pytest.approx(20 / 3), "t": 45.0}
+    assert statistics["peak_speed_at"] == {"x": pytest.approx(20 / 3), "y": pytest.approx(10 / 3), "t": 20.0}
+    assert statistics["peak_stage_m"] == 11.2 and statistics["peak_stage_at"]["t"] == 45.0
+
+
+def write_fixture_results_in_memory(account=None):
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as directory:
+        return write_fixture_results(Path(directory), account)
+
+
+def test_hazard_and_inundation_rasters_hold_classes_and_seconds_with_their_own_nodata(tmp_path):
+    staging, statistics = write_fixture_results(tmp_path)
+    staging.commit()
+
+    with rasterio.open(tmp_path / "max_hazard.tif") as raster:
+        assert raster.dtypes == ("uint8",) and raster.nodata == HAZARD_NODATA
+        assert raster.tags(ns="IMAGE_STRUCTURE").get("LAYOUT") == "COG"
+        hazard = raster.read(1)
+    assert hazard[14, 14] == 1 and hazard[5, 5] == 3 and hazard[0, 0] == HAZARD_NODATA
+    with rasterio.open(tmp_path / "time_of_inundation.tif") as arrival, \
+            rasterio.open(tmp_path / "duration_of_inundation.tif") as duration:
+        assert arrival.read(1)[14, 14] == 12.0 and duration.read(1)[14, 14] == 40.0
+        assert arrival.read(1)[5, 5] == NODATA and duration.read(1)[5, 5] == NODATA  # never inundated
+    assert statistics["hazard_area_m2_by_class"] == {"H1": 45.0, "H2": 0.0, "H3": 55.0, "H4": 0.0, "H5": 0.0,
+                                                     "H6": 0.0}
+    assert statistics["inundated_area_m2"] == 45.0
+
+
+def test_the_hazard_areas_count_each_class_and_leave_out_dry_cells_and_cells_off_the_mesh():
+    classes = np.array([HAZARD_NODATA, 0, 1, 1, 2, 6, 6, 6], dtype=np.uint8)
+
+    assert hazard_class_areas(classes, cell_area=2.0) == {"H1": 4.0, "H2": 2.0, "H3": 0.0, "H4": 0.0, "H5": 0.0,
+                                                          "H6": 6.0}
+
+
+def test_the_volume_balance_reports_the_mass_error_and_warns_above_one_percent():
+    healthy = VolumeAccount(initial=5.0, final=25.0, rainfall=40.0, inflow=10.0, boundary_in=2.0,
+                            boundary_out=32.0)
+    leaky = VolumeAccount(initial=0.0, final=18.0, rainfall=40.0, inflow=10.0, boundary_in=0.0, boundary_out=30.0)
+
+    assert healthy.came_in == 52.0 and healthy.error == 0.0 and healthy.error_pct == 0.0
+    _, statistics = write_fixture_results_in_memory(healthy)
+    assert statistics["mass_balance_error_pct"] == 0.0 and statistics["warnings"] == []
+    assert statistics["volume_balance"]["boundary_in_m3"] == 2.0 and statistics["boundary_net_inflow_m3"] == -30.0
+    assert leaky.error == -2.0 and leaky.error_pct == pytest.approx(4.0)
+    _, statistics = write_fixture_results_in_memory(leaky)
+    assert statistics["mass_balance_error_pct"] == pytest.approx(4.0)
+    assert "4.00%" in statistics["warnings"][0]
 
 
 def test_discarding_removes_every_staged_file(tmp_path):

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('anuga', '0004_run_cancel_requested_run_child_pid_and_more'),
+        ('anuga', '0005_scenario_gauges_flow_lines_inundation'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,130 @@
+"""statistics.json: the numbers an engineer reads first. Peaks with where and when they happened, flooded area per
+depth band and per hazard class, and the volume balance with its mass error."""
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from hydrata.compute.grid_codes import HAZARD_NODATA, NODATA, WET_DEPTH_M
+from hydrata.compute.hazard import CLASSES
+
+if TYPE_CHECKING:
+    from hydrata.compute.results import MeshMaxima
+
+DEPTH_BANDS: tuple[tuple[str, float, float], ...] = (
+    ("0.01-0.15", 0.01, 0.15),
+    ("0.15-0.3", 0.15, 0.3),
+    ("0.3-0.5", 0.3, 0.5),
+    ("0.5-1.0", 0.5, 1.0),
+    ("1.0-2.0", 1.0, 2.0),
+    (">2.0", 2.0, np.inf),
+)
+HEALTHY_MASS_ERROR_PCT = 1.0  # TUFLOW's line for a healthy model
+
+
+@dataclass(frozen=True)
+class VolumeAccount:
+    """Every volume (m³) that moved during the run. Rain and inflow are what ANUGA's operators actually applied;
+    the boundary volumes are its exact boundary flux integral, split by direction one step at a time."""
+
+    initial: float
+    final: float
+    rainfall: float
+    inflow: float
+    boundary_in: float
+    boundary_out: float
+
+    @property
+    def came_in(self) -> float:
+        return self.rainfall + self.inflow + self.boundary_in
+
+    @property
+    def error(self) -> float:
+        """Stored now less what the run started with and what came in, plus what went out: 0 for a model that
+        conserves mass."""
+        return self.final - self.initial - self.came_in + self.boundary_out
+
+    @property
+    def error_pct(self) -> float | None:
+        return 100.0 * abs(self.error) / self.came_in if self.came_in > 0 else None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"initial_m3": self.initial, "rainfall_m3": self.rainfall, "inflow_m3": self.inflow,
+                "boundary_in_m3": self.boundary_in, "boundary_out_m3": self.boundary_out, "final_m3": self.final,
+                "came_in_m3": self.came_in, "error_m3": self.error, "error_pct": self.error_pct}
+
+
+def depth_band_areas(max_depth: np.ndarray, cell_area: float) -> dict[str, float]:
+    """The area (m²) of raster cells whose maximum depth falls in each band [low, high); nodata cells excluded."""
+    valid = max_depth[max_depth != NODATA]
+    return {label: float(np.count_nonzero((valid >= low) & (valid < high)) * cell_area)
+            for label, low, high in DEPTH_BANDS}
+
+
+def hazard_class_areas(max_hazard: np.ndarray, cell_area: float) -> dict[str, float]:
+    """The area (m²) of raster cells of each hazard class H1-H6 (dry cells and cells off the mesh excluded)."""
+    valid = max_hazard[max_hazard != HAZARD_NODATA]
+    return {f"H{number}": float(np.count_nonzero(valid == number) * cell_area) for number in CLASSES}
+
+
+def peak_at(values: np.ndarray, times: np.ndarray, centroids: np.ndarray,
+            among: np.ndarray | None = None) -> dict[str, float | None] | None:
+    """Where and when the highest of `values` happened: the triangle's centroid and the time (s) it was reached."""
+    candidates = np.isfinite(values) if among is None else among & np.isfinite(values)
+    if not candidates.any():
+        return None
+    index = int(np.flatnonzero(candidates)[np.argmax(values[candidates])])
+    time = float(times[index]) if np.isfinite(times[index]) else None
+    return {"value": float(values[index]), "x": float(centroids[index, 0]), "y": float(centroids[index, 1]),
+            "t": time}
+
+
+def mass_balance_warnings(account: VolumeAccount) -> list[str]:
+    if account.error_pct is None or account.error_pct <= HEALTHY_MASS_ERROR_PCT:
+        return []
+    return [f"The volume balance is off by {account.error_pct:.2f}% of the {account.came_in:.4g} m3 that came in "
+            f"(above the {HEALTHY_MASS_ERROR_PCT:g}% of a healthy model): check the mesh and the inflows."]
+
+
+def run_statistics(*, maxima: "MeshMaxima", grids: dict[str, np.ndarray], cell_area: float, account: VolumeAccount,
+                   series: dict[str, Any], inundation_threshold_m: float, sim_seconds: float,
+                   wall_seconds: float) -> dict[str, Any]:
+    """Peaks come from the mesh triangles (the rasters sample them, so they can only be lower); peak stage is over
+    triangles that got wet (max depth >= 1 cm), null when none did. volume_in_m3 is rain and inflow; volume_out_m3
+    is that less what is stored at the end, never below 0; boundary_net_inflow_m3 is positive when water came in
+    through the boundary."""
+    bands = depth_band_areas(grids["max_depth"], cell_area)
+    centroids = maxima.centroids
+    wet = maxima.max_depth >= WET_DEPTH_M
+    depth = peak_at(maxima.max_depth, maxima.time_of_max_depth, centroids)
+    speed = peak_at(maxima.max_speed, maxima.time_of_max_speed, centroids)
+    stage = peak_at(maxima.max_stage, maxima.time_of_max_stage, centroids, among=wet) if wet.any() else None
+    inundated = grids["time_of_inundation"] != NODATA
+    return {
+        "peak_depth_m": depth and depth["value"],
+        "peak_speed_m_s": speed and speed["value"],
+        "peak_stage_m": stage and stage["value"],
+        "peak_depth_at": _where(depth), "peak_speed_at": _where(speed), "peak_stage_at": _where(stage),
+        "flooded_area_m2_by_depth_band": bands,
+        "wet_area_m2": float(sum(bands.values())),
+        "hazard_area_m2_by_class": hazard_class_areas(grids["max_hazard"], cell_area),
+        "inundation_threshold_m": float(inundation_threshold_m),
+        "inundated_area_m2": float(np.count_nonzero(inundated) * cell_area),
+        "volume_in_m3": float(account.rainfall + account.inflow),
+        "volume_out_m3": float(max(0.0, account.rainfall + account.inflow - account.final)),
+        "final_volume_m3": float(account.final),
+        "boundary_net_inflow_m3": float(account.boundary_in - account.boundary_out),
+        "volume_balance": account.as_json(),
+        "mass_balance_error_pct": account.error_pct,
+        "warnings": mass_balance_warnings(account),
+        "gauges": [gauge["name"] for gauge in series.get("gauges", [])],
+        "flow_lines": [line["name"] for line in series.get("flow_lines", [])],
+        "sim_seconds": float(sim_seconds),
+        "wall_seconds": float(wall_seconds),
+        "triangles": len(maxima.triangles),
+    }
+
+
+def _where(peak: dict[str, float | None] | None) -> dict[str, float | None] | None:
+    return None if peak is None else {key: peak[key] for key in ("x", "y", "t")}
