@@ -12,7 +12,7 @@ NODE_DIR ?= var/node22
 CONFORMANCE_SUITE ?= @modelcontextprotocol/conformance@0.2.0-alpha.12
 INSPECTOR ?= @modelcontextprotocol/inspector@2.12.0
 
-.PHONY: install run worker test test-production conformance mutants bench load demo-keys view
+.PHONY: install run worker test lint test-production conformance mutants bench load demo-keys view
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,8 +36,14 @@ worker: install
 demo-keys: install
 	$(PY) manage.py setup_demo --new-keys
 
-test: install
+# The linters and the type checker first (configured in pyproject.toml), then the whole suite.
+test: install lint
 	$(PY) -m pytest -q
+
+lint: install
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m mypy
 
 mutants: install
 	$(PY) scripts/mutants.py

@@ -33,10 +33,18 @@ def quiet(_message: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("package", type=Path, help="a built package directory (holds scenario.json and mesh.msh)")
-    parser.add_argument("--threads", type=int, default=None,
-                        help="OpenMP threads (default: OMP_NUM_THREADS, else 1, as the simulation child)")
-    parser.add_argument("--yield-seconds", type=float, default=None,
-                        help="model seconds per evolve yield (default: the simulation child's default)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="OpenMP threads (default: OMP_NUM_THREADS, else 1, as the simulation child)",
+    )
+    parser.add_argument(
+        "--yield-seconds",
+        type=float,
+        default=None,
+        help="model seconds per evolve yield (default: the simulation child's default)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     options = parser.parse_args()
     threads = options.threads or int(os.environ.get("OMP_NUM_THREADS") or 1)
@@ -65,8 +73,11 @@ def main() -> None:
     ceiling = forcing.inlet_timestep_ceiling(inflows)  # the child's bound on the early time step, same physics
     if ceiling is not None:
         domain.set_evolve_max_timestep(ceiling)
-    domain.set_boundary(forcing.boundary_map(domain, boundary_features=package.features("boundary"), log=quiet,
-                                             series=series, start=start))
+    domain.set_boundary(
+        forcing.boundary_map(
+            domain, boundary_features=package.features("boundary"), log=quiet, series=series, start=start
+        )
+    )
 
     evolve_started = time.perf_counter()
     for _ in domain.evolve(yieldstep=yield_seconds, finaltime=duration):
@@ -75,10 +86,16 @@ def main() -> None:
     sim_seconds = float(domain.get_relative_time())
     script_seconds = time.perf_counter() - SCRIPT_STARTED
 
-    report = {"triangles": int(domain.number_of_triangles), "threads": threads, "sim_seconds": sim_seconds,
-              "yield_seconds": yield_seconds, "setup_seconds": round(evolve_started - SCRIPT_STARTED, 3),
-              "evolve_wall_seconds": round(evolve_seconds, 3), "script_wall_seconds": round(script_seconds, 3),
-              "sww_written": bool(domain.get_store())}
+    report = {
+        "triangles": int(domain.number_of_triangles),
+        "threads": threads,
+        "sim_seconds": sim_seconds,
+        "yield_seconds": yield_seconds,
+        "setup_seconds": round(evolve_started - SCRIPT_STARTED, 3),
+        "evolve_wall_seconds": round(evolve_seconds, 3),
+        "script_wall_seconds": round(script_seconds, 3),
+        "sww_written": bool(domain.get_store()),
+    }
     if options.json:
         print(json.dumps(report), flush=True)
         return

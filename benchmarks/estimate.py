@@ -45,8 +45,12 @@ def load_ring(folder: Path) -> BoundaryRing:
 
 
 def region_feature(polygon: shapely.Polygon, resolution: float, name: str = "synthetic") -> dict:
-    return {"type": "Feature", "id": name, "geometry": mapping(polygon),
-            "properties": {"resolution": resolution, "resolution_units": "m"}}
+    return {
+        "type": "Feature",
+        "id": name,
+        "geometry": mapping(polygon),
+        "properties": {"resolution": resolution, "resolution_units": "m"},
+    }
 
 
 def middle_quarter(ring: BoundaryRing, resolution: float) -> list:
@@ -60,8 +64,9 @@ def middle_quarter(ring: BoundaryRing, resolution: float) -> list:
 def measure(ring: BoundaryRing, regions: list, resolution: float, folder: Path) -> tuple[int, int, float]:
     estimate = estimate_module.mesh_estimate(ring=ring, regions=regions, resolution=resolution)
     started = time.perf_counter()
-    built = mesh_build(ring=ring, regions=regions, resolution=resolution, breaklines=[],
-                       destination=folder / "mesh.msh")
+    built = mesh_build(
+        ring=ring, regions=regions, resolution=resolution, breaklines=[], destination=folder / "mesh.msh"
+    )
     return estimate.triangles, built.triangle_count, time.perf_counter() - started
 
 
@@ -84,8 +89,11 @@ def benchmark(merewether: Path) -> int:
                     estimate, real, seconds = measure(ring, regions, resolution, Path(scratch))
                     error = (estimate - real) / real * 100
                     worst = max(worst, abs(error))
-                    print(f"| {name} | {resolution} | {'yes' if with_region else 'no'} | {estimate} | {real} | "
-                          f"{error:+.1f} | {seconds:.2f} |", flush=True)
+                    print(
+                        f"| {name} | {resolution} | {'yes' if with_region else 'no'} | {estimate} | {real} | "
+                        f"{error:+.1f} | {seconds:.2f} |",
+                        flush=True,
+                    )
     print(f"\nworst error {worst:.1f}% (limit {TOLERANCE_PERCENT:.0f}%)")
     return 0 if worst <= TOLERANCE_PERCENT else 1
 
@@ -94,10 +102,14 @@ def benchmark(merewether: Path) -> int:
 
 
 def ring_of(points: list[tuple[float, float]], tags: tuple[str, ...] = ("Reflective", "Transmissive")) -> BoundaryRing:
-    features = [{"type": "Feature", "geometry": {"type": "LineString",
-                                                 "coordinates": [points[i], points[(i + 1) % len(points)]]},
-                 "properties": {"boundary": tags[i % len(tags)], "location": "External"}}
-                for i in range(len(points))]
+    features = [
+        {
+            "type": "Feature",
+            "geometry": {"type": "LineString", "coordinates": [points[i], points[(i + 1) % len(points)]]},
+            "properties": {"boundary": tags[i % len(tags)], "location": "External"},
+        }
+        for i in range(len(points))
+    ]
     return boundary_ring(features)
 
 
@@ -115,8 +127,10 @@ def rectangle(width: float, height: float) -> list[tuple[float, float]]:
 
 
 def circle(radius: float, vertices: int) -> list[tuple[float, float]]:
-    return [(radius * math.cos(2 * math.pi * k / vertices), radius * math.sin(2 * math.pi * k / vertices))
-            for k in range(vertices)]
+    return [
+        (radius * math.cos(2 * math.pi * k / vertices), radius * math.sin(2 * math.pi * k / vertices))
+        for k in range(vertices)
+    ]
 
 
 def central(ring: BoundaryRing, fraction: float, resolution: float) -> list:
@@ -129,8 +143,9 @@ def central(ring: BoundaryRing, fraction: float, resolution: float) -> list:
 
 def calibration_cases(merewether: Path):
     """(label, ring, regions, resolution) for every mesh of the calibration set."""
-    shapes = {f"rect {w}x{h}": ring_of(rectangle(w, h))
-              for w, h in ((20, 20), (50, 50), (100, 20), (200, 200), (400, 100))}
+    shapes = {
+        f"rect {w}x{h}": ring_of(rectangle(w, h)) for w, h in ((20, 20), (50, 50), (100, 20), (200, 200), (400, 100))
+    }
     shapes["circle r60 n64"] = ring_of(circle(60, 64))
     shapes["L 100"] = ring_of([(0, 0), (100, 0), (100, 40), (40, 40), (40, 100), (0, 100)])
     shapes["small_test"] = load_ring(SMALL_TEST)
@@ -148,8 +163,9 @@ def calibration_cases(merewether: Path):
             for ratio in (2, 4, 10):
                 for resolution in (2, 5, 10):
                     regions = central(ring, fraction, resolution / ratio)
-                    count = 1.54 * (ring.area / (resolution**2 / 2) + regions[0].polygon.area
-                                    / regions[0].max_triangle_area)
+                    count = 1.54 * (
+                        ring.area / (resolution**2 / 2) + regions[0].polygon.area / regions[0].max_triangle_area
+                    )
                     if count <= 400_000:
                         yield f"{label} region 1/{round(1 / fraction)} ratio {ratio}", ring, regions, resolution
     square = shapes["rect 200x200"]
@@ -163,8 +179,10 @@ def calibration_cases(merewether: Path):
         regions = central(square, 0.25, resolution / 2) + central(square, 1 / 16, resolution / 4)
         yield "rect 200x200 nested regions 1/2 and 1/4", square, regions, resolution
         yield "rect 200x200 coarser region 1/4 at 2x", square, central(square, 0.25, resolution * 2), resolution
-        crossing = [region_feature(shapely.box(40, 40, 120, 120), resolution / 2, "a"),
-                    region_feature(shapely.box(90, 90, 170, 170), resolution / 3, "b")]
+        crossing = [
+            region_feature(shapely.box(40, 40, 120, 120), resolution / 2, "a"),
+            region_feature(shapely.box(90, 90, 170, 170), resolution / 3, "b"),
+        ]
         yield "rect 200x200 crossing regions", square, mesh_regions(crossing, within=square.polygon()), resolution
     for resolution in (5, 8, 10):
         yield "circle r50 n100 (3.1 m spacing)", ring_of(circle(50, 100)), [], resolution
@@ -176,8 +194,9 @@ def calibrate(merewether: Path) -> int:
     rows, reals, labels = [], [], []
     with tempfile.TemporaryDirectory() as scratch:
         for label, ring, regions, resolution in calibration_cases(merewether):
-            built = mesh_build(ring=ring, regions=regions, resolution=resolution, breaklines=[],
-                               destination=Path(scratch) / "mesh.msh")
+            built = mesh_build(
+                ring=ring, regions=regions, resolution=resolution, breaklines=[], destination=Path(scratch) / "mesh.msh"
+            )
             terms = estimate_module.estimate_terms(ring=ring, regions=regions, resolution=resolution)
             rows.append([sum(zone[name] for zone in terms.values()) for name in TERMS])
             reals.append(built.triangle_count)
@@ -192,14 +211,18 @@ def calibrate(merewether: Path) -> int:
     edges, *_ = np.linalg.lstsq(x[fit, 1:] / real[fit, None], 1 - per_area * x[fit, 0] / real[fit], rcond=None)
     fitted = np.array([per_area, *edges])
     current = np.array([getattr(estimate_module, name) for name in CONSTANTS])
-    print(f"{len(real)} meshes; {len(plain)} plain ones of 100k+ triangles give the area constant; "
-          f"{int(fit.sum())} of {MIN_FIT_TRIANGLES}+ triangles the edge constants")
+    print(
+        f"{len(real)} meshes; {len(plain)} plain ones of 100k+ triangles give the area constant; "
+        f"{int(fit.sum())} of {MIN_FIT_TRIANGLES}+ triangles the edge constants"
+    )
     for name, value, now in zip(CONSTANTS, fitted, current, strict=True):
         print(f"{name} = {value:.3f}   (in use: {now})")
     print("\n| mesh | real | error % (fitted) | error % (in use) |\n|---|---:|---:|---:|")
     for label, row, count in zip(labels, x, real, strict=True):
-        print(f"| {label} | {int(count)} | {(row @ fitted - count) / count * 100:+.1f} | "
-              f"{(row @ current - count) / count * 100:+.1f} |")
+        print(
+            f"| {label} | {int(count)} | {(row @ fitted - count) / count * 100:+.1f} | "
+            f"{(row @ current - count) / count * 100:+.1f} |"
+        )
     for label, errors in (("fitted", x @ fitted), ("in use", x @ current)):
         worst = np.abs((errors[fit] - real[fit]) / real[fit]).max() * 100
         print(f"worst error, constants {label}, meshes of {MIN_FIT_TRIANGLES}+ triangles: {worst:.1f}%")

@@ -29,8 +29,9 @@ def free_port() -> int:
 
 
 def manage(env: dict[str, str], *args: str) -> str:
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True,
-                          capture_output=True, text=True).stdout.strip()
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True, capture_output=True, text=True
+    ).stdout.strip()
 
 
 def wait_until_up(url: str) -> None:
@@ -62,17 +63,36 @@ def main() -> None:
     manage(env, "migrate", "--noinput")
     key = manage(env, "create_agent_key", "--username", "bench", "--level", "draft", "--create-user")
     server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port), "--log-level", "warning",
-         "--no-access-log"], cwd=ROOT, env=env)
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "config.asgi:application",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            "--no-access-log",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
     try:
         wait_until_up(origin + "/")
         with httpx.Client(base_url=origin, headers={"Authorization": f"Bearer {key}"}, timeout=30) as http:
             project = http.post("/api/v2/anuga/projects/", json={"name": "Bench", "projection": "EPSG:28356"}).json()
             rest_path = f"/api/v2/anuga/projects/{project['id']}/"
-            call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                    "params": {"name": "get_project", "arguments": {"project_id": project["id"]}}}
-            mcp_headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json",
-                           "MCP-Protocol-Version": "2025-11-25"}
+            call = {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "tools/call",
+                "params": {"name": "get_project", "arguments": {"project_id": project["id"]}},
+            }
+            mcp_headers = {
+                "Accept": "application/json, text/event-stream",
+                "Content-Type": "application/json",
+                "MCP-Protocol-Version": "2025-11-25",
+            }
 
             def via_rest() -> None:
                 assert http.get(rest_path).status_code == 200

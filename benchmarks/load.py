@@ -52,8 +52,12 @@ class Tally:
 
 
 def calls(target: Target) -> list[tuple[str, dict]]:
-    return [("get_project", {"project_id": target.project_id}), ("list_scenarios", {"project_id": target.project_id}),
-            ("get_run_status", {"run_id": target.run_id}), ("get_run", {"run_id": target.run_id})]
+    return [
+        ("get_project", {"project_id": target.project_id}),
+        ("list_scenarios", {"project_id": target.project_id}),
+        ("get_run_status", {"run_id": target.run_id}),
+        ("get_run", {"run_id": target.run_id}),
+    ]
 
 
 async def one_client(target: Target, deadline: float, tally: Tally, offset: int) -> None:
@@ -92,18 +96,26 @@ def measure(target: Target, *, clients: int, seconds: float) -> dict:
     def percentile(p: float) -> float:
         return round(ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))], 1) if ordered else 0.0
 
-    return {"clients": clients, "seconds": round(wall, 1), "calls": len(ordered),
-            "calls_per_second": round(len(ordered) / wall, 1),
-            "p50_ms": round(statistics.median(ordered), 1) if ordered else 0.0, "p95_ms": percentile(95),
-            "p99_ms": percentile(99), "errors": len(tally.errors), "first_errors": tally.errors[:5],
-            "p50_ms_by_tool": {name: round(statistics.median(values), 1) for name, values in tally.by_tool.items()}}
+    return {
+        "clients": clients,
+        "seconds": round(wall, 1),
+        "calls": len(ordered),
+        "calls_per_second": round(len(ordered) / wall, 1),
+        "p50_ms": round(statistics.median(ordered), 1) if ordered else 0.0,
+        "p95_ms": percentile(95),
+        "p99_ms": percentile(99),
+        "errors": len(tally.errors),
+        "first_errors": tally.errors[:5],
+        "p50_ms_by_tool": {name: round(statistics.median(values), 1) for name, values in tally.by_tool.items()},
+    }
 
 
 def arrange(url: str, key: str) -> Target:
     model = small_test_model(url, key)
     with api(url, key) as http:
-        scenario = http.post(f"{PROJECTS}{model.project_id}/scenarios/",
-                             json={"name": "load", "resolution": 10, "duration": 300}).json()
+        scenario = http.post(
+            f"{PROJECTS}{model.project_id}/scenarios/", json={"name": "load", "resolution": 10, "duration": 300}
+        ).json()
         built = http.post(f"{PROJECTS}{model.project_id}/scenarios/{scenario['id']}/build/")
         if built.status_code != 202:
             raise RuntimeError(f"the build was refused: {built.text}")
@@ -124,19 +136,37 @@ def main() -> int:
         port = free_port()
         url = f"http://127.0.0.1:{port}"
         # Background work runs inside the web process here (eager), so arranging needs no worker.
-        env = dict(os.environ, **profile, HYDRATA_VAR_DIR=scratch, HYDRATA_SITE_URL=url, HYDRATA_API_ORIGIN=url,
-                   HYDRATA_AGENT_RATE_LIMIT="0", CELERY_TASK_ALWAYS_EAGER="1", LOG_LEVEL="WARNING",
-                   PYTHONPATH=str(ROOT))
+        env = dict(
+            os.environ,
+            **profile,
+            HYDRATA_VAR_DIR=scratch,
+            HYDRATA_SITE_URL=url,
+            HYDRATA_API_ORIGIN=url,
+            HYDRATA_AGENT_RATE_LIMIT="0",
+            CELERY_TASK_ALWAYS_EAGER="1",
+            LOG_LEVEL="WARNING",
+            PYTHONPATH=str(ROOT),
+        )
         if options.web_workers:
             env["HYDRATA_WEB_WORKERS"] = str(options.web_workers)
         manage = [sys.executable, "manage.py"]
         subprocess.run([*manage, "migrate", "--noinput"], cwd=ROOT, env=env, check=True, capture_output=True)
-        key = subprocess.run([*manage, "create_agent_key", "--username", "load", "--level", "draft",
-                              "--create-user"], cwd=ROOT, env=env, check=True, capture_output=True,
-                             text=True).stdout.strip()
+        key = subprocess.run(
+            [*manage, "create_agent_key", "--username", "load", "--level", "draft", "--create-user"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
         with (Path(scratch) / "web.log").open("wb") as log:
-            web = subprocess.Popen([sys.executable, "-m", "config.serve", "--host", "127.0.0.1", "--port", str(port)],
-                                   cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+            web = subprocess.Popen(
+                [sys.executable, "-m", "config.serve", "--host", "127.0.0.1", "--port", str(port)],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         try:
             wait_for_port(port, web, name="web")
             target = arrange(url, key)
@@ -147,16 +177,23 @@ def main() -> int:
             web.terminate()
             web.wait(timeout=30)
     goal_ms = GOAL_P95_OVER_SINGLE_MEDIAN * single["p50_ms"]
-    report = {"web_workers": int(env.get("HYDRATA_WEB_WORKERS", os.cpu_count() or 1)), "cores": os.cpu_count(),
-              "single": single, "loaded": loaded, "goal_p95_ms": round(goal_ms, 1),
-              "met": loaded["errors"] == 0 and loaded["p95_ms"] < goal_ms}
+    report = {
+        "web_workers": int(env.get("HYDRATA_WEB_WORKERS", os.cpu_count() or 1)),
+        "cores": os.cpu_count(),
+        "single": single,
+        "loaded": loaded,
+        "goal_p95_ms": round(goal_ms, 1),
+        "met": loaded["errors"] == 0 and loaded["p95_ms"] < goal_ms,
+    }
     if options.json:
         print(json.dumps(report))
     else:
         print(f"web processes {report['web_workers']} on {report['cores']} cores")
         for label, row in (("1 client", single), (f"{options.clients} clients", loaded)):
-            print(f"{label:>11}: {row['calls']} calls in {row['seconds']} s = {row['calls_per_second']}/s, "
-                  f"p50 {row['p50_ms']} ms, p95 {row['p95_ms']} ms, p99 {row['p99_ms']} ms, errors {row['errors']}")
+            print(
+                f"{label:>11}: {row['calls']} calls in {row['seconds']} s = {row['calls_per_second']}/s, "
+                f"p50 {row['p50_ms']} ms, p95 {row['p95_ms']} ms, p99 {row['p99_ms']} ms, errors {row['errors']}"
+            )
             print(" " * 13 + "p50 by tool: " + ", ".join(f"{k} {v} ms" for k, v in row["p50_ms_by_tool"].items()))
         print(f"goal: no errors and p95 under {goal_ms:.0f} ms: {'met' if report['met'] else 'NOT met'}")
         for error in loaded["first_errors"]:

@@ -24,8 +24,10 @@ sys.path.insert(0, str(ROOT))
 from hydrata_mcp.redaction import _redact_event, redact_result, redact_string  # noqa: E402
 
 MEGABYTE = 1_000_000
-LINK = ("http://127.0.0.1:8000/storage/download/runs/1/max_depth.tif?expires=1767225600&filename=run-1.tif&"
-        "X-Hydrata-Signature=3f9a0c55e1b7d2a4c6e8f0a1b3c5d7e9f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1")
+LINK = (
+    "http://127.0.0.1:8000/storage/download/runs/1/max_depth.tif?expires=1767225600&filename=run-1.tif&"
+    "X-Hydrata-Signature=3f9a0c55e1b7d2a4c6e8f0a1b3c5d7e9f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1"
+)
 OLD_SIGNED_TOKEN = re.compile(
     r"[^\s\"'<>]*(?:X-Amz-Signature|X-Amz-Security-Token|X-Hydrata-Signature)[^\s\"'<>]*", re.IGNORECASE
 )
@@ -43,8 +45,11 @@ def median_ms(work: Callable[[], object], repeat: int) -> float:
 def tool_result(value: str) -> dict:
     """A tools/call result as the SDK writes it: the structured value and its JSON text copy."""
     structured = {"id": 1, "description": value}
-    return {"content": [{"type": "text", "text": json.dumps(structured, indent=2)}], "structuredContent": structured,
-            "isError": False}
+    return {
+        "content": [{"type": "text", "text": json.dumps(structured, indent=2)}],
+        "structuredContent": structured,
+        "isError": False,
+    }
 
 
 def shapes() -> dict[str, tuple[int, Callable[[], object]]]:
@@ -53,17 +58,19 @@ def shapes() -> dict[str, tuple[int, Callable[[], object]]]:
     log = "\n".join(f"12:00:{i % 60:02d} wrote max_depth.tif to {LINK} (3 MB)" for i in range(MEGABYTE // 120))
     words = " ".join(["flood", "depth", "model", "terrain"] * (MEGABYTE // 24))
     image = base64.b64encode(os.urandom(MEGABYTE * 3 // 4)).decode()
-    image_result = {"content": [{"type": "text", "text": "{}"}, {"type": "image", "data": image,
-                                                                 "mimeType": "image/png"}]}
+    image_result = {
+        "content": [{"type": "text", "text": "{}"}, {"type": "image", "data": image, "mimeType": "image/png"}]
+    }
     text_result = tool_result(no_whitespace)
-    event = b"event: message\r\ndata: " + json.dumps(
-        {"jsonrpc": "2.0", "id": 1, "result": tool_result(log)}).encode()
+    event = b"event: message\r\ndata: " + json.dumps({"jsonrpc": "2.0", "id": 1, "result": tool_result(log)}).encode()
     return {
         "string: 1 MB without whitespace, no link": (len(no_whitespace), lambda: redact_string(no_whitespace)),
         "string: 1 MB of prose, no link": (len(words), lambda: redact_string(words)),
         "string: 1 MB of log lines, a signed link in each": (len(log), lambda: redact_string(log)),
         "result: 1 MB value, structured + JSON text copy": (
-            len(json.dumps(text_result)), lambda: redact_result(text_result)),
+            len(json.dumps(text_result)),
+            lambda: redact_result(text_result),
+        ),
         "result: 1 MB base64 image block": (len(image), lambda: redact_result(image_result)),
         "SSE event: 1 MB log in a result, parsed and rewritten": (len(event), lambda: _redact_event(event, set())),
     }
@@ -92,8 +99,10 @@ def main() -> None:
         print(f"| {name} | | {seconds * 1000:.0f} | |")
     growth = old[1][1] / old[0][1]
     hours = old[1][1] * (MEGABYTE / 20_000) ** 2 / 3600
-    print(f"\nOld regex: doubling the size multiplied its time by {growth:.1f}; at that rate a megabyte takes about "
-          f"{hours:.1f} hours.")
+    print(
+        f"\nOld regex: doubling the size multiplied its time by {growth:.1f}; at that rate a megabyte takes about "
+        f"{hours:.1f} hours."
+    )
 
 
 if __name__ == "__main__":

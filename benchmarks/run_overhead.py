@@ -46,8 +46,16 @@ PROJECTS = "/api/v2/anuga/projects/"
 KIND_PATHS = {"boundary": "boundaries", "friction": "frictions", "inflow": "inflows", "rainfall": "rainfalls"}
 # Settings that would point the stack at a developer's database, media, broker or run options: the benchmark uses
 # the embedded defaults under its throwaway var dir, and the child's default yield step (as bare_anuga.py does).
-CLEARED_ENV = ("DATABASE_URL", "MEDIA_ROOT", "CELERY_BROKER_URL", "CELERY_TASK_ALWAYS_EAGER",
-               "HYDRATA_STORAGE_BACKEND", "HYDRATA_API_ORIGIN", "HYDRATA_RUN_YIELD_SECONDS", "OMP_NUM_THREADS")
+CLEARED_ENV = (
+    "DATABASE_URL",
+    "MEDIA_ROOT",
+    "CELERY_BROKER_URL",
+    "CELERY_TASK_ALWAYS_EAGER",
+    "HYDRATA_STORAGE_BACKEND",
+    "HYDRATA_API_ORIGIN",
+    "HYDRATA_RUN_YIELD_SECONDS",
+    "OMP_NUM_THREADS",
+)
 TERMINAL = ("complete", "error", "cancelled")
 
 
@@ -72,9 +80,16 @@ def data_set(name: str, folder: Path) -> DataSet:
         relative = manifest.get(kind)
         if relative and (inputs / relative).is_file() and json.loads((inputs / relative).read_text()).get("features"):
             layers[kind] = inputs / relative
-    return DataSet(name=name, folder=folder, epsg=str(manifest["epsg"]), resolution=float(manifest["resolution"]),
-                   duration=int(manifest["duration"]), model_start=manifest.get("model_start"),
-                   dem=inputs / str(manifest.get("elevation") or "dem.tif"), layers=layers)
+    return DataSet(
+        name=name,
+        folder=folder,
+        epsg=str(manifest["epsg"]),
+        resolution=float(manifest["resolution"]),
+        duration=int(manifest["duration"]),
+        model_start=manifest.get("model_start"),
+        dem=inputs / str(manifest.get("elevation") or "dem.tif"),
+        layers=layers,
+    )
 
 
 # --- processes -------------------------------------------------------------------------------------------------
@@ -99,20 +114,25 @@ class Stack:
         self.var = Path(tempfile.mkdtemp(prefix="hydrata-overhead-"))
         self.origin = f"http://127.0.0.1:{free_port()}"
         self.env = {key: value for key, value in os.environ.items() if key not in CLEARED_ENV}
-        self.env |= {"HYDRATA_VAR_DIR": str(self.var), "HYDRATA_SITE_URL": self.origin, "LOG_LEVEL": "WARNING",
-                     "HYDRATA_ANUGA_THREADS": str(threads)}
+        self.env |= {
+            "HYDRATA_VAR_DIR": str(self.var),
+            "HYDRATA_SITE_URL": self.origin,
+            "LOG_LEVEL": "WARNING",
+            "HYDRATA_ANUGA_THREADS": str(threads),
+        }
         self.processes: list[subprocess.Popen] = []
         self.key = ""
 
     def manage(self, *args: str) -> str:
-        return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, check=True,
-                              capture_output=True, text=True).stdout.strip()
+        return subprocess.run(
+            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, check=True, capture_output=True, text=True
+        ).stdout.strip()
 
-    def spawn(self, command: list[str], *, log: Path, env: dict[str, str] | None = None, cwd: Path = ROOT,
-              stdout: Any = None) -> subprocess.Popen:
+    def spawn(
+        self, command: list[str], *, log: Path, env: dict[str, str] | None = None, cwd: Path = ROOT, stdout: Any = None
+    ) -> subprocess.Popen:
         with log.open("ab") as stream:  # a file, not a pipe: a full pipe would stall a long-lived process
-            process = subprocess.Popen(command, cwd=cwd, env=env or self.env, stdout=stdout or stream,
-                                       stderr=stream)
+            process = subprocess.Popen(command, cwd=cwd, env=env or self.env, stdout=stdout or stream, stderr=stream)
         self.processes.append(process)
         return process
 
@@ -120,11 +140,39 @@ class Stack:
         self.manage("migrate", "--noinput")
         self.key = self.manage("create_agent_key", "--username", "bench", "--level", "launch", "--create-user")
         port = self.origin.rsplit(":", 1)[1]
-        self.spawn([sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", port,
-                    "--log-level", "warning", "--no-access-log"], log=self.var / "server.log")
-        self.spawn([sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--concurrency=1",
-                    "--loglevel=INFO", "--without-heartbeat", "--without-gossip", "--without-mingle",
-                    "--hostname", f"bench@{socket.gethostname()}"], log=self.var / "worker.log")
+        self.spawn(
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "config.asgi:application",
+                "--port",
+                port,
+                "--log-level",
+                "warning",
+                "--no-access-log",
+            ],
+            log=self.var / "server.log",
+        )
+        self.spawn(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--pool=solo",
+                "--concurrency=1",
+                "--loglevel=INFO",
+                "--without-heartbeat",
+                "--without-gossip",
+                "--without-mingle",
+                "--hostname",
+                f"bench@{socket.gethostname()}",
+            ],
+            log=self.var / "worker.log",
+        )
         deadline = time.monotonic() + 60
         while True:
             try:
@@ -139,12 +187,14 @@ class Stack:
                 raise RuntimeError(f"the worker did not start; see {self.var / 'worker.log'}")
             time.sleep(0.2)
 
-    def timed(self, command: list[str], *, log: Path, env: dict[str, str], cwd: Path = ROOT,
-              capture: bool = False) -> tuple[float, int, str]:
+    def timed(
+        self, command: list[str], *, log: Path, env: dict[str, str], cwd: Path = ROOT, capture: bool = False
+    ) -> tuple[float, int, str]:
         """Run a command to its end: (wall seconds, exit code, stdout when captured)."""
         started = time.perf_counter()
-        process = self.spawn(command, log=log, env=env, cwd=cwd,
-                             stdout=subprocess.PIPE if capture else subprocess.DEVNULL)
+        process = self.spawn(
+            command, log=log, env=env, cwd=cwd, stdout=subprocess.PIPE if capture else subprocess.DEVNULL
+        )
         output = process.communicate()[0] if capture else ""
         process.wait()
         wall = time.perf_counter() - started
@@ -186,17 +236,27 @@ def wait_for(read, done, *, seconds: float, what: str, interval: float = 0.3) ->
 
 def ok(response: httpx.Response, *expected: int) -> dict:
     if response.status_code not in expected:
-        raise RuntimeError(f"{response.request.method} {response.request.url.path} answered "
-                           f"{response.status_code}: {response.text[:2000]}")
+        raise RuntimeError(
+            f"{response.request.method} {response.request.url.path} answered "
+            f"{response.status_code}: {response.text[:2000]}"
+        )
     return response.json()
 
 
 def upload_geojson(http: httpx.Client, path: Path) -> int:
-    execution = ok(http.post("/api/v2/uploads/upload/",
-                             files={"base_file": (path.name, path.read_bytes(), "application/geo+json")}), 201)
+    execution = ok(
+        http.post(
+            "/api/v2/uploads/upload/", files={"base_file": (path.name, path.read_bytes(), "application/geo+json")}
+        ),
+        201,
+    )
     status_path = f"/api/v2/resource-service/execution-status/{execution['execution_id']}"
-    status = wait_for(lambda: ok(http.get(status_path), 200), lambda s: s["status"] in ("finished", "failed"),
-                      seconds=300, what=f"the import of {path.name}")
+    status = wait_for(
+        lambda: ok(http.get(status_path), 200),
+        lambda s: s["status"] in ("finished", "failed"),
+        seconds=300,
+        what=f"the import of {path.name}",
+    )
     if status["status"] != "finished":
         raise RuntimeError(f"the import of {path.name} failed: {status}")
     return status["output_params"]["resources"][0]["id"]
@@ -206,23 +266,43 @@ def built_scenario(http: httpx.Client, data: DataSet) -> tuple[dict, int]:
     """Project, terrain, layers, scenario and build; returns the scenario and its built run's id."""
     project = ok(http.post(PROJECTS, json={"name": f"Overhead {data.name}", "projection": data.epsg}), 201)
     base = f"{PROJECTS}{project['id']}/"
-    terrain = ok(http.post(f"{base}terrain/upload/", files={"file": (data.dem.name, data.dem.read_bytes(),
-                                                                     "image/tiff")}), 201, 202)
-    terrain = wait_for(lambda: ok(http.get(f"{base}terrain/{terrain['id']}/"), 200),
-                       lambda t: t["status"] in ("ready", "error"), seconds=600, what="the terrain import")
+    terrain = ok(
+        http.post(f"{base}terrain/upload/", files={"file": (data.dem.name, data.dem.read_bytes(), "image/tiff")}),
+        201,
+        202,
+    )
+    terrain = wait_for(
+        lambda: ok(http.get(f"{base}terrain/{terrain['id']}/"), 200),
+        lambda t: t["status"] in ("ready", "error"),
+        seconds=600,
+        what="the terrain import",
+    )
     if terrain["status"] != "ready":
         raise RuntimeError(f"the terrain import failed: {terrain}")
     rows = {kind: found[0]["id"] for kind, found in ok(http.get(f"{base}inputs/"), 200).items() if found}
     for kind, path in data.layers.items():
         dataset_id = upload_geojson(http, path)
         ok(http.patch(f"{base}{KIND_PATHS[kind]}/{rows[kind]}/", json={"gn_layer": dataset_id}), 200)
-    scenario = ok(http.post(f"{base}scenarios/", json={"name": data.name, "resolution": data.resolution,
-                                                       "duration": data.duration, "model_start": data.model_start}),
-                  201)
+    scenario = ok(
+        http.post(
+            f"{base}scenarios/",
+            json={
+                "name": data.name,
+                "resolution": data.resolution,
+                "duration": data.duration,
+                "model_start": data.model_start,
+            },
+        ),
+        201,
+    )
     build = ok(http.post(f"{base}scenarios/{scenario['id']}/build/"), 202)
-    scenario = wait_for(lambda: ok(http.get(f"{base}scenarios/{scenario['id']}/"), 200),
-                        lambda s: s["computed_status"] not in ("created", "building"), seconds=1800,
-                        what="the build", interval=0.5)
+    scenario = wait_for(
+        lambda: ok(http.get(f"{base}scenarios/{scenario['id']}/"), 200),
+        lambda s: s["computed_status"] not in ("created", "building"),
+        seconds=1800,
+        what="the build",
+        interval=0.5,
+    )
     if scenario["computed_status"] != "built":
         raise RuntimeError(f"the build ended {scenario['computed_status']}: {scenario['latest_run']}")
     return scenario, build["run"]["id"]
@@ -267,10 +347,18 @@ def platform_run(http: httpx.Client, scenario_id: int) -> PlatformRun:
     client_seconds, seen_at = time.perf_counter() - started, time.time()
     detail = ok(http.get(f"/api/v2/anuga/runs/{run['id']}/"), 200)
     if status["status"] != "complete":
-        raise RuntimeError(f"run {run['id']} ended {status['status']}: {status['error_message']} "
-                           f"{detail['log_tail'][-10:]}")
-    return PlatformRun(run_id=run["id"], client_seconds=client_seconds, posted_at=posted_at, seen_at=seen_at,
-                       detail=detail, load=start_load, status_reads=reads)
+        raise RuntimeError(
+            f"run {run['id']} ended {status['status']}: {status['error_message']} {detail['log_tail'][-10:]}"
+        )
+    return PlatformRun(
+        run_id=run["id"],
+        client_seconds=client_seconds,
+        posted_at=posted_at,
+        seen_at=seen_at,
+        detail=detail,
+        load=start_load,
+        status_reads=reads,
+    )
 
 
 # --- the same package, outside the platform --------------------------------------------------------------------
@@ -286,9 +374,12 @@ class ProcessRun:
 def bare_run(stack: Stack, package: Path) -> ProcessRun:
     start_load = load()
     env = stack.env | {"OMP_NUM_THREADS": str(stack.threads)}
-    wall, code, output = stack.timed([sys.executable, str(BARE_SCRIPT), str(package), "--threads",
-                                      str(stack.threads), "--json"], log=stack.var / "bare.log", env=env,
-                                     capture=True)
+    wall, code, output = stack.timed(
+        [sys.executable, str(BARE_SCRIPT), str(package), "--threads", str(stack.threads), "--json"],
+        log=stack.var / "bare.log",
+        env=env,
+        capture=True,
+    )
     if code != 0:
         raise RuntimeError(f"bare_anuga.py exited {code}:\n{stack.tail('bare.log')}")
     return ProcessRun(wall_seconds=wall, load=start_load, report=json.loads(output.strip().splitlines()[-1]))
@@ -300,9 +391,22 @@ def child_run(stack: Stack, package: Path, output: Path) -> ProcessRun:
     env = {key: value for key, value in stack.env.items() if not key.startswith(("DJANGO", "AWS_", "SECRET"))}
     env["OMP_NUM_THREADS"] = str(stack.threads)
     start_load = load()
-    wall, code, _ = stack.timed([sys.executable, "-m", "hydrata.compute.simulate", "--package", str(package),
-                                 "--output", str(output), "--threads", str(stack.threads)],
-                                log=stack.var / "child.stderr", env=env, cwd=output)
+    wall, code, _ = stack.timed(
+        [
+            sys.executable,
+            "-m",
+            "hydrata.compute.simulate",
+            "--package",
+            str(package),
+            "--output",
+            str(output),
+            "--threads",
+            str(stack.threads),
+        ],
+        log=stack.var / "child.stderr",
+        env=env,
+        cwd=output,
+    )
     if code != 0:
         raise RuntimeError(f"the simulation child exited {code}:\n{stack.tail('child.stderr')}")
     return ProcessRun(wall_seconds=wall, load=start_load, report=child_phases(output))
@@ -314,13 +418,17 @@ def child_phases(output: Path) -> dict[str, float]:
     computing = [line for line in lines if line["phase"] == "computing"]
     post = [line for line in lines if line["phase"] == "post_processing"]
     statistics = json.loads((output / "statistics.json").read_text())
-    return {"setup": computing[0]["wall_seconds"],
-            "evolve": computing[-1]["wall_seconds"] - computing[0]["wall_seconds"],
-            "post_processing": post[-1]["wall_seconds"] - computing[-1]["wall_seconds"],
-            "last_line": post[-1]["wall_seconds"], "sim_seconds": statistics["sim_seconds"],
-            "triangles": statistics["triangles"], "statistics_wall": statistics["wall_seconds"],
-            "sww_mb": (output / "run.sww").stat().st_size / 1e6,
-            "results_mb": sum(path.stat().st_size for path in output.iterdir() if path.is_file()) / 1e6}
+    return {
+        "setup": computing[0]["wall_seconds"],
+        "evolve": computing[-1]["wall_seconds"] - computing[0]["wall_seconds"],
+        "post_processing": post[-1]["wall_seconds"] - computing[-1]["wall_seconds"],
+        "last_line": post[-1]["wall_seconds"],
+        "sim_seconds": statistics["sim_seconds"],
+        "triangles": statistics["triangles"],
+        "statistics_wall": statistics["wall_seconds"],
+        "sww_mb": (output / "run.sww").stat().st_size / 1e6,
+        "results_mb": sum(path.stat().st_size for path in output.iterdir() if path.is_file()) / 1e6,
+    }
 
 
 # --- one data set ----------------------------------------------------------------------------------------------
@@ -339,8 +447,10 @@ def measure(stack: Stack, data: DataSet, settle: float) -> dict:
     print(f"[{data.name}]   client-observed {platform.client_seconds:.1f} s; bare ANUGA ...", flush=True)
     time.sleep(settle)
     bare = bare_run(stack, package)
-    print(f"[{data.name}]   bare evolve {bare.report['evolve_wall_seconds']:.1f} s; the simulation child alone ...",
-          flush=True)
+    print(
+        f"[{data.name}]   bare evolve {bare.report['evolve_wall_seconds']:.1f} s; the simulation child alone ...",
+        flush=True,
+    )
     time.sleep(settle)
     child = child_run(stack, package, stack.var / f"child-{data.name}")
     print(f"[{data.name}]   child process {child.wall_seconds:.1f} s", flush=True)
@@ -364,8 +474,10 @@ def report(result: dict, threads: int) -> str:
         ("simulation child process wall", f"{child.wall_seconds:.2f} s"),
         ("platform wall, worker-side (started_at → finished_at)", f"{platform.worker_seconds:.2f} s"),
         ("platform wall, client-observed (POST → first complete status)", f"{platform.client_seconds:.2f} s"),
-        ("**overhead ratio platform (client) / bare evolve**",
-         f"**{platform.client_seconds / evolve:.3f}** (goal ≤ 1.05)"),
+        (
+            "**overhead ratio platform (client) / bare evolve**",
+            f"**{platform.client_seconds / evolve:.3f}** (goal ≤ 1.05)",
+        ),
         ("overhead ratio child / bare evolve", f"{child.wall_seconds / evolve:.3f}"),
         ("sim-seconds per wall-second, platform (client-observed)", f"{sim / platform.client_seconds:.2f}"),
         ("sim-seconds per wall-second, bare evolve", f"{sim / evolve:.2f}"),
@@ -382,25 +494,52 @@ def report(result: dict, threads: int) -> str:
     platform_child = float(statistics.get("wall_seconds") or 0.0)
     breakdown = [
         ("POST → run queued (request, spend, commit)", queued - platform.posted_at, "client clock vs queued_at"),
-        ("queued → worker started the task (broker pickup)", platform.moment("started_at") - queued,
-         "queued_at → started_at"),
-        ("worker-side minus child alone (package download, spawn, 1 s watch tick, result upload, DB)", worker_extra,
-         "worker-side − child process wall (two different runs)"),
-        ("  of which: the platform's child ran slower than the child alone by", platform_child -
-         phases["statistics_wall"], f"statistics.json wall_seconds {platform_child:.2f} vs "
-                                    f"{phases['statistics_wall']:.2f} s (run to run noise, contention)"),
-        ("finished → client saw complete (poll interval)", platform.seen_at - platform.moment("finished_at"),
-         f"finished_at → status read ({platform.status_reads} status reads)"),
-        ("child: interpreter, imports, package, domain set-up", child.wall_seconds - phases["last_line"] +
-         phases["setup"], "child alone: before its first evolve yield + interpreter start and exit"),
-        ("child: evolve minus bare evolve (maxima operator, .sww frames, per-yield progress and guard)",
-         phases["evolve"] - evolve, f"child alone, .sww {phases['sww_mb']:.1f} MB"),
-        ("child: post-processing (rasters, statistics, preview, commit)", phases["post_processing"],
-         f"child alone, {phases['results_mb']:.1f} MB of results"),
+        (
+            "queued → worker started the task (broker pickup)",
+            platform.moment("started_at") - queued,
+            "queued_at → started_at",
+        ),
+        (
+            "worker-side minus child alone (package download, spawn, 1 s watch tick, result upload, DB)",
+            worker_extra,
+            "worker-side − child process wall (two different runs)",
+        ),
+        (
+            "  of which: the platform's child ran slower than the child alone by",
+            platform_child - phases["statistics_wall"],
+            f"statistics.json wall_seconds {platform_child:.2f} vs "
+            f"{phases['statistics_wall']:.2f} s (run to run noise, contention)",
+        ),
+        (
+            "finished → client saw complete (poll interval)",
+            platform.seen_at - platform.moment("finished_at"),
+            f"finished_at → status read ({platform.status_reads} status reads)",
+        ),
+        (
+            "child: interpreter, imports, package, domain set-up",
+            child.wall_seconds - phases["last_line"] + phases["setup"],
+            "child alone: before its first evolve yield + interpreter start and exit",
+        ),
+        (
+            "child: evolve minus bare evolve (maxima operator, .sww frames, per-yield progress and guard)",
+            phases["evolve"] - evolve,
+            f"child alone, .sww {phases['sww_mb']:.1f} MB",
+        ),
+        (
+            "child: post-processing (rasters, statistics, preview, commit)",
+            phases["post_processing"],
+            f"child alone, {phases['results_mb']:.1f} MB of results",
+        ),
     ]
-    lines += ["", f"Where the platform's {platform.client_seconds - evolve:.2f} extra seconds go (estimated: "
-                  "the rows other than 'of which' add up to it; the child rows come from the standalone child "
-                  "run):", "", "| component | seconds | from |", "|---|---:|---|"]
+    lines += [
+        "",
+        f"Where the platform's {platform.client_seconds - evolve:.2f} extra seconds go (estimated: "
+        "the rows other than 'of which' add up to it; the child rows come from the standalone child "
+        "run):",
+        "",
+        "| component | seconds | from |",
+        "|---|---:|---|",
+    ]
     lines += [f"| {name} | {seconds:.2f} | {source} |" for name, seconds, source in breakdown]
     return "\n".join(lines)
 
@@ -436,8 +575,10 @@ def main() -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)  # even when started in the background
     stack = Stack(options.threads)
     results, failed = [], False
-    print(f"var dir {stack.var}; server {stack.origin}; OpenMP threads {options.threads}; cores {os.cpu_count()}",
-          flush=True)
+    print(
+        f"var dir {stack.var}; server {stack.origin}; OpenMP threads {options.threads}; cores {os.cpu_count()}",
+        flush=True,
+    )
     try:
         stack.start()
         for data in sets:
@@ -447,8 +588,11 @@ def main() -> None:
         print("interrupted; stopping the server, the worker and any simulation", file=sys.stderr, flush=True)
     except Exception:
         failed = True
-        print(f"worker log tail:\n{stack.tail('worker.log')}\n\nserver log tail:\n{stack.tail('server.log')}",
-              file=sys.stderr, flush=True)
+        print(
+            f"worker log tail:\n{stack.tail('worker.log')}\n\nserver log tail:\n{stack.tail('server.log')}",
+            file=sys.stderr,
+            flush=True,
+        )
         raise
     finally:
         stack.stop()

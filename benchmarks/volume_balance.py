@@ -45,30 +45,69 @@ def build_package(source: Path, package: Path) -> dict:
         features = features_in_crs(json.loads((source / "inputs" / relative).read_text()), target_crs=crs)
         files[kind] = f"inputs/{kind}.geojson" if features else None
         if features:
-            (package / files[kind]).write_text(json.dumps({
-                "type": "FeatureCollection", "crs": {"type": "name", "properties": {"name": crs}},
-                "features": features}))
+            (package / files[kind]).write_text(
+                json.dumps(
+                    {
+                        "type": "FeatureCollection",
+                        "crs": {"type": "name", "properties": {"name": crs}},
+                        "features": features,
+                    }
+                )
+            )
     boundary = json.loads((package / files["boundary"]).read_text())["features"]
     ring = boundary_ring(boundary)
-    mesh = mesh_build(ring=ring, regions=[], resolution=float(manifest["resolution"]), breaklines=[],
-                      destination=package / "mesh.msh")
-    (package / "scenario.json").write_text(json.dumps({
-        "format_version": "1.0", "run_id": 0, "scenario_id": 0, "project": 0, "epsg": crs,
-        "name": manifest.get("name"), "description": "", "elevation": "inputs/dem.tif", **files,
-        "structure": None, "mesh_region": None, "gauge": None, "flow_line": None, "time_series": {},
-        "mesh": "mesh.msh", "mesh_triangle_count": mesh.triangle_count,
-        "mesh_triangle_count_estimate": mesh.triangle_count, "boundary_tags": ring.boundary_tags(),
-        "resolution": float(manifest["resolution"]), "duration": manifest["duration"],
-        "model_start": manifest.get("model_start"),
-    }, indent=2))
+    mesh = mesh_build(
+        ring=ring, regions=[], resolution=float(manifest["resolution"]), breaklines=[], destination=package / "mesh.msh"
+    )
+    (package / "scenario.json").write_text(
+        json.dumps(
+            {
+                "format_version": "1.0",
+                "run_id": 0,
+                "scenario_id": 0,
+                "project": 0,
+                "epsg": crs,
+                "name": manifest.get("name"),
+                "description": "",
+                "elevation": "inputs/dem.tif",
+                **files,
+                "structure": None,
+                "mesh_region": None,
+                "gauge": None,
+                "flow_line": None,
+                "time_series": {},
+                "mesh": "mesh.msh",
+                "mesh_triangle_count": mesh.triangle_count,
+                "mesh_triangle_count_estimate": mesh.triangle_count,
+                "boundary_tags": ring.boundary_tags(),
+                "resolution": float(manifest["resolution"]),
+                "duration": manifest["duration"],
+                "model_start": manifest.get("model_start"),
+            },
+            indent=2,
+        )
+    )
     return {"triangles": mesh.triangle_count, "duration": manifest["duration"]}
 
 
 def run_child(package: Path, output: Path, threads: int) -> tuple[dict, float]:
     started = time.perf_counter()
-    process = subprocess.run([sys.executable, "-m", "hydrata.compute.simulate", "--package", str(package),
-                              "--output", str(output), "--threads", str(threads)],
-                             cwd=ROOT, capture_output=True, text=True)
+    process = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "hydrata.compute.simulate",
+            "--package",
+            str(package),
+            "--output",
+            str(output),
+            "--threads",
+            str(threads),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     wall = time.perf_counter() - started
     if process.returncode != 0:
         raise SystemExit(f"the simulation of {package} failed ({process.returncode}):\n{process.stderr[-3000:]}")
@@ -77,22 +116,48 @@ def run_child(package: Path, output: Path, threads: int) -> tuple[dict, float]:
 
 def report(name: str, statistics: dict, wall: float) -> str:
     balance = statistics["volume_balance"]
-    lines = [f"## {name}: {statistics['triangles']} triangles, {statistics['sim_seconds']:g} s simulated, "
-             f"{wall:.1f} s wall", "", "| volume | m³ |", "|---|---|"]
-    for key in ("initial_m3", "rainfall_m3", "inflow_m3", "boundary_in_m3", "boundary_out_m3", "final_m3",
-                "came_in_m3", "error_m3"):
+    lines = [
+        f"## {name}: {statistics['triangles']} triangles, {statistics['sim_seconds']:g} s simulated, {wall:.1f} s wall",
+        "",
+        "| volume | m³ |",
+        "|---|---|",
+    ]
+    for key in (
+        "initial_m3",
+        "rainfall_m3",
+        "inflow_m3",
+        "boundary_in_m3",
+        "boundary_out_m3",
+        "final_m3",
+        "came_in_m3",
+        "error_m3",
+    ):
         lines.append(f"| {key.removesuffix('_m3')} | {balance[key]:.6g} |")
-    lines += ["", f"mass error: {statistics['mass_balance_error_pct']:.3g} % of what came in "
-                  f"(warnings: {statistics['warnings'] or 'none'})", "", "| peak | value | x | y | t (s) |",
-              "|---|---|---|---|---|"]
-    for label, key, units in (("depth", "peak_depth", "m"), ("speed", "peak_speed", "m/s"),
-                              ("stage", "peak_stage", "m")):
+    lines += [
+        "",
+        f"mass error: {statistics['mass_balance_error_pct']:.3g} % of what came in "
+        f"(warnings: {statistics['warnings'] or 'none'})",
+        "",
+        "| peak | value | x | y | t (s) |",
+        "|---|---|---|---|---|",
+    ]
+    for label, key, units in (
+        ("depth", "peak_depth", "m"),
+        ("speed", "peak_speed", "m/s"),
+        ("stage", "peak_stage", "m"),
+    ):
         value = statistics[f"{key}_m" if key != "peak_speed" else "peak_speed_m_s"]
         where = statistics[f"{key}_at"] or {}
-        lines.append(f"| {label} | {value:.3f} {units} | {where.get('x', 0):.1f} | {where.get('y', 0):.1f} | "
-                     f"{where.get('t') or 0:.1f} |")
-    lines += ["", "hazard area (m²): " + ", ".join(f"{cls} {area:,.0f}" for cls, area in
-                                                  statistics["hazard_area_m2_by_class"].items()), ""]
+        lines.append(
+            f"| {label} | {value:.3f} {units} | {where.get('x', 0):.1f} | {where.get('y', 0):.1f} | "
+            f"{where.get('t') or 0:.1f} |"
+        )
+    lines += [
+        "",
+        "hazard area (m²): "
+        + ", ".join(f"{cls} {area:,.0f}" for cls, area in statistics["hazard_area_m2_by_class"].items()),
+        "",
+    ]
     return "\n".join(lines)
 
 

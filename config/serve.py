@@ -20,8 +20,14 @@ def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     from django.conf import settings
 
-    uvicorn.run("config.asgi:application", host=options.host, port=options.port, lifespan="off",
-                workers=max(1, settings.HYDRATA_WEB_WORKERS), timeout_graceful_shutdown=10)
+    uvicorn.run(
+        "config.asgi:application",
+        host=options.host,
+        port=options.port,
+        lifespan="off",
+        workers=max(1, settings.HYDRATA_WEB_WORKERS),
+        timeout_graceful_shutdown=10,
+    )
 
 
 if __name__ == "__main__":

@@ -151,8 +151,11 @@ STATIC_ROOT.mkdir(exist_ok=True)  # whitenoise warns about a missing folder at e
 # `make run` need no collectstatic.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage" if HYDRATA_ENV == "production"
-                    else "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if HYDRATA_ENV == "production"
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
 }
 WHITENOISE_USE_FINDERS = HYDRATA_ENV != "production"
 WHITENOISE_AUTOREFRESH = DEBUG
@@ -177,14 +180,16 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Hydrata REST API",
     "VERSION": "2",
     "DESCRIPTION": "Projects, terrain, model inputs, time series, scenarios and ANUGA runs, as agents and the map "
-                   "use them. Every error answers with a JSON body carrying a machine `code`.",
+    "use them. Every error answers with a JSON body carrying a machine `code`.",
     "SCHEMA_PATH_PREFIX": "/api/v2/",
     "SERVE_INCLUDE_SCHEMA": False,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
     "COMPONENT_SPLIT_REQUEST": True,
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
-                             "hydrata.core.schema.add_error_responses"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "hydrata.core.schema.add_error_responses",
+    ],
 }
 
 # The cache holds the agent rate-limit counters. The default is per process: with several web processes set
@@ -245,8 +250,9 @@ HYDRATA_GEOJSON_MAX_FEATURES = int(os.environ.get("HYDRATA_GEOJSON_MAX_FEATURES"
 # A time series holds at most this many rows; a request body may hold that many generous rows (about 128 bytes
 # each, indented JSON with offsets) and a little more, so the row limit is what refuses a long series.
 HYDRATA_TIME_SERIES_MAX_ROWS = int(os.environ.get("HYDRATA_TIME_SERIES_MAX_ROWS", "100000"))
-DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE",
-                                                 str(HYDRATA_TIME_SERIES_MAX_ROWS * 128 + 1024**2)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(
+    os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE", str(HYDRATA_TIME_SERIES_MAX_ROWS * 128 + 1024**2))
+)
 
 # Scenarios and compute
 HYDRATA_MESH_MAX_TRIANGLES = int(os.environ.get("HYDRATA_MESH_MAX_TRIANGLES", "1500000"))
@@ -290,6 +296,7 @@ HYDRATA_MESH_VIEW_MAX_TRIANGLES = int(os.environ.get("HYDRATA_MESH_VIEW_MAX_TRIA
 HYDRATA_AGENT_RATE_LIMIT = int(os.environ.get("HYDRATA_AGENT_RATE_LIMIT", "600"))
 HYDRATA_GRANT_LAST_USED_THROTTLE_SECONDS = int(os.environ.get("HYDRATA_GRANT_LAST_USED_THROTTLE_SECONDS", "60"))
 
+
 # The connect flow: MCP clients sign people in with OAuth (django-oauth-toolkit, configured and extended in
 # hydrata/oauth/). Every token it issues belongs to an agent grant of kind "connect".
 def _local_signing_key() -> str:
@@ -300,8 +307,11 @@ def _local_signing_key() -> str:
         from cryptography.hazmat.primitives.asymmetric import rsa
 
         key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-        path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                           serialization.NoEncryption()))
+        path.write_bytes(
+            key.private_bytes(
+                serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+            )
+        )
         path.chmod(0o600)
     return path.read_text().strip()
 
@@ -315,8 +325,9 @@ HYDRATA_CONNECT_FLOW = _env_bool("HYDRATA_CONNECT_FLOW", HYDRATA_ENV != "product
 HYDRATA_OAUTH_SIGNING_KEY = os.environ.get("HYDRATA_OAUTH_SIGNING_KEY", "").strip()
 if not HYDRATA_OAUTH_SIGNING_KEY and HYDRATA_CONNECT_FLOW:
     if HYDRATA_ENV == "production":
-        raise ImproperlyConfigured("HYDRATA_OAUTH_SIGNING_KEY must be set when HYDRATA_ENV=production and "
-                                   "HYDRATA_CONNECT_FLOW is on.")
+        raise ImproperlyConfigured(
+            "HYDRATA_OAUTH_SIGNING_KEY must be set when HYDRATA_ENV=production and HYDRATA_CONNECT_FLOW is on."
+        )
     HYDRATA_OAUTH_SIGNING_KEY = _local_signing_key()
 # Keys retired by a rotation: they still verify the tokens they signed (and stay in the JWKS), never sign.
 HYDRATA_OAUTH_RETIRED_KEYS = _pem_blocks(os.environ.get("HYDRATA_OAUTH_RETIRED_KEYS", ""))
@@ -331,7 +342,8 @@ HYDRATA_CIMD_PRIVATE_HOSTS = _env_list("HYDRATA_CIMD_PRIVATE_HOSTS", [])
 INSTALLED_APPS += ["oauth2_provider", "hydrata.oauth"]
 OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"  # named, so migrations can refer to it
 REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"].insert(  # type: ignore[attr-defined]
-    1, "hydrata.oauth.authentication.ConnectTokenAuthentication")
+    1, "hydrata.oauth.authentication.ConnectTokenAuthentication"
+)
 OAUTH2_PROVIDER = {
     "OIDC_ISS_ENDPOINT": HYDRATA_SITE_URL,
     # The one spelling of the MCP resource (RFC 8707 `resource`, the tokens' `aud`): with its trailing slash.

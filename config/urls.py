@@ -7,14 +7,24 @@ from hydrata.core.schema import SchemaDocsView, SchemaView
 
 # The site's own sign-in (any active account); /admin/ stays for staff.
 accounts = [
-    path("login/", auth_views.LoginView.as_view(template_name="accounts/login.html", redirect_authenticated_user=True),
-         name="login"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(template_name="accounts/login.html", redirect_authenticated_user=True),
+        name="login",
+    ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("password/", auth_views.PasswordChangeView.as_view(template_name="accounts/password_change.html",
-                                                           success_url=reverse_lazy("password_change_done")),
-         name="password_change"),
-    path("password/done/", auth_views.PasswordChangeDoneView.as_view(
-        template_name="accounts/password_change_done.html"), name="password_change_done"),
+    path(
+        "password/",
+        auth_views.PasswordChangeView.as_view(
+            template_name="accounts/password_change.html", success_url=reverse_lazy("password_change_done")
+        ),
+        name="password_change",
+    ),
+    path(
+        "password/done/",
+        auth_views.PasswordChangeDoneView.as_view(template_name="accounts/password_change_done.html"),
+        name="password_change_done",
+    ),
 ]
 
 
@@ -23,8 +33,7 @@ urlpatterns = [
     path("accounts/", include(accounts)),
     path("", include("hydrata.oauth.urls")),
     path("api/v2/schema/", SchemaView.as_view(), name="api-schema"),
-    path("api/v2/schema/docs/", login_required(SchemaDocsView.as_view(url_name="api-schema")),
-         name="api-docs"),
+    path("api/v2/schema/docs/", login_required(SchemaDocsView.as_view(url_name="api-schema")), name="api-docs"),
     path("api/v2/anuga/", include("hydrata.anuga.api.urls")),
     path("api/v2/anuga/", include("hydrata.observations.api.urls")),
     path("api/v2/", include("hydrata.agents.api.urls")),

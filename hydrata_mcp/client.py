@@ -37,8 +37,14 @@ _local = threading.local()
 class PlatformToolError(ToolError):
     """A refusal or failure of the platform, worded for the model."""
 
-    def __init__(self, message: str, *, status: int | None = None, code: str | None = None,
-                 retry_after_seconds: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        code: str | None = None,
+        retry_after_seconds: int | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
@@ -65,8 +71,12 @@ class PlatformClient:
         headers: Mapping[str, str] = ctx.headers or {}
         authorization = headers.get("authorization")
         if not authorization:
-            raise PlatformToolError("No credential reached this tool; reconnect (sign in again, or send an "
-                                "'Authorization: Bearer hk_...' header).", status=401, code="NOT_AUTHENTICATED")
+            raise PlatformToolError(
+                "No credential reached this tool; reconnect (sign in again, or send an "
+                "'Authorization: Bearer hk_...' header).",
+                status=401,
+                code="NOT_AUTHENTICATED",
+            )
         return cls(authorization=authorization, session_id=session_id_for(headers.get("mcp-session-id")))
 
     async def get(self, path: str, *, params: dict[str, Any] | None = None, allow: tuple[int, ...] = ()) -> ApiResponse:
@@ -82,11 +92,15 @@ class PlatformClient:
         """A PNG the REST API renders (a map tile); refusals raise as in `request`."""
         response = await anyio.to_thread.run_sync(self._send, "GET", path, None, None)
         if response.status_code >= 400:
-            raise refusal_error(response.status_code, _json_or_none(response),
-                                retry_after=response.headers.get("Retry-After"))
+            raise refusal_error(
+                response.status_code, _json_or_none(response), retry_after=response.headers.get("Retry-After")
+            )
         if response.headers.get("Content-Type") != "image/png":
-            raise PlatformToolError(f"The Hydrata platform sent an unreadable image (HTTP {response.status_code}).",
-                                    status=response.status_code, code="UNREADABLE_RESPONSE")
+            raise PlatformToolError(
+                f"The Hydrata platform sent an unreadable image (HTTP {response.status_code}).",
+                status=response.status_code,
+                code="UNREADABLE_RESPONSE",
+            )
         return response.content
 
     async def request(
@@ -103,8 +117,11 @@ class PlatformClient:
         data = _json_or_none(response)
         if response.status_code < 400 or response.status_code in allow:
             if data is None and response.status_code != 204 and response.content:
-                raise PlatformToolError(f"The Hydrata platform sent an unreadable answer (HTTP {response.status_code}).",
-                                    status=response.status_code, code="UNREADABLE_RESPONSE")
+                raise PlatformToolError(
+                    f"The Hydrata platform sent an unreadable answer (HTTP {response.status_code}).",
+                    status=response.status_code,
+                    code="UNREADABLE_RESPONSE",
+                )
             return ApiResponse(status=response.status_code, data=data)
         raise refusal_error(response.status_code, data, retry_after=response.headers.get("Retry-After"))
 
@@ -122,11 +139,13 @@ class PlatformClient:
         except requests.Timeout:
             raise PlatformToolError(
                 f"The Hydrata platform did not answer within {settings.HYDRATA_API_TIMEOUT_SECONDS:g} seconds. "
-                "Nothing is lost; try the same call again.", code="PLATFORM_TIMEOUT"
+                "Nothing is lost; try the same call again.",
+                code="PLATFORM_TIMEOUT",
             ) from None
         except requests.RequestException:
-            raise PlatformToolError("The Hydrata platform could not be reached. Try again in a minute.",
-                                code="PLATFORM_UNREACHABLE") from None
+            raise PlatformToolError(
+                "The Hydrata platform could not be reached. Try again in a minute.", code="PLATFORM_UNREACHABLE"
+            ) from None
 
 
 def session_id_for(mcp_session_id: str | None) -> str:
@@ -175,12 +194,17 @@ def refusal_error(status: int, data: Any, *, retry_after: str | None = None) -> 
         return PlatformToolError(
             f"The Hydrata platform failed with an internal error (HTTP {status}). Nothing was changed by this "
             "call unless its result says so; try again shortly, and report it with suggest_capability if it "
-            "keeps happening.", status=status, code=code
+            "keeps happening.",
+            status=status,
+            code=code,
         )
     detail = _clean(str(body.get("detail") or "The request was refused."))
     hint = HINTS.get(status, "")
-    return PlatformToolError(f"Hydrata refused the request (HTTP {status}, {code}): {detail}" + (f" {hint}" if hint else ""),
-                         status=status, code=code)
+    return PlatformToolError(
+        f"Hydrata refused the request (HTTP {status}, {code}): {detail}" + (f" {hint}" if hint else ""),
+        status=status,
+        code=code,
+    )
 
 
 def _clean(text: str) -> str:
@@ -191,8 +215,12 @@ def _throttled(body: dict[str, Any], wait: int | None) -> PlatformToolError:
     code = str(body.get("code") or "THROTTLED")
     detail = _clean(str(body.get("detail") or "Too many requests for this agent key."))
     when = f"Wait {wait} seconds, then call again." if wait is not None else "Wait a minute, then call again."
-    return PlatformToolError(f"Hydrata is limiting the request rate of this key (HTTP 429, {code}): {detail} {when}",
-                             status=THROTTLED, code=code, retry_after_seconds=wait)
+    return PlatformToolError(
+        f"Hydrata is limiting the request rate of this key (HTTP 429, {code}): {detail} {when}",
+        status=THROTTLED,
+        code=code,
+        retry_after_seconds=wait,
+    )
 
 
 def retry_after_seconds(value: str | None) -> int | None:

@@ -51,8 +51,9 @@ def gate_refusal(request: HttpRequest) -> HttpResponse | None:
         return None  # not JSON-RPC: the SDK answers with its own parse or validation error
     if credential_well_shaped(request):
         return None
-    response = JsonResponse(error_body(single_request_id(messages), UNAUTHENTICATED, _authentication_required()),
-                            status=401)
+    response = JsonResponse(
+        error_body(single_request_id(messages), UNAUTHENTICATED, _authentication_required()), status=401
+    )
     response["WWW-Authenticate"] = www_authenticate()
     return response
 
@@ -63,8 +64,11 @@ def credential_well_shaped(request: HttpRequest) -> bool:
         return False
     if CREDENTIAL_SHAPE.fullmatch(value) is not None:
         return True
-    return (settings.HYDRATA_CONNECT_FLOW and len(value) <= MAX_CONNECT_TOKEN_HEADER
-            and CONNECT_TOKEN_SHAPE.fullmatch(value) is not None)
+    return (
+        settings.HYDRATA_CONNECT_FLOW
+        and len(value) <= MAX_CONNECT_TOKEN_HEADER
+        and CONNECT_TOKEN_SHAPE.fullmatch(value) is not None
+    )
 
 
 def www_authenticate() -> str:
@@ -75,8 +79,10 @@ def www_authenticate() -> str:
 
 
 def _authentication_required() -> str:
-    key = ("send exactly one 'Authorization: Bearer hk_...' header carrying a Hydrata agent key. The account owner "
-           "creates keys on the /agents/ page.")
+    key = (
+        "send exactly one 'Authorization: Bearer hk_...' header carrying a Hydrata agent key. The account owner "
+        "creates keys on the /agents/ page."
+    )
     if not settings.HYDRATA_CONNECT_FLOW:
         return f"Authentication required: {key}"
     return f"Authentication required: sign in through your MCP client (OAuth, see WWW-Authenticate), or {key}"

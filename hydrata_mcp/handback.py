@@ -14,11 +14,25 @@ class HandBack(BaseModel):
 
 
 def ui_url(
-    *, base_map: int, panel: str | None = None, layer: int | None = None, scenario: int | None = None,
-    run: int | None = None, event: int | None = None, comparison: int | None = None, compare: int | None = None,
+    *,
+    base_map: int,
+    panel: str | None = None,
+    layer: int | None = None,
+    scenario: int | None = None,
+    run: int | None = None,
+    event: int | None = None,
+    comparison: int | None = None,
+    compare: int | None = None,
 ) -> str:
-    keys = (("panel", panel), ("layer", layer), ("scenario", scenario), ("run", run), ("event", event),
-            ("comparison", comparison), ("compare", compare))
+    keys = (
+        ("panel", panel),
+        ("layer", layer),
+        ("scenario", scenario),
+        ("run", run),
+        ("event", event),
+        ("comparison", comparison),
+        ("compare", compare),
+    )
     params = {key: value for key, value in keys if value is not None}
     query = f"?{urlencode(params)}" if params else ""
     return f"{settings.HYDRATA_SITE_URL}/catalogue/#/map/{base_map}{query}"

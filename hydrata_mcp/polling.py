@@ -15,11 +15,20 @@ DEFAULT_POLL_INTERVAL_SECONDS = 5
 # Each check is a REST call and an activity row; a faster loop only hammers the platform.
 MIN_POLL_INTERVAL_SECONDS = 2
 
-TimeoutSeconds = Annotated[float, Field(
-    ge=0, description="How long to wait for a final state, in seconds (default 240, clamped to 280; 0 reads once). "
-                      "If the result's outcome is timed_out, call again with the same arguments.")]
-PollIntervalSeconds = Annotated[float, Field(
-    ge=MIN_POLL_INTERVAL_SECONDS, le=60, description="Seconds between checks while waiting (default 5, at least 2).")]
+TimeoutSeconds = Annotated[
+    float,
+    Field(
+        ge=0,
+        description="How long to wait for a final state, in seconds (default 240, clamped to 280; 0 reads once). "
+        "If the result's outcome is timed_out, call again with the same arguments.",
+    ),
+]
+PollIntervalSeconds = Annotated[
+    float,
+    Field(
+        ge=MIN_POLL_INTERVAL_SECONDS, le=60, description="Seconds between checks while waiting (default 5, at least 2)."
+    ),
+]
 
 T = TypeVar("T")
 

@@ -40,8 +40,11 @@ OFF_LOOP_BYTES = 64 * 1024
 
 def redact(value: Any) -> Any:
     if isinstance(value, dict):
-        return {key: redact(item) for key, item in value.items()
-                if not (isinstance(key, str) and PRESIGNED_KEY.fullmatch(key))}
+        return {
+            key: redact(item)
+            for key, item in value.items()
+            if not (isinstance(key, str) and PRESIGNED_KEY.fullmatch(key))
+        }
     if isinstance(value, list):
         return [redact(item) for item in value]
     if isinstance(value, str):
@@ -64,7 +67,7 @@ def redact_string(text: str) -> str:
         boundary = TOKEN_BOUNDARY.search(text, found.end())
         end = boundary.start() if boundary else len(text)
         token = text[start:end]
-        pieces += [text[done:start], MARKER, token[len(token.rstrip(SENTENCE_END)):]]
+        pieces += [text[done:start], MARKER, token[len(token.rstrip(SENTENCE_END)) :]]
         done = end
     pieces.append(text[done:])
     return "".join(pieces)
@@ -151,8 +154,12 @@ def _exempt_ids(body: bytes) -> set[Any]:
     for message in jsonrpc_messages(body) or []:
         params, request_id = message.get("params"), message.get("id")
         name = params.get("name") if isinstance(params, dict) else None
-        if (message.get("method") == "tools/call" and isinstance(name, str) and name in EXEMPT_TOOLS
-                and isinstance(request_id, str | int)):
+        if (
+            message.get("method") == "tools/call"
+            and isinstance(name, str)
+            and name in EXEMPT_TOOLS
+            and isinstance(request_id, str | int)
+        ):
             exempt.add(request_id)
     return exempt
 

@@ -31,7 +31,7 @@ def _complete_events(buffer: bytes, scanned: int, *, stream_ended: bool) -> tupl
     while (end := EVENT_END.search(buffer, max(start, scanned))) is not None:
         if not stream_ended and end.end() == len(buffer) and buffer.endswith(b"\r"):
             break  # that CR may be the first half of a CRLF still on its way
-        complete.append((buffer[start:end.start()], end.group()))
+        complete.append((buffer[start : end.start()], end.group()))
         start = end.end()
     return complete, buffer[start:]
 

@@ -150,23 +150,35 @@ def _only_through_task_queueing(cycle: list[str], edges: list[Edge]) -> bool:
 def report(package_dir: Path) -> str:
     edges = module_edges(package_dir)
     modules = package_modules(package_dir)
-    lines = [f"# Import graph of {package_dir.name}/ ({len(modules)} modules, {len(edges)} module imports; "
-             "'local' = inside a function)", "", "## Imports between packages (module imports: all / local)"]
-    between = Counter((package_of(e.source), package_of(e.target)) for e in edges
-                      if package_of(e.source) != package_of(e.target))
-    local = Counter((package_of(e.source), package_of(e.target)) for e in edges
-                    if package_of(e.source) != package_of(e.target) and e.local)
+    lines = [
+        f"# Import graph of {package_dir.name}/ ({len(modules)} modules, {len(edges)} module imports; "
+        "'local' = inside a function)",
+        "",
+        "## Imports between packages (module imports: all / local)",
+    ]
+    between = Counter(
+        (package_of(e.source), package_of(e.target)) for e in edges if package_of(e.source) != package_of(e.target)
+    )
+    local = Counter(
+        (package_of(e.source), package_of(e.target))
+        for e in edges
+        if package_of(e.source) != package_of(e.target) and e.local
+    )
     for (source, target), count in sorted(between.items()):
         lines.append(f"{source} -> {target}: {count} / {local[(source, target)]}")
     lines += ["", "## Package cycles"]
     package_cycles = strongly_connected({package_of(m) for m in modules}, between)
     lines += [" <-> ".join(cycle) for cycle in package_cycles] or ["none"]
-    lines += ["", "## Module cycles (function-local imports included; [Celery kind]: closed only by a service "
-              "importing its task inside the function that queues it)"]
+    lines += [
+        "",
+        "## Module cycles (function-local imports included; [Celery kind]: closed only by a service "
+        "importing its task inside the function that queues it)",
+    ]
     module_cycles = strongly_connected(modules, {(e.source, e.target) for e in edges})
     for cycle in module_cycles:
-        inside = sorted((e for e in edges if e.source in cycle and e.target in cycle),
-                        key=lambda e: (e.source, e.target))
+        inside = sorted(
+            (e for e in edges if e.source in cycle and e.target in cycle), key=lambda e: (e.source, e.target)
+        )
         lines.append(", ".join(cycle) + (" [Celery kind]" if _only_through_task_queueing(cycle, inside) else ""))
         lines += [f"    {edge.source} -> {edge.target}{' (local)' if edge.local else ''}" for edge in inside]
     if not module_cycles:

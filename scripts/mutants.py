@@ -57,8 +57,12 @@ def load_mutants(path: Path = MUTANTS) -> list[Mutant]:
 
 
 def tree_files(root: Path) -> list[str]:
-    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"], cwd=root,
-                            check=True, capture_output=True).stdout.decode()
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+        cwd=root,
+        check=True,
+        capture_output=True,
+    ).stdout.decode()
     return [name for name in listed.split("\0") if name and (root / name).is_file()]
 
 
@@ -81,8 +85,16 @@ def apply(mutant: Mutant, tree: Path) -> None:
 def run_tests(tree: Path, tests: Iterable[str], *, stop_at_first_failure: bool) -> TestRun:
     # The copy comes first on the path, and keeps its state (secret key, queues) in its own var/.
     env = dict(os.environ, PYTHONPATH=str(tree), HYDRATA_VAR_DIR=str(tree / "var"))
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *(["-x"] * stop_at_first_failure),
-               *tests]
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        *(["-x"] * stop_at_first_failure),
+        *tests,
+    ]
     started = time.monotonic()
     try:
         done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, timeout=TIMEOUT_SECONDS)
@@ -111,8 +123,11 @@ def baseline(mutants: list[Mutant]) -> bool:
         tree = Path(scratch)
         copy_tree(ROOT, tree)
         run = run_tests(tree, tests, stop_at_first_failure=False)
-    print(f"{'baseline (no mutant)':<44} {'passed' if run.code == 0 else 'FAILED':<10} {run.seconds:6.1f}s  "
-          f"{len(tests)} test selections", flush=True)
+    print(
+        f"{'baseline (no mutant)':<44} {'passed' if run.code == 0 else 'FAILED':<10} {run.seconds:6.1f}s  "
+        f"{len(tests)} test selections",
+        flush=True,
+    )
     if run.code != 0:
         print(tail(run.output), flush=True)
     return run.code == 0

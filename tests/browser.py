@@ -14,8 +14,15 @@ from PIL import Image
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Response
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--no-first-run", "--use-angle=swiftshader", "--enable-unsafe-swiftshader"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--use-angle=swiftshader",
+    "--enable-unsafe-swiftshader",
+]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "var" / "test-artifacts"
 VIEWPORT = {"width": 1400, "height": 900}
 
@@ -36,8 +43,7 @@ class Visit:
     console_errors: list[str] = field(default_factory=list)
 
     def foreign_requests(self) -> list[str]:
-        return [url for url in self.requests
-                if not url.startswith((self.origin + "/", "data:", "blob:"))]
+        return [url for url in self.requests if not url.startswith((self.origin + "/", "data:", "blob:"))]
 
     def responses_to(self, pattern: str) -> list[Response]:
         return [response for response in self.responses if re.search(pattern, response.url)]

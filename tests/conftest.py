@@ -50,8 +50,11 @@ def live_asgi(transactional_db, settings) -> Iterator[LiveASGIServer]:
     settings.HYDRATA_SITE_URL = server.url
     settings.HYDRATA_API_ORIGIN = server.url
     # What config/settings.py derives from the site URL for the connect flow: its issuer and its MCP resource.
-    settings.OAUTH2_PROVIDER = {**settings.OAUTH2_PROVIDER, "OIDC_ISS_ENDPOINT": server.url,
-                                "OAUTH2_PROTECTED_RESOURCE_IDENTIFIER": f"{server.url}/mcp/"}
+    settings.OAUTH2_PROVIDER = {
+        **settings.OAUTH2_PROVIDER,
+        "OIDC_ISS_ENDPOINT": server.url,
+        "OAUTH2_PROTECTED_RESOURCE_IDENTIFIER": f"{server.url}/mcp/",
+    }
     server.start()
     try:
         yield server
@@ -86,14 +89,35 @@ class CeleryWorker:
         self.var_dir = var_dir
         self.nodename = f"{name}@{socket.gethostname()}"
         self.log = var_dir / "worker.log"
-        env = dict(os.environ, HYDRATA_VAR_DIR=str(var_dir), MEDIA_ROOT=str(media_root),
-                   DATABASE_URL=f"sqlite:///{database}", CELERY_BROKER_URL="filesystem://")
+        env = dict(
+            os.environ,
+            HYDRATA_VAR_DIR=str(var_dir),
+            MEDIA_ROOT=str(media_root),
+            DATABASE_URL=f"sqlite:///{database}",
+            CELERY_BROKER_URL="filesystem://",
+        )
         with self.log.open("wb") as log:  # a file, not a pipe: a full pipe would stall the worker
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--concurrency=1",
-                 "--loglevel=INFO", "--without-heartbeat", "--without-gossip", "--without-mingle",
-                 "--hostname", self.nodename],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "config",
+                    "worker",
+                    "--pool=solo",
+                    "--concurrency=1",
+                    "--loglevel=INFO",
+                    "--without-heartbeat",
+                    "--without-gossip",
+                    "--without-mingle",
+                    "--hostname",
+                    self.nodename,
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
             )
 
     def stop(self) -> str:
@@ -128,7 +152,9 @@ def use_celery_queue(queue: Path) -> Path:
     """Publish to and consume from `queue`. The connection and producer pools keep the options they were opened
     with (even eager calls open them), so both are dropped before anything publishes."""
     celery_app.conf.broker_transport_options = {
-        "data_folder_in": str(queue), "data_folder_out": str(queue), "store_processed": False,
+        "data_folder_in": str(queue),
+        "data_folder_out": str(queue),
+        "store_processed": False,
         "control_folder": str(queue.parent / f"{queue.name}-control"),
     }
     celery_app._pool = None

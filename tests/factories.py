@@ -79,8 +79,7 @@ def make_finished_run(project: Project, *, depth: np.ndarray | None = None, stag
     half the depth and the stage is the ground plus the depth."""
     terrain = make_ready_terrain(project)
     scenario = Scenario.objects.create(project=project, name="finished", terrain=terrain, resolution=10, duration=60)
-    run = Run.objects.create(scenario=scenario, status=RunStatus.COMPLETE, resolution=10, duration=60,
-                             statistics={})
+    run = Run.objects.create(scenario=scenario, status=RunStatus.COMPLETE, resolution=10, duration=60, statistics={})
     storage = get_storage()
     with storage.local_path(key=terrain.dem_key) as dem_path, rasterio.open(dem_path) as dem:
         grid = Grid(crs=dem.crs, transform=dem.transform, width=dem.width, height=dem.height)

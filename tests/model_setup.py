@@ -11,8 +11,16 @@ import httpx
 from tests.data import BOUNDARY, DEM, RAINFALL
 
 PROJECTS = "/api/v2/anuga/projects/"
-KIND_PATHS = {"boundary": "boundaries", "friction": "frictions", "inflow": "inflows", "rainfall": "rainfalls",
-              "structure": "structures", "mesh_region": "mesh-regions", "gauge": "gauges", "flow_line": "flow-lines"}
+KIND_PATHS = {
+    "boundary": "boundaries",
+    "friction": "frictions",
+    "inflow": "inflows",
+    "rainfall": "rainfalls",
+    "structure": "structures",
+    "mesh_region": "mesh-regions",
+    "gauge": "gauges",
+    "flow_line": "flow-lines",
+}
 
 
 @dataclass
@@ -46,22 +54,30 @@ def upload_geojson(http: httpx.Client, name: str, collection: dict | Path) -> in
 
 
 def attach(http: httpx.Client, model: Model, kind: str, dataset_id: int | None) -> httpx.Response:
-    return http.patch(f"{PROJECTS}{model.project_id}/{KIND_PATHS[kind]}/{model.rows[kind]}/",
-                      json={"gn_layer": dataset_id})
+    return http.patch(
+        f"{PROJECTS}{model.project_id}/{KIND_PATHS[kind]}/{model.rows[kind]}/", json={"gn_layer": dataset_id}
+    )
 
 
 def small_test_model(url: str, key: str, *, rainfall: bool = True, boundary: bool = True) -> Model:
     with api(url, key) as http:
         project = http.post(PROJECTS, json={"name": "Small test", "projection": "EPSG:28356"}).json()
-        terrain = http.post(f"{PROJECTS}{project['id']}/terrain/upload/",
-                            files={"file": ("dem.tif", DEM.read_bytes(), "image/tiff")}).json()
-        terrain = until(lambda: http.get(f"{PROJECTS}{project['id']}/terrain/{terrain['id']}/").json(),
-                        lambda t: t["status"] in ("ready", "error"))
+        terrain = http.post(
+            f"{PROJECTS}{project['id']}/terrain/upload/", files={"file": ("dem.tif", DEM.read_bytes(), "image/tiff")}
+        ).json()
+        terrain = until(
+            lambda: http.get(f"{PROJECTS}{project['id']}/terrain/{terrain['id']}/").json(),
+            lambda t: t["status"] in ("ready", "error"),
+        )
         assert terrain["status"] == "ready", terrain
         inputs = http.get(f"{PROJECTS}{project['id']}/inputs/").json()
         model = Model(project["id"], terrain["id"], {kind: rows[0]["id"] for kind, rows in inputs.items()})
         if boundary:
-            assert attach(http, model, "boundary", upload_geojson(http, "boundary.geojson", BOUNDARY)).status_code == 200
+            assert (
+                attach(http, model, "boundary", upload_geojson(http, "boundary.geojson", BOUNDARY)).status_code == 200
+            )
         if rainfall:
-            assert attach(http, model, "rainfall", upload_geojson(http, "rainfall.geojson", RAINFALL)).status_code == 200
+            assert (
+                attach(http, model, "rainfall", upload_geojson(http, "rainfall.geojson", RAINFALL)).status_code == 200
+            )
     return model

@@ -14,8 +14,14 @@ import pytest
 import rasterio
 
 WET_M = 0.01  # the documented threshold: a cell is wet when its maximum depth reached 1 cm
-BANDS_M = {"0.01-0.15": (0.01, 0.15), "0.15-0.3": (0.15, 0.3), "0.3-0.5": (0.3, 0.5), "0.5-1.0": (0.5, 1.0),
-           "1.0-2.0": (1.0, 2.0), ">2.0": (2.0, np.inf)}
+BANDS_M = {
+    "0.01-0.15": (0.01, 0.15),
+    "0.15-0.3": (0.15, 0.3),
+    "0.3-0.5": (0.3, 0.5),
+    "0.5-1.0": (0.5, 1.0),
+    "1.0-2.0": (1.0, 2.0),
+    ">2.0": (2.0, np.inf),
+}
 RASTER_VS_MESH = 0.05  # 1 m cells take the triangle under their centre: the wet outlines differ by a cell or so
 
 
@@ -49,19 +55,29 @@ def read_sww(path: Path) -> MeshReading:
     area = 0.5 * np.abs((xs[:, 1] - xs[:, 0]) * (ys[:, 2] - ys[:, 0]) - (xs[:, 2] - xs[:, 0]) * (ys[:, 1] - ys[:, 0]))
     # Each float32 value is within half a unit in the last place of the largest stage; a depth within one.
     ulp = float(np.spacing(np.float32(np.abs(stage).max())))
-    return MeshReading(area_m2=float(area.sum()), final_time_s=final_time,
-                       stored_m3=float(((stage - elevation) * area).sum()), rounding_m3=ulp * float(area.sum()),
-                       peak_depth_m=float(max_depth.max()), wet_area_m2=float(area[max_depth >= WET_M].sum()))
+    return MeshReading(
+        area_m2=float(area.sum()),
+        final_time_s=final_time,
+        stored_m3=float(((stage - elevation) * area).sum()),
+        rounding_m3=ulp * float(area.sum()),
+        peak_depth_m=float(max_depth.max()),
+        wet_area_m2=float(area[max_depth >= WET_M].sum()),
+    )
 
 
 def read_max_depth(path: Path) -> RasterReading:
     with rasterio.open(path) as raster:
         depth = raster.read(1, masked=True).compressed().astype(float)
         cell = abs(raster.transform.a * raster.transform.e)
-    bands = {label: float(np.count_nonzero((depth >= low) & (depth < high))) * cell
-             for label, (low, high) in BANDS_M.items()}
-    return RasterReading(cell_area_m2=cell, max_depth_m=float(depth.max()),
-                         wet_area_m2=float(np.count_nonzero(depth >= WET_M)) * cell, band_areas_m2=bands)
+    bands = {
+        label: float(np.count_nonzero((depth >= low) & (depth < high))) * cell for label, (low, high) in BANDS_M.items()
+    }
+    return RasterReading(
+        cell_area_m2=cell,
+        max_depth_m=float(depth.max()),
+        wet_area_m2=float(np.count_nonzero(depth >= WET_M)) * cell,
+        band_areas_m2=bands,
+    )
 
 
 def assert_statistics_match_the_files(statistics: dict, *, sww: Path, max_depth: Path) -> MeshReading:
@@ -77,8 +93,9 @@ def assert_statistics_match_the_files(statistics: dict, *, sww: Path, max_depth:
     assert statistics["volume_out_m3"] == pytest.approx(out, abs=mesh.rounding_m3)
     # The wet area and its bands are the raster's wet cells; the raster's outline is the mesh's.
     assert statistics["wet_area_m2"] == pytest.approx(raster.wet_area_m2, abs=raster.cell_area_m2 / 2)
-    assert statistics["flooded_area_m2_by_depth_band"] == pytest.approx(raster.band_areas_m2,
-                                                                        abs=raster.cell_area_m2 / 2)
+    assert statistics["flooded_area_m2_by_depth_band"] == pytest.approx(
+        raster.band_areas_m2, abs=raster.cell_area_m2 / 2
+    )
     assert raster.wet_area_m2 == pytest.approx(mesh.wet_area_m2, rel=RASTER_VS_MESH)
     # The peak is the deepest triangle, and the raster (cells finer than any triangle) shows it.
     assert statistics["peak_depth_m"] == pytest.approx(mesh.peak_depth_m, rel=1e-6)

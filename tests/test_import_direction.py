@@ -12,8 +12,11 @@ MODULES = package_modules(PLATFORM)
 
 def imports_of(prefix: str) -> dict[str, set[str]]:
     """Every name each module under `prefix` imports, anywhere in the module."""
-    return {module: {name for name, _ in imported_names(path, importer=module)}
-            for module, path in MODULES.items() if module == prefix or module.startswith(f"{prefix}.")}
+    return {
+        module: {name for name, _ in imported_names(path, importer=module)}
+        for module, path in MODULES.items()
+        if module == prefix or module.startswith(f"{prefix}.")
+    }
 
 
 def offenders(imports: dict[str, set[str]], forbidden) -> dict[str, list[str]]:
@@ -38,16 +41,20 @@ def test_uploads_imports_nothing_of_anuga():
 
 
 def test_nothing_below_observations_imports_it():
-    below = {module: names for module, names in imports_of("hydrata").items()
-             if not is_under(module, "hydrata.observations")}
+    below = {
+        module: names for module, names in imports_of("hydrata").items() if not is_under(module, "hydrata.observations")
+    }
 
     assert offenders(below, lambda name: is_under(name, "hydrata.observations")) == {}
 
 
 def test_the_anuga_services_import_one_another_without_a_cycle():
     services = {module for module in MODULES if module.startswith("hydrata.anuga.services.")}
-    edges = {(edge.source, edge.target) for edge in module_edges(PLATFORM)
-             if edge.source in services and edge.target in services}
+    edges = {
+        (edge.source, edge.target)
+        for edge in module_edges(PLATFORM)
+        if edge.source in services and edge.target in services
+    }
 
     assert edges  # the graph is read: runs imports build, for one
     assert strongly_connected(services, edges) == []
@@ -63,6 +70,9 @@ def test_a_cycle_hidden_in_function_local_imports_is_found(tmp_path):
     edges = module_edges(package)
 
     assert {(edge.source, edge.target, edge.local) for edge in edges} == {
-        ("sample.first", "sample.second", True), ("sample.second", "sample.first", True)}
+        ("sample.first", "sample.second", True),
+        ("sample.second", "sample.first", True),
+    }
     assert strongly_connected({"sample.first", "sample.second"}, {(e.source, e.target) for e in edges}) == [
-        ["sample.first", "sample.second"]]
+        ["sample.first", "sample.second"]
+    ]

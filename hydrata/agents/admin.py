@@ -48,11 +48,32 @@ class AgentGrantAdmin(admin.ModelAdmin):
     list_display = ["name", "user", "kind", "level", "key_prefix", "created_at", "last_used_at", "revoked_at"]
     list_filter = ["kind", "level", RevokedFilter]
     search_fields = ["name", "key_prefix", "client_host", "user__username"]
-    fields = ["user", "kind", "name", "level", "key_prefix", "key_digest", "application", "client_host",
-              "created_at", "expires_at", "last_used_at", "revoked_at"]
+    fields = [
+        "user",
+        "kind",
+        "name",
+        "level",
+        "key_prefix",
+        "key_digest",
+        "application",
+        "client_host",
+        "created_at",
+        "expires_at",
+        "last_used_at",
+        "revoked_at",
+    ]
     # Revoking is one-way: use the action (or the owner's /agents/ page); a revoked key is never revived here.
-    readonly_fields = ["user", "kind", "key_prefix", "key_digest", "application", "client_host", "created_at",
-                       "last_used_at", "revoked_at"]
+    readonly_fields = [
+        "user",
+        "kind",
+        "key_prefix",
+        "key_digest",
+        "application",
+        "client_host",
+        "created_at",
+        "last_used_at",
+        "revoked_at",
+    ]
     actions = ["revoke_selected"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

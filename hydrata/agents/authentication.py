@@ -20,10 +20,14 @@ KEY_REFUSALS = {
     "disabled": ("The account this key belongs to is disabled.", "ACCOUNT_DISABLED"),
 }
 CONNECT_REFUSALS = {
-    "revoked": ("This connection to Hydrata has been revoked. Connect again (sign in and choose a level) to "
-                "continue.", "CONNECTION_REVOKED"),
-    "expired": ("This connection to Hydrata has expired. Connect again (sign in and choose a level) to continue.",
-                "CONNECTION_EXPIRED"),
+    "revoked": (
+        "This connection to Hydrata has been revoked. Connect again (sign in and choose a level) to continue.",
+        "CONNECTION_REVOKED",
+    ),
+    "expired": (
+        "This connection to Hydrata has expired. Connect again (sign in and choose a level) to continue.",
+        "CONNECTION_EXPIRED",
+    ),
     "disabled": ("The account this connection belongs to is disabled.", "ACCOUNT_DISABLED"),
 }
 

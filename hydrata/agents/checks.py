@@ -55,16 +55,25 @@ def check_grant_levels_declared(app_configs: Any = None, **kwargs: Any) -> list[
             continue
         seen.add(view_class)
         if _name(view_class) in GRANT_LEVEL_EXEMPT:
-            messages.append(Info(f"{_name(view_class)} (/{route}) is exempt from grant levels: "
-                                 f"{GRANT_LEVEL_EXEMPT[_name(view_class)]}", obj=view_class, id="hydrata.I001"))
+            messages.append(
+                Info(
+                    f"{_name(view_class)} (/{route}) is exempt from grant levels: "
+                    f"{GRANT_LEVEL_EXEMPT[_name(view_class)]}",
+                    obj=view_class,
+                    id="hydrata.I001",
+                )
+            )
             continue
         missing = _undeclared(view_class, actions)
         if missing:
-            messages.append(Error(
-                f"{_name(view_class)} (/{route}) serves {', '.join(missing)} without declaring the agent-grant level "
-                "it needs.",
-                hint="Set grant_levels = {'GET': 'read', 'POST': 'draft', ...} on the view, or list it with a reason "
-                     "in hydrata.agents.checks.GRANT_LEVEL_EXEMPT.",
-                obj=view_class, id="hydrata.E001",
-            ))
+            messages.append(
+                Error(
+                    f"{_name(view_class)} (/{route}) serves {', '.join(missing)} without declaring the "
+                    "agent-grant level it needs.",
+                    hint="Set grant_levels = {'GET': 'read', 'POST': 'draft', ...} on the view, or list it with a "
+                    "reason in hydrata.agents.checks.GRANT_LEVEL_EXEMPT.",
+                    obj=view_class,
+                    id="hydrata.E001",
+                )
+            )
     return messages

@@ -41,23 +41,29 @@ class AgentGrant(models.Model):
     kind = models.CharField(max_length=10, choices=GrantKind.choices, default=GrantKind.KEY)
     name = models.CharField(max_length=100)
     level = models.CharField(max_length=10, choices=GrantLevel.choices)
-    key_prefix = models.CharField(max_length=16, blank=True,
-                                  help_text="The first characters of the key, for recognising it.")
-    key_digest = models.CharField(max_length=64, unique=True, null=True, blank=True,
-                                  help_text="SHA-256 of the key; the key is never stored.")
+    key_prefix = models.CharField(
+        max_length=16, blank=True, help_text="The first characters of the key, for recognising it."
+    )
+    key_digest = models.CharField(
+        max_length=64, unique=True, null=True, blank=True, help_text="SHA-256 of the key; the key is never stored."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField(null=True, blank=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
     # Connected apps only.
-    application = models.ForeignKey("oauth2_provider.Application", on_delete=models.SET_NULL, null=True, blank=True,
-                                    related_name="agent_grants")
-    client_host = models.CharField(max_length=255, blank=True,
-                                   help_text="Where the app's metadata came from, or where it sends people back.")
-    authorization_code_digest = models.CharField(max_length=64, unique=True, null=True, blank=True,
-                                                 help_text="SHA-256 of the code the consent issued.")
-    token_family = models.UUIDField(unique=True, null=True, blank=True,
-                                    help_text="The refresh-token family of this connection (rotation keeps it).")
+    application = models.ForeignKey(
+        "oauth2_provider.Application", on_delete=models.SET_NULL, null=True, blank=True, related_name="agent_grants"
+    )
+    client_host = models.CharField(
+        max_length=255, blank=True, help_text="Where the app's metadata came from, or where it sends people back."
+    )
+    authorization_code_digest = models.CharField(
+        max_length=64, unique=True, null=True, blank=True, help_text="SHA-256 of the code the consent issued."
+    )
+    token_family = models.UUIDField(
+        unique=True, null=True, blank=True, help_text="The refresh-token family of this connection (rotation keeps it)."
+    )
 
     class Meta:
         ordering = ["-created_at"]

@@ -43,10 +43,14 @@ class GrantLevelPermission(BasePermission):
 def level_refusal(grant: AgentGrant, needed: str) -> str:
     if grant.kind == GrantKind.CONNECT:
         # Clients' automatic step-up is unreliable: say plainly what the person has to do.
-        return (f"This action needs the {needed} level; this connection was granted {grant.level}. Disconnect and "
-                f"connect again, choosing {needed} on the Hydrata consent page.")
-    return (f"This action needs a {needed}-level agent grant; this grant is {grant.level}-level. "
-            f"Ask the account owner for a {needed}-level key.")
+        return (
+            f"This action needs the {needed} level; this connection was granted {grant.level}. Disconnect and "
+            f"connect again, choosing {needed} on the Hydrata consent page."
+        )
+    return (
+        f"This action needs a {needed}-level agent grant; this grant is {grant.level}-level. "
+        f"Ask the account owner for a {needed}-level key."
+    )
 
 
 def grant_of(request: Request) -> AgentGrant | None:

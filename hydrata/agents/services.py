@@ -25,9 +25,7 @@ from hydrata.core.errors import SpendLimitExceeded, ValidationFailed
 MAX_GRANT_NAME_LENGTH = 100
 
 
-def grant_create(
-    *, user: User, name: str, level: str, expires_at: datetime | None = None
-) -> tuple[AgentGrant, str]:
+def grant_create(*, user: User, name: str, level: str, expires_at: datetime | None = None) -> tuple[AgentGrant, str]:
     """Create a grant and return it with its key. The key exists only in this return value."""
     name = name.strip()
     if not name or len(name) > MAX_GRANT_NAME_LENGTH:
@@ -181,7 +179,10 @@ def agent_spend_charge(*, grant: AgentGrant, amount: Decimal, description: str, 
             raise SpendLimitExceeded(
                 f"This costs ${amount}; the account has spent ${used} of its ${limit} monthly agent limit. The "
                 "account owner can raise the limit on the /agents/ page.",
-                price=str(amount), spent_this_month=str(used), limit=str(limit),
+                price=str(amount),
+                spent_this_month=str(used),
+                limit=str(limit),
             )
-    return AgentSpend.objects.create(user=grant.user, grant=grant, amount=amount, description=description[:200],
-                                     reference=reference[:100])
+    return AgentSpend.objects.create(
+        user=grant.user, grant=grant, amount=amount, description=description[:200], reference=reference[:100]
+    )

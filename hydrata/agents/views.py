@@ -86,8 +86,9 @@ def revoke_grant(request: AuthenticatedHttpRequest, grant_id: int) -> HttpRespon
 def revoke_all_grants(request: AuthenticatedHttpRequest) -> HttpResponse:
     count = grants_revoke_all(user=request.user)
     if count:
-        messages.success(request, f"Revoked {count} grant{'s' if count != 1 else ''}. Their keys and connections no "
-                                  "longer work.")
+        messages.success(
+            request, f"Revoked {count} grant{'s' if count != 1 else ''}. Their keys and connections no longer work."
+        )
     else:
         messages.info(request, "There were no active grants to revoke.")
     return redirect("agents:grants")
@@ -117,8 +118,9 @@ def set_run_approval(request: AuthenticatedHttpRequest) -> HttpResponse:
     required: bool = form.cleaned_data["required"]
     account_set_runs_need_approval(user=request.user, required=required)
     if required:
-        messages.success(request, "Agents now need your approval before they start a run: approve each scenario "
-                                  "in the map first.")
+        messages.success(
+            request, "Agents now need your approval before they start a run: approve each scenario in the map first."
+        )
     else:
         messages.success(request, "Agents no longer need your approval to start a run.")
     return redirect("agents:grants")

@@ -50,8 +50,17 @@ class ProjectMembershipAdmin(admin.ModelAdmin):
 
 @admin.register(Terrain)
 class TerrainAdmin(admin.ModelAdmin):
-    list_display = ["id", "title", "project", "status", "crs", "native_crs", "elevation_min", "elevation_max",
-                    "created_at"]
+    list_display = [
+        "id",
+        "title",
+        "project",
+        "status",
+        "crs",
+        "native_crs",
+        "elevation_min",
+        "elevation_max",
+        "created_at",
+    ]
     list_filter = ["status"]
     search_fields = ["title", "project__name"]
     raw_id_fields = ["project", "upload", "created_by"]
@@ -88,8 +97,17 @@ class TimeSeriesAdmin(admin.ModelAdmin):
 class ScenarioAdmin(admin.ModelAdmin):
     list_display = ["name", "project", "resolution", "duration", "latest_run_is_valid", "updated_at"]
     search_fields = ["name", "project__name"]
-    raw_id_fields = ["project", "terrain", "boundary", "friction", "inflow", "rainfall", "structure",
-                     "mesh_region", "created_by"]
+    raw_id_fields = [
+        "project",
+        "terrain",
+        "boundary",
+        "friction",
+        "inflow",
+        "rainfall",
+        "structure",
+        "mesh_region",
+        "created_by",
+    ]
     list_select_related = ["project"]
 
 
@@ -97,8 +115,17 @@ class ScenarioAdmin(admin.ModelAdmin):
 class RunAdmin(admin.ModelAdmin):
     """Runs change state only through the platform's services; the admin shows them."""
 
-    list_display = ["id", "scenario", "status", "phase", "progress_pct", "mesh_triangle_count", "compute_cost",
-                    "created_at", "finished_at"]
+    list_display = [
+        "id",
+        "scenario",
+        "status",
+        "phase",
+        "progress_pct",
+        "mesh_triangle_count",
+        "compute_cost",
+        "created_at",
+        "finished_at",
+    ]
     list_filter = ["status", "compute_backend"]
     search_fields = ["scenario__name", "scenario__project__name"]
     list_select_related = ["scenario"]

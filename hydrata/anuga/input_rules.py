@@ -17,8 +17,10 @@ FeatureCheck = Callable[[str, dict[str, Any]], str | None]
 
 def _normal_depth_slope(name: str, properties: dict[str, Any]) -> str | None:
     if properties["boundary"] == "NormalDepth" and not _positive_number(properties.get("slope")):
-        return (f"{name} is a NormalDepth boundary with slope={properties.get('slope')!r}; it needs a positive "
-                "'slope' (the friction slope, m/m, e.g. 0.002).")
+        return (
+            f"{name} is a NormalDepth boundary with slope={properties.get('slope')!r}; it needs a positive "
+            "'slope' (the friction slope, m/m, e.g. 0.002)."
+        )
     return None
 
 
@@ -36,37 +38,59 @@ class KindRule:
 
 RULES: dict[str, KindRule] = {
     InputKind.BOUNDARY: KindRule(
-        LINES, "lines", ("boundary", "location"),
+        LINES,
+        "lines",
+        ("boundary", "location"),
         choices={"boundary": BOUNDARY_TYPES, "location": ("External", "Internal")},
         explanation="'boundary' (Reflective, Transmissive, Dirichlet with a 'stage': metres or the name of a stage "
-                    "time series, or NormalDepth with a 'slope' in m/m) and 'location' (External or Internal)",
+        "time series, or NormalDepth with a 'slope' in m/m) and 'location' (External or Internal)",
         checks=(_normal_depth_slope,),
     ),
     InputKind.FRICTION: KindRule(
-        POLYGONS, "polygons", ("mannings",), positive_numbers=("mannings",),
+        POLYGONS,
+        "polygons",
+        ("mannings",),
+        positive_numbers=("mannings",),
         explanation="'mannings' (Manning's n, e.g. 0.03)",
     ),
     InputKind.INFLOW: KindRule(
-        LINES, "lines", ("type", "data"), choices={"type": ("Surface",)},
+        LINES,
+        "lines",
+        ("type", "data"),
+        choices={"type": ("Surface",)},
         explanation="'type' (Surface) and 'data' (m³/s, or the name of a hydrograph time series)",
     ),
     InputKind.RAINFALL: KindRule(
-        POLYGONS, "polygons", ("data",),
+        POLYGONS,
+        "polygons",
+        ("data",),
         explanation="'data' (mm/hr, or the name of a hyetograph time series)",
     ),
     InputKind.STRUCTURE: KindRule(
-        POLYGONS, "polygons", ("method",), explanation="'method' (how the structure is modelled, e.g. Mannings)",
+        POLYGONS,
+        "polygons",
+        ("method",),
+        explanation="'method' (how the structure is modelled, e.g. Mannings)",
     ),
     InputKind.MESH_REGION: KindRule(
-        POLYGONS, "polygons", ("resolution",), positive_numbers=("resolution",),
+        POLYGONS,
+        "polygons",
+        ("resolution",),
+        positive_numbers=("resolution",),
         explanation="'resolution' (the mesh resolution inside the polygon)",
     ),
     InputKind.GAUGE: KindRule(
-        POINTS, "points", ("name",), unique=("name",),
+        POINTS,
+        "points",
+        ("name",),
+        unique=("name",),
         explanation="'name' (how the gauge's time series is asked for; unique in the layer)",
     ),
     InputKind.FLOW_LINE: KindRule(
-        LINES, "lines", ("name",), unique=("name",),
+        LINES,
+        "lines",
+        ("name",),
+        unique=("name",),
         explanation="'name' (how the line's discharge series is asked for; unique in the layer)",
     ),
 }
@@ -81,15 +105,17 @@ def feature_problem(kind: str, features: list[dict[str, Any]]) -> str | None:
         name = _feature_name(index, feature)
         geometry_type = (feature.get("geometry") or {}).get("type")
         if geometry_type not in rule.geometries:
-            return (f"{name} is a {geometry_type or 'feature without geometry'}; {label} features must be "
-                    f"{rule.shape_name} ({', '.join(sorted(rule.geometries))}).")
+            return (
+                f"{name} is a {geometry_type or 'feature without geometry'}; {label} features must be "
+                f"{rule.shape_name} ({', '.join(sorted(rule.geometries))})."
+            )
         properties = feature.get("properties") or {}
         for key in rule.required:
             if properties.get(key) in (None, ""):
                 return f"{name} has no '{key}' property; {label} features need {rule.explanation}."
         for key, allowed in rule.choices.items():
             if str(properties[key]) not in allowed:
-                return (f"{name} has {key}={properties[key]!r}; it must be one of {', '.join(allowed)}.")
+                return f"{name} has {key}={properties[key]!r}; it must be one of {', '.join(allowed)}."
         for key in rule.positive_numbers:
             if not _positive_number(properties[key]):
                 return f"{name} has {key}={properties[key]!r}; it must be a positive number."

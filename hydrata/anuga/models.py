@@ -69,8 +69,9 @@ class TerrainUpload(models.Model):
 
 class Terrain(models.Model):
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="terrains")
-    upload = models.OneToOneField(TerrainUpload, on_delete=models.SET_NULL, null=True, blank=True,
-                                  related_name="terrain")
+    upload = models.OneToOneField(
+        TerrainUpload, on_delete=models.SET_NULL, null=True, blank=True, related_name="terrain"
+    )
     title = models.CharField(max_length=200)
     status = models.CharField(max_length=10, choices=TerrainStatus.choices, default=TerrainStatus.CREATING)
     error_message = models.TextField(blank=True)
@@ -119,8 +120,9 @@ class InputLayer(models.Model):
     kind = models.CharField(max_length=12, choices=InputKind.choices)
     title = models.CharField(max_length=200)
     is_default = models.BooleanField(default=False)
-    dataset = models.ForeignKey("uploads.Dataset", on_delete=models.SET_NULL, null=True, blank=True,
-                                related_name="input_layers")
+    dataset = models.ForeignKey(
+        "uploads.Dataset", on_delete=models.SET_NULL, null=True, blank=True, related_name="input_layers"
+    )
     feature_count = models.PositiveIntegerField(default=0)
     bbox_wgs84 = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -129,8 +131,9 @@ class InputLayer(models.Model):
     class Meta:
         ordering = ["kind", "id"]
         constraints = [
-            models.UniqueConstraint(fields=["project", "kind"], condition=models.Q(is_default=True),
-                                    name="one_default_input_per_kind"),
+            models.UniqueConstraint(
+                fields=["project", "kind"], condition=models.Q(is_default=True), name="one_default_input_per_kind"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -188,7 +191,8 @@ class Scenario(models.Model):
     duration = models.PositiveIntegerField(help_text="Simulated seconds.")
     model_start = models.DateTimeField(null=True, blank=True)
     inundation_threshold_m = models.FloatField(
-        default=0.05, help_text="Depth (m) above which a cell counts as inundated, for its time and duration.")
+        default=0.05, help_text="Depth (m) above which a cell counts as inundated, for its time and duration."
+    )
     latest_run_is_valid = models.BooleanField(default=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -268,10 +272,12 @@ class Run(models.Model):
     worker_hostname = models.CharField(max_length=200, blank=True)
     child_pid = models.PositiveIntegerField(null=True, blank=True)
     compute_cost = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
-    launched_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                                    related_name="+")
-    launched_by_grant_id = models.PositiveIntegerField(null=True, blank=True,
-                                                       help_text="The agent grant that launched it, if any.")
+    launched_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    launched_by_grant_id = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The agent grant that launched it, if any."
+    )
     results_prefix = models.CharField(max_length=300, blank=True)
     statistics = models.JSONField(null=True, blank=True)
 

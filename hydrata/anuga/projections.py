@@ -26,8 +26,7 @@ def crs_code_validate(value: str) -> str:
     code = f"{match.group(1).upper()}:{match.group(2)}"
     crs = _crs_of(code, error_code="INVALID_CRS")
     if not (crs.is_projected or crs.is_geographic):
-        raise ValidationFailed(f"{code} ({crs.name}) is not a horizontal CRS; points need x and y.",
-                               code="INVALID_CRS")
+        raise ValidationFailed(f"{code} ({crs.name}) is not a horizontal CRS; points need x and y.", code="INVALID_CRS")
     return code
 
 

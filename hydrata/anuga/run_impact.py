@@ -17,17 +17,25 @@ from hydrata.compute.impact import impact, impact_picture, write_impact_cog
 from hydrata.core.errors import NotFound, ValidationFailed
 from hydrata.storage import get_storage
 
-FILES = {"impact_depth": "impact_depth.tif", "impact_stage": "impact_stage.tif", "picture": "impact.png",
-         "statistics": "impact.json"}
-TITLES = {"impact_depth": "Change in maximum depth (other - run)",
-          "impact_stage": "Change in maximum stage (other - run), where both are wet"}
+FILES = {
+    "impact_depth": "impact_depth.tif",
+    "impact_stage": "impact_stage.tif",
+    "picture": "impact.png",
+    "statistics": "impact.json",
+}
+TITLES = {
+    "impact_depth": "Change in maximum depth (other - run)",
+    "impact_stage": "Change in maximum stage (other - run), where both are wet",
+}
 
 
 def comparable(run: Run, other: Run) -> Run:
     """`other` when it belongs to the same project as `run`; anything else is as if it did not exist."""
     if other.scenario.project_id != run.scenario.project_id:
-        raise NotFound(f"Run {other.pk} does not exist in the project of run {run.pk}, or is not visible to this "
-                       "caller.", code="RUN_NOT_FOUND")
+        raise NotFound(
+            f"Run {other.pk} does not exist in the project of run {run.pk}, or is not visible to this caller.",
+            code="RUN_NOT_FOUND",
+        )
     return other
 
 
@@ -44,15 +52,25 @@ def runs_impact(*, run: Run, other: Run) -> dict[str, Any]:
         statistics = json.load(stream)
     with storage.open(key=f"{prefix}/{FILES['picture']}") as stream:
         picture = base64.b64encode(stream.read()).decode("ascii")
-    return {"run": run.pk, "other_run": other.pk, "statistics": statistics, **_layers(run, other, prefix),
-            "image": {"mime_type": "image/png", "data": picture}}
+    return {
+        "run": run.pk,
+        "other_run": other.pk,
+        "statistics": statistics,
+        **_layers(run, other, prefix),
+        "image": {"mime_type": "image/png", "data": picture},
+    }
 
 
 def _work_out(run: Run, other: Run, prefix: str) -> None:
     storage = get_storage()
     with ExitStack() as stack:
-        rasters = {owner.pk: {name: stack.enter_context(storage.local_path(key=f"{owner.results_prefix}/{name}.tif"))
-                              for name in ("max_depth", "max_stage")} for owner in (run, other)}
+        rasters = {
+            owner.pk: {
+                name: stack.enter_context(storage.local_path(key=f"{owner.results_prefix}/{name}.tif"))
+                for name in ("max_depth", "max_stage")
+            }
+            for owner in (run, other)
+        }
         try:
             result = impact(run=rasters[run.pk], other=rasters[other.pk])
         except GridMismatch as mismatch:
@@ -64,19 +82,29 @@ def _work_out(run: Run, other: Run, prefix: str) -> None:
             write_impact_cog(path, values, result.profile)
             with path.open("rb") as stream:
                 storage.save(key=f"{prefix}/{FILES[name]}", data=stream)
-    picture = impact_picture(result.depth_difference, result.profile,
-                             title=f"Run {other.pk} - run {run.pk}: change in maximum depth")
+    picture = impact_picture(
+        result.depth_difference, result.profile, title=f"Run {other.pk} - run {run.pk}: change in maximum depth"
+    )
     storage.save(key=f"{prefix}/{FILES['picture']}", data=picture, content_type="image/png")
-    storage.save(key=f"{prefix}/{FILES['statistics']}", data=json.dumps(result.statistics).encode(),
-                 content_type="application/json")  # last: its presence means the rest is there
+    storage.save(
+        key=f"{prefix}/{FILES['statistics']}",
+        data=json.dumps(result.statistics).encode(),
+        content_type="application/json",
+    )  # last: its presence means the rest is there
 
 
 def _layers(run: Run, other: Run, prefix: str) -> dict[str, Any]:
     storage, expiry = get_storage(), settings.HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS
     entries: dict[str, Any] = {}
     for name, title in TITLES.items():
-        entries[f"gn_layer_{name}"] = {"name": f"run_{run.pk}_vs_{other.pk}_{name}", "title": title, "units": "m",
-                                       "crs": run.scenario.project.projection, "format": "COG GeoTIFF"}
+        entries[f"gn_layer_{name}"] = {
+            "name": f"run_{run.pk}_vs_{other.pk}_{name}",
+            "title": title,
+            "units": "m",
+            "crs": run.scenario.project.projection,
+            "format": "COG GeoTIFF",
+        }
         entries[f"s3_{name}_url"] = storage.presign_download(
-            key=f"{prefix}/{FILES[name]}", expires_in=expiry, filename=f"run-{run.pk}-vs-{other.pk}-{name}.tif")
+            key=f"{prefix}/{FILES[name]}", expires_in=expiry, filename=f"run-{run.pk}-vs-{other.pk}-{name}.tif"
+        )
     return entries

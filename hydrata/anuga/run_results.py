@@ -23,9 +23,14 @@ LAYERS = {
 }
 # Written by runs since hazard and inundation were added; a run from before has only the first three.
 ENGINEER_LAYERS = ("max_hazard", "time_of_inundation", "duration_of_inundation")
-SAMPLED_LAYERS = {"peak_depth": "max_depth", "peak_stage": "max_stage", "peak_speed": "max_speed",
-                  "max_hazard": "max_hazard", "time_of_inundation_s": "time_of_inundation",
-                  "duration_of_inundation_s": "duration_of_inundation"}
+SAMPLED_LAYERS = {
+    "peak_depth": "max_depth",
+    "peak_stage": "max_stage",
+    "peak_speed": "max_speed",
+    "max_hazard": "max_hazard",
+    "time_of_inundation_s": "time_of_inundation",
+    "duration_of_inundation_s": "duration_of_inundation",
+}
 
 
 def layers_of(run: Run) -> list[str]:
@@ -42,16 +47,23 @@ def result_layers(run: Run, *, signed_links: bool = True) -> dict[str, Any]:
     entries: dict[str, Any] = {}
     for name in layers_of(run):
         title, units = LAYERS[name]
-        entries[f"gn_layer_{name}"] = {"name": f"run_{run.pk}_{name}", "title": title, "units": units,
-                                       "crs": run.scenario.project.projection, "format": "COG GeoTIFF"}
+        entries[f"gn_layer_{name}"] = {
+            "name": f"run_{run.pk}_{name}",
+            "title": title,
+            "units": units,
+            "crs": run.scenario.project.projection,
+            "format": "COG GeoTIFF",
+        }
         if signed_links:
-            entries[f"s3_{name}_url"] = storage.presign_download(key=f"{run.results_prefix}/{name}.tif",
-                                                                 expires_in=expiry, filename=f"run-{run.pk}-{name}.tif")
+            entries[f"s3_{name}_url"] = storage.presign_download(
+                key=f"{run.results_prefix}/{name}.tif", expires_in=expiry, filename=f"run-{run.pk}-{name}.tif"
+            )
     if not signed_links:
         return entries
     for name, filename in (("log", "run.log"), ("preview", "preview.png")):
-        entries[f"s3_{name}_url"] = storage.presign_download(key=f"{run.results_prefix}/{filename}",
-                                                             expires_in=expiry, filename=f"run-{run.pk}-{filename}")
+        entries[f"s3_{name}_url"] = storage.presign_download(
+            key=f"{run.results_prefix}/{filename}", expires_in=expiry, filename=f"run-{run.pk}-{filename}"
+        )
     return entries
 
 
@@ -65,9 +77,11 @@ def in_project_crs(run: Run, points: list[tuple[float, float]], crs: str) -> lis
     try:
         transformer = Transformer.from_crs(crs, run.scenario.project.projection, always_xy=True)
     except CRSError:
-        raise ValidationFailed(f"crs {crs[:60]!r} is not a coordinate reference system pyproj knows; send an EPSG "
-                               "code such as 'EPSG:4326', or leave it out for the project's.",
-                               code="UNKNOWN_CRS") from None
+        raise ValidationFailed(
+            f"crs {crs[:60]!r} is not a coordinate reference system pyproj knows; send an EPSG "
+            "code such as 'EPSG:4326', or leave it out for the project's.",
+            code="UNKNOWN_CRS",
+        ) from None
     xs, ys = transformer.transform([p[0] for p in points], [p[1] for p in points])
     return list(zip(xs, ys, strict=True))
 
@@ -80,11 +94,15 @@ def sample(run: Run, *, points: list[tuple[float, float]], crs: str) -> list[dic
     layers = {name: layer for name, layer in SAMPLED_LAYERS.items() if layer in available}
     storage = get_storage()
     with ExitStack() as stack:
-        rasters = {name: stack.enter_context(storage.local_path(key=f"{run.results_prefix}/{layer}.tif"))
-                   for name, layer in layers.items()}
+        rasters = {
+            name: stack.enter_context(storage.local_path(key=f"{run.results_prefix}/{layer}.tif"))
+            for name, layer in layers.items()
+        }
         sampled = sample_rasters(rasters=rasters, points=in_project_crs(run, points, crs))
-    return [{"x": x, "y": y, **{name: _typed(name, values.get(name)) for name in SAMPLED_LAYERS}}
-            for (x, y), values in zip(points, sampled, strict=True)]
+    return [
+        {"x": x, "y": y, **{name: _typed(name, values.get(name)) for name in SAMPLED_LAYERS}}
+        for (x, y), values in zip(points, sampled, strict=True)
+    ]
 
 
 def _typed(name: str, value: float | None) -> float | int | None:

@@ -29,13 +29,17 @@ def _pick(recorded: list[dict[str, Any]], names: list[str], what: str) -> list[d
     unknown = [name for name in names if name not in by_name]
     if unknown:
         known = ", ".join(repr(name) for name in by_name) or "none"
-        raise ValidationFailed(f"The run recorded no {what} named {', '.join(map(repr, unknown))}; it recorded "
-                               f"{known}.", code=f"UNKNOWN_{what.upper().replace(' ', '_')}", names=unknown)
+        raise ValidationFailed(
+            f"The run recorded no {what} named {', '.join(map(repr, unknown))}; it recorded {known}.",
+            code=f"UNKNOWN_{what.upper().replace(' ', '_')}",
+            names=unknown,
+        )
     return [by_name[name] for name in names]
 
 
-def run_time_series(run: Run, *, gauges: list[str] | None, flow_lines: list[str] | None,
-                    points: list[tuple[float, float]], crs: str) -> list[dict[str, Any]]:
+def run_time_series(
+    run: Run, *, gauges: list[str] | None, flow_lines: list[str] | None, points: list[tuple[float, float]], crs: str
+) -> list[dict[str, Any]]:
     """The series asked for, gauges then flow lines then points, each in the order given. With no gauges and no
     flow lines named and no points, every gauge and flow line the run recorded."""
     recorded = recorded_series(run)
@@ -43,10 +47,14 @@ def run_time_series(run: Run, *, gauges: list[str] | None, flow_lines: list[str]
         gauges = [item["name"] for item in recorded["gauges"]]
         flow_lines = [item["name"] for item in recorded["flow_lines"]]
     times = recorded["t"]
-    series = [{"name": gauge["name"], "kind": "gauge", "t": times, **{key: gauge[key] for key in GAUGE_KEYS}}
-              for gauge in _pick(recorded["gauges"], gauges or [], "gauge")]
-    series += [{"name": line["name"], "kind": "flow_line", "t": times, "discharge": line["discharge"]}
-               for line in _pick(recorded["flow_lines"], flow_lines or [], "flow line")]
+    series = [
+        {"name": gauge["name"], "kind": "gauge", "t": times, **{key: gauge[key] for key in GAUGE_KEYS}}
+        for gauge in _pick(recorded["gauges"], gauges or [], "gauge")
+    ]
+    series += [
+        {"name": line["name"], "kind": "flow_line", "t": times, "discharge": line["discharge"]}
+        for line in _pick(recorded["flow_lines"], flow_lines or [], "flow line")
+    ]
     if points:
         series += _point_series(run, points, crs)
     return series
@@ -55,9 +63,19 @@ def run_time_series(run: Run, *, gauges: list[str] | None, flow_lines: list[str]
 def _point_series(run: Run, points: list[tuple[float, float]], crs: str) -> list[dict[str, Any]]:
     with get_storage().local_path(key=f"{run.results_prefix}/run.sww") as sww:
         read = point_series(sww, in_project_crs(run, points, crs))
-    return [{"name": f"point {number}", "kind": "point", "x": x, "y": y, "t": values.t, "stage": values.stage,
-             "depth": values.depth, "speed": values.speed}
-            for number, ((x, y), values) in enumerate(zip(points, read, strict=True), start=1)]
+    return [
+        {
+            "name": f"point {number}",
+            "kind": "point",
+            "x": x,
+            "y": y,
+            "t": values.t,
+            "stage": values.stage,
+            "depth": values.depth,
+            "speed": values.speed,
+        }
+        for number, ((x, y), values) in enumerate(zip(points, read, strict=True), start=1)
+    ]
 
 
 def series_chart_png(run: Run, series: list[dict[str, Any]]) -> str:

@@ -37,13 +37,23 @@ def point_row(observed: Observed, peaks: Peaks) -> dict[str, Any]:
     """One observation against the model. A dry point (the model never wetted it) still gets its error, with
     wet false: its modelled stage is the ground level. A point off the model has no modelled value at all."""
     modelled = peaks.stage if observed.quantity == PEAK_STAGE else peaks.depth
-    row: dict[str, Any] = {"observation_id": observed.observation_id, "quantity": observed.quantity,
-                           "observed": observed.value, "tolerance": observed.tolerance}
+    row: dict[str, Any] = {
+        "observation_id": observed.observation_id,
+        "quantity": observed.quantity,
+        "observed": observed.value,
+        "tolerance": observed.tolerance,
+    }
     if modelled is None:
         return {**row, "modelled": None, "error": None, "within_tolerance": None, "wet": None, "in_model": False}
     error = round(modelled - observed.value, DECIMALS)
-    return {**row, "modelled": modelled, "error": error, "within_tolerance": abs(error) <= observed.tolerance,
-            "wet": peaks.depth is not None and peaks.depth >= WET_DEPTH_M, "in_model": True}
+    return {
+        **row,
+        "modelled": modelled,
+        "error": error,
+        "within_tolerance": abs(error) <= observed.tolerance,
+        "wet": peaks.depth is not None and peaks.depth >= WET_DEPTH_M,
+        "in_model": True,
+    }
 
 
 def metrics(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -52,11 +62,21 @@ def metrics(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     compared = [row for row in rows if row["error"] is not None]
     errors = [float(row["error"]) for row in compared]
     within = sum(1 for row in compared if row["within_tolerance"])
-    counts = {"n": len(errors), "within_tolerance": within, "outside_model": len(rows) - len(errors),
-              "dry": sum(1 for row in compared if not row["wet"])}
+    counts = {
+        "n": len(errors),
+        "within_tolerance": within,
+        "outside_model": len(rows) - len(errors),
+        "dry": sum(1 for row in compared if not row["wet"]),
+    }
     if not errors:
-        return {**counts, "bias": None, "mae": None, "rmse": None, "max_abs_error": None,
-                "within_tolerance_share": None}
+        return {
+            **counts,
+            "bias": None,
+            "mae": None,
+            "rmse": None,
+            "max_abs_error": None,
+            "within_tolerance_share": None,
+        }
     n = len(errors)
     return {
         **counts,

@@ -55,20 +55,26 @@ class MeshEstimate:
 def mesh_estimate(*, ring: BoundaryRing, regions: list[MeshRegion], resolution: float) -> MeshEstimate:
     """The triangle count of `mesh_build` with the same arguments (within ±10% where measured)."""
     terms = estimate_terms(ring=ring, regions=regions, resolution=resolution)
-    weights = {"area": TRIANGLES_PER_MAX_AREA, "boundary": BOUNDARY_TRIANGLES,
-               "transition": TRANSITION_TRIANGLES, "short_edge": SHORT_EDGE_TRIANGLES}
+    weights = {
+        "area": TRIANGLES_PER_MAX_AREA,
+        "boundary": BOUNDARY_TRIANGLES,
+        "transition": TRANSITION_TRIANGLES,
+        "short_edge": SHORT_EDGE_TRIANGLES,
+    }
     base_max_area = resolution**2 / 2
     breakdown: list[dict[str, Any]] = []
     for zone in [-1, *range(len(regions))]:
         part = terms[zone]
         max_area = base_max_area if zone < 0 else regions[zone].max_triangle_area
-        breakdown.append({
-            "region": BASE if zone < 0 else regions[zone].name,
-            "area_m2": round(part["area_m2"], 3),
-            "resolution_m": resolution if zone < 0 else regions[zone].resolution_m,
-            "max_triangle_area_m2": max_area,
-            "triangles": round(sum(weight * part[name] for name, weight in weights.items())),
-        })
+        breakdown.append(
+            {
+                "region": BASE if zone < 0 else regions[zone].name,
+                "area_m2": round(part["area_m2"], 3),
+                "resolution_m": resolution if zone < 0 else regions[zone].resolution_m,
+                "max_triangle_area_m2": max_area,
+                "triangles": round(sum(weight * part[name] for name, weight in weights.items())),
+            }
+        )
     # A polygon of n vertices needs n - 2 triangles however coarse the resolution.
     shortfall = len(ring.points) - 2 - sum(row["triangles"] for row in breakdown)
     if shortfall > 0:
@@ -76,13 +82,13 @@ def mesh_estimate(*, ring: BoundaryRing, regions: list[MeshRegion], resolution: 
     return MeshEstimate(triangles=sum(row["triangles"] for row in breakdown), breakdown=breakdown)
 
 
-def estimate_terms(*, ring: BoundaryRing, regions: list[MeshRegion],
-                   resolution: float) -> dict[int, dict[str, float]]:
+def estimate_terms(*, ring: BoundaryRing, regions: list[MeshRegion], resolution: float) -> dict[int, dict[str, float]]:
     """Per zone (-1 is the base, else the region's index), the area in m² and each term with a constant of 1:
     what `mesh_estimate` weighs, and what the calibration fits the constants to."""
     graph = planar_graph(ring=ring, regions=regions, base_max_area=resolution**2 / 2)
     terms: dict[int, dict[str, float]] = defaultdict(
-        lambda: {"area_m2": 0.0, "area": 0.0, "boundary": 0.0, "transition": 0.0, "short_edge": 0.0})
+        lambda: {"area_m2": 0.0, "area": 0.0, "boundary": 0.0, "transition": 0.0, "short_edge": 0.0}
+    )
     for face in graph.faces:
         area = float(face.polygon.area)
         terms[face.zone]["area_m2"] += area
@@ -98,5 +104,6 @@ def estimate_terms(*, ring: BoundaryRing, regions: list[MeshRegion],
         elif len(sides) == 2 and not math.isclose(sides[0].max_triangle_area, sides[1].max_triangle_area):
             fine, coarse = sorted(sides, key=lambda face: face.max_triangle_area)
             terms[coarse.zone]["transition"] += (
-                length / fine.resolution_m * (1 - fine.resolution_m / coarse.resolution_m) ** 2)
+                length / fine.resolution_m * (1 - fine.resolution_m / coarse.resolution_m) ** 2
+            )
     return {zone: terms[zone] for zone in [-1, *range(len(regions))]}

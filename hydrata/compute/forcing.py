@@ -64,8 +64,10 @@ def friction_values(xy: np.ndarray, features: list[dict], *, default: float = DE
     for index, feature in enumerate(features):
         mannings = as_number((feature.get("properties") or {}).get("mannings"))
         if mannings is None or mannings < 0:
-            raise PackageError(f"Friction {feature_name(index, feature)} has mannings="
-                               f"{(feature.get('properties') or {}).get('mannings')!r}; it must be a number >= 0.")
+            raise PackageError(
+                f"Friction {feature_name(index, feature)} has mannings="
+                f"{(feature.get('properties') or {}).get('mannings')!r}; it must be a number >= 0."
+            )
         geometry = _geometry(feature)
         if geometry is None or geometry.geom_type not in ("Polygon", "MultiPolygon", "GeometryCollection"):
             raise PackageError(f"Friction {feature_name(index, feature)} is not a polygon.")
@@ -108,8 +110,9 @@ class SeriesFunction:
         return float(np.trapezoid(heights, knots))
 
 
-def series_function(rows: list[dict], *, start: datetime | None, scale: float = 1.0,
-                    name: str = "time series", hold_ends: bool = False) -> SeriesFunction:
+def series_function(
+    rows: list[dict], *, start: datetime | None, scale: float = 1.0, name: str = "time series", hold_ends: bool = False
+) -> SeriesFunction:
     """Rows of {timestamp, value} as a SeriesFunction; time 0 is `start`, or the first row's time when None.
     A timestamp may be an ISO 8601 string or a number of seconds after the model start."""
     if not rows:
@@ -131,8 +134,16 @@ def series_function(rows: list[dict], *, start: datetime | None, scale: float = 
     return SeriesFunction(times=times[order], values=values[order], scale=scale, hold_ends=hold_ends)
 
 
-def forcing_value(data: Any, *, series: dict[str, list[dict]], start: datetime | None, scale: float,
-                  what: str, key: str = "data", hold_ends: bool = False) -> float | SeriesFunction:
+def forcing_value(
+    data: Any,
+    *,
+    series: dict[str, list[dict]],
+    start: datetime | None,
+    scale: float,
+    what: str,
+    key: str = "data",
+    hold_ends: bool = False,
+) -> float | SeriesFunction:
     """A feature's `data` (or other `key`): a number (times `scale`) or the name of one of the package's time
     series."""
     number = as_number(data)
@@ -140,16 +151,24 @@ def forcing_value(data: Any, *, series: dict[str, list[dict]], start: datetime |
         return number * scale
     name = str(data or "").strip()
     if name not in series:
-        raise PackageError(f"{what} has {key}={data!r}, which is neither a number nor the name of a time series "
-                           "in the package.")
+        raise PackageError(
+            f"{what} has {key}={data!r}, which is neither a number nor the name of a time series in the package."
+        )
     return series_function(series[name], start=start, scale=scale, name=name, hold_ends=hold_ends)
 
 
 # --- rainfall and inflow ---------------------------------------------------------------------------------------
 
 
-def add_rainfall(domain: Any, features: list[dict], *, xy: np.ndarray, series: dict[str, list[dict]],
-                 start: datetime | None, log: Log) -> list[Any]:
+def add_rainfall(
+    domain: Any,
+    features: list[dict],
+    *,
+    xy: np.ndarray,
+    series: dict[str, list[dict]],
+    start: datetime | None,
+    log: Log,
+) -> list[Any]:
     """One ANUGA Rate_operator per rainfall polygon, on the triangles whose centroid lies inside it.
 
     `data` is mm/hr (a constant, or a time series in mm/hr); the operator is given m/s. Overlapping polygons add
@@ -159,8 +178,13 @@ def add_rainfall(domain: Any, features: list[dict], *, xy: np.ndarray, series: d
     operators = []
     for index, feature in enumerate(features):
         what = f"Rainfall {feature_name(index, feature)}"
-        rate = forcing_value((feature.get("properties") or {}).get("data"), series=series, start=start,
-                             scale=MM_PER_HOUR_TO_M_PER_S, what=what)
+        rate = forcing_value(
+            (feature.get("properties") or {}).get("data"),
+            series=series,
+            start=start,
+            scale=MM_PER_HOUR_TO_M_PER_S,
+            what=what,
+        )
         geometry = _geometry(feature)
         if geometry is None:
             raise PackageError(f"{what} has no geometry.")
@@ -168,22 +192,23 @@ def add_rainfall(domain: Any, features: list[dict], *, xy: np.ndarray, series: d
         if len(indices) == 0:
             log(f"{what} contains no triangle centroid; it adds no rain.")
             continue
-        operators.append(anuga.Rate_operator(domain, rate=rate, factor=1.0, indices=indices,
-                                             label=f"rainfall_{index}"))
+        operators.append(anuga.Rate_operator(domain, rate=rate, factor=1.0, indices=indices, label=f"rainfall_{index}"))
         log(f"{what}: {_describe(rate, 'mm/hr', 1 / MM_PER_HOUR_TO_M_PER_S)} on {len(indices)} triangles.")
     return operators
 
 
-def add_inflows(domain: Any, features: list[dict], *, series: dict[str, list[dict]], start: datetime | None,
-                log: Log) -> list[Any]:
+def add_inflows(
+    domain: Any, features: list[dict], *, series: dict[str, list[dict]], start: datetime | None, log: Log
+) -> list[Any]:
     """One ANUGA Inlet_operator per inflow line; `data` is m3/s (a constant, or a hydrograph name). A
     MultiLineString gets one inlet per part, the flow shared in proportion to the parts' lengths."""
     anuga = import_anuga()
     operators = []
     for index, feature in enumerate(features):
         what = f"Inflow {feature_name(index, feature)}"
-        flow = forcing_value((feature.get("properties") or {}).get("data"), series=series, start=start, scale=1.0,
-                             what=what)
+        flow = forcing_value(
+            (feature.get("properties") or {}).get("data"), series=series, start=start, scale=1.0, what=what
+        )
         geometry = _geometry(feature)
         parts = [part for part in shapely.get_parts(geometry) if part.geom_type == "LineString"] if geometry else []
         if not parts:
@@ -191,14 +216,19 @@ def add_inflows(domain: Any, features: list[dict], *, series: dict[str, list[dic
         total = sum(part.length for part in parts) or 1.0
         for number, part in enumerate(parts):
             share = part.length / total if len(parts) > 1 else 1.0
-            q = flow * share if isinstance(flow, float) else SeriesFunction(flow.times, flow.values,
-                                                                          flow.scale * share)
+            q = flow * share if isinstance(flow, float) else SeriesFunction(flow.times, flow.values, flow.scale * share)
             try:
-                operators.append(anuga.Inlet_operator(domain, [list(point) for point in part.coords], Q=q,
-                                                      default=0.0, label=f"inflow_{index}_{number}"))
+                operators.append(
+                    anuga.Inlet_operator(
+                        domain,
+                        [list(point) for point in part.coords],
+                        Q=q,
+                        default=0.0,
+                        label=f"inflow_{index}_{number}",
+                    )
+                )
             except Exception as error:
-                raise PackageError(f"{what} does not cross the mesh, so it cannot bring water in ({error}).") \
-                    from None
+                raise PackageError(f"{what} does not cross the mesh, so it cannot bring water in ({error}).") from None
         log(f"{what}: {_describe(flow, 'm3/s', 1.0)}.")
     return operators
 
@@ -218,8 +248,10 @@ def inlet_timestep_ceiling(operators: list[Any]) -> float | None:
 def _describe(value: float | SeriesFunction, units: str, unscale: float) -> str:
     if isinstance(value, SeriesFunction):
         peak = float(np.max(value.values)) if len(value.values) else 0.0
-        return (f"time series of {len(value.times)} rows from t={value.times[0]:g} s to t={value.times[-1]:g} s, "
-                f"peak {peak:g} {units}")
+        return (
+            f"time series of {len(value.times)} rows from t={value.times[0]:g} s to t={value.times[-1]:g} s, "
+            f"peak {peak:g} {units}"
+        )
     return f"{value * unscale:g} {units}"
 
 
@@ -227,12 +259,16 @@ def _describe(value: float | SeriesFunction, units: str, unscale: float) -> str:
 
 
 def _of_type(features: list[dict], kind: str) -> list[tuple[int, dict]]:
-    return [(index, feature) for index, feature in enumerate(features)
-            if str((feature.get("properties") or {}).get("boundary") or "").strip().casefold() == kind.casefold()]
+    return [
+        (index, feature)
+        for index, feature in enumerate(features)
+        if str((feature.get("properties") or {}).get("boundary") or "").strip().casefold() == kind.casefold()
+    ]
 
 
-def dirichlet_stage(features: list[dict], *, series: dict[str, list[dict]] | None = None,
-                    start: datetime | None = None) -> float | SeriesFunction:
+def dirichlet_stage(
+    features: list[dict], *, series: dict[str, list[dict]] | None = None, start: datetime | None = None
+) -> float | SeriesFunction:
     """The stage (m, absolute, in the DEM's datum) of the Dirichlet boundary: a number, or the name of a `stage`
     time series (a tide, a downstream level), held at its first and last values outside its rows.
 
@@ -244,9 +280,15 @@ def dirichlet_stage(features: list[dict], *, series: dict[str, list[dict]] | Non
     for key in ("stage", "data"):
         for index, properties in dirichlet:
             if properties.get(key) not in (None, ""):
-                return forcing_value(properties[key], series=series or {}, start=start, scale=1.0, key=key,
-                                     what=f"Dirichlet boundary {feature_name(index, features[index])}",
-                                     hold_ends=True)
+                return forcing_value(
+                    properties[key],
+                    series=series or {},
+                    start=start,
+                    scale=1.0,
+                    key=key,
+                    what=f"Dirichlet boundary {feature_name(index, features[index])}",
+                    hold_ends=True,
+                )
     return 0.0
 
 
@@ -256,9 +298,11 @@ def normal_depth_lines(features: list[dict]) -> tuple[list[shapely.Geometry], li
     for index, feature in _of_type(features, "NormalDepth"):
         slope = as_number((feature.get("properties") or {}).get("slope"))
         if slope is None or slope <= 0:
-            raise PackageError(f"NormalDepth boundary {feature_name(index, feature)} has slope="
-                               f"{(feature.get('properties') or {}).get('slope')!r}; it needs a positive friction "
-                               "slope (m/m).")
+            raise PackageError(
+                f"NormalDepth boundary {feature_name(index, feature)} has slope="
+                f"{(feature.get('properties') or {}).get('slope')!r}; it needs a positive friction "
+                "slope (m/m)."
+            )
         geometry = _geometry(feature)
         if geometry is None:
             raise PackageError(f"NormalDepth boundary {feature_name(index, feature)} has no geometry.")
@@ -267,8 +311,14 @@ def normal_depth_lines(features: list[dict]) -> tuple[list[shapely.Geometry], li
     return lines, slopes
 
 
-def boundary_map(domain: Any, *, boundary_features: list[dict], log: Log, series: dict[str, list[dict]] | None = None,
-                 start: datetime | None = None) -> dict[str, Any]:
+def boundary_map(
+    domain: Any,
+    *,
+    boundary_features: list[dict],
+    log: Log,
+    series: dict[str, list[dict]] | None = None,
+    start: datetime | None = None,
+) -> dict[str, Any]:
     """Each boundary tag of the mesh with its ANUGA boundary: Reflective (a wall), Transmissive (the water just
     outside equals the water just inside), Dirichlet (a stage, constant or a time series, with zero momentum; see
     `dirichlet_stage`) or NormalDepth (outflow on Manning's rating curve; see compute/normal_depth.py).
@@ -295,8 +345,10 @@ def boundary_map(domain: Any, *, boundary_features: list[dict], log: Log, series
         elif kind == "NormalDepth":
             lines, slopes = normal_depth_lines(boundary_features)
             if not lines:
-                raise PackageError("The mesh has NormalDepth boundary edges but the boundary layer has no "
-                                   "NormalDepth feature with a slope.")
+                raise PackageError(
+                    "The mesh has NormalDepth boundary edges but the boundary layer has no "
+                    "NormalDepth feature with a slope."
+                )
             mapping[tag] = normal_depth_boundary(domain, tag=tag, lines=lines, slopes=slopes)
             log(f"NormalDepth boundary: {len(lines)} lines, friction slopes {', '.join(f'{s:g}' for s in slopes)}.")
         else:

@@ -29,7 +29,12 @@ MAX_LISTED_PROBLEMS = 10
 POSITION_DEPTH = {"Point": 0, "MultiPoint": 1, "LineString": 1, "MultiLineString": 2, "Polygon": 2, "MultiPolygon": 3}
 GEOMETRY_TYPES = (*POSITION_DEPTH, "GeometryCollection")
 GEOMETRY_TYPE_NAMES = {  # shapely.get_type_id -> GeoJSON type
-    0: "Point", 1: "LineString", 3: "Polygon", 4: "MultiPoint", 5: "MultiLineString", 6: "MultiPolygon",
+    0: "Point",
+    1: "LineString",
+    3: "Polygon",
+    4: "MultiPoint",
+    5: "MultiLineString",
+    6: "MultiPolygon",
     7: "GeometryCollection",
 }
 NUMBER_TYPES = (int, float)
@@ -195,6 +200,7 @@ def crs_urn(crs_code: str) -> str:
         return "urn:ogc:def:crs:OGC:1.3:CRS84"
     return f"urn:ogc:def:crs:{authority}::{code}"
 
+
 def _features_check(features: list[Any]) -> tuple[list[BaseGeometry], list[str], list[str]]:
     """Every feature must be a Feature with a non-empty, valid geometry. Lists the first problems found."""
     problems: list[tuple[int, str]] = []
@@ -215,15 +221,19 @@ def _features_check(features: list[Any]) -> tuple[list[BaseGeometry], list[str],
     invalid = ~empty & ~shapely.is_valid(geometries)
     for position in numpy.flatnonzero(empty | invalid):
         geometry = geometries[position]
-        problems.append((
-            built_at[position],
-            f"has an empty {geometry.geom_type} geometry." if empty[position]
-            else f"has an invalid {geometry.geom_type} geometry: {_validity_reason(geometry)}.",
-        ))
+        problems.append(
+            (
+                built_at[position],
+                f"has an empty {geometry.geom_type} geometry."
+                if empty[position]
+                else f"has an invalid {geometry.geom_type} geometry: {_validity_reason(geometry)}.",
+            )
+        )
     if problems:
         problems.sort(key=lambda item: item[0])
-        listed = [f"- {_feature_label(index, features[index])} {problem}"
-                  for index, problem in problems[:MAX_LISTED_PROBLEMS]]
+        listed = [
+            f"- {_feature_label(index, features[index])} {problem}" for index, problem in problems[:MAX_LISTED_PROBLEMS]
+        ]
         more = len(problems) - len(listed)
         header = (
             f"{len(problems):,} of {len(features):,} feature(s) cannot be imported "

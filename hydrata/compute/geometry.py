@@ -46,8 +46,9 @@ def features_in_crs(collection: dict, *, target_crs: str) -> list[dict]:
     transformer = Transformer.from_crs(source, target, always_xy=True)
     for feature in features:
         if feature.get("geometry"):
-            moved = shapely.transform(shape(feature["geometry"]), transformer.transform, include_z=None,
-                                      interleaved=False)
+            moved = shapely.transform(
+                shape(feature["geometry"]), transformer.transform, include_z=None, interleaved=False
+            )
             feature["geometry"] = mapping(moved)
             feature.pop("bbox", None)
     return features
@@ -64,7 +65,8 @@ def _crs(name: str, *, what: str) -> CRS:
         return CRS.from_user_input(name)
     except CRSError as error:
         raise ModelGeometryError(
-            CRS_UNKNOWN, f"{what} names the coordinate reference system {name!r}, which is not known ({error}).",
+            CRS_UNKNOWN,
+            f"{what} names the coordinate reference system {name!r}, which is not known ({error}).",
             crs=name,
         ) from None
 
@@ -159,7 +161,8 @@ def _external_edges(features: list[dict]) -> list[_Edge]:
                 BOUNDARY_INVALID,
                 f"Boundary {feature_name(index, feature)} is a {geometry_type or 'feature without geometry'}; "
                 "External boundary edges must be lines (LineString or MultiLineString).",
-                feature_index=index, feature_id=feature.get("id"),
+                feature_index=index,
+                feature_id=feature.get("id"),
             )
         tag = str((feature.get("properties") or {}).get("boundary") or "").strip()
         if not tag:
@@ -167,7 +170,8 @@ def _external_edges(features: list[dict]) -> list[_Edge]:
                 BOUNDARY_INVALID,
                 f"Boundary {feature_name(index, feature)} has no 'boundary' property; every External edge needs "
                 "one (Reflective, Transmissive, Dirichlet or NormalDepth).",
-                feature_index=index, feature_id=feature.get("id"),
+                feature_index=index,
+                feature_id=feature.get("id"),
             )
         for part in _line_parts(feature):
             points = _without_repeats(part, 0.0)
@@ -228,13 +232,17 @@ def _check_ends(edges: list[_Edge], nodes: list[Point], ends: list[list[tuple[in
                 loose.append(node)
     if loose:
         first = nodes[loose[0]]
-        message = (f"The External boundary edges do not close: the chain stops at {_at(first)} and no other "
-                   "External edge starts or ends there.")
+        message = (
+            f"The External boundary edges do not close: the chain stops at {_at(first)} and no other "
+            "External edge starts or ends there."
+        )
         others = [nodes[node] for node in loose[1:]]
         if others:
             nearest = min(others, key=lambda point: math.dist(point, first))
-            message += (f" The nearest other loose end is {_at(nearest)}, {math.dist(nearest, first):.3f} m away; "
-                        "join them so that the External edges form one closed ring.")
+            message += (
+                f" The nearest other loose end is {_at(nearest)}, {math.dist(nearest, first):.3f} m away; "
+                "join them so that the External edges form one closed ring."
+            )
         else:
             message += " Add the missing edge so that the External edges form one closed ring."
         raise ModelGeometryError(BOUNDARY_NO_EXTERNAL, message, loose_ends=[list(nodes[node]) for node in loose])
@@ -246,7 +254,8 @@ def _check_ends(edges: list[_Edge], nodes: list[Point], ends: list[list[tuple[in
                 f"{len(pairs)} External edge ends meet at {_at(nodes[node])} (features "
                 f"{', '.join(map(str, features))}); the External edges must form one ring, with exactly two "
                 "edges meeting at each point. Mark lines inside the model as Internal.",
-                at=list(nodes[node]), features=features,
+                at=list(nodes[node]),
+                features=features,
             )
 
 
@@ -267,7 +276,9 @@ def _walk(edges: list[_Edge], nodes: list[Point], ends: list[list[tuple[int, int
         segments.extend((point, edge.tag, edge.feature) for point in inner)
         if last == start_node:
             break
-        (edge_index, end), = [pair for pair in ends[last] if pair[0] != edge_index or pair[1] != (1 if forward else 0)]
+        ((edge_index, end),) = [
+            pair for pair in ends[last] if pair[0] != edge_index or pair[1] != (1 if forward else 0)
+        ]
         forward = end == 0
     if not all(visited):
         left = [index for index, seen in enumerate(visited) if not seen]
@@ -313,12 +324,13 @@ def _ring_from_segments(segments: list[tuple[Point, str, int]], tolerance: float
     points = [segment[0] for segment in kept]
     if len(points) < 3 or shapely.MultiPoint(points).convex_hull.area <= tolerance**2:
         raise ModelGeometryError(
-            BOUNDARY_INVALID, "The External boundary edges close but enclose no area; draw them round the model.",
+            BOUNDARY_INVALID,
+            "The External boundary edges close but enclose no area; draw them round the model.",
         )
     polygon = shapely.Polygon(points)
     if not polygon.is_valid:
         reason = shapely.is_valid_reason(polygon)
-        where = reason[reason.find("[") + 1:reason.find("]")].split() if "[" in reason else []
+        where = reason[reason.find("[") + 1 : reason.find("]")].split() if "[" in reason else []
         at = f" near ({', '.join(str(round(float(value), 3)) for value in where)})" if where else ""
         raise ModelGeometryError(
             BOUNDARY_INVALID,
@@ -371,7 +383,8 @@ def resolution_to_max_area(value: float, units: str) -> float:
     if unit == "m2":
         return float(value)
     raise ModelGeometryError(
-        MESH_REGION_UNITS_UNMARKED, f"Resolution units {units!r} are not 'm' (a length) or 'm2' (an area).",
+        MESH_REGION_UNITS_UNMARKED,
+        f"Resolution units {units!r} are not 'm' (a length) or 'm2' (an area).",
         units=units,
     )
 
@@ -392,15 +405,16 @@ def mesh_regions(features: list[dict], *, within: shapely.Polygon) -> list[MeshR
                 MESH_REGION_INVALID,
                 f"Mesh region {name} is a {geometry_type or 'feature without geometry'}; mesh regions must be "
                 "polygons (Polygon or MultiPolygon).",
-                feature_index=index, feature_id=feature.get("id"),
+                feature_index=index,
+                feature_id=feature.get("id"),
             )
         value = _positive(properties.get("resolution"))
         if value is None:
             raise ModelGeometryError(
                 MESH_REGION_INVALID,
-                f"Mesh region {name} has resolution={properties.get('resolution')!r}; it must be a positive "
-                "number.",
-                feature_index=index, feature_id=feature.get("id"),
+                f"Mesh region {name} has resolution={properties.get('resolution')!r}; it must be a positive number.",
+                feature_index=index,
+                feature_id=feature.get("id"),
             )
         units = RESOLUTION_UNITS.get(str(properties.get("resolution_units") or "").strip().casefold())
         if units is None:
@@ -409,18 +423,21 @@ def mesh_regions(features: list[dict], *, within: shapely.Polygon) -> list[MeshR
                 f"Mesh region {name} has resolution={properties.get('resolution')!r} but resolution_units="
                 f"{properties.get('resolution_units')!r}. Set resolution_units to 'm' if the resolution is a "
                 "triangle edge length in metres, or 'm2' if it is a maximum triangle area in square metres.",
-                feature_index=index, feature_id=feature.get("id"),
+                feature_index=index,
+                feature_id=feature.get("id"),
             )
         max_area = resolution_to_max_area(value, units)
         pieces = _polygons(shapely.make_valid(shapely.force_2d(shape(feature["geometry"]))).intersection(within))
         pieces = [piece for piece in pieces if piece.area > 1e-6]
         for number, piece in enumerate(pieces, start=1):
-            regions.append(MeshRegion(
-                name=name + (f" part {number}" if len(pieces) > 1 else ""),
-                polygon=piece,
-                resolution_m=math.sqrt(2 * max_area),
-                max_triangle_area=max_area,
-            ))
+            regions.append(
+                MeshRegion(
+                    name=name + (f" part {number}" if len(pieces) > 1 else ""),
+                    polygon=piece,
+                    resolution_m=math.sqrt(2 * max_area),
+                    max_triangle_area=max_area,
+                )
+            )
     return regions
 
 

@@ -26,8 +26,12 @@ class Impact:
 
 def _read(path: Path) -> tuple[np.ndarray, dict[str, Any]]:
     with rasterio.open(path) as source:
-        return source.read(1, masked=True).astype(np.float64), {"crs": source.crs, "transform": source.transform,
-                                                                "width": source.width, "height": source.height}
+        return source.read(1, masked=True).astype(np.float64), {
+            "crs": source.crs,
+            "transform": source.transform,
+            "width": source.width,
+            "height": source.height,
+        }
 
 
 def impact(*, run: dict[str, Path], other: dict[str, Path]) -> Impact:
@@ -38,9 +42,11 @@ def impact(*, run: dict[str, Path], other: dict[str, Path]) -> Impact:
     stage, stage_grid = _read(run["max_stage"])
     other_stage, other_stage_grid = _read(other["max_stage"])
     if not grid == other_grid == stage_grid == other_stage_grid:
-        raise GridMismatch("The two runs' results are on different grids (CRS, cell size, origin or extent "
-                           "differ), so they cannot be compared cell by cell; compare runs built on the same "
-                           "terrain and boundary.")
+        raise GridMismatch(
+            "The two runs' results are on different grids (CRS, cell size, origin or extent "
+            "differ), so they cannot be compared cell by cell; compare runs built on the same "
+            "terrain and boundary."
+        )
     cell_area = abs(grid["transform"].a * grid["transform"].e - grid["transform"].b * grid["transform"].d)
     on_mesh = ~np.ma.getmaskarray(depth) | ~np.ma.getmaskarray(other_depth)
     depth_filled, other_filled = np.ma.filled(depth, 0.0), np.ma.filled(other_depth, 0.0)
@@ -48,14 +54,20 @@ def impact(*, run: dict[str, Path], other: dict[str, Path]) -> Impact:
     wet, other_wet = depth_filled >= WET_DEPTH_M, other_filled >= WET_DEPTH_M
     both_wet = wet & other_wet & ~np.ma.getmaskarray(stage) & ~np.ma.getmaskarray(other_stage)
     stage_difference = np.where(both_wet, np.ma.filled(other_stage, 0.0) - np.ma.filled(stage, 0.0), np.nan)
-    statistics = impact_statistics(difference=difference, stage_difference=stage_difference, wet=wet,
-                                   other_wet=other_wet, cell_area=cell_area)
-    return Impact(depth_difference=_coded(difference), stage_difference=_coded(stage_difference),
-                  statistics=statistics, profile=grid)
+    statistics = impact_statistics(
+        difference=difference, stage_difference=stage_difference, wet=wet, other_wet=other_wet, cell_area=cell_area
+    )
+    return Impact(
+        depth_difference=_coded(difference),
+        stage_difference=_coded(stage_difference),
+        statistics=statistics,
+        profile=grid,
+    )
 
 
-def impact_statistics(*, difference: np.ndarray, stage_difference: np.ndarray, wet: np.ndarray,
-                      other_wet: np.ndarray, cell_area: float) -> dict[str, Any]:
+def impact_statistics(
+    *, difference: np.ndarray, stage_difference: np.ndarray, wet: np.ndarray, other_wet: np.ndarray, cell_area: float
+) -> dict[str, Any]:
     """Increases and decreases are magnitudes in metres (0 when there is none); areas in m²."""
     finite = difference[np.isfinite(difference)]
     stage_finite = stage_difference[np.isfinite(stage_difference)]
@@ -83,8 +95,9 @@ def _coded(values: np.ndarray) -> np.ndarray:
 
 
 def write_impact_cog(path: Path, values: np.ndarray, profile: dict[str, Any]) -> None:
-    with rasterio.open(path, "w", driver="COG", count=1, dtype="float32", nodata=NODATA, compress="deflate",
-                       **profile) as destination:
+    with rasterio.open(
+        path, "w", driver="COG", count=1, dtype="float32", nodata=NODATA, compress="deflate", **profile
+    ) as destination:
         destination.write(values, 1)
 
 
@@ -105,8 +118,13 @@ def impact_picture(difference: np.ndarray, profile: dict[str, Any], *, title: st
     east, south = transform @ (profile["width"], profile["height"])
     aspect = profile["height"] / max(profile["width"], 1)
     figure, axes = pyplot.subplots(figsize=(PICTURE_MAX_INCHES, max(3.0, min(PICTURE_MAX_INCHES, 7.0 * aspect))))
-    image = axes.imshow(values, cmap="RdBu_r", norm=TwoSlopeNorm(vmin=-spread, vcenter=0.0, vmax=spread),
-                        extent=(west, east, south, north), interpolation="nearest")
+    image = axes.imshow(
+        values,
+        cmap="RdBu_r",
+        norm=TwoSlopeNorm(vmin=-spread, vcenter=0.0, vmax=spread),
+        extent=(west, east, south, north),
+        interpolation="nearest",
+    )
     colour_bar = figure.colorbar(image, ax=axes, shrink=0.85)
     colour_bar.set_label("Change in maximum depth (m): red wetter, blue drier")
     axes.set_title(title)

@@ -26,8 +26,14 @@ class BuiltMesh:
     path: pathlib.Path
 
 
-def mesh_build(*, ring: BoundaryRing, regions: list[MeshRegion], resolution: float,
-               breaklines: list[list[Point]], destination: pathlib.Path) -> BuiltMesh:
+def mesh_build(
+    *,
+    ring: BoundaryRing,
+    regions: list[MeshRegion],
+    resolution: float,
+    breaklines: list[list[Point]],
+    destination: pathlib.Path,
+) -> BuiltMesh:
     """Triangulate the boundary, mesh regions and breaklines and write the mesh file ANUGA reads back
     (`anuga.Domain(path)`), boundary tags included.
 

@@ -59,19 +59,24 @@ class NormalDepthBoundary:
         normal_x, normal_y = domain.normals[cells, 2 * edges], domain.normals[cells, 2 * edges + 1]
         stage = quantities["stage"].edge_values[cells, edges]
         depth = np.maximum(stage - quantities["elevation"].edge_values[cells, edges], 0.0)
-        discharge = rating_discharge(depth=depth, mannings=quantities["friction"].centroid_values[cells],
-                                     slope=self.slopes[ids])
+        discharge = rating_discharge(
+            depth=depth, mannings=quantities["friction"].centroid_values[cells], slope=self.slopes[ids]
+        )
         quantities["stage"].boundary_values[ids] = stage
         quantities["xmomentum"].boundary_values[ids] = discharge * normal_x
         quantities["ymomentum"].boundary_values[ids] = discharge * normal_y
 
 
-def normal_depth_boundary(domain: Any, *, tag: str, lines: Sequence[shapely.Geometry],
-                          slopes: Sequence[float]) -> NormalDepthBoundary:
+def normal_depth_boundary(
+    domain: Any, *, tag: str, lines: Sequence[shapely.Geometry], slopes: Sequence[float]
+) -> NormalDepthBoundary:
     """The boundary for the mesh edges tagged `tag`, each edge given the slope of the nearest of `lines`."""
     indices = np.asarray(domain.tag_boundary_cells.get(tag, []), dtype=int)
-    midpoints = edge_midpoints(np.asarray(domain.get_vertex_coordinates(absolute=True)).reshape(-1, 3, 2),
-                               cells=domain.boundary_cells[indices], edges=domain.boundary_edges[indices])
+    midpoints = edge_midpoints(
+        np.asarray(domain.get_vertex_coordinates(absolute=True)).reshape(-1, 3, 2),
+        cells=domain.boundary_cells[indices],
+        edges=domain.boundary_edges[indices],
+    )
     by_edge = np.full(len(domain.boundary_cells), np.nan)
     if len(indices):
         by_edge[indices] = edge_slopes(midpoints=midpoints, lines=lines, slopes=slopes)

@@ -62,8 +62,9 @@ class Package:
         for name, relative in (self.manifest.get("time_series") or {}).items():
             path = self.root / str(relative)
             if not path.is_file():
-                raise PackageError(f"scenario.json names {relative} for the time series {name!r}, but the file is "
-                                   "missing.")
+                raise PackageError(
+                    f"scenario.json names {relative} for the time series {name!r}, but the file is missing."
+                )
             series[str(name)] = list(json.loads(path.read_text()).get("rows") or [])
         return series
 
@@ -83,15 +84,18 @@ def load_package(root: Path) -> Package:
         raise PackageError(f"scenario.json is not valid JSON ({error}).") from None
     version = str(manifest.get("format_version") or "")
     if version.split(".")[0] != SUPPORTED_MAJOR_VERSION:
-        raise PackageError(f"scenario.json has format_version {version!r}; this simulator reads version "
-                           f"{SUPPORTED_MAJOR_VERSION}.x only.")
+        raise PackageError(
+            f"scenario.json has format_version {version!r}; this simulator reads version "
+            f"{SUPPORTED_MAJOR_VERSION}.x only."
+        )
     for key in ("epsg", "duration"):
         if manifest.get(key) in (None, ""):
             raise PackageError(f"scenario.json has no {key!r}.")
     duration = float(manifest["duration"])
     if not math.isfinite(duration) or duration <= 0:
-        raise PackageError(f"scenario.json has duration {manifest['duration']!r}; it must be a positive number "
-                           "of seconds.")
+        raise PackageError(
+            f"scenario.json has duration {manifest['duration']!r}; it must be a positive number of seconds."
+        )
     package = Package(root=root, manifest=manifest)
     for path, what in ((package.dem_path, "terrain"), (package.mesh_path, "mesh")):
         if not path.is_file():

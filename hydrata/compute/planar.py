@@ -64,8 +64,9 @@ class PlanarGraph:
         return [[(x, y) for x, y in part.coords] for part in shapely.get_parts(merged)]
 
 
-def planar_graph(*, ring: BoundaryRing, regions: list[MeshRegion], base_max_area: float,
-                 breaklines: Sequence[list[Point]] = ()) -> PlanarGraph:
+def planar_graph(
+    *, ring: BoundaryRing, regions: list[MeshRegion], base_max_area: float, breaklines: Sequence[list[Point]] = ()
+) -> PlanarGraph:
     boundary = ring.polygon()
     lines = [shapely.LineString([*ring.points, ring.points[0]])]
     for region in regions:
@@ -113,8 +114,9 @@ def _key(point: tuple[float, float]) -> Key:
 def _noded_ring(ring: BoundaryRing, on_ring: list[Segment]) -> tuple[list[Point], list[str]]:
     """Walk the boundary segments of the noded graph once round, counter-clockwise, each with the tag of the
     original boundary segment it lies on."""
-    originals = [shapely.LineString([ring.points[i], ring.points[(i + 1) % len(ring.points)]])
-                 for i in range(len(ring.points))]
+    originals = [
+        shapely.LineString([ring.points[i], ring.points[(i + 1) % len(ring.points)]]) for i in range(len(ring.points))
+    ]
     tree = shapely.STRtree(originals)
     middles = [shapely.Point((s.start[0] + s.end[0]) / 2, (s.start[1] + s.end[1]) / 2) for s in on_ring]
     _, nearest = tree.query_nearest(middles, all_matches=False)

@@ -48,10 +48,16 @@ class RecordingOperator(AnugaOperator):
         domain = self.domain
         quantities = domain.quantities
         timestep = float(domain.timestep)
-        self.peaks.update(StepState(
-            time=float(domain.get_relative_time()) + timestep, timestep=timestep,
-            stage=quantities["stage"].centroid_values, elevation=quantities["elevation"].centroid_values,
-            xmomentum=quantities["xmomentum"].centroid_values, ymomentum=quantities["ymomentum"].centroid_values))
+        self.peaks.update(
+            StepState(
+                time=float(domain.get_relative_time()) + timestep,
+                timestep=timestep,
+                stage=quantities["stage"].centroid_values,
+                elevation=quantities["elevation"].centroid_values,
+                xmomentum=quantities["xmomentum"].centroid_values,
+                ymomentum=quantities["ymomentum"].centroid_values,
+            )
+        )
         self.boundary.update(float(domain.get_boundary_flux_integral()))
 
     def parallel_safe(self) -> bool:
@@ -89,8 +95,10 @@ class FlowLine:
 
 def named(features: list[dict], kind: str) -> list[tuple[str, dict]]:
     """Each feature with its `name` (a feature without one is named by its position)."""
-    return [(str((feature.get("properties") or {}).get("name") or f"{kind} {index + 1}").strip(), feature)
-            for index, feature in enumerate(features)]
+    return [
+        (str((feature.get("properties") or {}).get("name") or f"{kind} {index + 1}").strip(), feature)
+        for index, feature in enumerate(features)
+    ]
 
 
 def locate_gauges(domain: Any, features: list[dict]) -> list[Gauge]:
@@ -102,8 +110,9 @@ def locate_gauges(domain: Any, features: list[dict]) -> list[Gauge]:
         for x, y in _points(feature):
             triangle = int(np.asarray(finder(x, y)).item())
             if triangle < 0:
-                raise PackageError(f"Gauge {name!r} ({feature_name(index, feature)}) at ({x:.3f}, {y:.3f}) is "
-                                   "outside the mesh.")
+                raise PackageError(
+                    f"Gauge {name!r} ({feature_name(index, feature)}) at ({x:.3f}, {y:.3f}) is outside the mesh."
+                )
             gauges.append(Gauge(name=name, x=x, y=y, triangle=triangle))
     return gauges
 
@@ -120,14 +129,25 @@ def cross_sections(domain: Any, features: list[dict]) -> list[FlowLine]:
     lines = []
     for name, feature in named(features, "flow line"):
         geometry = feature.get("geometry") or {}
-        parts = [geometry.get("coordinates") or []] if geometry.get("type") == "LineString" \
+        parts = (
+            [geometry.get("coordinates") or []]
+            if geometry.get("type") == "LineString"
             else geometry.get("coordinates") or []
-        segments = [segment for part in parts if len(part) >= 2
-                    for segment in domain.get_intersecting_segments([list(map(float, p[:2])) for p in part],
-                                                                     use_cache=False)]
-        lines.append(FlowLine(name=name, triangles=np.array([s.triangle_id for s in segments], dtype=int),
-                              normals=np.array([s.normal for s in segments], dtype=float).reshape(-1, 2),
-                              lengths=np.array([s.length for s in segments], dtype=float)))
+        )
+        segments = [
+            segment
+            for part in parts
+            if len(part) >= 2
+            for segment in domain.get_intersecting_segments([list(map(float, p[:2])) for p in part], use_cache=False)
+        ]
+        lines.append(
+            FlowLine(
+                name=name,
+                triangles=np.array([s.triangle_id for s in segments], dtype=int),
+                normals=np.array([s.normal for s in segments], dtype=float).reshape(-1, 2),
+                lengths=np.array([s.length for s in segments], dtype=float),
+            )
+        )
     return lines
 
 
@@ -153,10 +173,18 @@ class SeriesRecorder:
         self.times.append(round(time, 6))
         for gauge, values in zip(self.gauges, self.gauge_values, strict=True):
             depth = max(float(stage[gauge.triangle] - elevation[gauge.triangle]), 0.0)
-            u, v = ((float(xmom[gauge.triangle]) / depth, float(ymom[gauge.triangle]) / depth)
-                    if depth >= self.film_m else (0.0, 0.0))
-            for key, value in (("stage", float(stage[gauge.triangle])), ("depth", depth),
-                               ("speed", float(np.hypot(u, v))), ("xvel", u), ("yvel", v)):
+            u, v = (
+                (float(xmom[gauge.triangle]) / depth, float(ymom[gauge.triangle]) / depth)
+                if depth >= self.film_m
+                else (0.0, 0.0)
+            )
+            for key, value in (
+                ("stage", float(stage[gauge.triangle])),
+                ("depth", depth),
+                ("speed", float(np.hypot(u, v))),
+                ("xvel", u),
+                ("yvel", v),
+            ):
                 values[key].append(round(value, 6))
         for line, series in zip(self.flow_lines, self.discharges, strict=True):
             normal_flow = xmom[line.triangles] * line.normals[:, 0] + ymom[line.triangles] * line.normals[:, 1]
@@ -165,8 +193,12 @@ class SeriesRecorder:
     def as_json(self) -> dict[str, Any]:
         return {
             "t": self.times,
-            "gauges": [{"name": gauge.name, "x": gauge.x, "y": gauge.y, **values}
-                       for gauge, values in zip(self.gauges, self.gauge_values, strict=True)],
-            "flow_lines": [{"name": line.name, "discharge": series}
-                           for line, series in zip(self.flow_lines, self.discharges, strict=True)],
+            "gauges": [
+                {"name": gauge.name, "x": gauge.x, "y": gauge.y, **values}
+                for gauge, values in zip(self.gauges, self.gauge_values, strict=True)
+            ],
+            "flow_lines": [
+                {"name": line.name, "discharge": series}
+                for line, series in zip(self.flow_lines, self.discharges, strict=True)
+            ],
         }

@@ -17,9 +17,14 @@ from hydrata.compute.grid_codes import HAZARD_NODATA, NODATA, WET_DEPTH_M
 from hydrata.compute.package import Grid
 from hydrata.compute.run_statistics import VolumeAccount, run_statistics
 
-RASTERS = {"max_depth": "max_depth.tif", "max_speed": "max_speed.tif", "max_stage": "max_stage.tif",
-           "max_hazard": "max_hazard.tif", "time_of_inundation": "time_of_inundation.tif",
-           "duration_of_inundation": "duration_of_inundation.tif"}
+RASTERS = {
+    "max_depth": "max_depth.tif",
+    "max_speed": "max_speed.tif",
+    "max_stage": "max_stage.tif",
+    "max_hazard": "max_hazard.tif",
+    "time_of_inundation": "time_of_inundation.tif",
+    "duration_of_inundation": "duration_of_inundation.tif",
+}
 PREVIEW_MAX_PIXELS = 1024
 PREVIEW_COLOURMAP = "YlGnBu"  # sequential, light (shallow) to dark blue (deep)
 PREVIEW_RAMP_START = 0.25  # skip the palest quarter of the ramp so that shallow water still shows on a light map
@@ -71,7 +76,7 @@ def triangle_index_grid(*, nodes: np.ndarray, triangles: np.ndarray, grid: Grid)
         rows = np.arange(first, min(first + rows_per_block, grid.height)) + 0.5
         col_grid, row_grid = np.meshgrid(cols, rows)
         x, y = grid.transform @ (col_grid, row_grid)
-        index[first:first + len(rows)] = finder(x, y)
+        index[first : first + len(rows)] = finder(x, y)
     return index
 
 
@@ -96,9 +101,17 @@ def write_cog(path: Path, array: np.ndarray, grid: Grid) -> None:
     """A one-band Cloud-Optimized GeoTIFF on `grid`: float32 with nodata NODATA, or uint8 (hazard classes) with
     nodata HAZARD_NODATA."""
     integer = array.dtype == np.uint8
-    profile = {"driver": "COG", "width": grid.width, "height": grid.height, "count": 1,
-               "dtype": "uint8" if integer else "float32", "crs": grid.crs, "transform": grid.transform,
-               "nodata": HAZARD_NODATA if integer else NODATA, "compress": "deflate"}
+    profile = {
+        "driver": "COG",
+        "width": grid.width,
+        "height": grid.height,
+        "count": 1,
+        "dtype": "uint8" if integer else "float32",
+        "crs": grid.crs,
+        "transform": grid.transform,
+        "nodata": HAZARD_NODATA if integer else NODATA,
+        "compress": "deflate",
+    }
     with rasterio.open(path, "w", **profile) as destination:
         destination.write(array if integer else array.astype(np.float32), 1)
 
@@ -171,9 +184,17 @@ class Staging:
         self.scratch_files.clear()
 
 
-def write_results(*, staging: Staging, maxima: MeshMaxima, grid: Grid, account: VolumeAccount,
-                  timing: dict[str, float], series: dict[str, Any], extra_files: dict[str, str],
-                  inundation_threshold_m: float) -> dict[str, Any]:
+def write_results(
+    *,
+    staging: Staging,
+    maxima: MeshMaxima,
+    grid: Grid,
+    account: VolumeAccount,
+    timing: dict[str, float],
+    series: dict[str, Any],
+    extra_files: dict[str, str],
+    inundation_threshold_m: float,
+) -> dict[str, Any]:
     """Write the rasters, statistics.json, time_series.json (the gauges and flow lines), preview.png and
     result.json under staged names; returns the statistics. `timing` holds sim_seconds and wall_seconds."""
     index = triangle_index_grid(nodes=maxima.nodes, triangles=maxima.triangles, grid=grid)
@@ -182,17 +203,33 @@ def write_results(*, staging: Staging, maxima: MeshMaxima, grid: Grid, account: 
         values = maxima.raster_values(name)
         grids[name] = hazard_grid(index, values) if name == "max_hazard" else grid_values(index, values)
         write_cog(staging.path(filename), grids[name], grid)
-    statistics = run_statistics(maxima=maxima, grids=grids, cell_area=grid.cell_area, account=account,
-                                series=series, inundation_threshold_m=inundation_threshold_m, **timing)
+    statistics = run_statistics(
+        maxima=maxima,
+        grids=grids,
+        cell_area=grid.cell_area,
+        account=account,
+        series=series,
+        inundation_threshold_m=inundation_threshold_m,
+        **timing,
+    )
     staging.path("statistics.json").write_text(json.dumps(statistics, indent=2))
     staging.path("time_series.json").write_text(json.dumps(series))
     write_preview(staging.path("preview.png"), grids["max_depth"])
     west, north = grid.transform @ (0, 0)
     east, south = grid.transform @ (grid.width, grid.height)
-    files = {**RASTERS, "statistics": "statistics.json", "time_series": "time_series.json",
-             "preview": "preview.png", **extra_files}
-    result = {"status": "complete", "files": files, "crs": grid.crs.to_string() if grid.crs else None,
-              "bounds": [min(west, east), min(south, north), max(west, east), max(south, north)],
-              "nodata": NODATA}
+    files = {
+        **RASTERS,
+        "statistics": "statistics.json",
+        "time_series": "time_series.json",
+        "preview": "preview.png",
+        **extra_files,
+    }
+    result = {
+        "status": "complete",
+        "files": files,
+        "crs": grid.crs.to_string() if grid.crs else None,
+        "bounds": [min(west, east), min(south, north), max(west, east), max(south, north)],
+        "nodata": NODATA,
+    }
     staging.path("result.json").write_text(json.dumps(result, indent=2))
     return statistics

@@ -50,16 +50,25 @@ class VolumeAccount:
         return 100.0 * abs(self.error) / self.came_in if self.came_in > 0 else None
 
     def as_json(self) -> dict[str, Any]:
-        return {"initial_m3": self.initial, "rainfall_m3": self.rainfall, "inflow_m3": self.inflow,
-                "boundary_in_m3": self.boundary_in, "boundary_out_m3": self.boundary_out, "final_m3": self.final,
-                "came_in_m3": self.came_in, "error_m3": self.error, "error_pct": self.error_pct}
+        return {
+            "initial_m3": self.initial,
+            "rainfall_m3": self.rainfall,
+            "inflow_m3": self.inflow,
+            "boundary_in_m3": self.boundary_in,
+            "boundary_out_m3": self.boundary_out,
+            "final_m3": self.final,
+            "came_in_m3": self.came_in,
+            "error_m3": self.error,
+            "error_pct": self.error_pct,
+        }
 
 
 def depth_band_areas(max_depth: np.ndarray, cell_area: float) -> dict[str, float]:
     """The area (m²) of raster cells whose maximum depth falls in each band [low, high); nodata cells excluded."""
     valid = max_depth[max_depth != NODATA]
-    return {label: float(np.count_nonzero((valid >= low) & (valid < high)) * cell_area)
-            for label, low, high in DEPTH_BANDS}
+    return {
+        label: float(np.count_nonzero((valid >= low) & (valid < high)) * cell_area) for label, low, high in DEPTH_BANDS
+    }
 
 
 def hazard_class_areas(max_hazard: np.ndarray, cell_area: float) -> dict[str, float]:
@@ -68,28 +77,38 @@ def hazard_class_areas(max_hazard: np.ndarray, cell_area: float) -> dict[str, fl
     return {f"H{number}": float(np.count_nonzero(valid == number) * cell_area) for number in CLASSES}
 
 
-def peak_at(values: np.ndarray, times: np.ndarray, centroids: np.ndarray,
-            among: np.ndarray | None = None) -> dict[str, float | None] | None:
+def peak_at(
+    values: np.ndarray, times: np.ndarray, centroids: np.ndarray, among: np.ndarray | None = None
+) -> dict[str, float | None] | None:
     """Where and when the highest of `values` happened: the triangle's centroid and the time (s) it was reached."""
     candidates = np.isfinite(values) if among is None else among & np.isfinite(values)
     if not candidates.any():
         return None
     index = int(np.flatnonzero(candidates)[np.argmax(values[candidates])])
     time = float(times[index]) if np.isfinite(times[index]) else None
-    return {"value": float(values[index]), "x": float(centroids[index, 0]), "y": float(centroids[index, 1]),
-            "t": time}
+    return {"value": float(values[index]), "x": float(centroids[index, 0]), "y": float(centroids[index, 1]), "t": time}
 
 
 def mass_balance_warnings(account: VolumeAccount) -> list[str]:
     if account.error_pct is None or account.error_pct <= HEALTHY_MASS_ERROR_PCT:
         return []
-    return [f"The volume balance is off by {account.error_pct:.2f}% of the {account.came_in:.4g} m3 that came in "
-            f"(above the {HEALTHY_MASS_ERROR_PCT:g}% of a healthy model): check the mesh and the inflows."]
+    return [
+        f"The volume balance is off by {account.error_pct:.2f}% of the {account.came_in:.4g} m3 that came in "
+        f"(above the {HEALTHY_MASS_ERROR_PCT:g}% of a healthy model): check the mesh and the inflows."
+    ]
 
 
-def run_statistics(*, maxima: "MeshMaxima", grids: dict[str, np.ndarray], cell_area: float, account: VolumeAccount,
-                   series: dict[str, Any], inundation_threshold_m: float, sim_seconds: float,
-                   wall_seconds: float) -> dict[str, Any]:
+def run_statistics(
+    *,
+    maxima: "MeshMaxima",
+    grids: dict[str, np.ndarray],
+    cell_area: float,
+    account: VolumeAccount,
+    series: dict[str, Any],
+    inundation_threshold_m: float,
+    sim_seconds: float,
+    wall_seconds: float,
+) -> dict[str, Any]:
     """Peaks come from the mesh triangles (the rasters sample them, so they can only be lower); peak stage is over
     triangles that got wet (max depth >= 1 cm), null when none did. volume_in_m3 is rain and inflow; volume_out_m3
     is that less what is stored at the end, never below 0; boundary_net_inflow_m3 is positive when water came in
@@ -105,7 +124,9 @@ def run_statistics(*, maxima: "MeshMaxima", grids: dict[str, np.ndarray], cell_a
         "peak_depth_m": depth and depth["value"],
         "peak_speed_m_s": speed and speed["value"],
         "peak_stage_m": stage and stage["value"],
-        "peak_depth_at": _where(depth), "peak_speed_at": _where(speed), "peak_stage_at": _where(stage),
+        "peak_depth_at": _where(depth),
+        "peak_speed_at": _where(speed),
+        "peak_stage_at": _where(stage),
         "flooded_area_m2_by_depth_band": bands,
         "wet_area_m2": float(sum(bands.values())),
         "hazard_area_m2_by_class": hazard_class_areas(grids["max_hazard"], cell_area),

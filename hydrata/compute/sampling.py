@@ -13,8 +13,9 @@ from rasterio.windows import Window
 WINDOW_MAX_CELLS = 16_000_000
 
 
-def sample_rasters(*, rasters: Mapping[str, Path], points: Sequence[tuple[float, float]],
-                   decimals: int | None = 4) -> list[dict[str, float | None]]:
+def sample_rasters(
+    *, rasters: Mapping[str, Path], points: Sequence[tuple[float, float]], decimals: int | None = 4
+) -> list[dict[str, float | None]]:
     """One dict per point, in order: {"x": x, "y": y, <name>: value, ...} for each name in `rasters`.
 
     Method: a point's value is that of the raster cell containing it, found by flooring the inverse
@@ -38,8 +39,14 @@ def _values_at(path: Path, xy: np.ndarray) -> list[float | None]:
         with np.errstate(invalid="ignore"):  # a non-finite point gives NaN, and is off the grid below
             cols, rows = ~source.transform @ (xy[:, 0], xy[:, 1])
         cols, rows = np.asarray(cols, dtype=float), np.asarray(rows, dtype=float)
-        on_grid = (np.isfinite(cols) & np.isfinite(rows) & (cols >= 0) & (cols < source.width)
-                   & (rows >= 0) & (rows < source.height))
+        on_grid = (
+            np.isfinite(cols)
+            & np.isfinite(rows)
+            & (cols >= 0)
+            & (cols < source.width)
+            & (rows >= 0)
+            & (rows < source.height)
+        )
         values: list[float | None] = [None] * len(xy)
         if not on_grid.any():
             return values

@@ -94,24 +94,44 @@ class Progress:
         finally:
             os.close(descriptor)
 
-    def line(self, phase: str, *, sim_time: float = 0.0, eta_seconds: float | None = None,
-             timestep: float | None = None, volume_m3: float = 0.0, inflow_volume_m3: float = 0.0,
-             progress_pct: float | None = None) -> None:
+    def line(
+        self,
+        phase: str,
+        *,
+        sim_time: float = 0.0,
+        eta_seconds: float | None = None,
+        timestep: float | None = None,
+        volume_m3: float = 0.0,
+        inflow_volume_m3: float = 0.0,
+        progress_pct: float | None = None,
+    ) -> None:
         self.phase, self.sim_time = phase, sim_time
         if progress_pct is None:
             progress_pct = min(100.0, 100.0 * sim_time / self.duration) if self.duration > 0 else 0.0
-        self._append({
-            "phase": phase, "sim_time": round(sim_time, 3), "duration": self.duration,
-            "progress_pct": round(progress_pct, 2),
-            "eta_seconds": None if eta_seconds is None else round(eta_seconds, 1),
-            "wall_seconds": self.wall_seconds(), "timestep": timestep, "volume_m3": _rounded(volume_m3),
-            "inflow_volume_m3": _rounded(inflow_volume_m3),
-        })
+        self._append(
+            {
+                "phase": phase,
+                "sim_time": round(sim_time, 3),
+                "duration": self.duration,
+                "progress_pct": round(progress_pct, 2),
+                "eta_seconds": None if eta_seconds is None else round(eta_seconds, 1),
+                "wall_seconds": self.wall_seconds(),
+                "timestep": timestep,
+                "volume_m3": _rounded(volume_m3),
+                "inflow_volume_m3": _rounded(inflow_volume_m3),
+            }
+        )
 
     def error(self, message: str) -> None:
         """The last line of a run that did not complete: the phase it was in, what went wrong, how far it got."""
-        self._append({"phase": self.phase, "error": message, "sim_time": round(self.sim_time, 3),
-                      "wall_seconds": self.wall_seconds()})
+        self._append(
+            {
+                "phase": self.phase,
+                "error": message,
+                "sim_time": round(self.sim_time, 3),
+                "wall_seconds": self.wall_seconds(),
+            }
+        )
 
 
 def _rounded(value: float) -> float | None:
@@ -150,8 +170,10 @@ class InstabilityGuard:
             return "The model went numerically unstable: the stored water volume is no longer a finite number."
         ceiling = VOLUME_GROWTH_FACTOR * (max(came_in, 0.0) + VOLUME_ALLOWANCE_M3)
         if volume > ceiling:
-            return (f"The model went numerically unstable: the stored volume {volume:.4g} m3 is far above the "
-                    f"{max(came_in, 0.0):.4g} m3 that came in.")
+            return (
+                f"The model went numerically unstable: the stored volume {volume:.4g} m3 is far above the "
+                f"{max(came_in, 0.0):.4g} m3 that came in."
+            )
         self.collapsed = self.collapsed + 1 if timestep is not None and timestep < MINIMUM_TIMESTEP_S else 0
         if self.collapsed >= COLLAPSED_YIELDS and timestep is not None:
             return collapse_message(timestep)
@@ -159,9 +181,11 @@ class InstabilityGuard:
 
 
 def collapse_message(timestep: float) -> str:
-    return (f"The model went numerically unstable: the time step collapsed to {timestep:.3g} s (ANUGA stops below "
-            f"{MINIMUM_TIMESTEP_S:g} s). Look for very steep terrain, a forcing far too large for the mesh, or "
-            "tiny triangles.")
+    return (
+        f"The model went numerically unstable: the time step collapsed to {timestep:.3g} s (ANUGA stops below "
+        f"{MINIMUM_TIMESTEP_S:g} s). Look for very steep terrain, a forcing far too large for the mesh, or "
+        "tiny triangles."
+    )
 
 
 # --- setting up the model --------------------------------------------------------------------------------------
@@ -202,9 +226,11 @@ def build_model(*, package: "Package", output_dir: Path, threads: int) -> Model:
     anuga = forcing.import_anuga()
     anuga.set_omp_num_threads(threads, verbose=False)
     domain = anuga.Domain(str(package.mesh_path))  # the .msh keeps its boundary tags; anuga reads them back
-    log(f"Mesh {package.mesh_path.name}: {domain.number_of_triangles} triangles, boundary tags "
+    log(
+        f"Mesh {package.mesh_path.name}: {domain.number_of_triangles} triangles, boundary tags "
         f"{sorted(domain.get_boundary_tags())}; OpenMP threads {anuga.get_omp_num_threads()}; flow algorithm "
-        f"{domain.get_flow_algorithm()}.")
+        f"{domain.get_flow_algorithm()}."
+    )
     xy = domain.get_centroid_coordinates(absolute=True)
     domain.set_quantity("elevation", sample_dem(package.dem_path, xy), location="centroids")
     friction_features = package.features("friction")
@@ -218,20 +244,30 @@ def build_model(*, package: "Package", output_dir: Path, threads: int) -> Model:
     inflows = forcing.add_inflows(domain, package.features("inflow"), series=series, start=start, log=log)
     bound_inlet_timestep(domain, inflows)
     boundary_features = package.features("boundary")
-    domain.set_boundary(forcing.boundary_map(domain, boundary_features=boundary_features, log=log, series=series,
-                                             start=start))
+    domain.set_boundary(
+        forcing.boundary_map(domain, boundary_features=boundary_features, log=log, series=series, start=start)
+    )
     recorder, recorded_series = add_recorders(domain, package)
 
     declared = set((package.manifest.get("boundary_tags") or {}).keys())
     if declared and declared != set(domain.get_boundary_tags()):
-        log(f"Warning: scenario.json lists boundary tags {sorted(declared)} but the mesh carries "
-            f"{sorted(domain.get_boundary_tags())}; the mesh's tags are used.")
+        log(
+            f"Warning: scenario.json lists boundary tags {sorted(declared)} but the mesh carries "
+            f"{sorted(domain.get_boundary_tags())}; the mesh's tags are used."
+        )
     domain.set_datadir(str(output_dir))
     domain.set_name(PARTIAL_SWW_NAME)
     has_dirichlet = any(str(tag).casefold() == "dirichlet" for tag in domain.get_boundary_tags())
-    return Model(domain=domain, recorder=recorder, series=recorded_series, rainfall=rainfall, inflows=inflows,
-                 has_dirichlet=has_dirichlet, sww_path=output_dir / f"{PARTIAL_SWW_NAME}.sww",
-                 initial_volume=float(domain.get_water_volume()))
+    return Model(
+        domain=domain,
+        recorder=recorder,
+        series=recorded_series,
+        rainfall=rainfall,
+        inflows=inflows,
+        has_dirichlet=has_dirichlet,
+        sww_path=output_dir / f"{PARTIAL_SWW_NAME}.sww",
+        initial_volume=float(domain.get_water_volume()),
+    )
 
 
 def bound_inlet_timestep(domain: Any, inflows: list[Any]) -> None:
@@ -240,9 +276,11 @@ def bound_inlet_timestep(domain: Any, inflows: list[Any]) -> None:
     ceiling = forcing.inlet_timestep_ceiling(inflows)
     if ceiling is not None:
         domain.set_evolve_max_timestep(ceiling)
-        log(f"Time step at most {ceiling:.3g} s, so that no inflow line adds more than "
+        log(
+            f"Time step at most {ceiling:.3g} s, so that no inflow line adds more than "
             f"{forcing.INLET_DEPTH_PER_STEP_M:g} m of depth to its triangles in one step (a dry start otherwise "
-            "takes the whole first yield as one step).")
+            "takes the whole first yield as one step)."
+        )
 
 
 def add_recorders(domain: Any, package: "Package") -> tuple["RecordingOperator", "SeriesRecorder"]:
@@ -251,9 +289,12 @@ def add_recorders(domain: Any, package: "Package") -> tuple["RecordingOperator",
     from hydrata.compute.recording import RecordingOperator, SeriesRecorder, cross_sections, locate_gauges
 
     threshold = inundation_threshold(package)
-    recorder = RecordingOperator(domain, peaks=TrianglePeaks(count=domain.number_of_triangles,
-                                                             film_m=SPEED_MINIMUM_DEPTH_M,
-                                                             inundation_threshold_m=threshold))
+    recorder = RecordingOperator(
+        domain,
+        peaks=TrianglePeaks(
+            count=domain.number_of_triangles, film_m=SPEED_MINIMUM_DEPTH_M, inundation_threshold_m=threshold
+        ),
+    )
     gauges = locate_gauges(domain, package.features("gauge"))
     flow_lines = cross_sections(domain, package.features("flow_line"))
     log(f"Inundation threshold {threshold:g} m; {len(gauges)} gauges, {len(flow_lines)} flow lines.")
@@ -292,11 +333,22 @@ def evolve(model: Model, *, duration: float, yield_seconds: float, progress: Pro
             timestep = min(float(domain.recorded_min_timestep), yield_seconds) if sim_time > 0 else None
             elapsed = time.monotonic() - computing_started
             eta = elapsed / sim_time * (duration - sim_time) if sim_time > 0 else None
-            progress.line("computing", sim_time=sim_time, eta_seconds=eta, timestep=timestep, volume_m3=volume,
-                          inflow_volume_m3=forcing_volume)
+            progress.line(
+                "computing",
+                sim_time=sim_time,
+                eta_seconds=eta,
+                timestep=timestep,
+                volume_m3=volume,
+                inflow_volume_m3=forcing_volume,
+            )
             print(domain.timestepping_statistics(), flush=True)  # ANUGA's own summary of the yield, to run.log
-            reason = guard.check(volume=volume, timestep=timestep, came_in=came_in_volume(
-                forcing_volume=forcing_volume, boundary_net_inflow=boundary, has_dirichlet=model.has_dirichlet))
+            reason = guard.check(
+                volume=volume,
+                timestep=timestep,
+                came_in=came_in_volume(
+                    forcing_volume=forcing_volume, boundary_net_inflow=boundary, has_dirichlet=model.has_dirichlet
+                ),
+            )
             if reason:
                 raise Unstable(reason)
     except Exception as error:
@@ -311,23 +363,33 @@ def mesh_maxima(model: Model) -> "MeshMaxima":
     from hydrata.compute.results import MeshMaxima
 
     domain, peaks = model.domain, model.peaks
-    return MeshMaxima(nodes=np.asarray(domain.get_nodes(absolute=True), dtype=float),
-                      triangles=np.asarray(domain.get_triangles(), dtype=np.int64),
-                      max_depth=peaks.max_depth, max_speed=peaks.max_speed, max_stage=peaks.max_stage,
-                      time_of_max_depth=peaks.time_of_max_depth, time_of_max_speed=peaks.time_of_max_speed,
-                      time_of_max_stage=peaks.time_of_max_stage, max_hazard=peaks.max_hazard,
-                      time_of_inundation=peaks.time_of_inundation,
-                      duration_of_inundation=peaks.duration_of_inundation)
+    return MeshMaxima(
+        nodes=np.asarray(domain.get_nodes(absolute=True), dtype=float),
+        triangles=np.asarray(domain.get_triangles(), dtype=np.int64),
+        max_depth=peaks.max_depth,
+        max_speed=peaks.max_speed,
+        max_stage=peaks.max_stage,
+        time_of_max_depth=peaks.time_of_max_depth,
+        time_of_max_speed=peaks.time_of_max_speed,
+        time_of_max_stage=peaks.time_of_max_stage,
+        max_hazard=peaks.max_hazard,
+        time_of_inundation=peaks.time_of_inundation,
+        duration_of_inundation=peaks.duration_of_inundation,
+    )
 
 
 def volume_account(model: Model) -> "VolumeAccount":
     from hydrata.compute.run_statistics import VolumeAccount
 
     boundary = model.recorder.boundary
-    return VolumeAccount(initial=model.initial_volume, final=float(model.domain.get_water_volume()),
-                         rainfall=sum(float(operator.cumulative_influx) for operator in model.rainfall),
-                         inflow=sum(float(operator.total_applied_volume) for operator in model.inflows),
-                         boundary_in=boundary.inflow_m3, boundary_out=boundary.outflow_m3)
+    return VolumeAccount(
+        initial=model.initial_volume,
+        final=float(model.domain.get_water_volume()),
+        rainfall=sum(float(operator.cumulative_influx) for operator in model.rainfall),
+        inflow=sum(float(operator.total_applied_volume) for operator in model.inflows),
+        boundary_in=boundary.inflow_m3,
+        boundary_out=boundary.outflow_m3,
+    )
 
 
 # --- the run ---------------------------------------------------------------------------------------------------
@@ -339,9 +401,19 @@ class RunState:
     committed: bool = False  # the results are in place: a late signal no longer stops anything
 
 
-RESULT_FILES = ("result.json", "max_depth.tif", "max_speed.tif", "max_stage.tif", "max_hazard.tif",
-                "time_of_inundation.tif", "duration_of_inundation.tif", SWW_NAME, "statistics.json",
-                "time_series.json", "preview.png")
+RESULT_FILES = (
+    "result.json",
+    "max_depth.tif",
+    "max_speed.tif",
+    "max_stage.tif",
+    "max_hazard.tif",
+    "time_of_inundation.tif",
+    "duration_of_inundation.tif",
+    SWW_NAME,
+    "statistics.json",
+    "time_series.json",
+    "preview.png",
+)
 
 
 def clear_previous_run(output_dir: Path) -> None:
@@ -363,8 +435,10 @@ def run(args: argparse.Namespace, progress: Progress, state: RunState) -> dict[s
         grid = dem_grid(package.dem_path)
         progress.duration = package.duration
         yield_seconds = args.yield_seconds or default_yield_seconds(package.duration)
-        log(f"Package {args.package} ({package.manifest.get('name')!r}): duration {package.duration:g} s, yield "
-            f"every {yield_seconds:g} s, CRS {package.crs}, DEM {grid.width} x {grid.height}.")
+        log(
+            f"Package {args.package} ({package.manifest.get('name')!r}): duration {package.duration:g} s, yield "
+            f"every {yield_seconds:g} s, CRS {package.crs}, DEM {grid.width} x {grid.height}."
+        )
 
         progress.line("meshing")
         model = build_model(package=package, output_dir=args.output, threads=args.threads)
@@ -378,8 +452,9 @@ def run(args: argparse.Namespace, progress: Progress, state: RunState) -> dict[s
             staging.discard()
 
 
-def post_process(model: Model, *, grid: "Grid", staging: "Staging", progress: Progress, state: RunState,
-                 sim_time: float) -> dict[str, Any]:
+def post_process(
+    model: Model, *, grid: "Grid", staging: "Staging", progress: Progress, state: RunState, sim_time: float
+) -> dict[str, Any]:
     """Write the results under temporary names, then rename them into place with termination signals held off."""
     from hydrata.compute.results import write_results
 
@@ -389,8 +464,12 @@ def post_process(model: Model, *, grid: "Grid", staging: "Staging", progress: Pr
     totals = {"volume_m3": volume, "inflow_volume_m3": volume_in}
     progress.line("post_processing", sim_time=sim_time, progress_pct=100.0, eta_seconds=0.0, **totals)
     statistics = write_results(
-        staging=staging, maxima=mesh_maxima(model), grid=grid, account=volume_account(model),
-        timing={"sim_seconds": sim_time, "wall_seconds": progress.wall_seconds()}, series=model.series.as_json(),
+        staging=staging,
+        maxima=mesh_maxima(model),
+        grid=grid,
+        account=volume_account(model),
+        timing={"sim_seconds": sim_time, "wall_seconds": progress.wall_seconds()},
+        series=model.series.as_json(),
         extra_files={"sww": SWW_NAME, "log": "run.log", "progress": "progress.jsonl"},
         inundation_threshold_m=model.peaks.inundation_threshold_m,
     )
@@ -427,15 +506,20 @@ def _manifest_duration(package_dir: Path) -> float:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m hydrata.compute.simulate",
-                                     description="Run a scenario package with ANUGA.")
+    parser = argparse.ArgumentParser(
+        prog="python -m hydrata.compute.simulate", description="Run a scenario package with ANUGA."
+    )
     parser.add_argument("--package", type=Path, required=True, help="the package directory (holds scenario.json)")
     parser.add_argument("--output", type=Path, required=True, help="the directory results are written into")
-    parser.add_argument("--threads", type=int, default=None,
-                        help="OpenMP threads for ANUGA (default: OMP_NUM_THREADS, else 1)")
-    parser.add_argument("--yield-seconds", type=float, default=None,
-                        help="model seconds between progress lines and guard checks (default: duration/100 "
-                             "within 1..60)")
+    parser.add_argument(
+        "--threads", type=int, default=None, help="OpenMP threads for ANUGA (default: OMP_NUM_THREADS, else 1)"
+    )
+    parser.add_argument(
+        "--yield-seconds",
+        type=float,
+        default=None,
+        help="model seconds between progress lines and guard checks (default: duration/100 within 1..60)",
+    )
     args = parser.parse_args(argv)
     if args.threads is None:
         args.threads = int(os.environ.get("OMP_NUM_THREADS") or 1)

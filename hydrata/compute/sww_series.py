@@ -32,8 +32,10 @@ def point_series(sww: Path, points: list[tuple[float, float]]) -> list[PointSeri
         finder = Triangulation(nodes[:, 0], nodes[:, 1], np.asarray(dataset["volumes"][:])).get_trifinder()
         times = [round(float(t), 6) for t in dataset["time"][:]]
         found = finder(np.array([p[0] for p in points], dtype=float), np.array([p[1] for p in points], dtype=float))
-        return [_series_of(dataset, int(triangle), x, y, times)
-                for (x, y), triangle in zip(points, np.atleast_1d(found), strict=True)]
+        return [
+            _series_of(dataset, int(triangle), x, y, times)
+            for (x, y), triangle in zip(points, np.atleast_1d(found), strict=True)
+        ]
 
 
 def _series_of(dataset: Any, triangle: int, x: float, y: float, times: list[float]) -> PointSeries:
@@ -41,8 +43,10 @@ def _series_of(dataset: Any, triangle: int, x: float, y: float, times: list[floa
         return PointSeries(x=x, y=y, t=times, stage=None, depth=None, speed=None)
     stage = np.asarray(dataset["stage_c"][:, triangle], dtype=float)
     depth = np.maximum(stage - float(dataset["elevation_c"][triangle]), 0.0)
-    momentum = np.hypot(np.asarray(dataset["xmomentum_c"][:, triangle], dtype=float),
-                        np.asarray(dataset["ymomentum_c"][:, triangle], dtype=float))
+    momentum = np.hypot(
+        np.asarray(dataset["xmomentum_c"][:, triangle], dtype=float),
+        np.asarray(dataset["ymomentum_c"][:, triangle], dtype=float),
+    )
     speed = np.where(depth >= WET_DEPTH_M, momentum / np.maximum(depth, WET_DEPTH_M), 0.0)
     return PointSeries(x=x, y=y, t=times, stage=_rounded(stage), depth=_rounded(depth), speed=_rounded(speed))
 

@@ -108,8 +108,9 @@ def _check_georeferenced(dataset: rasterio.io.DatasetReader) -> None:
             "was surveyed in (for example `gdal_edit.py -a_srs EPSG:28356 dem.tif`) and upload it again.",
         )
     if not dataset.crs.is_projected and not dataset.crs.is_geographic:
-        raise TerrainFileError(TERRAIN_CRS_UNSUPPORTED,
-                               "The GeoTIFF's coordinate reference system is neither projected nor geographic.")
+        raise TerrainFileError(
+            TERRAIN_CRS_UNSUPPORTED, "The GeoTIFF's coordinate reference system is neither projected nor geographic."
+        )
 
 
 def check_size(width: int, height: int, *, limits: RasterLimits) -> None:
@@ -151,9 +152,19 @@ def write_dem(source: Path, destination: Path, *, project_crs: str, limits: Rast
 
 def _copy_band(src: rasterio.io.DatasetReaderBase, destination: Path, nodata: float) -> None:
     profile = {
-        "driver": "GTiff", "width": src.width, "height": src.height, "count": 1, "dtype": "float32",
-        "crs": src.crs, "transform": src.transform, "nodata": nodata, "compress": "deflate",
-        "tiled": True, "blockxsize": 256, "blockysize": 256, "BIGTIFF": "IF_SAFER",
+        "driver": "GTiff",
+        "width": src.width,
+        "height": src.height,
+        "count": 1,
+        "dtype": "float32",
+        "crs": src.crs,
+        "transform": src.transform,
+        "nodata": nodata,
+        "compress": "deflate",
+        "tiled": True,
+        "blockxsize": 256,
+        "blockysize": 256,
+        "BIGTIFF": "IF_SAFER",
     }
     with rasterio.open(destination, "w", **profile) as dst:
         for _, window in dst.block_windows(1):
@@ -173,8 +184,9 @@ def read_dem(path: Path) -> DemReading:
             if valid.size:
                 lowest, highest = min(lowest, float(valid.min())), max(highest, float(valid.max()))
         if not np.isfinite(lowest):
-            raise TerrainFileError(TERRAIN_ALL_NODATA,
-                                   "Every cell of the DEM is nodata; there are no elevations to model with.")
+            raise TerrainFileError(
+                TERRAIN_ALL_NODATA, "Every cell of the DEM is nodata; there are no elevations to model with."
+            )
         bounds = list(src.bounds)
         return DemReading(
             native_crs=crs_label(src.crs),
@@ -206,8 +218,9 @@ def write_hillshade(dem: Path, destination: Path, *, azimuth: float = 315.0, alt
     Image.fromarray(np.dstack([grey, grey, grey, alpha])).save(destination, format="PNG")
 
 
-def hillshade(elevation: np.ndarray, *, cell_x: float, cell_y: float, azimuth: float = 315.0,
-              altitude: float = 45.0) -> np.ndarray:
+def hillshade(
+    elevation: np.ndarray, *, cell_x: float, cell_y: float, azimuth: float = 315.0, altitude: float = 45.0
+) -> np.ndarray:
     """Grey levels 0..255 of a surface lit from `azimuth` (degrees clockwise from north) at `altitude` degrees;
     rows run north to south. NaN elevations come out black (mask them yourself). The usual formula (Burrough and
     McDonnell, as GDAL and ESRI use it), with the derivative along rows taken southwards."""
@@ -228,9 +241,15 @@ def clip_dem(source: Path, destination: Path, *, bounds: tuple[float, float, flo
         except WindowError:
             window = None
         if window is None or window.width < 1 or window.height < 1:
-            raise TerrainFileError(TERRAIN_OUTSIDE_BOUNDARY,
-                                   "The terrain does not cover the model boundary; upload a DEM of this area.")
-        profile = src.profile | {"width": int(window.width), "height": int(window.height),
-                                 "transform": src.window_transform(window), "tiled": True, "compress": "deflate"}
+            raise TerrainFileError(
+                TERRAIN_OUTSIDE_BOUNDARY, "The terrain does not cover the model boundary; upload a DEM of this area."
+            )
+        profile = src.profile | {
+            "width": int(window.width),
+            "height": int(window.height),
+            "transform": src.window_transform(window),
+            "tiled": True,
+            "compress": "deflate",
+        }
         with rasterio.open(destination, "w", **profile) as dst:
             dst.write(src.read(1, window=window), 1)

@@ -45,8 +45,12 @@ class Ramp:
         for step in range(LEGEND_STOPS):
             fraction = step / (LEGEND_STOPS - 1)
             red, green, blue, _ = table[round(fraction * 255)]
-            stops.append({"value": round(self.low + fraction * (self.high - self.low), 3),
-                          "colour": f"#{red:02x}{green:02x}{blue:02x}"})
+            stops.append(
+                {
+                    "value": round(self.low + fraction * (self.high - self.low), 3),
+                    "colour": f"#{red:02x}{green:02x}{blue:02x}",
+                }
+            )
         return stops
 
 
@@ -93,8 +97,9 @@ def transparent_tile() -> bytes:
     return buffer.getvalue()
 
 
-def colour_tile(path: Path, *, z: int, x: int, y: int, ramp: Ramp, hide_below: float | None = None,
-                where_wet: Path | None = None) -> bytes:
+def colour_tile(
+    path: Path, *, z: int, x: int, y: int, ramp: Ramp, hide_below: float | None = None, where_wet: Path | None = None
+) -> bytes:
     """The tile with each cell coloured on `ramp`; nodata and anything outside the raster are transparent, and so
     are cells below `hide_below` (in this raster, or in `where_wet` when given: the stage shown only where the
     depth raster says wet). Cells keep their edges (nearest neighbour): a result raster is shown as computed."""
@@ -146,7 +151,8 @@ def _latitude(mercator_y: float) -> float:
 def _read(path: Path, *, z: int, x: int, y: int, resampling: str, buffer: float | None = None) -> ImageData | None:
     with Reader(str(path)) as reader:
         try:
-            return reader.tile(x, y, z, tilesize=TILE_SIZE, buffer=buffer, reproject_method=resampling,
-                               resampling_method=resampling)
+            return reader.tile(
+                x, y, z, tilesize=TILE_SIZE, buffer=buffer, reproject_method=resampling, resampling_method=resampling
+            )
         except TileOutsideBounds:
             return None

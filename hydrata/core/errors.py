@@ -58,9 +58,7 @@ class GrantLevelTooLow(Forbidden):
 
 class AgentPaused(Forbidden):
     error_code = "AGENT_PAUSED"
-    default_detail = (
-        "Agent access to this account is paused. The account owner can resume it on the /agents/ page."
-    )
+    default_detail = "Agent access to this account is paused. The account owner can resume it on the /agents/ page."
 
 
 class AuthenticationError(PlatformError, AuthenticationFailed):

@@ -73,17 +73,21 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         exc = exceptions.PermissionDenied()
     elif isinstance(exc, RequestDataTooBig):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        exc = RequestTooLarge(f"The request body is larger than the {limit:,}-byte limit. Send less in one request.",
-                              limit=limit)
+        exc = RequestTooLarge(
+            f"The request body is larger than the {limit:,}-byte limit. Send less in one request.", limit=limit
+        )
 
     if isinstance(exc, PlatformError):
         body = {"code": exc.error_code, "detail": str(exc.detail), **exc.extra}
     elif isinstance(exc, exceptions.ValidationError):
         body = _validation_body(exc)
     elif isinstance(exc, exceptions.Throttled):
-        body = {"code": "THROTTLED", "detail": "Too many requests with this agent key: at most "
-                f"{settings.HYDRATA_AGENT_RATE_LIMIT} a minute. Wait before the next one.",
-                "retry_after_seconds": _retry_after(exc)}
+        body = {
+            "code": "THROTTLED",
+            "detail": "Too many requests with this agent key: at most "
+            f"{settings.HYDRATA_AGENT_RATE_LIMIT} a minute. Wait before the next one.",
+            "retry_after_seconds": _retry_after(exc),
+        }
     elif isinstance(exc, exceptions.APIException):
         body = {"code": _drf_code(exc), "detail": str(exc.detail)}
     else:

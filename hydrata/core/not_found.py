@@ -7,6 +7,7 @@ from django.views.defaults import page_not_found
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if request.path.startswith("/api/"):
-        return JsonResponse({"code": "NOT_FOUND", "detail": "No API endpoint at this path (ids are positive "
-                             "integers)."}, status=404)
+        return JsonResponse(
+            {"code": "NOT_FOUND", "detail": "No API endpoint at this path (ids are positive integers)."}, status=404
+        )
     return page_not_found(request, exception or Exception())

@@ -12,7 +12,7 @@ ERROR_STATUSES = ("400", "401", "402", "403", "404", "405", "409", "413", "415",
 ERROR_BODY = {
     "type": "object",
     "description": "Every refusal: a machine `code` (e.g. GRANT_LEVEL_TOO_LOW), a `detail` a person can act on, "
-                   "and sometimes more fields (required_level, limit, errors...).",
+    "and sometimes more fields (required_level, limit, errors...).",
     "properties": {"code": {"type": "string"}, "detail": {"type": "string"}},
     "required": ["code", "detail"],
     "additionalProperties": True,
@@ -24,8 +24,12 @@ class AgentKeyScheme(OpenApiAuthenticationExtension):
     name = "agentKey"
 
     def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
-        return {"type": "http", "scheme": "bearer", "bearerFormat": "hk_...",
-                "description": "An agent key made on /agents/, at level read, draft or launch."}
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "bearerFormat": "hk_...",
+            "description": "An agent key made on /agents/, at level read, draft or launch.",
+        }
 
 
 class ConnectFlowScheme(OpenApiAuthenticationExtension):
@@ -33,14 +37,24 @@ class ConnectFlowScheme(OpenApiAuthenticationExtension):
     name = "connectFlow"
 
     def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
-        return {"type": "oauth2", "description": "The connect flow: an MCP client signs a person in (PKCE) and "
-                "gets a JWT access token for a grant at the chosen level.",
-                "flows": {"authorizationCode": {
-                    "authorizationUrl": "/oauth/authorize/", "tokenUrl": "/oauth/token/",
+        return {
+            "type": "oauth2",
+            "description": "The connect flow: an MCP client signs a person in (PKCE) and "
+            "gets a JWT access token for a grant at the chosen level.",
+            "flows": {
+                "authorizationCode": {
+                    "authorizationUrl": "/oauth/authorize/",
+                    "tokenUrl": "/oauth/token/",
                     "refreshUrl": "/oauth/token/",
-                    "scopes": {"read": "Look at projects, maps and results", "draft": "Also build and edit models",
-                               "launch": "Also launch simulations, which spend money",
-                               "offline_access": "Stay connected between sessions"}}}}
+                    "scopes": {
+                        "read": "Look at projects, maps and results",
+                        "draft": "Also build and edit models",
+                        "launch": "Also launch simulations, which spend money",
+                        "offline_access": "Stay connected between sessions",
+                    },
+                }
+            },
+        }
 
 
 def add_error_responses(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
@@ -51,8 +65,10 @@ def add_error_responses(result: dict[str, Any], generator: Any, request: Any, pu
         for operation in operations.values():
             responses = operation.setdefault("responses", {})
             for status in ERROR_STATUSES:
-                responses.setdefault(status, {"description": "Refused; see `code`.",
-                                              "content": {"application/json": {"schema": reference}}})
+                responses.setdefault(
+                    status,
+                    {"description": "Refused; see `code`.", "content": {"application/json": {"schema": reference}}},
+                )
     return result
 
 

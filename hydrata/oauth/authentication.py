@@ -50,5 +50,6 @@ def _on_record(token: str) -> bool:
 
 def _refused(reason: str, *, code: str) -> AuthenticationError:
     logger.info("A connect-flow access token was refused (%s): %s.", code, reason)  # never the token itself
-    return AuthenticationError(f"This access token is not accepted: {reason}. {RECONNECT}", code=code,
-                               error="invalid_token")
+    return AuthenticationError(
+        f"This access token is not accepted: {reason}. {RECONNECT}", code=code, error="invalid_token"
+    )

@@ -21,8 +21,9 @@ class MetadataFetcher(cimd.SafeMetadataFetcher):
             timeout=urllib3.Timeout(total=oauth2_settings.CIMD_FETCH_TIMEOUT_SECONDS), retries=False
         )
         try:
-            response = pool.request("GET", client_id, headers={"Accept": "application/json"}, redirect=False,
-                                    preload_content=False)
+            response = pool.request(
+                "GET", client_id, headers={"Accept": "application/json"}, redirect=False, preload_content=False
+            )
         except urllib3.exceptions.HTTPError as error:
             raise cimd.CIMDError(f"could not fetch client_id document: {error}") from error
         try:

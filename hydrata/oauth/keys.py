@@ -37,8 +37,9 @@ def signing_key() -> SigningKey:
 
 def verification_keys() -> dict[str, RSAPublicKey]:
     """Every key a token may have been signed with, by kid: the current one first, then the retired ones."""
-    publics = [_public_key(pem) for pem in [settings.HYDRATA_OAUTH_SIGNING_KEY, *settings.HYDRATA_OAUTH_RETIRED_KEYS]
-               if pem]
+    publics = [
+        _public_key(pem) for pem in [settings.HYDRATA_OAUTH_SIGNING_KEY, *settings.HYDRATA_OAUTH_RETIRED_KEYS] if pem
+    ]
     return {thumbprint(public): public for public in publics}
 
 
@@ -70,8 +71,11 @@ def _private_key(pem: str) -> RSAPrivateKey:
 def _public_key(pem: str) -> RSAPublicKey:
     """A retired key may be given as its private or only its public half; either verifies."""
     data = pem.encode("ascii")
-    key: object = (serialization.load_pem_private_key(data, password=None).public_key() if "PRIVATE KEY" in pem
-                   else serialization.load_pem_public_key(data))
+    key: object = (
+        serialization.load_pem_private_key(data, password=None).public_key()
+        if "PRIVATE KEY" in pem
+        else serialization.load_pem_public_key(data)
+    )
     if not isinstance(key, RSAPublicKey):
         raise ImproperlyConfigured("Connect-flow keys must be RSA keys in PEM.")
     return key

@@ -20,11 +20,13 @@ def redirect_uri_allowed(uri: str) -> bool:
 def check_authorization_request(request: OAuthRequest) -> dict:
     if request.redirect_uri and not redirect_uri_allowed(request.redirect_uri):
         # Fatal: the person sees an error page and is never sent to that address.
-        raise errors.InvalidRedirectURIError(description="Plain http redirect URIs must be loopback addresses.",
-                                             request=request)
+        raise errors.InvalidRedirectURIError(
+            description="Plain http redirect URIs must be loopback addresses.", request=request
+        )
     if request.code_challenge is not None and request.code_challenge_method != "S256":
-        raise errors.UnsupportedCodeChallengeMethodError(description="Use PKCE with code_challenge_method=S256.",
-                                                         request=request)
+        raise errors.UnsupportedCodeChallengeMethodError(
+            description="Use PKCE with code_challenge_method=S256.", request=request
+        )
     check_resource(request)
     return {}
 

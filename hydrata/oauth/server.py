@@ -27,4 +27,3 @@ def access_token_lifetime(request: OAuthRequest) -> int:
         remaining = int((grant.expires_at - timezone.now()).total_seconds())
         lifetime = max(1, min(lifetime, remaining))
     return lifetime
-

@@ -75,7 +75,12 @@ def verified_claims(token: str) -> dict[str, Any]:
         raise TokenRefused("it was not signed by a key of this server")
     try:
         claims: dict[str, Any] = jwt.decode(
-            token, key, algorithms=[ALGORITHM], audience=mcp_resource(), issuer=issuer(), leeway=LEEWAY_SECONDS,
+            token,
+            key,
+            algorithms=[ALGORITHM],
+            audience=mcp_resource(),
+            issuer=issuer(),
+            leeway=LEEWAY_SECONDS,
             options={"require": REQUIRED_CLAIMS, "strict_aud": True},
         )
     except jwt.ExpiredSignatureError:

@@ -11,8 +11,11 @@ app_name = "oauth2_provider"
 PROTECTED_RESOURCE = flow_only(views.ProtectedResourceMetadataView.as_view())
 
 urlpatterns = [
-    path(".well-known/oauth-authorization-server", flow_only(views.ServerMetadataView.as_view()),
-         name="oauth-server-metadata"),
+    path(
+        ".well-known/oauth-authorization-server",
+        flow_only(views.ServerMetadataView.as_view()),
+        name="oauth-server-metadata",
+    ),
     path(".well-known/oauth-protected-resource", PROTECTED_RESOURCE, name="oauth-resource-metadata"),
     # RFC 9728's path form for the MCP endpoint; with its trailing slash too, as clients derive it from /mcp/.
     path(".well-known/oauth-protected-resource/mcp", PROTECTED_RESOURCE, name="oauth-resource-metadata-mcp"),
@@ -22,6 +25,9 @@ urlpatterns = [
     path("oauth/token/", flow_only(TokenView.as_view()), name="token"),
     path("oauth/revoke/", flow_only(RevokeTokenView.as_view()), name="revoke-token"),
     path("oauth/register/", flow_only(views.RegistrationView.as_view()), name="dcr-register"),
-    path("oauth/register/<str:client_id>/", flow_only(views.RegistrationManagementView.as_view()),
-         name="dcr-register-management"),
+    path(
+        "oauth/register/<str:client_id>/",
+        flow_only(views.RegistrationManagementView.as_view()),
+        name="dcr-register-management",
+    ),
 ]

@@ -29,12 +29,14 @@ GRANT_TYPES = {"authorization_code", "refresh_token"}
 
 
 class ConnectValidator(OAuth2Validator):
-    def validate_grant_type(self, client_id: str, grant_type: str, client: Any, request: OAuthRequest,
-                            *args: Any, **kwargs: Any) -> bool:
+    def validate_grant_type(
+        self, client_id: str, grant_type: str, client: Any, request: OAuthRequest, *args: Any, **kwargs: Any
+    ) -> bool:
         return grant_type in GRANT_TYPES and super().validate_grant_type(client_id, grant_type, client, request)
 
-    def save_authorization_code(self, client_id: str, code: dict, request: OAuthRequest, *args: Any,
-                                **kwargs: Any) -> None:
+    def save_authorization_code(
+        self, client_id: str, code: dict, request: OAuthRequest, *args: Any, **kwargs: Any
+    ) -> None:
         consent = getattr(request, "connect_consent", None)
         if consent is None:
             # Only the consent form carries a person's choice; any other path to a code (a client asking for
@@ -51,8 +53,9 @@ class ConnectValidator(OAuth2Validator):
                 authorization_code=code["code"],
             )
 
-    def validate_code(self, client_id: str, code: str, client: Any, request: OAuthRequest, *args: Any,
-                      **kwargs: Any) -> bool:
+    def validate_code(
+        self, client_id: str, code: str, client: Any, request: OAuthRequest, *args: Any, **kwargs: Any
+    ) -> bool:
         grant = connect_grant_for_code(code=code)
         if not super().validate_code(client_id, code, client, request, *args, **kwargs):
             if grant is not None and grant.token_family is not None:
@@ -60,23 +63,25 @@ class ConnectValidator(OAuth2Validator):
             return False
         return _bind(request, grant)
 
-    def validate_refresh_token(self, refresh_token: str, client: Any, request: OAuthRequest, *args: Any,
-                               **kwargs: Any) -> bool:
+    def validate_refresh_token(
+        self, refresh_token: str, client: Any, request: OAuthRequest, *args: Any, **kwargs: Any
+    ) -> bool:
         if not super().validate_refresh_token(refresh_token, client, request, *args, **kwargs):
             _revoke_grant_of_replayed(refresh_token)
             return False
         return _bind(request, connect_grant_for_family(token_family=request.refresh_token_instance.token_family))
 
-    def _create_refresh_token(self, request: OAuthRequest, refresh_token_code: str, access_token: Any,
-                              previous_refresh_token: Any) -> Any:
-        refresh_token = super()._create_refresh_token(request, refresh_token_code, access_token,
-                                                      previous_refresh_token)
+    def _create_refresh_token(
+        self, request: OAuthRequest, refresh_token_code: str, access_token: Any, previous_refresh_token: Any
+    ) -> Any:
+        refresh_token = super()._create_refresh_token(request, refresh_token_code, access_token, previous_refresh_token)
         if previous_refresh_token is None:
             connect_grant_bind_tokens(grant=request.agent_grant, token_family=refresh_token.token_family)
         return refresh_token
 
-    def revoke_token(self, token: str, token_type_hint: str | None, request: OAuthRequest, *args: Any,
-                     **kwargs: Any) -> None:
+    def revoke_token(
+        self, token: str, token_type_hint: str | None, request: OAuthRequest, *args: Any, **kwargs: Any
+    ) -> None:
         grant = _grant_of_token(token, request.client)
         super().revoke_token(token, token_type_hint, request, *args, **kwargs)
         if grant is not None:
@@ -111,8 +116,9 @@ def _checksum(token: str) -> str:
 
 def _revoke_grant_of_replayed(refresh_token: str) -> None:
     """A refresh token already rotated or revoked came back: someone else may hold the family."""
-    replayed = get_refresh_token_model().objects.filter(token_checksum=_checksum(refresh_token),
-                                                        revoked__isnull=False).first()
+    replayed = (
+        get_refresh_token_model().objects.filter(token_checksum=_checksum(refresh_token), revoked__isnull=False).first()
+    )
     grant = connect_grant_for_family(token_family=replayed.token_family) if replayed else None
     if grant is not None:
         grant_revoke(grant=grant)

@@ -63,8 +63,11 @@ class ConsentView(AuthorizationView):
         application = context.get("application") or self._posted_application(context.get("form"))
         if application is not None:
             redirect_uri = context.get("redirect_uri") or self.request.POST.get("redirect_uri")
-            context.update(application=application, client_host=client_host(application, redirect_uri),
-                           from_metadata_document=application.registration_source == "cimd")
+            context.update(
+                application=application,
+                client_host=client_host(application, redirect_uri),
+                from_metadata_document=application.registration_source == "cimd",
+            )
         return context
 
     def form_valid(self, form: ConsentForm) -> HttpResponse:
@@ -125,14 +128,18 @@ def registration_refusal(body: bytes) -> JsonResponse | None:
     if not isinstance(metadata, dict):
         return None
     redirect_uris = metadata.get("redirect_uris", [])
-    if isinstance(redirect_uris, list) and not all(isinstance(u, str) and redirect_uri_allowed(u)
-                                                   for u in redirect_uris):
-        return _registration_error("invalid_redirect_uri", "Redirect URIs must be https, or http to a loopback "
-                                   "address (127.0.0.1, ::1 or localhost).")
+    if isinstance(redirect_uris, list) and not all(
+        isinstance(u, str) and redirect_uri_allowed(u) for u in redirect_uris
+    ):
+        return _registration_error(
+            "invalid_redirect_uri",
+            "Redirect URIs must be https, or http to a loopback address (127.0.0.1, ::1 or localhost).",
+        )
     grant_types = metadata.get("grant_types", ["authorization_code"])
     if not isinstance(grant_types, list) or not set(grant_types) <= REGISTRABLE_GRANT_TYPES:
-        return _registration_error("invalid_client_metadata",
-                                   "grant_types may only be authorization_code and refresh_token.")
+        return _registration_error(
+            "invalid_client_metadata", "grant_types may only be authorization_code and refresh_token."
+        )
     response_types = metadata.get("response_types", ["code"])
     if not isinstance(response_types, list) or set(response_types) - {"code"}:
         return _registration_error("invalid_client_metadata", "response_types may only be code.")

@@ -42,9 +42,11 @@ def crs_normalise(value: str) -> str:
         except CRSError:
             crs = None
     if crs is None or not (crs.is_geographic or crs.is_projected):
-        raise ValidationFailed(f"{value[:60]!r} is not a coordinate reference system this platform knows. Send an "
-                               "EPSG code such as 'EPSG:4326' (longitude/latitude) or the project's own CRS.",
-                               code="UNKNOWN_CRS")
+        raise ValidationFailed(
+            f"{value[:60]!r} is not a coordinate reference system this platform knows. Send an "
+            "EPSG code such as 'EPSG:4326' (longitude/latitude) or the project's own CRS.",
+            code="UNKNOWN_CRS",
+        )
     return f"{match['authority'].upper()}:{match['code'].upper()}" if match else value
 
 
@@ -71,8 +73,11 @@ def bbox_wgs84(*, project: Project, points: Sequence[tuple[float, float]]) -> li
 
 def terrain_extent(*, project: Project) -> Extent | None:
     """The extent of the project's newest ready terrain (in the project CRS), None while it has none."""
-    terrain = (Terrain.objects.filter(project=project, status=TerrainStatus.READY, bbox_native__isnull=False)
-               .order_by("-created_at", "-id").first())
+    terrain = (
+        Terrain.objects.filter(project=project, status=TerrainStatus.READY, bbox_native__isnull=False)
+        .order_by("-created_at", "-id")
+        .first()
+    )
     if terrain is None or terrain.bbox_native is None:
         return None
     west, south, east, north = terrain.bbox_native
@@ -81,11 +86,17 @@ def terrain_extent(*, project: Project) -> Extent | None:
 
 def place_problem(x: float, y: float, *, crs: str, extent: Extent | None) -> Problem | None:
     if not (math.isfinite(x) and math.isfinite(y)):
-        return ("POINT_NOT_IN_CRS", f"the point cannot be placed in the project CRS from {crs}: check that its "
-                                    "coordinates are in that CRS (longitude first for EPSG:4326)")
+        return (
+            "POINT_NOT_IN_CRS",
+            f"the point cannot be placed in the project CRS from {crs}: check that its "
+            "coordinates are in that CRS (longitude first for EPSG:4326)",
+        )
     if extent is not None and not extent.contains(x, y):
-        return ("OUTSIDE_TERRAIN", f"the point ({x:.1f}, {y:.1f}) is outside the project's terrain "
-                                   f"({extent.describe()}); check its coordinates and CRS")
+        return (
+            "OUTSIDE_TERRAIN",
+            f"the point ({x:.1f}, {y:.1f}) is outside the project's terrain "
+            f"({extent.describe()}); check its coordinates and CRS",
+        )
     return None
 
 

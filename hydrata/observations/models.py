@@ -17,8 +17,10 @@ class FloodEvent(models.Model):
     class Meta:
         ordering = ["-started_at", "-id"]
         constraints = [
-            models.CheckConstraint(condition=models.Q(ended_at__isnull=True) | models.Q(ended_at__gte=models.F(
-                "started_at")), name="flood_event_ends_after_it_starts"),
+            models.CheckConstraint(
+                condition=models.Q(ended_at__isnull=True) | models.Q(ended_at__gte=models.F("started_at")),
+                name="flood_event_ends_after_it_starts",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -66,7 +68,8 @@ class Comparison(models.Model):
     points = models.JSONField(default=list, help_text="One row per observation, in observation order.")
     metrics = models.JSONField(default=dict)
     observations_fingerprint = models.CharField(
-        max_length=64, help_text="Digest of the observations it was computed from; another digest now = stale.")
+        max_length=64, help_text="Digest of the observations it was computed from; another digest now = stale."
+    )
     computed_at = models.DateTimeField()
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)

@@ -20,8 +20,10 @@ def run_peaks(*, run: Run, points: Sequence[tuple[float, float]]) -> list[Peaks]
     if not points:
         return []
     storage = get_storage()
-    with storage.local_path(key=f"{run.results_prefix}/max_stage.tif") as stage, \
-            storage.local_path(key=f"{run.results_prefix}/max_depth.tif") as depth:
+    with (
+        storage.local_path(key=f"{run.results_prefix}/max_stage.tif") as stage,
+        storage.local_path(key=f"{run.results_prefix}/max_depth.tif") as depth,
+    ):
         samples = sample_rasters(rasters={"max_stage": stage, "max_depth": depth}, points=points, decimals=DECIMALS)
     return [Peaks(stage=sample["max_stage"], depth=sample["max_depth"]) for sample in samples]
 
@@ -30,8 +32,12 @@ def run_settings(*, run: Run) -> dict[str, Any]:
     """Resolution, duration, and for friction, inflow and rainfall the values their features carried (Manning's
     n, flow or rain rate or series name), or None when the run had none of that input."""
     manifest = _read_json(f"{run.package_prefix}/scenario.json")
-    settings: dict[str, Any] = {"scenario": run.scenario_id, "scenario_name": run.scenario.name,
-                                "resolution": run.resolution, "duration": run.duration}
+    settings: dict[str, Any] = {
+        "scenario": run.scenario_id,
+        "scenario_name": run.scenario.name,
+        "resolution": run.resolution,
+        "duration": run.duration,
+    }
     for kind, prop in LAYER_SETTINGS.items():
         relative = manifest.get(kind)
         if not relative:

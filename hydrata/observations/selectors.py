@@ -17,18 +17,24 @@ def events_of(*, project: Project) -> QuerySet[FloodEvent]:
 def event_get(*, project: Project, event_id: int) -> FloodEvent:
     event = events_of(project=project).filter(pk=event_id).first()
     if event is None:
-        raise NotFound(f"Project {project.pk} has no flood event {event_id}. list_observations shows its events.",
-                       code="EVENT_NOT_FOUND")
+        raise NotFound(
+            f"Project {project.pk} has no flood event {event_id}. list_observations shows its events.",
+            code="EVENT_NOT_FOUND",
+        )
     return event
 
 
 def event_visible_get(*, user: User, event_id: int) -> FloodEvent:
     """An event of any project the caller may see (a run's comparison names its event alone)."""
-    event = (FloodEvent.objects.filter(pk=event_id, project__in=projects_visible_to(user=user))
-             .select_related("project").first())
+    event = (
+        FloodEvent.objects.filter(pk=event_id, project__in=projects_visible_to(user=user))
+        .select_related("project")
+        .first()
+    )
     if event is None:
-        raise NotFound(f"Flood event {event_id} does not exist or is not visible to this caller.",
-                       code="EVENT_NOT_FOUND")
+        raise NotFound(
+            f"Flood event {event_id} does not exist or is not visible to this caller.", code="EVENT_NOT_FOUND"
+        )
     return event
 
 
@@ -46,19 +52,28 @@ def observation_get(*, project: Project, observation_id: int) -> Observation:
 
 def comparison_get(*, user: User, comparison_id: int) -> Comparison:
     """A comparison whose event belongs to a project the caller may see (one query); anything else is 404."""
-    comparison = (Comparison.objects.filter(pk=comparison_id,
-                                            event__project__in=projects_visible_to(user=user))
-                  .select_related("event__project", "run__scenario").first())
+    comparison = (
+        Comparison.objects.filter(pk=comparison_id, event__project__in=projects_visible_to(user=user))
+        .select_related("event__project", "run__scenario")
+        .first()
+    )
     if comparison is None:
-        raise NotFound(f"Comparison {comparison_id} does not exist or is not visible to this caller.",
-                       code="COMPARISON_NOT_FOUND")
+        raise NotFound(
+            f"Comparison {comparison_id} does not exist or is not visible to this caller.", code="COMPARISON_NOT_FOUND"
+        )
     return comparison
 
 
 def observation_state(observation: Observation) -> tuple[int, str, float, float, float, float]:
     """What a comparison depends on of one observation."""
-    return (observation.pk, observation.quantity, observation.x, observation.y, observation.value_m,
-            observation.tolerance_m)
+    return (
+        observation.pk,
+        observation.quantity,
+        observation.x,
+        observation.y,
+        observation.value_m,
+        observation.tolerance_m,
+    )
 
 
 def fingerprint_of(*, event: FloodEvent) -> str:

@@ -28,9 +28,7 @@ class S3Storage:
             s3={"addressing_style": "path" if endpoint_url else "virtual"},
         )
         # A session of its own: creating clients from boto3's shared default session is not thread-safe.
-        self.client = boto3.session.Session().client(
-            "s3", region_name=region, endpoint_url=endpoint_url, config=config
-        )
+        self.client = boto3.session.Session().client("s3", region_name=region, endpoint_url=endpoint_url, config=config)
 
     def presign_upload(self, *, key: str, content_type: str, expires_in: int) -> str:
         return self.client.generate_presigned_url(
@@ -58,9 +56,7 @@ class S3Storage:
     def save(self, *, key: str, data: bytes | IO[bytes], content_type: str = "application/octet-stream") -> None:
         stream = io.BytesIO(data) if isinstance(data, bytes | bytearray) else data
         # upload_fileobj switches to a multipart upload for large files, which put_object cannot send.
-        self.client.upload_fileobj(
-            stream, self.bucket, validate_key(key), ExtraArgs={"ContentType": content_type}
-        )
+        self.client.upload_fileobj(stream, self.bucket, validate_key(key), ExtraArgs={"ContentType": content_type})
 
     @contextmanager
     def open(self, *, key: str) -> Iterator[BinaryIO]:

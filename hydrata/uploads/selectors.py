@@ -24,8 +24,10 @@ def execution_get(*, user: User, execution_id: UUID | str) -> UploadExecution:
         UploadExecution.objects.filter(pk=execution_uuid, user=user).first() if execution_uuid is not None else None
     )
     if execution is None:
-        raise NotFound(f"Upload execution {str(execution_id)[:64]!r} does not exist or is not visible to this caller.",
-                       code="EXECUTION_NOT_FOUND")
+        raise NotFound(
+            f"Upload execution {str(execution_id)[:64]!r} does not exist or is not visible to this caller.",
+            code="EXECUTION_NOT_FOUND",
+        )
     return execution
 
 
@@ -38,8 +40,9 @@ def datasets_visible(*, owner: User, shared_ids: Iterable[int]) -> QuerySet[Data
 def dataset_get(*, owner: User, shared_ids: Iterable[int], dataset_id: int) -> Dataset:
     dataset = datasets_visible(owner=owner, shared_ids=shared_ids).filter(pk=dataset_id).first()
     if dataset is None:
-        raise NotFound(f"Dataset {dataset_id} does not exist or is not visible to this caller.",
-                       code="DATASET_NOT_FOUND")
+        raise NotFound(
+            f"Dataset {dataset_id} does not exist or is not visible to this caller.", code="DATASET_NOT_FOUND"
+        )
     return dataset
 
 

@@ -67,8 +67,10 @@ class RankedRun(BaseModel):
     run: int
     comparison: int
     metrics: Metrics
-    settings: dict[str, Any] = Field(description="Scenario, resolution, duration, and the friction (Manning's n), "
-                                                 "inflow and rainfall values the run was built with.")
+    settings: dict[str, Any] = Field(
+        description="Scenario, resolution, duration, and the friction (Manning's n), "
+        "inflow and rainfall values the run was built with."
+    )
 
 
 class Ranking(HandBack):
@@ -83,26 +85,42 @@ def comparison_of(data: dict[str, Any]) -> Comparison:
 
 
 def metrics_summary(metrics: Metrics) -> dict[str, Any]:
-    return {"n": metrics.n, "bias": metrics.bias, "rmse": metrics.rmse, "mae": metrics.mae,
-            "max_abs_error": metrics.max_abs_error, "within_tolerance": metrics.within_tolerance,
-            "dry": metrics.dry, "outside_model": metrics.outside_model}
+    return {
+        "n": metrics.n,
+        "bias": metrics.bias,
+        "rmse": metrics.rmse,
+        "mae": metrics.mae,
+        "max_abs_error": metrics.max_abs_error,
+        "within_tolerance": metrics.within_tolerance,
+        "dry": metrics.dry,
+        "outside_model": metrics.outside_model,
+    }
 
 
 def metrics_sentence(metrics: Metrics) -> str:
     if not metrics.n:
         return "no observation lies on the model, so there is nothing to compare"
-    return (f"{metrics.n} observation(s), bias {metrics.bias:+.3f} m, RMSE {metrics.rmse:.3f} m, "
-            f"{metrics.within_tolerance} of {metrics.n} within tolerance")
+    return (
+        f"{metrics.n} observation(s), bias {metrics.bias:+.3f} m, RMSE {metrics.rmse:.3f} m, "
+        f"{metrics.within_tolerance} of {metrics.n} within tolerance"
+    )
 
 
 async def _handed_back(api: PlatformClient, data: dict[str, Any]) -> ComparisonHandBack:
     comparison = comparison_of(data)
-    link = ui_url(base_map=await base_map_of(api, comparison.project), panel=PANEL, comparison=comparison.id,
-                  run=comparison.run, event=comparison.event)
+    link = ui_url(
+        base_map=await base_map_of(api, comparison.project),
+        panel=PANEL,
+        comparison=comparison.id,
+        run=comparison.run,
+        event=comparison.event,
+    )
     return ComparisonHandBack(
-        **comparison.model_dump(), ui_url=link, summary=metrics_summary(comparison.metrics),
+        **comparison.model_dump(),
+        ui_url=link,
+        summary=metrics_summary(comparison.metrics),
         say_to_user=f"Run {comparison.run} against '{comparison.event_name}': "
-                    f"{metrics_sentence(comparison.metrics)}. See it point by point: {link}",
+        f"{metrics_sentence(comparison.metrics)}. See it point by point: {link}",
     )
 
 
@@ -136,8 +154,10 @@ async def rank_runs_against_observations(
     ctx: Context,
     project_id: ProjectId,
     event_id: EventId,
-    run_ids: Annotated[list[int], Field(min_length=1, max_length=20,
-                                        description="Complete runs of the project, e.g. one per Manning's n.")],
+    run_ids: Annotated[
+        list[int],
+        Field(min_length=1, max_length=20, description="Complete runs of the project, e.g. one per Manning's n."),
+    ],
 ) -> Ranking:
     """Calibration: compare each run with the event's observations and rank them, best first (lowest RMSE, ties
     by MAE), with the settings that differ between them side by side (resolution, friction, inflow, rainfall),
@@ -146,15 +166,35 @@ async def rank_runs_against_observations(
     data = (await api.post(f"{PROJECTS}{project_id}/rankings/", json={"event": event_id, "runs": run_ids})).data
     results = [RankedRun.model_validate(entry) for entry in data["results"]]
     best = results[0]
-    link = ui_url(base_map=await base_map_of(api, project_id), panel=PANEL, comparison=best.comparison,
-                  run=best.run, event=event_id)
+    link = ui_url(
+        base_map=await base_map_of(api, project_id),
+        panel=PANEL,
+        comparison=best.comparison,
+        run=best.run,
+        event=event_id,
+    )
     differing = ", ".join(f"{name} {best.settings.get(name)}" for name in data["differing"]) or "the same settings"
     return Ranking(
-        event=data["event"], event_name=data["event_name"], differing=data["differing"], results=results,
+        event=data["event"],
+        event_name=data["event_name"],
+        differing=data["differing"],
+        results=results,
         ui_url=link,
-        summary={"best_run": best.run, "differing": data["differing"],
-                 "ranking": [{"rank": r.rank, "run": r.run, "rmse": r.metrics.rmse, "mae": r.metrics.mae,
-                              "within_tolerance": r.metrics.within_tolerance, "n": r.metrics.n} for r in results]},
+        summary={
+            "best_run": best.run,
+            "differing": data["differing"],
+            "ranking": [
+                {
+                    "rank": r.rank,
+                    "run": r.run,
+                    "rmse": r.metrics.rmse,
+                    "mae": r.metrics.mae,
+                    "within_tolerance": r.metrics.within_tolerance,
+                    "n": r.metrics.n,
+                }
+                for r in results
+            ],
+        },
         say_to_user=f"Of {len(results)} run(s), run {best.run} fits '{data['event_name']}' best "
-                    f"({metrics_sentence(best.metrics)}), with {differing}. See it here: {link}",
+        f"({metrics_sentence(best.metrics)}), with {differing}. See it here: {link}",
     )

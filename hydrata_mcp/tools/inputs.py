@@ -19,14 +19,30 @@ from hydrata_mcp.tools.projects import PROJECTS, base_map_of
 from hydrata_mcp.tools.registry import tool
 
 KIND_PATHS = {
-    "boundary": "boundaries", "friction": "frictions", "inflow": "inflows", "rainfall": "rainfalls",
-    "structure": "structures", "mesh_region": "mesh-regions", "gauge": "gauges", "flow_line": "flow-lines",
+    "boundary": "boundaries",
+    "friction": "frictions",
+    "inflow": "inflows",
+    "rainfall": "rainfalls",
+    "structure": "structures",
+    "mesh_region": "mesh-regions",
+    "gauge": "gauges",
+    "flow_line": "flow-lines",
 }
 UNSUPPORTED_KINDS = {"breakline", "culvert"}
 UPLOAD_DONE = {"finished", "failed"}
 
-Kind = Literal["boundary", "friction", "inflow", "rainfall", "structure", "mesh_region", "gauge", "flow_line",
-               "breakline", "culvert"]
+Kind = Literal[
+    "boundary",
+    "friction",
+    "inflow",
+    "rainfall",
+    "structure",
+    "mesh_region",
+    "gauge",
+    "flow_line",
+    "breakline",
+    "culvert",
+]
 
 
 class InputRow(BaseModel):
@@ -51,8 +67,10 @@ class ProjectInputs(BaseModel):
 
 
 class Attachment(HandBack):
-    outcome: str = Field(description="attached, timed_out (call again with the same arguments), upload_failed, "
-                                     "no_default_row or no_dataset.")
+    outcome: str = Field(
+        description="attached, timed_out (call again with the same arguments), upload_failed, "
+        "no_default_row or no_dataset."
+    )
     kind: str
     row_id: int | None
     dataset_pk: int | None
@@ -63,16 +81,22 @@ class Attachment(HandBack):
 
 
 def input_row(data: dict[str, Any]) -> InputRow:
-    return InputRow(id=data["id"], title=data["title"], is_default=data["is_default"], dataset=data["gn_layer"],
-                    has_features=data["has_features"], feature_count=data["feature_count"],
-                    bbox_wgs84=data["bbox_wgs84"])
+    return InputRow(
+        id=data["id"],
+        title=data["title"],
+        is_default=data["is_default"],
+        dataset=data["gn_layer"],
+        has_features=data["has_features"],
+        feature_count=data["feature_count"],
+        bbox_wgs84=data["bbox_wgs84"],
+    )
 
 
 @tool(title="List input layers", read_only=True, idempotent=True)
 async def list_inputs(ctx: Context, project_id: ProjectId) -> ProjectInputs:
     """List every input row of a project, per kind (boundary, friction, inflow, rainfall, structure, mesh_region,
-    gauge, flow_line): id, title, the attached dataset, whether it has features and how many. Rows appear once the terrain is
-    ready."""
+    gauge, flow_line): id, title, the attached dataset, whether it has features and how many. Rows appear once the
+    terrain is ready."""
     api = PlatformClient.for_context(ctx)
     grouped = (await api.get(f"{PROJECTS}{project_id}/inputs/")).data
     return ProjectInputs(**{kind: [input_row(r) for r in grouped.get(kind, [])] for kind in KIND_PATHS})
@@ -82,8 +106,13 @@ async def list_inputs(ctx: Context, project_id: ProjectId) -> ProjectInputs:
 async def attach_input_layer(
     ctx: Context,
     project_id: ProjectId,
-    kind: Annotated[Kind, Field(description="Which input the features are: boundary, friction, inflow, rainfall, "
-                                            "structure, mesh_region, gauge or flow_line.")],
+    kind: Annotated[
+        Kind,
+        Field(
+            description="Which input the features are: boundary, friction, inflow, rainfall, "
+            "structure, mesh_region, gauge or flow_line."
+        ),
+    ],
     execution_id: Annotated[uuid.UUID, Field(description="The execution_id the GeoJSON upload returned.")],
     timeout_seconds: TimeoutSeconds = DEFAULT_TIMEOUT_SECONDS,
     poll_interval_seconds: PollIntervalSeconds = DEFAULT_POLL_INTERVAL_SECONDS,
@@ -100,8 +129,10 @@ async def attach_input_layer(
     `resolution`; gauge = points with a unique `name`; flow_line = lines with a unique `name`. A misfit is
     refused with the missing property named."""
     if kind in UNSUPPORTED_KINDS:
-        raise ToolError(f"{kind} layers cannot be attached as model inputs yet. Model the feature as a structure "
-                        "polygon, or call suggest_capability to ask for it.")
+        raise ToolError(
+            f"{kind} layers cannot be attached as model inputs yet. Model the feature as a structure "
+            "polygon, or call suggest_capability to ask for it."
+        )
     api = PlatformClient.for_context(ctx)
     base_map = await base_map_of(api, project_id)
 
@@ -109,45 +140,80 @@ async def attach_input_layer(
         return (await api.get(f"/api/v2/resource-service/execution-status/{execution_id}")).data
 
     waited = await wait_for(
-        ctx, read=read, finished=lambda e: e["status"] in UPLOAD_DONE, describe=lambda e: f"upload {e['status']}",
-        timeout_seconds=timeout_seconds, poll_interval_seconds=poll_interval_seconds,
+        ctx,
+        read=read,
+        finished=lambda e: e["status"] in UPLOAD_DONE,
+        describe=lambda e: f"upload {e['status']}",
+        timeout_seconds=timeout_seconds,
+        poll_interval_seconds=poll_interval_seconds,
     )
     execution = waited.value
     common: dict[str, Any] = {"kind": kind, "polls": waited.polls, "elapsed_seconds": waited.elapsed_seconds}
     if not waited.finished:
-        return Attachment(outcome="timed_out", row_id=None, dataset_pk=None, feature_count=None,
-                          ui_url=ui_url(base_map=base_map, panel="inputs"), summary={"upload": execution["status"]},
-                          say_to_user="The upload is still being processed.", **common)
+        return Attachment(
+            outcome="timed_out",
+            row_id=None,
+            dataset_pk=None,
+            feature_count=None,
+            ui_url=ui_url(base_map=base_map, panel="inputs"),
+            summary={"upload": execution["status"]},
+            say_to_user="The upload is still being processed.",
+            **common,
+        )
     if execution["status"] == "failed":
-        return Attachment(outcome="upload_failed", row_id=None, dataset_pk=None, feature_count=None,
-                          upload_log=execution.get("log", ""), ui_url=ui_url(base_map=base_map, panel="inputs"),
-                          summary={}, say_to_user=f"The {kind} upload was rejected: {execution.get('log', '')}",
-                          **common)
+        return Attachment(
+            outcome="upload_failed",
+            row_id=None,
+            dataset_pk=None,
+            feature_count=None,
+            upload_log=execution.get("log", ""),
+            ui_url=ui_url(base_map=base_map, panel="inputs"),
+            summary={},
+            say_to_user=f"The {kind} upload was rejected: {execution.get('log', '')}",
+            **common,
+        )
     resources = (execution.get("output_params") or {}).get("resources") or []
     if not resources:
-        return Attachment(outcome="no_dataset", row_id=None, dataset_pk=None, feature_count=None,
-                          ui_url=ui_url(base_map=base_map, panel="inputs"), summary={},
-                          say_to_user="The upload finished but produced no dataset; upload the file again.",
-                          **common)
+        return Attachment(
+            outcome="no_dataset",
+            row_id=None,
+            dataset_pk=None,
+            feature_count=None,
+            ui_url=ui_url(base_map=base_map, panel="inputs"),
+            summary={},
+            say_to_user="The upload finished but produced no dataset; upload the file again.",
+            **common,
+        )
     return await _attach(api, project_id, kind, resources[0]["id"], base_map, common)
 
 
-async def _attach(api: PlatformClient, project_id: int, kind: str, dataset_pk: int, base_map: int,
-                  common: dict[str, Any]) -> Attachment:
+async def _attach(
+    api: PlatformClient, project_id: int, kind: str, dataset_pk: int, base_map: int, common: dict[str, Any]
+) -> Attachment:
     rows_path = f"{PROJECTS}{project_id}/{KIND_PATHS[kind]}/"
     rows = (await api.get(rows_path)).data["results"]
     default = next((row for row in rows if row["is_default"]), None)
     if default is None:
-        return Attachment(outcome="no_default_row", row_id=None, dataset_pk=dataset_pk, feature_count=None,
-                          ui_url=ui_url(base_map=base_map, panel="inputs"), summary={"dataset_pk": dataset_pk},
-                          say_to_user="The project has no input rows yet: they appear once its terrain is ready "
-                                      "(see get_terrain).", **common)
+        return Attachment(
+            outcome="no_default_row",
+            row_id=None,
+            dataset_pk=dataset_pk,
+            feature_count=None,
+            ui_url=ui_url(base_map=base_map, panel="inputs"),
+            summary={"dataset_pk": dataset_pk},
+            say_to_user="The project has no input rows yet: they appear once its terrain is ready (see get_terrain).",
+            **common,
+        )
     row = input_row((await api.patch(f"{rows_path}{default['id']}/", json={"gn_layer": dataset_pk})).data)
     link = ui_url(base_map=base_map, panel="inputs", layer=row.id)
     return Attachment(
-        outcome="attached", row_id=row.id, dataset_pk=dataset_pk, feature_count=row.feature_count, ui_url=link,
+        outcome="attached",
+        row_id=row.id,
+        dataset_pk=dataset_pk,
+        feature_count=row.feature_count,
+        ui_url=link,
         summary={"row": row.title, "feature_count": row.feature_count, "bbox_wgs84": row.bbox_wgs84},
         say_to_user=f"I attached {row.feature_count} {kind.replace('_', ' ')} feature(s) to {row.title}; check "
-                    f"them in the map: {link}",
+        f"them in the map: {link}",
         **common,
     )

@@ -23,16 +23,22 @@ from hydrata_mcp.tools.registry import tool
 PANEL = "observations"
 UPLOAD_DONE = {"finished", "failed"}
 
-EventId = Annotated[int, Field(ge=1, description="The flood event's id, from create_flood_event or "
-                                                 "list_observations.")]
+EventId = Annotated[int, Field(ge=1, description="The flood event's id, from create_flood_event or list_observations.")]
 ObservationId = Annotated[int, Field(ge=1, description="The observation's id, from list_observations.")]
 Quantity = Literal["peak_stage", "peak_depth"]
-QuantityArg = Annotated[Quantity, Field(description="peak_stage = the highest water level (m, the terrain's datum); "
-                                                    "peak_depth = the deepest water above ground (m).")]
+QuantityArg = Annotated[
+    Quantity,
+    Field(
+        description="peak_stage = the highest water level (m, the terrain's datum); "
+        "peak_depth = the deepest water above ground (m)."
+    ),
+]
 Coordinate = Annotated[float, Field(allow_inf_nan=False)]
 Metres = Annotated[float, Field(allow_inf_nan=False, description="Metres.")]
-Crs = Annotated[str | None, Field(max_length=64, description="CRS of x and y, e.g. EPSG:4326 (x = longitude); "
-                                                             "default the project's.")]
+Crs = Annotated[
+    str | None,
+    Field(max_length=64, description="CRS of x and y, e.g. EPSG:4326 (x = longitude); default the project's."),
+]
 
 
 class FloodEvent(BaseModel):
@@ -88,8 +94,9 @@ class DeletedObservation(HandBack):
 
 
 class ImportedObservations(HandBack):
-    outcome: str = Field(description="imported, timed_out (call again with the same arguments), upload_failed or "
-                                     "no_dataset.")
+    outcome: str = Field(
+        description="imported, timed_out (call again with the same arguments), upload_failed or no_dataset."
+    )
     event_id: int
     imported: int = Field(description="Observations created by this call.")
     observation_count: int | None = Field(description="The event's observations after the import.")
@@ -107,19 +114,28 @@ def event_of(data: dict[str, Any]) -> FloodEvent:
 
 
 def _observation_summary(observation: Observation) -> dict[str, Any]:
-    return {"observation_id": observation.id, "event_id": observation.event, "quantity": observation.quantity,
-            "value_m": observation.value_m, "tolerance_m": observation.tolerance_m, "x": observation.x,
-            "y": observation.y, "crs": observation.crs}
+    return {
+        "observation_id": observation.id,
+        "event_id": observation.event,
+        "quantity": observation.quantity,
+        "value_m": observation.value_m,
+        "tolerance_m": observation.tolerance_m,
+        "x": observation.x,
+        "y": observation.y,
+        "crs": observation.crs,
+    }
 
 
 async def _changed(api: PlatformClient, project_id: int, data: dict[str, Any], verb: str) -> ChangedObservation:
     observation = observation_of(data)
     link = ui_url(base_map=await base_map_of(api, project_id), panel=PANEL, event=observation.event)
     return ChangedObservation(
-        **observation.model_dump(), ui_url=link, summary=_observation_summary(observation),
+        **observation.model_dump(),
+        ui_url=link,
+        summary=_observation_summary(observation),
         say_to_user=f"I {verb} observation {observation.id}: {observation.quantity.replace('_', ' ')} "
-                    f"{observation.value_m} m ± {observation.tolerance_m} m at ({observation.x:.1f}, "
-                    f"{observation.y:.1f}) {observation.crs}. See it on the map: {link}",
+        f"{observation.value_m} m ± {observation.tolerance_m} m at ({observation.x:.1f}, "
+        f"{observation.y:.1f}) {observation.crs}. See it on the map: {link}",
     )
 
 
@@ -139,8 +155,11 @@ async def list_observations(
         params["event"] = event_id
     events = (await api.get(f"{PROJECTS}{project_id}/events/")).data["results"]
     data = (await api.get(f"{PROJECTS}{project_id}/observations/", params=params)).data
-    return ObservationList(events=[event_of(e) for e in events], **page_numbers(data),
-                           observations=[observation_of(o) for o in data["results"]])
+    return ObservationList(
+        events=[event_of(e) for e in events],
+        **page_numbers(data),
+        observations=[observation_of(o) for o in data["results"]],
+    )
 
 
 @tool(title="Record a flood event")
@@ -155,17 +174,30 @@ async def create_flood_event(
     """Record a historic flood of the project: the event that observations belong to and that a run of it is
     compared with. Needs draft level."""
     api = PlatformClient.for_context(ctx)
-    data = (await api.post(f"{PROJECTS}{project_id}/events/", json={
-        "name": name, "started_at": started_at.isoformat(),
-        "ended_at": ended_at.isoformat() if ended_at else None, "description": description})).data
+    data = (
+        await api.post(
+            f"{PROJECTS}{project_id}/events/",
+            json={
+                "name": name,
+                "started_at": started_at.isoformat(),
+                "ended_at": ended_at.isoformat() if ended_at else None,
+                "description": description,
+            },
+        )
+    ).data
     event = event_of(data)
     link = ui_url(base_map=await base_map_of(api, project_id), panel=PANEL, event=event.id)
     return CreatedEvent(
-        **event.model_dump(), ui_url=link,
-        summary={"event_id": event.id, "name": event.name, "started_at": event.started_at.isoformat(),
-                 "ended_at": event.ended_at.isoformat() if event.ended_at else None},
+        **event.model_dump(),
+        ui_url=link,
+        summary={
+            "event_id": event.id,
+            "name": event.name,
+            "started_at": event.started_at.isoformat(),
+            "ended_at": event.ended_at.isoformat() if event.ended_at else None,
+        },
         say_to_user=f"I recorded the flood event '{event.name}' (from {event.started_at:%Y-%m-%d}); add its "
-                    f"observations next. See it here: {link}",
+        f"observations next. See it here: {link}",
     )
 
 
@@ -176,12 +208,12 @@ async def create_observation(
     event_id: EventId,
     x: Annotated[Coordinate, Field(description="Easting, or longitude when crs is geographic.")],
     y: Annotated[Coordinate, Field(description="Northing, or latitude.")],
-    value_m: Annotated[Metres, Field(description="The observed peak in metres (a level for peak_stage, a depth "
-                                                 "for peak_depth).")],
+    value_m: Annotated[
+        Metres, Field(description="The observed peak in metres (a level for peak_stage, a depth for peak_depth).")
+    ],
     quantity: QuantityArg = "peak_stage",
     crs: Crs = None,
-    tolerance_m: Annotated[Metres, Field(description="How far the model may be off and still agree (m, > 0).")]
-    = 0.3,
+    tolerance_m: Annotated[Metres, Field(description="How far the model may be off and still agree (m, > 0).")] = 0.3,
     observed_at: Annotated[datetime | None, Field(description="When it was seen, ISO 8601.")] = None,
     source: Annotated[str, Field(max_length=300, description="Who or what recorded it.")] = "",
     notes: str = "",
@@ -190,10 +222,23 @@ async def create_observation(
     placed in the project CRS; one outside the project's terrain, in an unknown CRS, or with a tolerance <= 0 is
     refused with a code."""
     api = PlatformClient.for_context(ctx)
-    data = (await api.post(f"{PROJECTS}{project_id}/observations/", json={
-        "event": event_id, "x": x, "y": y, "crs": crs, "quantity": quantity, "value_m": value_m,
-        "tolerance_m": tolerance_m, "observed_at": observed_at.isoformat() if observed_at else None,
-        "source": source, "notes": notes})).data
+    data = (
+        await api.post(
+            f"{PROJECTS}{project_id}/observations/",
+            json={
+                "event": event_id,
+                "x": x,
+                "y": y,
+                "crs": crs,
+                "quantity": quantity,
+                "value_m": value_m,
+                "tolerance_m": tolerance_m,
+                "observed_at": observed_at.isoformat() if observed_at else None,
+                "source": source,
+                "notes": notes,
+            },
+        )
+    ).data
     return await _changed(api, project_id, data, "recorded")
 
 
@@ -204,11 +249,16 @@ async def import_observations(
     event_id: EventId,
     execution_id: Annotated[uuid.UUID, Field(description="The execution_id the GeoJSON upload returned.")],
     quantity: QuantityArg,
-    value_property: Annotated[str, Field(min_length=1, max_length=200,
-                                         description="The feature property holding each value in metres.")],
-    tolerance_property: Annotated[str | None, Field(max_length=200, description="The property holding each "
-                                                    "tolerance in metres; without it every point takes 0.3.")]
-    = None,
+    value_property: Annotated[
+        str, Field(min_length=1, max_length=200, description="The feature property holding each value in metres.")
+    ],
+    tolerance_property: Annotated[
+        str | None,
+        Field(
+            max_length=200,
+            description="The property holding each tolerance in metres; without it every point takes 0.3.",
+        ),
+    ] = None,
     timeout_seconds: TimeoutSeconds = DEFAULT_TIMEOUT_SECONDS,
     poll_interval_seconds: PollIntervalSeconds = DEFAULT_POLL_INTERVAL_SECONDS,
 ) -> ImportedObservations:
@@ -226,34 +276,74 @@ async def import_observations(
         return (await api.get(f"/api/v2/resource-service/execution-status/{execution_id}")).data
 
     waited = await wait_for(
-        ctx, read=read, finished=lambda e: e["status"] in UPLOAD_DONE, describe=lambda e: f"upload {e['status']}",
-        timeout_seconds=timeout_seconds, poll_interval_seconds=poll_interval_seconds,
+        ctx,
+        read=read,
+        finished=lambda e: e["status"] in UPLOAD_DONE,
+        describe=lambda e: f"upload {e['status']}",
+        timeout_seconds=timeout_seconds,
+        poll_interval_seconds=poll_interval_seconds,
     )
     execution = waited.value
-    common: dict[str, Any] = {"event_id": event_id, "polls": waited.polls, "elapsed_seconds": waited.elapsed_seconds,
-                              "ui_url": link}
+    common: dict[str, Any] = {
+        "event_id": event_id,
+        "polls": waited.polls,
+        "elapsed_seconds": waited.elapsed_seconds,
+        "ui_url": link,
+    }
     if not waited.finished:
-        return ImportedObservations(outcome="timed_out", imported=0, observation_count=None,
-                                    summary={"upload": execution["status"]},
-                                    say_to_user="The upload is still being processed.", **common)
+        return ImportedObservations(
+            outcome="timed_out",
+            imported=0,
+            observation_count=None,
+            summary={"upload": execution["status"]},
+            say_to_user="The upload is still being processed.",
+            **common,
+        )
     if execution["status"] == "failed":
         log = execution.get("log", "")
-        return ImportedObservations(outcome="upload_failed", imported=0, observation_count=None, upload_log=log,
-                                    summary={}, say_to_user=f"The observations file was rejected: {log}", **common)
+        return ImportedObservations(
+            outcome="upload_failed",
+            imported=0,
+            observation_count=None,
+            upload_log=log,
+            summary={},
+            say_to_user=f"The observations file was rejected: {log}",
+            **common,
+        )
     if not (execution.get("output_params") or {}).get("resources"):
-        return ImportedObservations(outcome="no_dataset", imported=0, observation_count=None, summary={},
-                                    say_to_user="The upload finished but produced no dataset; upload the file "
-                                                "again.", **common)
-    data = (await api.post(f"{PROJECTS}{project_id}/events/{event_id}/observations/import/", json={
-        "execution_id": str(execution_id), "quantity": quantity, "value_property": value_property,
-        "tolerance_property": tolerance_property})).data
+        return ImportedObservations(
+            outcome="no_dataset",
+            imported=0,
+            observation_count=None,
+            summary={},
+            say_to_user="The upload finished but produced no dataset; upload the file again.",
+            **common,
+        )
+    data = (
+        await api.post(
+            f"{PROJECTS}{project_id}/events/{event_id}/observations/import/",
+            json={
+                "execution_id": str(execution_id),
+                "quantity": quantity,
+                "value_property": value_property,
+                "tolerance_property": tolerance_property,
+            },
+        )
+    ).data
     return ImportedObservations(
-        outcome="imported", imported=data["imported"], observation_count=data["observation_count"],
-        summary={"imported": data["imported"], "quantity": quantity, "value_min": data["value_min"],
-                 "value_max": data["value_max"], "bbox_wgs84": data["bbox_wgs84"],
-                 "observation_count": data["observation_count"]},
+        outcome="imported",
+        imported=data["imported"],
+        observation_count=data["observation_count"],
+        summary={
+            "imported": data["imported"],
+            "quantity": quantity,
+            "value_min": data["value_min"],
+            "value_max": data["value_max"],
+            "bbox_wgs84": data["bbox_wgs84"],
+            "observation_count": data["observation_count"],
+        },
         say_to_user=f"I imported {data['imported']} {quantity.replace('_', ' ')} observation(s), "
-                    f"{data['value_min']} to {data['value_max']} m; check them on the map: {link}",
+        f"{data['value_min']} to {data['value_max']} m; check them on the map: {link}",
         **common,
     )
 
@@ -276,9 +366,18 @@ async def update_observation(
 ) -> ChangedObservation:
     """Change any of an observation's fields (only those given). Needs draft level. Comparisons computed before
     the change say they are stale until recompute_comparison."""
-    changes = {"event": event_id, "x": x, "y": y, "crs": crs, "quantity": quantity, "value_m": value_m,
-               "tolerance_m": tolerance_m, "observed_at": observed_at.isoformat() if observed_at else None,
-               "source": source, "notes": notes}
+    changes = {
+        "event": event_id,
+        "x": x,
+        "y": y,
+        "crs": crs,
+        "quantity": quantity,
+        "value_m": value_m,
+        "tolerance_m": tolerance_m,
+        "observed_at": observed_at.isoformat() if observed_at else None,
+        "source": source,
+        "notes": notes,
+    }
     body = {name: value for name, value in changes.items() if value is not None}
     if not body:
         raise ToolError("Nothing to change: give at least one field, e.g. value_m.")
@@ -297,8 +396,11 @@ async def delete_observation(ctx: Context, project_id: ProjectId, observation_id
     await api.request("DELETE", path)
     link = ui_url(base_map=await base_map_of(api, project_id), panel=PANEL, event=observation.event)
     return DeletedObservation(
-        id=observation.id, event=observation.event, deleted=True, ui_url=link,
+        id=observation.id,
+        event=observation.event,
+        deleted=True,
+        ui_url=link,
         summary={"deleted": _observation_summary(observation)},
         say_to_user=f"I deleted observation {observation.id} ({observation.quantity.replace('_', ' ')} "
-                    f"{observation.value_m} m). See the event here: {link}",
+        f"{observation.value_m} m). See the event here: {link}",
     )

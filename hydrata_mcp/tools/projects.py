@@ -69,10 +69,13 @@ async def get_project(ctx: Context, project_id: ProjectId) -> Project:
 async def create_project(
     ctx: Context,
     name: Annotated[str, Field(min_length=1, max_length=200, description="A name the engineer will recognise.")],
-    projection: Annotated[str, Field(
-        description="EPSG code of a projected CRS in metres for the site, e.g. 'EPSG:28356' (MGA zone 56). "
-                    "Geographic CRSs such as EPSG:4326 are refused."
-    )],
+    projection: Annotated[
+        str,
+        Field(
+            description="EPSG code of a projected CRS in metres for the site, e.g. 'EPSG:28356' (MGA zone 56). "
+            "Geographic CRSs such as EPSG:4326 are refused."
+        ),
+    ],
 ) -> CreatedProject:
     """Create a private flood-modelling project owned by the caller's account. Needs a draft-level key.
 
@@ -85,5 +88,5 @@ async def create_project(
         **project.model_dump(),
         summary={"id": project.id, "name": project.name, "projection": project.projection},
         say_to_user=f"I created the project '{project.name}' in {project.projection}; you can open it here: "
-                    f"{project.ui_url}",
+        f"{project.ui_url}",
     )

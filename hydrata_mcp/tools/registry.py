@@ -66,7 +66,11 @@ REGISTRY: dict[str, ToolSpec] = {}
 
 
 def tool(
-    *, title: str, read_only: bool = False, destructive: bool = False, idempotent: bool = False,
+    *,
+    title: str,
+    read_only: bool = False,
+    destructive: bool = False,
+    idempotent: bool = False,
     app_only: bool = False,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register a tool. Its name is the function's (verb_noun); its description is the docstring. An `app_only`

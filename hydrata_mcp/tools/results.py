@@ -28,8 +28,10 @@ class Series(BaseModel):
     speed: list[float] | None = Field(default=None, description="m/s, 0 in films under 1 cm.")
     xvel: list[float] | None = Field(default=None, description="Gauges: velocity east (m/s).")
     yvel: list[float] | None = Field(default=None, description="Gauges: velocity north (m/s).")
-    discharge: list[float] | None = Field(default=None, description="m³/s through a flow line, positive from its "
-                                                                    "left to its right walking it first to last.")
+    discharge: list[float] | None = Field(
+        default=None,
+        description="m³/s through a flow line, positive from its left to its right walking it first to last.",
+    )
 
 
 class TimeSeries(BaseModel):
@@ -55,8 +57,9 @@ class RunImpact(HandBack):
     run: int
     other_run: int
     statistics: ImpactStatistics
-    result_layers: dict[str, ResultLayer] = Field(description="The impact COGs: gn_layer_impact_depth, "
-                                                              "gn_layer_impact_stage.")
+    result_layers: dict[str, ResultLayer] = Field(
+        description="The impact COGs: gn_layer_impact_depth, gn_layer_impact_stage."
+    )
 
 
 def _image(data: dict[str, Any]) -> ImageContent:
@@ -68,33 +71,49 @@ def _image(data: dict[str, Any]) -> ImageContent:
 async def get_run_time_series(
     ctx: Context,
     run_id: RunId,
-    gauges: Annotated[Names, Field(description="Gauge names (the run's gauge layer); null = none, or every "
-                                               "gauge when nothing at all is asked for.")] = None,
+    gauges: Annotated[
+        Names,
+        Field(
+            description="Gauge names (the run's gauge layer); null = none, or every "
+            "gauge when nothing at all is asked for."
+        ),
+    ] = None,
     flow_lines: Annotated[Names, Field(description="Flow line names (the run's flow_line layer).")] = None,
-    points: Annotated[list[Point] | None, Field(max_length=50, description="Ad-hoc [{x, y}] in the project's "
-                                                                          "CRS, read from the stored output.")]
-    = None,
+    points: Annotated[
+        list[Point] | None,
+        Field(max_length=50, description="Ad-hoc [{x, y}] in the project's CRS, read from the stored output."),
+    ] = None,
 ) -> Annotated[CallToolResult, TimeSeries]:
     """Time series of a complete run: stage, depth and speed at named gauges (recorded at every yield step while it
     ran) and at ad-hoc points (read from its stored ANUGA output), and discharge through named flow lines; with a
     PNG chart of them (as an image). With no arguments, every gauge and flow line the run recorded. An unknown
     name is refused with the names the run has."""
     api = PlatformClient.for_context(ctx)
-    body: dict[str, Any] = {"gauges": gauges, "flow_lines": flow_lines,
-                            "points": [point.model_dump() for point in points or []]}
+    body: dict[str, Any] = {
+        "gauges": gauges,
+        "flow_lines": flow_lines,
+        "points": [point.model_dump() for point in points or []],
+    }
     data = (await api.post(f"{RUNS}{run_id}/time-series/", json=body)).data
     result = TimeSeries(id=data["id"], crs=data["crs"], series=[Series(**item) for item in data["series"]])
-    return CallToolResult(content=[TextContent(type="text", text=result.model_dump_json(indent=2)),
-                                   _image(data["chart"])],
-                          structured_content=result.model_dump(mode="json"))
+    return CallToolResult(
+        content=[TextContent(type="text", text=result.model_dump_json(indent=2)), _image(data["chart"])],
+        structured_content=result.model_dump(mode="json"),
+    )
 
 
 @tool(title="Compare two runs (impact map)", read_only=True, idempotent=True)
 async def compare_runs(
     ctx: Context,
     run_id: Annotated[int, Field(ge=1, description="The base run (e.g. existing conditions).")],
-    other_run_id: Annotated[int, Field(ge=1, description="The run compared with it (e.g. with the development), "
-                                                         "of the same project and on the same terrain grid.")],
+    other_run_id: Annotated[
+        int,
+        Field(
+            ge=1,
+            description="The run compared with it (e.g. with the development), "
+            "of the same project and on the same terrain grid.",
+        ),
+    ],
 ) -> Annotated[CallToolResult, RunImpact]:
     """The impact (afflux) map of other - run on maximum depth and maximum stage, for two complete runs of one
     project on the same DEM grid: the largest rise and fall, the areas wetter and drier by more than 1 cm, newly
@@ -103,19 +122,36 @@ async def compare_runs(
     api = PlatformClient.for_context(ctx)
     data = (await api.get(f"{RUNS}{run_id}/impact/{other_run_id}/")).data
     statistics = ImpactStatistics(**data["statistics"])
-    link = ui_url(base_map=await base_map_of(api, data["project"]), panel="run", scenario=data["scenario"],
-                  run=run_id, compare=other_run_id)
-    result = RunImpact(
-        run=data["run"], other_run=data["other_run"], statistics=statistics, ui_url=link,
-        result_layers={key: ResultLayer(**value) for key, value in data.items() if key.startswith("gn_layer_")},
-        summary={key: getattr(statistics, key) for key in ("max_increase_m", "max_decrease_m", "area_wetter_m2",
-                                                           "area_drier_m2", "area_newly_wet_m2",
-                                                           "area_no_longer_wet_m2")},
-        say_to_user=f"Run {other_run_id} against run {run_id}: maximum depth up to "
-                    f"{statistics.max_increase_m or 0:.2f} m higher and {statistics.max_decrease_m or 0:.2f} m "
-                    f"lower; {statistics.area_wetter_m2:,.0f} m² wetter, {statistics.area_newly_wet_m2:,.0f} m² "
-                    f"newly wet. See the impact map here: {link}",
+    link = ui_url(
+        base_map=await base_map_of(api, data["project"]),
+        panel="run",
+        scenario=data["scenario"],
+        run=run_id,
+        compare=other_run_id,
     )
-    return CallToolResult(content=[TextContent(type="text", text=result.model_dump_json(indent=2)),
-                                   _image(data["image"])],
-                          structured_content=result.model_dump(mode="json"))
+    result = RunImpact(
+        run=data["run"],
+        other_run=data["other_run"],
+        statistics=statistics,
+        ui_url=link,
+        result_layers={key: ResultLayer(**value) for key, value in data.items() if key.startswith("gn_layer_")},
+        summary={
+            key: getattr(statistics, key)
+            for key in (
+                "max_increase_m",
+                "max_decrease_m",
+                "area_wetter_m2",
+                "area_drier_m2",
+                "area_newly_wet_m2",
+                "area_no_longer_wet_m2",
+            )
+        },
+        say_to_user=f"Run {other_run_id} against run {run_id}: maximum depth up to "
+        f"{statistics.max_increase_m or 0:.2f} m higher and {statistics.max_decrease_m or 0:.2f} m "
+        f"lower; {statistics.area_wetter_m2:,.0f} m² wetter, {statistics.area_newly_wet_m2:,.0f} m² "
+        f"newly wet. See the impact map here: {link}",
+    )
+    return CallToolResult(
+        content=[TextContent(type="text", text=result.model_dump_json(indent=2)), _image(data["image"])],
+        structured_content=result.model_dump(mode="json"),
+    )

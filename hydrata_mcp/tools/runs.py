@@ -16,14 +16,14 @@ from hydrata_mcp.tools.registry import tool
 
 RUNS = "/api/v2/anuga/runs/"
 RunId = Annotated[int, Field(ge=1, description="The run's id, from start_simulation, build_scenario or list_runs.")]
-Status = Literal["created", "building", "built", "queued", "computing", "processing", "complete", "error",
-                 "cancelled"]
+Status = Literal["created", "building", "built", "queued", "computing", "processing", "complete", "error", "cancelled"]
 
 
 class RunStatus(BaseModel):
     id: int
-    status: str = Field(description="created, building, built, queued, computing, processing, complete, error, "
-                                    "cancelled")
+    status: str = Field(
+        description="created, building, built, queued, computing, processing, complete, error, cancelled"
+    )
     phase: str = Field(description="preparing_inputs, meshing, computing or post_processing; never empty.")
     progress_pct: float
     eta_seconds: float | None
@@ -75,11 +75,14 @@ class LaunchedRun(RunStatus, HandBack):
 class RunResults(BaseModel):
     id: int
     status: str
-    statistics: dict[str, Any] = Field(description="Peaks with where and when (peak_*_at: x, y, t), flooded area per "
-                                                   "depth band and per hazard class (hazard_area_m2_by_class), "
-                                                   "the volume balance and mass_balance_error_pct.")
-    warnings: list[str] = Field(default_factory=list, description="E.g. a mass error above 1%: read before "
-                                                                   "trusting the numbers.")
+    statistics: dict[str, Any] = Field(
+        description="Peaks with where and when (peak_*_at: x, y, t), flooded area per "
+        "depth band and per hazard class (hazard_area_m2_by_class), "
+        "the volume balance and mass_balance_error_pct."
+    )
+    warnings: list[str] = Field(
+        default_factory=list, description="E.g. a mass error above 1%: read before trusting the numbers."
+    )
     result_layers: dict[str, ResultLayer]
 
 
@@ -90,9 +93,9 @@ class PointValue(BaseModel):
     peak_stage: float | None
     peak_speed: float | None
     max_hazard: int | None = Field(default=None, description="ARR 2019 hazard class 1-6, 0 dry.")
-    time_of_inundation_s: float | None = Field(default=None, description="When the depth first passed the "
-                                                                         "scenario's inundation threshold; null "
-                                                                         "if never.")
+    time_of_inundation_s: float | None = Field(
+        default=None, description="When the depth first passed the scenario's inundation threshold; null if never."
+    )
     duration_of_inundation_s: float | None = None
 
 
@@ -136,26 +139,37 @@ async def _post_launch(api: PlatformClient, path: str, *, json: dict[str, Any] |
         "scenario before an agent runs it, and this scenario is not approved as it is now (any change since an "
         f"approval needs a new one). Ask the user to review it and press 'Approve for a run' here: {link} "
         "Then call this tool again.",
-        status=409, code="APPROVAL_REQUIRED",
+        status=409,
+        code="APPROVAL_REQUIRED",
     )
 
 
 async def _launched(api: PlatformClient, data: dict[str, Any], verb: str, say: str) -> LaunchedRun:
     status = run_status(data)
-    link = ui_url(base_map=await base_map_of(api, data["project"]), panel="run", scenario=data["scenario"],
-                  run=status.id)
-    return LaunchedRun(**status.model_dump(), compute_cost=data.get("compute_cost"), ui_url=link,
-                       summary={"run_id": status.id, "status": status.status, "compute_cost": data.get("compute_cost"),
-                                "mesh_triangle_count": data.get("mesh_triangle_count")},
-                       say_to_user=f"{say} Follow it here: {link}")
+    link = ui_url(
+        base_map=await base_map_of(api, data["project"]), panel="run", scenario=data["scenario"], run=status.id
+    )
+    return LaunchedRun(
+        **status.model_dump(),
+        compute_cost=data.get("compute_cost"),
+        ui_url=link,
+        summary={
+            "run_id": status.id,
+            "status": status.status,
+            "compute_cost": data.get("compute_cost"),
+            "mesh_triangle_count": data.get("mesh_triangle_count"),
+        },
+        say_to_user=f"{say} Follow it here: {link}",
+    )
 
 
 @tool(title="Start a simulation")
 async def start_simulation(
     ctx: Context,
     scenario_id: Annotated[int, Field(ge=1, description="A built scenario (see build_scenario).")],
-    compute_backend: Annotated[Literal["local", "ec2", "batch"], Field(
-        description="Where to compute; 'local' runs on the platform's workers.")] = "local",
+    compute_backend: Annotated[
+        Literal["local", "ec2", "batch"], Field(description="Where to compute; 'local' runs on the platform's workers.")
+    ] = "local",
 ) -> LaunchedRun:
     """Start the ANUGA simulation of a built scenario. Needs a launch-level key and SPENDS MONEY: only call it
     after the user has reviewed the model and said to run it. Refused when the scenario is not built, when the
@@ -163,11 +177,15 @@ async def start_simulation(
     link where the user signs off) when the account wants its owner's approval of the scenario first. Then follow
     it with get_run_status."""
     api = PlatformClient.for_context(ctx)
-    data = await _post_launch(api, f"/api/v2/anuga/scenarios/{scenario_id}/run/",
-                              json={"compute_backend": compute_backend})
-    return await _launched(api, data, "started",
-                           f"The simulation of '{data['scenario_name']}' is queued (run {data['id']}, "
-                           f"${data.get('compute_cost')}).")
+    data = await _post_launch(
+        api, f"/api/v2/anuga/scenarios/{scenario_id}/run/", json={"compute_backend": compute_backend}
+    )
+    return await _launched(
+        api,
+        data,
+        "started",
+        f"The simulation of '{data['scenario_name']}' is queued (run {data['id']}, ${data.get('compute_cost')}).",
+    )
 
 
 @tool(title="Get run status", read_only=True, idempotent=True)
@@ -231,12 +249,19 @@ async def get_run_results(ctx: Context, run_id: RunId) -> Annotated[CallToolResu
     data = (await api.get(f"{RUNS}{run_id}/results/")).data
     preview = (await api.get(f"{RUNS}{run_id}/preview/")).data
     statistics = data.get("statistics") or {}
-    results = RunResults(id=data["id"], status=data["status"], statistics=statistics,
-                         warnings=statistics.get("warnings") or [], result_layers=layers_of(data))
+    results = RunResults(
+        id=data["id"],
+        status=data["status"],
+        statistics=statistics,
+        warnings=statistics.get("warnings") or [],
+        result_layers=layers_of(data),
+    )
     base64.b64decode(preview["data"], validate=True)  # only a real image goes to the model
     return CallToolResult(
-        content=[TextContent(type="text", text=results.model_dump_json(indent=2)),
-                 ImageContent(type="image", data=preview["data"], mime_type=preview["mime_type"])],
+        content=[
+            TextContent(type="text", text=results.model_dump_json(indent=2)),
+            ImageContent(type="image", data=preview["data"], mime_type=preview["mime_type"]),
+        ],
         structured_content=results.model_dump(mode="json"),
     )
 
@@ -246,12 +271,12 @@ async def sample_run_results(
     ctx: Context,
     run_id: RunId,
     points: Annotated[list[Point], Field(min_length=1, max_length=1000, description="[{x, y}, ...]")],
-    crs: Annotated[str | None, Field(description="CRS of the points, e.g. EPSG:4326; default the project's.")]
-    = None,
+    crs: Annotated[str | None, Field(description="CRS of the points, e.g. EPSG:4326; default the project's.")] = None,
 ) -> SampledPoints:
     """Peak depth, stage and speed, the hazard class and the time and duration of inundation of a complete run at
     given points, in the order given (null outside the mesh)."""
     api = PlatformClient.for_context(ctx)
-    data = (await api.post(f"{RUNS}{run_id}/sample/", json={"points": [p.model_dump() for p in points],
-                                                           "crs": crs or ""})).data
+    data = (
+        await api.post(f"{RUNS}{run_id}/sample/", json={"points": [p.model_dump() for p in points], "crs": crs or ""})
+    ).data
     return SampledPoints(id=data["id"], crs=data["crs"], points=[PointValue(**p) for p in data["points"]])

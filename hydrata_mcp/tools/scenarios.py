@@ -22,15 +22,36 @@ BUILD_IN_FLIGHT = {"created", "building"}
 BUILD_FAILED = {"error", "cancelled"}
 
 ScenarioId = Annotated[int, Field(ge=1, description="The scenario's id, from list_scenarios or create_scenario.")]
-Resolution = Annotated[float, Field(ge=0.1, le=1000, description="Mesh resolution in metres (the base mesh's "
-                                                                  "maximum triangle area is resolution²/2).")]
+Resolution = Annotated[
+    float,
+    Field(
+        ge=0.1,
+        le=1000,
+        description="Mesh resolution in metres (the base mesh's maximum triangle area is resolution²/2).",
+    ),
+]
 Duration = Annotated[int, Field(ge=1, le=2_592_000, description="Simulated time in seconds.")]
-InputId = Annotated[int | None, Field(ge=1, description="An input row id from list_inputs; left out = the "
-                                                        "project's default row of that kind, if it has features.")]
-InputName = Literal["terrain", "boundary", "friction", "inflow", "rainfall", "structure", "mesh_region", "gauge",
-                    "flow_line"]
-InundationThreshold = Annotated[float | None, Field(gt=0, le=10, description=(
-    "Depth (m) above which a cell counts as inundated, for the time and duration of inundation; default 0.05."))]
+InputId = Annotated[
+    int | None,
+    Field(
+        ge=1,
+        description="An input row id from list_inputs; left out = the "
+        "project's default row of that kind, if it has features.",
+    ),
+]
+InputName = Literal[
+    "terrain", "boundary", "friction", "inflow", "rainfall", "structure", "mesh_region", "gauge", "flow_line"
+]
+InundationThreshold = Annotated[
+    float | None,
+    Field(
+        gt=0,
+        le=10,
+        description=(
+            "Depth (m) above which a cell counts as inundated, for the time and duration of inundation; default 0.05."
+        ),
+    ),
+]
 
 
 class RunSummary(BaseModel):
@@ -51,9 +72,11 @@ class Approval(BaseModel):
     approved_by_you: bool = Field(description="Whether this key's account owner approved it as it is now.")
     approvals: list[ApprovalBy]
     stale_approval: ApprovalBy | None = Field(description="The last approval, when a change since has voided it.")
-    required_for_your_agents: bool = Field(description="Whether this account's agents may start a run only of a "
-                                                       "scenario its owner approved; then start_simulation is "
-                                                       "refused with APPROVAL_REQUIRED until approved_by_you.")
+    required_for_your_agents: bool = Field(
+        description="Whether this account's agents may start a run only of a "
+        "scenario its owner approved; then start_simulation is "
+        "refused with APPROVAL_REQUIRED until approved_by_you."
+    )
 
 
 class ScenarioView(BaseModel):
@@ -103,8 +126,10 @@ class ScenarioWithHandBack(ScenarioView, HandBack):
 
 
 class BuildResult(HandBack):
-    outcome: str = Field(description="built, error, timed_out (call again with the same arguments), refused "
-                                     "(see code and detail) or needs_confirmation (call again with confirm=true).")
+    outcome: str = Field(
+        description="built, error, timed_out (call again with the same arguments), refused "
+        "(see code and detail) or needs_confirmation (call again with confirm=true)."
+    )
     computed_status: str
     run_id: int | None
     mesh_triangle_count: int | None = Field(description="The built mesh's real triangle count.")
@@ -125,7 +150,9 @@ def scenario_view(data: dict[str, Any]) -> ScenarioView:
 
 
 def _run(data: dict[str, Any] | None) -> RunSummary | None:
-    return None if data is None else RunSummary.model_validate({name: data.get(name) for name in RunSummary.model_fields})
+    return (
+        None if data is None else RunSummary.model_validate({name: data.get(name) for name in RunSummary.model_fields})
+    )
 
 
 def _path(project_id: int, scenario_id: int | None = None) -> str:
@@ -135,15 +162,23 @@ def _path(project_id: int, scenario_id: int | None = None) -> str:
 def _handback(view: ScenarioView, base_map: int, verb: str) -> dict[str, Any]:
     link = ui_url(base_map=base_map, panel="scenario", scenario=view.id)
     estimate = view.mesh_triangle_count_estimate
-    price = f"about {estimate:,} triangles, estimated ${view.compute_cost_estimate} to run" if estimate else \
-        f"no estimate yet ({(view.mesh_estimate_problem or {}).get('detail', 'inputs missing')})"
+    price = (
+        f"about {estimate:,} triangles, estimated ${view.compute_cost_estimate} to run"
+        if estimate
+        else f"no estimate yet ({(view.mesh_estimate_problem or {}).get('detail', 'inputs missing')})"
+    )
     return {
         "ui_url": link,
-        "summary": {"mesh_triangle_count_estimate": estimate, "compute_cost_estimate": view.compute_cost_estimate,
-                    "vcpu_hours_estimate": view.vcpu_hours_estimate, "resolution_m": view.resolution,
-                    "duration_s": view.duration, "computed_status": view.computed_status},
+        "summary": {
+            "mesh_triangle_count_estimate": estimate,
+            "compute_cost_estimate": view.compute_cost_estimate,
+            "vcpu_hours_estimate": view.vcpu_hours_estimate,
+            "resolution_m": view.resolution,
+            "duration_s": view.duration,
+            "computed_status": view.computed_status,
+        },
         "say_to_user": f"I {verb} the scenario '{view.name}' ({view.resolution:g} m, {view.duration} s): {price}. "
-                       f"Review it here: {link}",
+        f"Review it here: {link}",
     }
 
 
@@ -169,19 +204,32 @@ async def create_scenario(
     gauge: InputId = None,
     flow_line: InputId = None,
     description: str = "",
-    model_start: Annotated[datetime | None, Field(description="When the simulation starts (for time series).")]
-    = None,
+    model_start: Annotated[datetime | None, Field(description="When the simulation starts (for time series).")] = None,
     inundation_threshold_m: InundationThreshold = None,
 ) -> ScenarioWithHandBack:
     """Create a draft scenario: a terrain and input rows with a mesh resolution and a duration. Needs draft level.
     Nothing is built or spent; the result carries the triangle estimate and the price of a run, which the
     engineer should see before build_scenario."""
     api = PlatformClient.for_context(ctx)
-    body: dict[str, Any] = {"name": name, "resolution": resolution, "duration": duration, "description": description,
-                            "model_start": model_start.isoformat() if model_start else None}
-    chosen = {"terrain": terrain, "boundary": boundary, "friction": friction, "inflow": inflow,
-              "rainfall": rainfall, "structure": structure, "mesh_region": mesh_region, "gauge": gauge,
-              "flow_line": flow_line, "inundation_threshold_m": inundation_threshold_m}
+    body: dict[str, Any] = {
+        "name": name,
+        "resolution": resolution,
+        "duration": duration,
+        "description": description,
+        "model_start": model_start.isoformat() if model_start else None,
+    }
+    chosen = {
+        "terrain": terrain,
+        "boundary": boundary,
+        "friction": friction,
+        "inflow": inflow,
+        "rainfall": rainfall,
+        "structure": structure,
+        "mesh_region": mesh_region,
+        "gauge": gauge,
+        "flow_line": flow_line,
+        "inundation_threshold_m": inundation_threshold_m,
+    }
     body |= {key: value for key, value in chosen.items() if value is not None}
     return await _handed_back(api, project_id, (await api.post(_path(project_id), json=body)).data, "created")
 
@@ -200,9 +248,15 @@ async def list_scenarios(ctx: Context, project_id: ProjectId) -> ScenarioList:
     """List a project's scenarios, newest first, with each one's computed_status and latest run."""
     api = PlatformClient.for_context(ctx)
     rows = (await api.get(_path(project_id))).data["results"]
-    return ScenarioList(results=[ScenarioRow(**{name: row.get(name) for name in ScenarioRow.model_fields
-                                                if name != "latest_run"}, latest_run=_run(row.get("latest_run")))
-                                 for row in rows])
+    return ScenarioList(
+        results=[
+            ScenarioRow(
+                **{name: row.get(name) for name in ScenarioRow.model_fields if name != "latest_run"},
+                latest_run=_run(row.get("latest_run")),
+            )
+            for row in rows
+        ]
+    )
 
 
 @tool(title="Update a scenario")
@@ -225,20 +279,32 @@ async def update_scenario(
     gauge: InputId = None,
     flow_line: InputId = None,
     inundation_threshold_m: InundationThreshold = None,
-    clear: Annotated[list[InputName], Field(description="Inputs to remove from the scenario, e.g. ['rainfall'].")]
-    = [],  # noqa: B006  (pydantic copies defaults)
+    clear: Annotated[list[InputName], Field(description="Inputs to remove from the scenario, e.g. ['rainfall'].")] = [],  # noqa: B006  (pydantic copies defaults)
 ) -> ScenarioWithHandBack:
     """Change a scenario's name, numbers or inputs (only the arguments given). Needs draft level. Any change
     marks the latest run invalid, so the next build_scenario builds again."""
     api = PlatformClient.for_context(ctx)
-    given = {"name": name, "description": description, "resolution": resolution, "duration": duration,
-             "model_start": model_start.isoformat() if model_start else None, "terrain": terrain,
-             "boundary": boundary, "friction": friction, "inflow": inflow, "rainfall": rainfall,
-             "structure": structure, "mesh_region": mesh_region, "gauge": gauge, "flow_line": flow_line,
-             "inundation_threshold_m": inundation_threshold_m}
+    given = {
+        "name": name,
+        "description": description,
+        "resolution": resolution,
+        "duration": duration,
+        "model_start": model_start.isoformat() if model_start else None,
+        "terrain": terrain,
+        "boundary": boundary,
+        "friction": friction,
+        "inflow": inflow,
+        "rainfall": rainfall,
+        "structure": structure,
+        "mesh_region": mesh_region,
+        "gauge": gauge,
+        "flow_line": flow_line,
+        "inundation_threshold_m": inundation_threshold_m,
+    }
     body = {key: value for key, value in given.items() if value is not None} | dict.fromkeys(clear)
-    return await _handed_back(api, project_id, (await api.patch(_path(project_id, scenario_id), json=body)).data,
-                              "updated")
+    return await _handed_back(
+        api, project_id, (await api.patch(_path(project_id, scenario_id), json=body)).data, "updated"
+    )
 
 
 @tool(title="Clone a scenario")
@@ -247,8 +313,9 @@ async def clone_scenario(
     project_id: ProjectId,
     scenario_id: ScenarioId,
     name: Annotated[str, Field(min_length=1, max_length=200, description="The new scenario's name.")],
-    overrides: Annotated[dict[str, Any], Field(description="Fields to change in the copy, e.g. {\"friction\": 12} "
-                                                           "or {\"resolution\": 2}.")] = {},  # noqa: B006
+    overrides: Annotated[
+        dict[str, Any], Field(description='Fields to change in the copy, e.g. {"friction": 12} or {"resolution": 2}.')
+    ] = {},  # noqa: B006
 ) -> ScenarioWithHandBack:
     """Copy a scenario under a new name, with some inputs or numbers changed: e.g. the same model with another
     friction or rainfall, for comparing. Needs draft level."""
@@ -262,8 +329,9 @@ async def build_scenario(
     ctx: Context,
     project_id: ProjectId,
     scenario_id: ScenarioId,
-    confirm: Annotated[bool, Field(description="Needed when the mesh would exceed 100,000 triangles; ask the user "
-                                               "first.")] = False,
+    confirm: Annotated[
+        bool, Field(description="Needed when the mesh would exceed 100,000 triangles; ask the user first.")
+    ] = False,
     rebuild: Annotated[bool, Field(description="Build again even if the latest build is valid.")] = False,
     timeout_seconds: TimeoutSeconds = DEFAULT_TIMEOUT_SECONDS,
     poll_interval_seconds: PollIntervalSeconds = DEFAULT_POLL_INTERVAL_SECONDS,
@@ -290,9 +358,14 @@ async def build_scenario(
     async def read() -> ScenarioView:
         return scenario_view((await api.get(_path(project_id, scenario_id))).data)
 
-    waited = await wait_for(ctx, read=read, finished=lambda v: not _in_flight(v),
-                            describe=lambda v: f"build {v.computed_status}", timeout_seconds=timeout_seconds,
-                            poll_interval_seconds=poll_interval_seconds)
+    waited = await wait_for(
+        ctx,
+        read=read,
+        finished=lambda v: not _in_flight(v),
+        describe=lambda v: f"build {v.computed_status}",
+        timeout_seconds=timeout_seconds,
+        poll_interval_seconds=poll_interval_seconds,
+    )
     return _built(waited.value, base_map, posted=posted, polls=waited.polls, elapsed=waited.elapsed_seconds)
 
 
@@ -303,22 +376,32 @@ def _in_flight(view: ScenarioView) -> bool:
 def _build_without_posting(view: ScenarioView, base_map: int, *, confirm: bool, rebuild: bool) -> BuildResult | None:
     if _in_flight(view):
         return None  # follow the build already running
-    if view.latest_run is not None and view.latest_run_is_valid and view.computed_status not in BUILD_FAILED \
-            and not rebuild:
+    if (
+        view.latest_run is not None
+        and view.latest_run_is_valid
+        and view.computed_status not in BUILD_FAILED
+        and not rebuild
+    ):
         return _built(view, base_map, posted=False, polls=0, elapsed=0.0)
     if view.mesh_triangle_count_estimate is None:
         problem = view.mesh_estimate_problem or {"code": "NO_ESTIMATE", "detail": "The scenario has no estimate."}
         return _refused(view, base_map, problem | {"fixable_in_map": True})
     if view.mesh_triangle_count_estimate > CONFIRM_ABOVE_TRIANGLES and not confirm:
         return BuildResult(
-            outcome="needs_confirmation", computed_status=view.computed_status, run_id=None, mesh_triangle_count=None,
+            outcome="needs_confirmation",
+            computed_status=view.computed_status,
+            run_id=None,
+            mesh_triangle_count=None,
             mesh_triangle_count_estimate=view.mesh_triangle_count_estimate,
-            compute_cost_estimate=view.compute_cost_estimate, posted=False,
+            compute_cost_estimate=view.compute_cost_estimate,
+            posted=False,
             ui_url=ui_url(base_map=base_map, panel="scenario", scenario=view.id),
-            summary={"mesh_triangle_count_estimate": view.mesh_triangle_count_estimate,
-                     "compute_cost_estimate": view.compute_cost_estimate},
+            summary={
+                "mesh_triangle_count_estimate": view.mesh_triangle_count_estimate,
+                "compute_cost_estimate": view.compute_cost_estimate,
+            },
             say_to_user=f"This mesh would have about {view.mesh_triangle_count_estimate:,} triangles (estimated "
-                        f"${view.compute_cost_estimate} to run). Shall I build it?",
+            f"${view.compute_cost_estimate} to run). Shall I build it?",
         )
     return None
 
@@ -327,12 +410,19 @@ def _refused(view: ScenarioView, base_map: int, problem: dict[str, Any]) -> Buil
     fixable = bool(problem.get("fixable_in_map"))
     link = ui_url(base_map=base_map, panel="inputs" if fixable else "scenario", scenario=view.id)
     return BuildResult(
-        outcome="refused", computed_status=view.computed_status, run_id=None, mesh_triangle_count=None,
+        outcome="refused",
+        computed_status=view.computed_status,
+        run_id=None,
+        mesh_triangle_count=None,
         mesh_triangle_count_estimate=view.mesh_triangle_count_estimate,
-        compute_cost_estimate=view.compute_cost_estimate, posted=False, code=problem.get("code"),
-        detail=problem.get("detail"), ui_url=link, summary={"code": problem.get("code")},
-        say_to_user=f"The model cannot be built yet: {problem.get('detail')}" + (f" Fix it in the map: {link}"
-                                                                                  if fixable else ""),
+        compute_cost_estimate=view.compute_cost_estimate,
+        posted=False,
+        code=problem.get("code"),
+        detail=problem.get("detail"),
+        ui_url=link,
+        summary={"code": problem.get("code")},
+        say_to_user=f"The model cannot be built yet: {problem.get('detail')}"
+        + (f" Fix it in the map: {link}" if fixable else ""),
     )
 
 
@@ -344,17 +434,27 @@ def _built(view: ScenarioView, base_map: int, *, posted: bool, polls: int, elaps
     count = run.mesh_triangle_count if run else None
     say = {
         "built": f"The scenario is built: a mesh of {count:,} triangles (estimated "
-                 f"{view.mesh_triangle_count_estimate:,}). Look at it here before we run it: {link}"
-        if count is not None else f"The scenario is built. Look at it here: {link}",
+        f"{view.mesh_triangle_count_estimate:,}). Look at it here before we run it: {link}"
+        if count is not None
+        else f"The scenario is built. Look at it here: {link}",
         "error": f"The build failed: {run.user_message or run.error_message if run else 'unknown error'}",
         "timed_out": "The build is still running.",
     }[outcome]
     return BuildResult(
-        outcome=outcome, computed_status=status, run_id=run.id if run else None, mesh_triangle_count=count,
+        outcome=outcome,
+        computed_status=status,
+        run_id=run.id if run else None,
+        mesh_triangle_count=count,
         mesh_triangle_count_estimate=view.mesh_triangle_count_estimate,
-        compute_cost_estimate=view.compute_cost_estimate, posted=posted, polls=polls, elapsed_seconds=elapsed,
-        ui_url=link, summary={"mesh_triangle_count": count,
-                              "mesh_triangle_count_estimate": view.mesh_triangle_count_estimate,
-                              "compute_cost_estimate": view.compute_cost_estimate},
+        compute_cost_estimate=view.compute_cost_estimate,
+        posted=posted,
+        polls=polls,
+        elapsed_seconds=elapsed,
+        ui_url=link,
+        summary={
+            "mesh_triangle_count": count,
+            "mesh_triangle_count_estimate": view.mesh_triangle_count_estimate,
+            "compute_cost_estimate": view.compute_cost_estimate,
+        },
         say_to_user=say,
     )

@@ -71,22 +71,28 @@ async def presign_terrain_upload(
     project_id: ProjectId,
     filename: Annotated[str, Field(min_length=1, max_length=200, description="The DEM's file name, e.g. dem.tif.")],
     content_type: Annotated[str, Field(description="The Content-Type the PUT will send.")] = "image/tiff",
-    size: Annotated[int | None, Field(ge=1, description="The file's size in bytes (files over 5 GiB are refused "
-                                                        "up front).")] = None,
+    size: Annotated[
+        int | None, Field(ge=1, description="The file's size in bytes (files over 5 GiB are refused up front).")
+    ] = None,
 ) -> PresignedUpload:
     """Reserve an upload for a terrain GeoTIFF (a DEM) and get a signed URL to PUT its bytes to. Needs draft level.
 
     Then: PUT the file to `upload_url` with exactly the returned Content-Type header, and call
     finalize_terrain_upload with `staging_key` and `process_id`. No tool accepts file contents."""
     api = PlatformClient.for_context(ctx)
-    response = await api.post(f"{PROJECTS}{project_id}/terrain/upload/presign/",
-                              json={"filename": filename, "content_type": content_type, "size": size})
+    response = await api.post(
+        f"{PROJECTS}{project_id}/terrain/upload/presign/",
+        json={"filename": filename, "content_type": content_type, "size": size},
+    )
     data = response.data
     return PresignedUpload(
-        upload_url=data["upload_url"], staging_key=data["staging_key"], process_id=data["process_id"],
-        expires_in=data["expires_in"], content_type=data["headers"]["Content-Type"],
+        upload_url=data["upload_url"],
+        staging_key=data["staging_key"],
+        process_id=data["process_id"],
+        expires_in=data["expires_in"],
+        content_type=data["headers"]["Content-Type"],
         next_step=f"PUT the file to upload_url with header 'Content-Type: {data['headers']['Content-Type']}', "
-                  "then call finalize_terrain_upload with staging_key and process_id.",
+        "then call finalize_terrain_upload with staging_key and process_id.",
     )
 
 
@@ -96,19 +102,22 @@ async def finalize_terrain_upload(
     project_id: ProjectId,
     staging_key: Annotated[str, Field(min_length=1, description="From presign_terrain_upload.")],
     process_id: Annotated[str, Field(description="From presign_terrain_upload.")] = "",
-    title: Annotated[str, Field(max_length=200, description="A name for the terrain; defaults to the file "
-                                                            "name.")] = "",
+    title: Annotated[str, Field(max_length=200, description="A name for the terrain; defaults to the file name.")] = "",
 ) -> FinalizedTerrain:
     """Turn a completed terrain PUT into the project's terrain and start its import (reprojection, statistics,
     hillshade). Needs draft level. Refused with UPLOAD_NOT_FOUND when nothing was PUT. Then call get_terrain to
     wait for it; once ready the project gets its default input rows (one per input kind)."""
     api = PlatformClient.for_context(ctx)
-    response = await api.post(f"{PROJECTS}{project_id}/terrain/upload/finalize/",
-                              json={"staging_key": staging_key, "process_id": process_id, "title": title})
+    response = await api.post(
+        f"{PROJECTS}{project_id}/terrain/upload/finalize/",
+        json={"staging_key": staging_key, "process_id": process_id, "title": title},
+    )
     terrain = response.data
     link = ui_url(base_map=await base_map_of(api, project_id), panel="terrain", layer=terrain["id"])
     return FinalizedTerrain(
-        id=terrain["id"], status=terrain["status"], ui_url=link,
+        id=terrain["id"],
+        status=terrain["status"],
+        ui_url=link,
         summary={"terrain_id": terrain["id"], "title": terrain["title"], "status": terrain["status"]},
         say_to_user=f"The terrain '{terrain['title']}' is uploaded and importing; it will appear here: {link}",
     )
@@ -118,8 +127,9 @@ async def finalize_terrain_upload(
 async def get_terrain(
     ctx: Context,
     project_id: ProjectId,
-    terrain_id: Annotated[int | None, Field(ge=1, description="The terrain's id; default the project's newest.")]
-    = None,
+    terrain_id: Annotated[
+        int | None, Field(ge=1, description="The terrain's id; default the project's newest.")
+    ] = None,
     timeout_seconds: TimeoutSeconds = DEFAULT_TIMEOUT_SECONDS,
     poll_interval_seconds: PollIntervalSeconds = DEFAULT_POLL_INTERVAL_SECONDS,
 ) -> TerrainWait:
@@ -140,9 +150,12 @@ async def get_terrain(
         return None if response.status == 404 else response.data
 
     waited = await wait_for(
-        ctx, read=read, finished=lambda t: t is None or t["status"] in TERMINAL,
+        ctx,
+        read=read,
+        finished=lambda t: t is None or t["status"] in TERMINAL,
         describe=lambda t: f"terrain {t['status'] if t else 'missing'}",
-        timeout_seconds=timeout_seconds, poll_interval_seconds=poll_interval_seconds,
+        timeout_seconds=timeout_seconds,
+        poll_interval_seconds=poll_interval_seconds,
     )
     return _terrain_wait(waited.value, waited.polls, waited.elapsed_seconds, base_map)
 
@@ -150,22 +163,39 @@ async def get_terrain(
 def _terrain_wait(data: dict[str, Any] | None, polls: int, elapsed: float, base_map: int) -> TerrainWait:
     if data is None:
         return TerrainWait(
-            outcome="not_found", status=None, terrain=None, polls=polls, elapsed_seconds=elapsed,
-            ui_url=ui_url(base_map=base_map, panel="terrain"), summary={},
+            outcome="not_found",
+            status=None,
+            terrain=None,
+            polls=polls,
+            elapsed_seconds=elapsed,
+            ui_url=ui_url(base_map=base_map, panel="terrain"),
+            summary={},
             say_to_user="This project has no such terrain yet; upload a DEM first.",
         )
     terrain = terrain_record(data)
     outcome = terrain.status if terrain.status in TERMINAL else "timed_out"
     summary = {
-        "bbox_wgs84": terrain.bbox_wgs84, "elevation_min": terrain.elevation_min,
-        "elevation_max": terrain.elevation_max, "nodata_fraction": terrain.nodata_fraction,
-        "native_crs": terrain.native_crs, "crs": terrain.crs, "resolution_m": terrain.resolution,
+        "bbox_wgs84": terrain.bbox_wgs84,
+        "elevation_min": terrain.elevation_min,
+        "elevation_max": terrain.elevation_max,
+        "nodata_fraction": terrain.nodata_fraction,
+        "native_crs": terrain.native_crs,
+        "crs": terrain.crs,
+        "resolution_m": terrain.resolution,
     }
     link = ui_url(base_map=base_map, panel="terrain", layer=terrain.id)
     say = {
         "ready": f"The terrain is ready: elevations {terrain.elevation_min} to {terrain.elevation_max} m, "
-                 f"{(terrain.nodata_fraction or 0) * 100:.1f}% without data. Check it in the map: {link}",
+        f"{(terrain.nodata_fraction or 0) * 100:.1f}% without data. Check it in the map: {link}",
         "error": f"The terrain import failed: {terrain.error_message}",
     }.get(outcome, f"The terrain is still importing ({terrain.status}).")
-    return TerrainWait(outcome=outcome, status=terrain.status, terrain=terrain, polls=polls,
-                       elapsed_seconds=elapsed, ui_url=link, summary=summary, say_to_user=say)
+    return TerrainWait(
+        outcome=outcome,
+        status=terrain.status,
+        terrain=terrain,
+        polls=polls,
+        elapsed_seconds=elapsed,
+        ui_url=link,
+        summary=summary,
+        say_to_user=say,
+    )

@@ -14,8 +14,9 @@ DEFAULT_UNITS = {"hyetograph": "mm/hr", "hydrograph": "m3/s", "stage": "m", "gen
 
 
 class Row(BaseModel):
-    timestamp: datetime = Field(description="ISO 8601, e.g. 2024-01-01T00:30:00Z; without an offset it is read in "
-                                            "the series' timezone.")
+    timestamp: datetime = Field(
+        description="ISO 8601, e.g. 2024-01-01T00:30:00Z; without an offset it is read in the series' timezone."
+    )
     value: float = Field(allow_inf_nan=False)
 
 
@@ -51,12 +52,19 @@ def summary_of(data: dict) -> TimeSeriesSummary:
 async def create_time_series(
     ctx: Context,
     project_id: ProjectId,
-    name: Annotated[str, Field(min_length=1, max_length=200, description="Unique in the project. A rainfall polygon "
-                                                                          "whose `data` is this exact name uses it.")],
+    name: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=200,
+            description="Unique in the project. A rainfall polygon whose `data` is this exact name uses it.",
+        ),
+    ],
     data: Annotated[SeriesData, Field(description='{"rowData": [{"timestamp": ..., "value": ...}, ...]}')],
-    series_type: Annotated[Literal["hyetograph", "hydrograph", "stage", "generic"], Field(
-        description="hyetograph = rainfall (mm/hr), hydrograph = flow (m3/s), stage = water level (m).")]
-    = "hyetograph",
+    series_type: Annotated[
+        Literal["hyetograph", "hydrograph", "stage", "generic"],
+        Field(description="hyetograph = rainfall (mm/hr), hydrograph = flow (m3/s), stage = water level (m)."),
+    ] = "hyetograph",
     units: Annotated[str | None, Field(max_length=30, description="Default by type: mm/hr, m3/s, m.")] = None,
     description: str = "",
     source: Annotated[str, Field(max_length=300, description="Where the numbers come from.")] = "",
@@ -67,22 +75,36 @@ async def create_time_series(
     before anything is sent; a bad row is named by its index."""
     api = PlatformClient.for_context(ctx)
     rows = [{"timestamp": row.timestamp.isoformat(), "value": row.value} for row in data.rowData]
-    response = await api.post(f"{PROJECTS}{project_id}/time-series/", json={
-        "name": name, "series_type": series_type,
-        "units": DEFAULT_UNITS[series_type] if units is None else units, "timezone": timezone,
-        "description": description, "source": source, "location_name": location_name, "data": {"rowData": rows},
-    })
+    response = await api.post(
+        f"{PROJECTS}{project_id}/time-series/",
+        json={
+            "name": name,
+            "series_type": series_type,
+            "units": DEFAULT_UNITS[series_type] if units is None else units,
+            "timezone": timezone,
+            "description": description,
+            "source": source,
+            "location_name": location_name,
+            "data": {"rowData": rows},
+        },
+    )
     series = summary_of(response.data)
     values = [row.value for row in data.rowData]
     link = ui_url(base_map=await base_map_of(api, project_id), panel="time-series", layer=series.id)
     return CreatedTimeSeries(
-        **series.model_dump(), ui_url=link,
-        summary={"row_count": series.row_count, "first_timestamp": series.first_timestamp.isoformat(),
-                 "last_timestamp": series.last_timestamp.isoformat(), "min_value": min(values),
-                 "max_value": max(values), "units": series.units},
+        **series.model_dump(),
+        ui_url=link,
+        summary={
+            "row_count": series.row_count,
+            "first_timestamp": series.first_timestamp.isoformat(),
+            "last_timestamp": series.last_timestamp.isoformat(),
+            "min_value": min(values),
+            "max_value": max(values),
+            "units": series.units,
+        },
         say_to_user=f"I stored '{series.name}': {series.row_count} values from {series.first_timestamp:%Y-%m-%d %H:%M} "
-                    f"to {series.last_timestamp:%Y-%m-%d %H:%M} UTC, {min(values)} to {max(values)} "
-                    f"{series.units}. See it here: {link}",
+        f"to {series.last_timestamp:%Y-%m-%d %H:%M} UTC, {min(values)} to {max(values)} "
+        f"{series.units}. See it here: {link}",
     )
 
 

@@ -55,8 +55,13 @@ def pixel_box(*, bbox: tuple[float, float, float, float], zoom: int) -> PixelBox
     left, top = global_pixel(lon=west, lat=north, zoom=zoom)
     right, bottom = global_pixel(lon=east, lat=south, zoom=zoom)
     first_column, first_row = math.floor(left), math.floor(top)
-    return PixelBox(zoom=zoom, left=first_column, top=first_row, right=max(math.ceil(right), first_column + 1),
-                    bottom=max(math.ceil(bottom), first_row + 1))
+    return PixelBox(
+        zoom=zoom,
+        left=first_column,
+        top=first_row,
+        right=max(math.ceil(right), first_column + 1),
+        bottom=max(math.ceil(bottom), first_row + 1),
+    )
 
 
 def fitting_zoom(*, bbox: tuple[float, float, float, float], max_px: int) -> int:

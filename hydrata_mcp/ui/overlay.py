@@ -21,8 +21,9 @@ class Overlay:
     zoom: int
 
 
-async def stitched_overlay(api: PlatformClient, *, tile_template: str,
-                           bbox: tuple[float, float, float, float]) -> Overlay:
+async def stitched_overlay(
+    api: PlatformClient, *, tile_template: str, bbox: tuple[float, float, float, float]
+) -> Overlay:
     zoom = fitting_zoom(bbox=bbox, max_px=OVERLAY_MAX_PX)
     box = pixel_box(bbox=bbox, zoom=zoom)
     addresses = box.tiles()
@@ -44,4 +45,3 @@ def _png(image: Image.Image) -> bytes:
     out = io.BytesIO()
     image.quantize(colors=255, method=Image.Quantize.FASTOCTREE).save(out, format="PNG", optimize=True)
     return out.getvalue()
-

@@ -16,9 +16,13 @@ def map_app() -> Apps:
     names no domain at all; its data comes through tools/call on the host."""
     apps = Apps()
     apps.add_html_resource(
-        MAP_URI, BUNDLE.read_text(encoding="utf-8"), name="hydrata-map", title="Hydrata flood map",
+        MAP_URI,
+        BUNDLE.read_text(encoding="utf-8"),
+        name="hydrata-map",
+        title="Hydrata flood map",
         description="The scenario's layers and mesh, a run's progress and flood depths, a comparison's errors.",
-        csp=ResourceCsp(), prefers_border=True,
+        csp=ResourceCsp(),
+        prefers_border=True,
     )
     return apps
 

@@ -92,8 +92,9 @@ def _chained(segments: list[list[list[float]]]) -> list[list[list[float]]]:
     return lines
 
 
-def _walk(neighbours: dict[Node, list[Node]], used: set[frozenset[Node]], start: Node,
-          first: Node) -> list[list[float]]:
+def _walk(
+    neighbours: dict[Node, list[Node]], used: set[frozenset[Node]], start: Node, first: Node
+) -> list[list[float]]:
     """From `start` along unused edges until none is left: one closed ring for a simple outline."""
     line = [list(start)]
     here: Node = start

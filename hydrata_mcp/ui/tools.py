@@ -25,10 +25,17 @@ from hydrata_mcp.ui.overlay import stitched_overlay
 from hydrata_mcp.ui.shapes import outline_rings, simplified_features
 
 DEPTH_LAYER = "max_depth"
-INPUT_KINDS = {"boundary": "boundaries", "friction": "frictions", "inflow": "inflows", "rainfall": "rainfalls",
-               "structure": "structures", "mesh_region": "mesh-regions"}
-LABEL_PROPERTIES = frozenset({"boundary", "location", "mannings", "data", "method", "resolution",
-                              "resolution_units", "name"})
+INPUT_KINDS = {
+    "boundary": "boundaries",
+    "friction": "frictions",
+    "inflow": "inflows",
+    "rainfall": "rainfalls",
+    "structure": "structures",
+    "mesh_region": "mesh-regions",
+}
+LABEL_PROPERTIES = frozenset(
+    {"boundary", "location", "mannings", "data", "method", "resolution", "resolution_units", "name"}
+)
 FEATURE_VERTICES = 1500
 OUTLINE_VERTICES = 800
 MAX_POINTS = 400
@@ -107,20 +114,37 @@ async def get_map_depth_overlay(ctx: Context, run_id: RunId) -> Annotated[CallTo
     layer = next(item for item in tiled if item["name"] == DEPTH_LAYER)
     base_map, _ = await _base_map(api, run["project"])
     result = DepthOverlay(
-        run_id=run_id, project_id=run["project"], scenario_id=run["scenario"], layer=DEPTH_LAYER,
-        title=layer["title"], units=layer["units"], legend=[LegendStop(**stop) for stop in layer["legend"]],
-        empty=True, bounds_wgs84=None, width=None, height=None,
-        ui_url=ui_url(base_map=base_map, panel="run", scenario=run["scenario"], run=run_id))
+        run_id=run_id,
+        project_id=run["project"],
+        scenario_id=run["scenario"],
+        layer=DEPTH_LAYER,
+        title=layer["title"],
+        units=layer["units"],
+        legend=[LegendStop(**stop) for stop in layer["legend"]],
+        empty=True,
+        bounds_wgs84=None,
+        width=None,
+        height=None,
+        ui_url=ui_url(base_map=base_map, panel="run", scenario=run["scenario"], run=run_id),
+    )
     images: list[ContentBlock] = []
     if not layer["empty"]:
         mesh = (await api.get(f"{PROJECTS}{run['project']}/scenarios/{run['scenario']}/mesh/")).data
         west, south, east, north = mesh["bbox_wgs84"]
         overlay = await stitched_overlay(api, tile_template=layer["tiles"], bbox=(west, south, east, north))
-        result = result.model_copy(update={"empty": False, "bounds_wgs84": overlay.bounds_wgs84,
-                                           "width": overlay.width, "height": overlay.height})
+        result = result.model_copy(
+            update={
+                "empty": False,
+                "bounds_wgs84": overlay.bounds_wgs84,
+                "width": overlay.width,
+                "height": overlay.height,
+            }
+        )
         images.append(ImageContent(type="image", data=base64.b64encode(overlay.png).decode(), mime_type="image/png"))
-    return CallToolResult(content=[TextContent(type="text", text=result.model_dump_json()), *images],
-                          structured_content=result.model_dump(mode="json"))
+    return CallToolResult(
+        content=[TextContent(type="text", text=result.model_dump_json()), *images],
+        structured_content=result.model_dump(mode="json"),
+    )
 
 
 @tool(title="Map view: a scenario's layers and mesh outline", read_only=True, idempotent=True, app_only=True)
@@ -135,16 +159,24 @@ async def get_map_scenario_layers(ctx: Context, project_id: ProjectId, scenario_
     layers = []
     for kind, row_id in chosen:
         collection = (await api.get(f"{PROJECTS}{project_id}/{INPUT_KINDS[kind]}/{row_id}/features/")).data
-        layers.append(InputShapes(kind=kind, row_id=row_id, collection=simplified_features(
-            collection, max_vertices=budget, keep=LABEL_PROPERTIES)))
+        layers.append(
+            InputShapes(
+                kind=kind,
+                row_id=row_id,
+                collection=simplified_features(collection, max_vertices=budget, keep=LABEL_PROPERTIES),
+            )
+        )
     mesh = await api.get(f"{PROJECTS}{project_id}/scenarios/{scenario_id}/mesh/", allow=(409,))
     built = mesh.status == 200
     return ScenarioLayers(
-        project_id=project_id, scenario_id=scenario_id, layers=layers,
+        project_id=project_id,
+        scenario_id=scenario_id,
+        layers=layers,
         mesh_outline=outline_rings(mesh.data["outline"], max_vertices=OUTLINE_VERTICES) if built else [],
         mesh_triangle_count=mesh.data["triangle_count"] if built else None,
         bbox_wgs84=mesh.data["bbox_wgs84"] if built else None,
-        ui_url=ui_url(base_map=base_map, panel="scenario", scenario=scenario_id))
+        ui_url=ui_url(base_map=base_map, panel="scenario", scenario=scenario_id),
+    )
 
 
 @tool(title="Map view: a comparison's points", read_only=True, idempotent=True, app_only=True)
@@ -158,12 +190,26 @@ async def get_map_comparison_points(ctx: Context, comparison_id: ComparisonId) -
     points = []
     for point in compared[:MAX_POINTS]:
         lon, lat = to_map.transform(point["x"], point["y"])
-        points.append(MapPoint(lon=round(lon, 7), lat=round(lat, 7), **{
-            key: point.get(key) for key in MapPoint.model_fields if key not in ("lon", "lat")}))
+        points.append(
+            MapPoint(
+                lon=round(lon, 7),
+                lat=round(lat, 7),
+                **{key: point.get(key) for key in MapPoint.model_fields if key not in ("lon", "lat")},
+            )
+        )
     return ComparisonPoints(
-        comparison_id=comparison_id, run_id=comparison["run"], project_id=comparison["project"],
-        scenario_id=comparison["scenario"], metrics=comparison["metrics"], points=points,
+        comparison_id=comparison_id,
+        run_id=comparison["run"],
+        project_id=comparison["project"],
+        scenario_id=comparison["scenario"],
+        metrics=comparison["metrics"],
+        points=points,
         truncated=len(compared) > MAX_POINTS,
-        ui_url=ui_url(base_map=base_map, panel="comparison", run=comparison["run"], event=comparison["event"],
-                      comparison=comparison_id))
-
+        ui_url=ui_url(
+            base_map=base_map,
+            panel="comparison",
+            run=comparison["run"],
+            event=comparison["event"],
+            comparison=comparison_id,
+        ),
+    )

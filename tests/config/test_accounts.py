@@ -20,8 +20,9 @@ def submit_sign_in(client: Client, username: str, password: str, *, next_url: st
     """Fill in the page's own form: fetch it, take its CSRF token, post it back (CSRF checks enforced)."""
     page = client.get(LOGIN + (f"?next={next_url}" if next_url else ""))
     token = CSRF_FIELD.search(page.content.decode()).group(1)
-    return client.post(LOGIN, {"csrfmiddlewaretoken": token, "username": username, "password": password,
-                               "next": next_url})
+    return client.post(
+        LOGIN, {"csrfmiddlewaretoken": token, "username": username, "password": password, "next": next_url}
+    )
 
 
 def demo_password() -> str:
@@ -111,9 +112,14 @@ def test_a_signed_in_person_changes_their_password_on_the_site(client):
     client.force_login(user)
 
     page = client.get("/accounts/password/")
-    response = client.post("/accounts/password/", {"old_password": "a-long-test-password",
-                                                   "new_password1": "another-long-password-9",
-                                                   "new_password2": "another-long-password-9"})
+    response = client.post(
+        "/accounts/password/",
+        {
+            "old_password": "a-long-test-password",
+            "new_password1": "another-long-password-9",
+            "new_password2": "another-long-password-9",
+        },
+    )
 
     assert page.status_code == 200 and "Change your password" in page.content.decode()
     assert response.status_code == 302 and response["Location"] == "/accounts/password/done/"

@@ -2,9 +2,13 @@
 
 from config.celery import app
 
-PLATFORM_TASKS = {"anuga.terrain_import": "terrain_import", "anuga.run_build": "run_build",
-                  "anuga.run_simulation": "run_simulation", "anuga.storage_cleanup": "storage_cleanup",
-                  "hydrata.uploads.tasks.dataset_import_task": "dataset_import"}
+PLATFORM_TASKS = {
+    "anuga.terrain_import": "terrain_import",
+    "anuga.run_build": "run_build",
+    "anuga.run_simulation": "run_simulation",
+    "anuga.storage_cleanup": "storage_cleanup",
+    "hydrata.uploads.tasks.dataset_import_task": "dataset_import",
+}
 
 
 def platform_tasks() -> dict:

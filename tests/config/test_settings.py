@@ -7,10 +7,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def load_settings(tmp_path: Path, *, show: str = "len(settings.SECRET_KEY)", script: str | None = None,
-                  **env: str) -> subprocess.CompletedProcess:
-    environment = {k: v for k, v in os.environ.items()
-                   if k not in {"SECRET_KEY", "HYDRATA_ENV", "HYDRATA_CONNECT_FLOW", "HYDRATA_OAUTH_SIGNING_KEY"}}
+def load_settings(
+    tmp_path: Path, *, show: str = "len(settings.SECRET_KEY)", script: str | None = None, **env: str
+) -> subprocess.CompletedProcess:
+    environment = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"SECRET_KEY", "HYDRATA_ENV", "HYDRATA_CONNECT_FLOW", "HYDRATA_OAUTH_SIGNING_KEY"}
+    }
     environment.update(HYDRATA_VAR_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="config.settings", **env)
     code = script or f"from django.conf import settings; print({show})"
     return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=environment, capture_output=True, text=True)

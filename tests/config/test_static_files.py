@@ -22,8 +22,10 @@ def test_static_files_are_served_without_debug_and_without_collectstatic(client,
 
 
 def test_production_serves_static_files_under_hashed_names_cached_for_ever(tmp_path, settings):
-    settings.STORAGES = {**settings.STORAGES, "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"}}
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
     settings.STATIC_ROOT = tmp_path / "static"
     settings.WHITENOISE_USE_FINDERS = False
     settings.DEBUG = False

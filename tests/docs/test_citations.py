@@ -16,9 +16,14 @@ CITATION = re.compile(r"(?P<path>[\w./-]+\.py)(?P<names>(?:::[\w]+)*)")
 def citations(doc: str) -> list[str]:
     spans = CODE_SPAN.findall((ROOT / doc).read_text(encoding="utf-8"))
     # A bare `services.py` names a kind of module, not a file; a path or a ::name is a citation.
-    return [span for span in spans
-            if " " not in span and "*" not in span and span != "::"
-            and ("::" in span or ("/" in span and span.split("::")[0].endswith(".py")))]
+    return [
+        span
+        for span in spans
+        if " " not in span
+        and "*" not in span
+        and span != "::"
+        and ("::" in span or ("/" in span and span.split("::")[0].endswith(".py")))
+    ]
 
 
 def defined_names(path: Path) -> dict[str, set[str]]:
@@ -29,8 +34,11 @@ def defined_names(path: Path) -> dict[str, set[str]]:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             scopes[""].add(node.name)
         if isinstance(node, ast.ClassDef):
-            scopes[node.name] = {item.name for item in node.body
-                                 if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)}
+            scopes[node.name] = {
+                item.name
+                for item in node.body
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+            }
         if isinstance(node, ast.Assign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             scopes[""].update(target.id for target in targets if isinstance(target, ast.Name))

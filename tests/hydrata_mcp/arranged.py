@@ -28,12 +28,19 @@ def signed_link(key: str = "runs/1/run.log") -> str:
     return get_storage().presign_download(key=key, expires_in=3600)
 
 
-def complete_run(owner: User, *, log: str = "", statistics: dict[str, Any] | None = None,
-                 preview: bytes | None = None) -> Run:
+def complete_run(
+    owner: User, *, log: str = "", statistics: dict[str, Any] | None = None, preview: bytes | None = None
+) -> Run:
     """A complete run of a new project of `owner`, with its log, statistics and preview image in storage."""
     scenario = Scenario.objects.create(project=make_project(owner), name="done", resolution=5, duration=600)
-    run = Run.objects.create(scenario=scenario, status=RunStatus.COMPLETE, resolution=5, duration=600, log=log,
-                             statistics=statistics if statistics is not None else {"peak_depth_m": 1.25})
+    run = Run.objects.create(
+        scenario=scenario,
+        status=RunStatus.COMPLETE,
+        resolution=5,
+        duration=600,
+        log=log,
+        statistics=statistics if statistics is not None else {"peak_depth_m": 1.25},
+    )
     run.results_prefix = f"runs/{run.pk}"
     run.save(update_fields=["results_prefix"])
     get_storage().save(key=f"{run.results_prefix}/preview.png", data=preview or noise_png(), content_type="image/png")

@@ -78,10 +78,11 @@ class Person:
     async def revoke_connection(self, app_name: str) -> int:
         """On the /agents/ page, press Revoke beside the connected app; returns its grant id."""
         page = (await self.browser.get("/agents/")).text
-        row = page[page.index(f"<td>{app_name}</td>"):]
+        row = page[page.index(f"<td>{app_name}</td>") :]
         action, grant_id = REVOKE_FORM.search(row).groups()
-        response = await self.browser.post(action, data={"csrfmiddlewaretoken": hidden_fields(row)[
-            "csrfmiddlewaretoken"]})
+        response = await self.browser.post(
+            action, data={"csrfmiddlewaretoken": hidden_fields(row)["csrfmiddlewaretoken"]}
+        )
         assert response.status_code == 302
         return int(grant_id)
 
@@ -94,19 +95,30 @@ class Person:
         return await self.browser.get(signed_in.headers["Location"])
 
 
-def oauth_provider(site: str, person: Person, storage: MemoryStorage, *, client_name: str,
-                   client_metadata_url: str | None = None) -> OAuthClientProvider:
+def oauth_provider(
+    site: str, person: Person, storage: MemoryStorage, *, client_name: str, client_metadata_url: str | None = None
+) -> OAuthClientProvider:
     metadata = OAuthClientMetadata(
-        redirect_uris=[REDIRECT_URI], client_name=client_name, token_endpoint_auth_method="none",
-        grant_types=["authorization_code", "refresh_token"], response_types=["code"],
+        redirect_uris=[REDIRECT_URI],
+        client_name=client_name,
+        token_endpoint_auth_method="none",
+        grant_types=["authorization_code", "refresh_token"],
+        response_types=["code"],
     )
-    return OAuthClientProvider(f"{site}/mcp/", metadata, storage, redirect_handler=person.open_authorization,
-                               callback_handler=person.callback_result, client_metadata_url=client_metadata_url)
+    return OAuthClientProvider(
+        f"{site}/mcp/",
+        metadata,
+        storage,
+        redirect_handler=person.open_authorization,
+        callback_handler=person.callback_result,
+        client_metadata_url=client_metadata_url,
+    )
 
 
 @asynccontextmanager
-async def oauth_mcp_client(site: str, provider: OAuthClientProvider,
-                           exchanges: list[tuple[str, str, int]] | None = None) -> AsyncIterator[Client]:
+async def oauth_mcp_client(
+    site: str, provider: OAuthClientProvider, exchanges: list[tuple[str, str, int]] | None = None
+) -> AsyncIterator[Client]:
     """The SDK client; every request it makes (the auth flow's too) is appended to `exchanges`."""
 
     async def record(response: httpx2.Response) -> None:

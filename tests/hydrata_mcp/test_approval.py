@@ -24,15 +24,17 @@ def test_start_simulation_names_the_link_to_sign_off_at_and_get_scenario_shows_t
 
     async def before_approval():
         async with mcp_client(live_asgi.url, key) as client:
-            created = await client.call_tool("create_scenario", {"project_id": model.project_id, "name": "s",
-                                                                 "resolution": 10, "duration": 60})
+            created = await client.call_tool(
+                "create_scenario", {"project_id": model.project_id, "name": "s", "resolution": 10, "duration": 60}
+            )
             scenario_id = created.structured_content["id"]
-            await client.call_tool("build_scenario", {"project_id": model.project_id, "scenario_id": scenario_id,
-                                                      "poll_interval_seconds": 2})
+            await client.call_tool(
+                "build_scenario",
+                {"project_id": model.project_id, "scenario_id": scenario_id, "poll_interval_seconds": 2},
+            )
             celery_app.conf.task_always_eager = False  # nothing computes: a start leaves the run queued
             refused = await client.call_tool("start_simulation", {"scenario_id": scenario_id})
-            read = await client.call_tool("get_scenario", {"project_id": model.project_id,
-                                                           "scenario_id": scenario_id})
+            read = await client.call_tool("get_scenario", {"project_id": model.project_id, "scenario_id": scenario_id})
             return scenario_id, refused, read
 
     scenario_id, refused, read = asyncio.run(before_approval())
@@ -42,8 +44,7 @@ def test_start_simulation_names_the_link_to_sign_off_at_and_get_scenario_shows_t
 
     async def after_approval():
         async with mcp_client(live_asgi.url, key) as client:
-            read = await client.call_tool("get_scenario", {"project_id": model.project_id,
-                                                           "scenario_id": scenario_id})
+            read = await client.call_tool("get_scenario", {"project_id": model.project_id, "scenario_id": scenario_id})
             return read, await client.call_tool("start_simulation", {"scenario_id": scenario_id})
 
     approved, started = asyncio.run(after_approval())

@@ -16,9 +16,13 @@ def imported_modules(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             modules.add(node.module)
         elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) in {
-            "import_module", "__import__", "import_string"
+            "import_module",
+            "__import__",
+            "import_string",
         }:
-            modules.update(arg.value for arg in node.args if isinstance(arg, ast.Constant) and isinstance(arg.value, str))
+            modules.update(
+                arg.value for arg in node.args if isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+            )
     return modules
 
 
@@ -41,6 +45,8 @@ def test_only_the_client_calls_requests():
 
 def test_the_boundary_check_would_catch_an_import(tmp_path):
     sample = tmp_path / "sample.py"
-    sample.write_text("from hydrata.agents.models import AgentGrant\nimport importlib\nimportlib.import_module('hydrata.core')\n")
+    sample.write_text(
+        "from hydrata.agents.models import AgentGrant\nimport importlib\nimportlib.import_module('hydrata.core')\n"
+    )
 
     assert {"hydrata.agents.models", "hydrata.core"} <= imported_modules(sample)

@@ -24,8 +24,10 @@ def test_an_internal_error_becomes_a_generic_message_without_the_platforms_text(
 
 
 def test_a_refusal_names_status_code_and_detail_but_never_a_url():
-    error = refusal_error(404, {"code": "PROJECT_NOT_FOUND",
-                                "detail": "See http://127.0.0.1:8000/api/v2/anuga/projects/9/?sig=abc for more."})
+    error = refusal_error(
+        404,
+        {"code": "PROJECT_NOT_FOUND", "detail": "See http://127.0.0.1:8000/api/v2/anuga/projects/9/?sig=abc for more."},
+    )
 
     text = str(error)
     assert "HTTP 404" in text and "PROJECT_NOT_FOUND" in text
@@ -114,8 +116,9 @@ def throttled_call(settings, *, retry_after: str | None, body: bytes) -> ToolErr
 
 
 def test_a_throttled_call_is_a_tool_error_saying_how_many_seconds_to_wait(settings):
-    error = throttled_call(settings, retry_after="17",
-                           body=json.dumps({"code": "THROTTLED", "detail": "Too many requests."}).encode())
+    error = throttled_call(
+        settings, retry_after="17", body=json.dumps({"code": "THROTTLED", "detail": "Too many requests."}).encode()
+    )
 
     assert (error.status, error.code, error.retry_after_seconds) == (429, "THROTTLED", 17)
     assert "HTTP 429" in str(error) and "Too many requests." in str(error)

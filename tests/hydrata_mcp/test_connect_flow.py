@@ -88,26 +88,39 @@ def test_a_client_registers_dynamically_signs_in_at_draft_refreshes_and_is_revok
     seen = run_connected_session(live_asgi.url, person, provider)
 
     assert_the_connection_worked_then_was_revoked(seen, user, "Claude-like client")
-    assert seen["exchanges"][:6] == [*DISCOVERY, ("POST", "/oauth/register/", 201), ("POST", "/oauth/token/", 200),
-                                     ("POST", "/mcp/", 200)]
+    assert seen["exchanges"][:6] == [
+        *DISCOVERY,
+        ("POST", "/oauth/register/", 201),
+        ("POST", "/oauth/token/", 200),
+        ("POST", "/mcp/", 200),
+    ]
     assert ("POST", "/oauth/token/", 200) in seen["exchanges"][6:]  # the refresh
     grant = AgentGrant.objects.get(user=user)
     assert grant.application.registration_source == "dcr" and grant.client_host == "localhost"
     assert "Claude-like client" in person.consent_pages[0] and "registered itself" in person.consent_pages[0]
 
 
-def test_a_client_with_a_metadata_document_connects_without_registering(live_asgi, short_lived_tokens,
-                                                                         metadata_documents):
+def test_a_client_with_a_metadata_document_connects_without_registering(
+    live_asgi, short_lived_tokens, metadata_documents
+):
     client_id = f"{metadata_documents.origin}/oauth/client-metadata.json"
     metadata_documents.documents["/oauth/client-metadata.json"] = {
-        "client_id": client_id, "client_name": "Metadata document client", "redirect_uris": [REDIRECT_URI],
-        "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
+        "client_id": client_id,
+        "client_name": "Metadata document client",
+        "redirect_uris": [REDIRECT_URI],
+        "grant_types": ["authorization_code", "refresh_token"],
+        "response_types": ["code"],
         "token_endpoint_auth_method": "none",
     }
     user = make_user("engineer", password=PASSWORD)
     person = Person(live_asgi.url, "engineer", PASSWORD, level="draft")
-    provider = oauth_provider(live_asgi.url, person, MemoryStorage(), client_name="ignored: the document names it",
-                              client_metadata_url=client_id)
+    provider = oauth_provider(
+        live_asgi.url,
+        person,
+        MemoryStorage(),
+        client_name="ignored: the document names it",
+        client_metadata_url=client_id,
+    )
 
     seen = run_connected_session(live_asgi.url, person, provider)
 

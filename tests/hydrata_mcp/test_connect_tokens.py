@@ -64,8 +64,9 @@ def test_a_token_of_a_paused_account_is_refused_through_the_tools(live_asgi):
     connection = connect(user, level="launch")
     account_set_paused(user=user, paused=True)
 
-    text = refusal(call(live_asgi.url, connection.access_token, "create_project",
-                        {"name": "x", "projection": "EPSG:28356"}))
+    text = refusal(
+        call(live_asgi.url, connection.access_token, "create_project", {"name": "x", "projection": "EPSG:28356"})
+    )
 
     assert "HTTP 403" in text and "AGENT_PAUSED" in text
     assert not user.owned_projects.exists()
@@ -85,9 +86,15 @@ def test_with_the_flow_off_a_jwt_shaped_bearer_is_401_at_the_gate(live_asgi, set
     connection = connect(make_user(), level="launch")
     settings.HYDRATA_CONNECT_FLOW = False
 
-    response = httpx.post(f"{live_asgi.url}/mcp/", headers={
-        "Authorization": f"Bearer {connection.access_token}", "Accept": "application/json, text/event-stream",
-        "Content-Type": "application/json"}, content=json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"}))
+    response = httpx.post(
+        f"{live_asgi.url}/mcp/",
+        headers={
+            "Authorization": f"Bearer {connection.access_token}",
+            "Accept": "application/json, text/event-stream",
+            "Content-Type": "application/json",
+        },
+        content=json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+    )
 
     assert response.status_code == 401
     assert response.headers["WWW-Authenticate"] == 'Bearer realm="hydrata.com"'

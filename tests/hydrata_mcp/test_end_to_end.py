@@ -12,9 +12,23 @@ from tests.mcp_client import mcp_client, run
 pytestmark = pytest.mark.django_db(transaction=True)
 
 READ_ONLY = {
-    "list_projects", "get_project", "get_agent_grant", "get_terrain", "list_inputs", "list_time_series", "get_scenario",
-    "list_scenarios", "get_run_status", "get_run", "list_runs", "get_run_results", "sample_run_results",
-    "list_observations", "get_comparison", "get_run_time_series", "compare_runs",
+    "list_projects",
+    "get_project",
+    "get_agent_grant",
+    "get_terrain",
+    "list_inputs",
+    "list_time_series",
+    "get_scenario",
+    "list_scenarios",
+    "get_run_status",
+    "get_run",
+    "list_runs",
+    "get_run_results",
+    "sample_run_results",
+    "list_observations",
+    "get_comparison",
+    "get_run_time_series",
+    "compare_runs",
 }
 FIRST_TOOLS = {"list_projects", "get_project", "create_project", "get_agent_grant", "suggest_capability"}
 
@@ -80,8 +94,10 @@ def test_a_capability_suggestion_is_recorded_with_its_id(live_asgi):
 
     async def session():
         async with mcp_client(live_asgi.url, key) as client:
-            return await client.call_tool("suggest_capability", {"summary": "Export results as a PDF report",
-                                                                 "details": "The engineer asked for one."})
+            return await client.call_tool(
+                "suggest_capability",
+                {"summary": "Export results as a PDF report", "details": "The engineer asked for one."},
+            )
 
     result = run(session)
 

@@ -10,17 +10,22 @@ pytestmark = pytest.mark.django_db(transaction=True)
 ACCEPT = "application/json, text/event-stream"
 
 
-@pytest.mark.parametrize("body", [
-    b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[[]]}',
-    b'{"jsonrpc":"2.0","id":[1],"method":"tools/call","params":{"name":"get_run_results"}}',
-    b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":["get_run_results"]}}',
-    b'[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":7}]',
-], ids=["list-params", "list-id", "list-name", "number-params-in-a-batch"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[[]]}',
+        b'{"jsonrpc":"2.0","id":[1],"method":"tools/call","params":{"name":"get_run_results"}}',
+        b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":["get_run_results"]}}',
+        b'[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":7}]',
+    ],
+    ids=["list-params", "list-id", "list-name", "number-params-in-a-batch"],
+)
 def test_malformed_tool_calls_get_a_json_rpc_answer_not_a_500(client, body):
     _, key = make_grant(level="read")
 
-    response = client.post("/mcp/", data=body, content_type="application/json", HTTP_ACCEPT=ACCEPT,
-                           HTTP_AUTHORIZATION=f"Bearer {key}")
+    response = client.post(
+        "/mcp/", data=body, content_type="application/json", HTTP_ACCEPT=ACCEPT, HTTP_AUTHORIZATION=f"Bearer {key}"
+    )
 
     assert response.status_code < 500
     content = b"".join(response.streaming_content) if response.streaming else response.content

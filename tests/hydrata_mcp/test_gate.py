@@ -12,15 +12,24 @@ JSONRPC_HEADERS = {"HTTP_ACCEPT": "application/json, text/event-stream", "HTTP_M
 
 REQUESTS = {
     "initialize": {
-        "jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                   "clientInfo": {"name": "gate-test", "version": "1"}},
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "gate-test", "version": "1"},
+        },
     },
     "tools/list": {"jsonrpc": "2.0", "id": "list-1", "method": "tools/list", "params": {}},
     "ping": {"jsonrpc": "2.0", "id": 7, "method": "ping"},
     # Invalid arguments: answered by the SDK without any call to the platform.
-    "tools/call": {"jsonrpc": "2.0", "id": 9, "method": "tools/call",
-                   "params": {"name": "get_project", "arguments": {"project_id": 0}}},
+    "tools/call": {
+        "jsonrpc": "2.0",
+        "id": 9,
+        "method": "tools/call",
+        "params": {"name": "get_project", "arguments": {"project_id": 0}},
+    },
 }
 
 REFUSED_CREDENTIALS = {
@@ -147,8 +156,9 @@ def test_delete_is_405(client):
 
 
 def test_the_endpoint_without_a_trailing_slash_is_gated_and_not_redirected(client):
-    response = client.post("/mcp", data=json.dumps(REQUESTS["ping"]), content_type="application/json",
-                           **JSONRPC_HEADERS)
+    response = client.post(
+        "/mcp", data=json.dumps(REQUESTS["ping"]), content_type="application/json", **JSONRPC_HEADERS
+    )
 
     assert response.status_code == 401
 
@@ -199,8 +209,11 @@ def test_two_authorization_headers_on_a_real_socket_are_401(live_asgi):
 
 
 def test_one_authorization_header_on_a_real_socket_passes(live_asgi):
-    headers = {"Authorization": f"Bearer {KEY_A}", "Accept": "application/json, text/event-stream",
-               "Content-Type": "application/json"}
+    headers = {
+        "Authorization": f"Bearer {KEY_A}",
+        "Accept": "application/json, text/event-stream",
+        "Content-Type": "application/json",
+    }
     response = httpx.post(f"{live_asgi.url}/mcp/", headers=headers, content=json.dumps(REQUESTS["ping"]))
 
     assert response.status_code == 200
@@ -215,9 +228,11 @@ def under_prefix(live_asgi, settings) -> str:
 
 
 def post_to(url: str, payload: dict, **headers: str) -> httpx.Response:
-    return httpx.post(f"{url}/mcp/", content=json.dumps(payload),
-                      headers={"Accept": "application/json, text/event-stream", "Content-Type": "application/json",
-                               **headers})
+    return httpx.post(
+        f"{url}/mcp/",
+        content=json.dumps(payload),
+        headers={"Accept": "application/json, text/event-stream", "Content-Type": "application/json", **headers},
+    )
 
 
 def test_under_a_url_prefix_a_request_without_a_key_is_still_401(under_prefix):

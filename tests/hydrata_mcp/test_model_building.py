@@ -13,25 +13,32 @@ from tests.mcp_client import mcp_client
 pytestmark = pytest.mark.django_db(transaction=True)
 
 WAITED_BEFORE_THE_WORKER = 2  # progress notifications received before a worker is started
-RAIN_ROWS = [{"timestamp": "2024-01-01T00:00:00Z", "value": 0.0},
-             {"timestamp": "2024-01-01T00:15:00Z", "value": 50.0},
-             {"timestamp": "2024-01-01T00:30:00Z", "value": 12.5}]
+RAIN_ROWS = [
+    {"timestamp": "2024-01-01T00:00:00Z", "value": 0.0},
+    {"timestamp": "2024-01-01T00:15:00Z", "value": 50.0},
+    {"timestamp": "2024-01-01T00:30:00Z", "value": 12.5},
+]
 
 
 async def upload_geojson(url: str, key: str, path) -> str:
     async with httpx.AsyncClient(headers={"Authorization": f"Bearer {key}"}) as http:
-        response = await http.post(f"{url}/api/v2/uploads/upload/",
-                                   files={"base_file": (path.name, path.read_bytes(), "application/geo+json")})
+        response = await http.post(
+            f"{url}/api/v2/uploads/upload/", files={"base_file": (path.name, path.read_bytes(), "application/geo+json")}
+        )
     assert response.status_code == 201, response.text
     return response.json()["execution_id"]
 
 
 async def put_terrain(client, project_id: int) -> dict:
-    presigned = (await client.call_tool("presign_terrain_upload", {
-        "project_id": project_id, "filename": "dem.tif", "size": DEM.stat().st_size})).structured_content
+    presigned = (
+        await client.call_tool(
+            "presign_terrain_upload", {"project_id": project_id, "filename": "dem.tif", "size": DEM.stat().st_size}
+        )
+    ).structured_content
     async with httpx.AsyncClient() as http:
-        put = await http.put(presigned["upload_url"], content=DEM.read_bytes(),
-                             headers={"Content-Type": presigned["content_type"]})
+        put = await http.put(
+            presigned["upload_url"], content=DEM.read_bytes(), headers={"Content-Type": presigned["content_type"]}
+        )
     assert put.status_code == 200, put.text
     return presigned
 
@@ -41,23 +48,31 @@ def test_an_agent_builds_a_model_from_terrain_layers_and_a_gauge(live_asgi):
 
     async def session():
         async with mcp_client(live_asgi.url, key) as client:
-            project = (await client.call_tool("create_project", {"name": "Small test",
-                                                                 "projection": "EPSG:28356"})).structured_content
+            project = (
+                await client.call_tool("create_project", {"name": "Small test", "projection": "EPSG:28356"})
+            ).structured_content
             pid = project["id"]
             presigned = await put_terrain(client, pid)
-            finalized = await client.call_tool("finalize_terrain_upload", {
-                "project_id": pid, "staging_key": presigned["staging_key"], "process_id": presigned["process_id"]})
-            terrain = await client.call_tool("get_terrain", {"project_id": pid, "timeout_seconds": 60,
-                                                             "poll_interval_seconds": 2})
+            finalized = await client.call_tool(
+                "finalize_terrain_upload",
+                {"project_id": pid, "staging_key": presigned["staging_key"], "process_id": presigned["process_id"]},
+            )
+            terrain = await client.call_tool(
+                "get_terrain", {"project_id": pid, "timeout_seconds": 60, "poll_interval_seconds": 2}
+            )
             boundary_exec = await upload_geojson(live_asgi.url, key, BOUNDARY)
             rainfall_exec = await upload_geojson(live_asgi.url, key, RAINFALL)
-            boundary = await client.call_tool("attach_input_layer", {"project_id": pid, "kind": "boundary",
-                                                                     "execution_id": boundary_exec})
-            rainfall = await client.call_tool("attach_input_layer", {"project_id": pid, "kind": "rainfall",
-                                                                     "execution_id": rainfall_exec})
+            boundary = await client.call_tool(
+                "attach_input_layer", {"project_id": pid, "kind": "boundary", "execution_id": boundary_exec}
+            )
+            rainfall = await client.call_tool(
+                "attach_input_layer", {"project_id": pid, "kind": "rainfall", "execution_id": rainfall_exec}
+            )
             inputs = await client.call_tool("list_inputs", {"project_id": pid})
-            series = await client.call_tool("create_time_series", {
-                "project_id": pid, "name": "Gauge 1", "data": {"rowData": RAIN_ROWS}, "series_type": "hyetograph"})
+            series = await client.call_tool(
+                "create_time_series",
+                {"project_id": pid, "name": "Gauge 1", "data": {"rowData": RAIN_ROWS}, "series_type": "hyetograph"},
+            )
             listed = await client.call_tool("list_time_series", {"project_id": pid})
             return pid, presigned, finalized, terrain, boundary, rainfall, inputs, series, listed
 
@@ -110,14 +125,18 @@ def test_get_terrain_sends_increasing_progress_while_a_real_worker_imports(live_
 
     async def session():
         async with mcp_client(live_asgi.url, key) as client:
-            pid = (await client.call_tool("create_project", {"name": "Worker",
-                                                             "projection": "EPSG:28356"})).structured_content["id"]
+            pid = (
+                await client.call_tool("create_project", {"name": "Worker", "projection": "EPSG:28356"})
+            ).structured_content["id"]
             presigned = await put_terrain(client, pid)
-            finalized = await client.call_tool("finalize_terrain_upload", {
-                "project_id": pid, "staging_key": presigned["staging_key"]})
+            finalized = await client.call_tool(
+                "finalize_terrain_upload", {"project_id": pid, "staging_key": presigned["staging_key"]}
+            )
             waited = await client.call_tool(
-                "get_terrain", {"project_id": pid, "timeout_seconds": 120, "poll_interval_seconds": 2},
-                progress_callback=on_progress)
+                "get_terrain",
+                {"project_id": pid, "timeout_seconds": 120, "poll_interval_seconds": 2},
+                progress_callback=on_progress,
+            )
             return finalized, waited
 
     finalized, waited = asyncio.run(session())

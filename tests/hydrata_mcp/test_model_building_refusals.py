@@ -42,8 +42,12 @@ def text_of(result) -> str:
 
 
 def upload_geojson(url: str, key: str, name: str, content: bytes) -> str:
-    response = httpx.post(f"{url}/api/v2/uploads/upload/", headers={"Authorization": f"Bearer {key}"},
-                          files={"base_file": (name, content, "application/geo+json")}, timeout=30)
+    response = httpx.post(
+        f"{url}/api/v2/uploads/upload/",
+        headers={"Authorization": f"Bearer {key}"},
+        files={"base_file": (name, content, "application/geo+json")},
+        timeout=30,
+    )
     assert response.status_code == 201, response.text
     return response.json()["execution_id"]
 
@@ -75,11 +79,17 @@ def test_finalize_before_the_put_is_a_tool_error_with_upload_not_found(live_asgi
 
     async def session():
         async with mcp_client(live_asgi.url, key) as client:
-            presigned = (await client.call_tool("presign_terrain_upload", {
-                "project_id": project.pk, "filename": "dem.tif"})).structured_content
-            return await client.call_tool("finalize_terrain_upload", {
-                "project_id": project.pk, "staging_key": presigned["staging_key"],
-                "process_id": presigned["process_id"]})
+            presigned = (
+                await client.call_tool("presign_terrain_upload", {"project_id": project.pk, "filename": "dem.tif"})
+            ).structured_content
+            return await client.call_tool(
+                "finalize_terrain_upload",
+                {
+                    "project_id": project.pk,
+                    "staging_key": presigned["staging_key"],
+                    "process_id": presigned["process_id"],
+                },
+            )
 
     result = asyncio.run(session())
 
@@ -96,18 +106,33 @@ def test_get_terrain_on_a_png_renamed_tif_reports_outcome_error_with_the_reason(
 
     async def session():
         async with mcp_client(live_asgi.url, key) as client:
-            presigned = (await client.call_tool("presign_terrain_upload", {
-                "project_id": project.pk, "filename": "dem.tif", "size": len(data)})).structured_content
+            presigned = (
+                await client.call_tool(
+                    "presign_terrain_upload", {"project_id": project.pk, "filename": "dem.tif", "size": len(data)}
+                )
+            ).structured_content
             async with httpx.AsyncClient() as http:
-                put = await http.put(presigned["upload_url"], content=data,
-                                     headers={"Content-Type": presigned["content_type"]})
+                put = await http.put(
+                    presigned["upload_url"], content=data, headers={"Content-Type": presigned["content_type"]}
+                )
             assert put.status_code == 200, put.text
-            finalized = await client.call_tool("finalize_terrain_upload", {
-                "project_id": project.pk, "staging_key": presigned["staging_key"],
-                "process_id": presigned["process_id"]})
-            waited = await client.call_tool("get_terrain", {
-                "project_id": project.pk, "terrain_id": finalized.structured_content["id"], "timeout_seconds": 30,
-                "poll_interval_seconds": 2})
+            finalized = await client.call_tool(
+                "finalize_terrain_upload",
+                {
+                    "project_id": project.pk,
+                    "staging_key": presigned["staging_key"],
+                    "process_id": presigned["process_id"],
+                },
+            )
+            waited = await client.call_tool(
+                "get_terrain",
+                {
+                    "project_id": project.pk,
+                    "terrain_id": finalized.structured_content["id"],
+                    "timeout_seconds": 30,
+                    "poll_interval_seconds": 2,
+                },
+            )
             return finalized, waited
 
     finalized, waited = asyncio.run(session())
@@ -137,11 +162,13 @@ def test_get_terrain_with_an_id_from_another_project_is_not_found(live_asgi):
     grant, key = make_grant(level="read")
     project = owned_project(grant.user)
     other = make_project(grant.user, name="Other")
-    terrain = Terrain.objects.create(project=other, title="elsewhere", source_filename="dem.tif",
-                                     source_key="staging/x/dem.tif", status="ready")
+    terrain = Terrain.objects.create(
+        project=other, title="elsewhere", source_filename="dem.tif", source_key="staging/x/dem.tif", status="ready"
+    )
 
-    result = call(live_asgi.url, key, "get_terrain", {"project_id": project.pk, "terrain_id": terrain.pk,
-                                                      "timeout_seconds": 0})
+    result = call(
+        live_asgi.url, key, "get_terrain", {"project_id": project.pk, "terrain_id": terrain.pk, "timeout_seconds": 0}
+    )
 
     assert not result.is_error
     assert result.structured_content["outcome"] == "not_found"
@@ -151,8 +178,7 @@ def test_get_terrain_on_a_strangers_project_is_a_tool_error_not_a_missing_terrai
     _, key = make_grant(level="read")
     project = make_project(name="Not yours")
 
-    result = call(live_asgi.url, key, "get_terrain", {"project_id": project.pk, "terrain_id": 1,
-                                                      "timeout_seconds": 0})
+    result = call(live_asgi.url, key, "get_terrain", {"project_id": project.pk, "terrain_id": 1, "timeout_seconds": 0})
 
     assert result.is_error and "PROJECT_NOT_FOUND" in text_of(result)
 
@@ -165,9 +191,18 @@ def test_attaching_an_upload_that_is_not_json_reports_upload_failed_with_the_log
     project = owned_project(grant.user, seeded=True)
     execution_id = upload_geojson(live_asgi.url, key, "broken.geojson", b'{"type": "FeatureCollection", oops')
 
-    result = call(live_asgi.url, key, "attach_input_layer", {
-        "project_id": project.pk, "kind": "boundary", "execution_id": execution_id, "timeout_seconds": 20,
-        "poll_interval_seconds": 2})
+    result = call(
+        live_asgi.url,
+        key,
+        "attach_input_layer",
+        {
+            "project_id": project.pk,
+            "kind": "boundary",
+            "execution_id": execution_id,
+            "timeout_seconds": 20,
+            "poll_interval_seconds": 2,
+        },
+    )
 
     assert not result.is_error
     attached = result.structured_content
@@ -185,9 +220,18 @@ def test_attaching_a_boundary_without_its_properties_is_a_tool_error_naming_boun
         feature["properties"] = {}
     execution_id = upload_geojson(live_asgi.url, key, "bare.geojson", json.dumps(original).encode())
 
-    result = call(live_asgi.url, key, "attach_input_layer", {
-        "project_id": project.pk, "kind": "boundary", "execution_id": execution_id, "timeout_seconds": 20,
-        "poll_interval_seconds": 2})
+    result = call(
+        live_asgi.url,
+        key,
+        "attach_input_layer",
+        {
+            "project_id": project.pk,
+            "kind": "boundary",
+            "execution_id": execution_id,
+            "timeout_seconds": 20,
+            "poll_interval_seconds": 2,
+        },
+    )
 
     assert result.is_error
     text = text_of(result)
@@ -199,8 +243,12 @@ def test_attaching_with_an_execution_id_that_is_not_a_uuid_is_refused_before_any
     grant, key = make_grant(level="draft")
     project = owned_project(grant.user, seeded=True)
 
-    result = call(live_asgi.url, key, "attach_input_layer", {
-        "project_id": project.pk, "kind": "boundary", "execution_id": "not-a-uuid"})
+    result = call(
+        live_asgi.url,
+        key,
+        "attach_input_layer",
+        {"project_id": project.pk, "kind": "boundary", "execution_id": "not-a-uuid"},
+    )
 
     assert result.is_error
     assert "execution_id" in text_of(result)
@@ -214,8 +262,12 @@ def test_attaching_a_culvert_is_refused_before_any_request(live_asgi):
     execution_id = upload_geojson(live_asgi.url, key, "boundary.geojson", BOUNDARY.read_bytes())
     before = AgentActivity.objects.filter(grant=grant).count()
 
-    result = call(live_asgi.url, key, "attach_input_layer", {
-        "project_id": project.pk, "kind": "culvert", "execution_id": execution_id})
+    result = call(
+        live_asgi.url,
+        key,
+        "attach_input_layer",
+        {"project_id": project.pk, "kind": "culvert", "execution_id": execution_id},
+    )
 
     assert result.is_error
     assert "culvert" in text_of(result) and "suggest_capability" in text_of(result)
@@ -229,8 +281,12 @@ def test_attaching_a_kind_outside_the_list_is_a_tool_error(live_asgi):
     project = owned_project(grant.user, seeded=True)
     execution_id = upload_geojson(live_asgi.url, key, "boundary.geojson", BOUNDARY.read_bytes())
 
-    result = call(live_asgi.url, key, "attach_input_layer", {
-        "project_id": project.pk, "kind": "levee", "execution_id": execution_id})
+    result = call(
+        live_asgi.url,
+        key,
+        "attach_input_layer",
+        {"project_id": project.pk, "kind": "levee", "execution_id": execution_id},
+    )
 
     assert result.is_error and "kind" in text_of(result)
     assert not activity(path_contains=EXECUTION_STATUS).exists()
@@ -241,9 +297,18 @@ def test_attaching_before_the_project_has_terrain_reports_no_default_row(live_as
     project = owned_project(grant.user, seeded=False)
     execution_id = upload_geojson(live_asgi.url, key, "boundary.geojson", BOUNDARY.read_bytes())
 
-    result = call(live_asgi.url, key, "attach_input_layer", {
-        "project_id": project.pk, "kind": "boundary", "execution_id": execution_id, "timeout_seconds": 20,
-        "poll_interval_seconds": 2})
+    result = call(
+        live_asgi.url,
+        key,
+        "attach_input_layer",
+        {
+            "project_id": project.pk,
+            "kind": "boundary",
+            "execution_id": execution_id,
+            "timeout_seconds": 20,
+            "poll_interval_seconds": 2,
+        },
+    )
 
     assert not result.is_error
     attached = result.structured_content
@@ -259,8 +324,12 @@ def test_attaching_someone_elses_upload_is_a_tool_error_with_execution_not_found
     _, other_key = make_grant(level="draft")
     theirs = upload_geojson(live_asgi.url, other_key, "boundary.geojson", BOUNDARY.read_bytes())
 
-    result = call(live_asgi.url, key, "attach_input_layer", {
-        "project_id": project.pk, "kind": "boundary", "execution_id": theirs, "timeout_seconds": 0})
+    result = call(
+        live_asgi.url,
+        key,
+        "attach_input_layer",
+        {"project_id": project.pk, "kind": "boundary", "execution_id": theirs, "timeout_seconds": 0},
+    )
 
     assert result.is_error and "EXECUTION_NOT_FOUND" in text_of(result)
     assert InputLayer.objects.get(project=project, kind="boundary").dataset_id is None
@@ -272,12 +341,15 @@ def test_attaching_someone_elses_upload_is_a_tool_error_with_execution_not_found
 def test_a_time_series_row_with_an_unreadable_timestamp_is_refused_naming_it_before_any_request(live_asgi):
     grant, key = make_grant(level="draft")
     project = owned_project(grant.user)
-    rows = [{"timestamp": "2024-01-01T00:00:00Z", "value": 1.0},
-            {"timestamp": "2024-01-01T00:15:00Z", "value": 2.0},
-            {"timestamp": "yesterday", "value": 3.0}]
+    rows = [
+        {"timestamp": "2024-01-01T00:00:00Z", "value": 1.0},
+        {"timestamp": "2024-01-01T00:15:00Z", "value": 2.0},
+        {"timestamp": "yesterday", "value": 3.0},
+    ]
 
-    result = call(live_asgi.url, key, "create_time_series", {
-        "project_id": project.pk, "name": "Gauge", "data": {"rowData": rows}})
+    result = call(
+        live_asgi.url, key, "create_time_series", {"project_id": project.pk, "name": "Gauge", "data": {"rowData": rows}}
+    )
 
     assert result.is_error
     assert "rowData.2.timestamp" in text_of(result)
@@ -291,8 +363,9 @@ def test_a_time_series_value_that_is_not_a_number_is_refused_naming_the_row_befo
     project = owned_project(grant.user)
     rows = [{"timestamp": "2024-01-01T00:00:00Z", "value": "lots"}]
 
-    result = call(live_asgi.url, key, "create_time_series", {
-        "project_id": project.pk, "name": "Gauge", "data": {"rowData": rows}})
+    result = call(
+        live_asgi.url, key, "create_time_series", {"project_id": project.pk, "name": "Gauge", "data": {"rowData": rows}}
+    )
 
     assert result.is_error and "rowData.0.value" in text_of(result)
     assert not TimeSeries.objects.exists()
@@ -302,11 +375,14 @@ def test_a_time_series_value_that_is_not_a_number_is_refused_naming_the_row_befo
 def test_a_time_series_whose_rows_share_a_timestamp_is_refused_by_the_platform(live_asgi):
     grant, key = make_grant(level="draft")
     project = owned_project(grant.user)
-    rows = [{"timestamp": "2024-01-01T00:00:00Z", "value": 1.0},
-            {"timestamp": "2024-01-01T10:00:00+10:00", "value": 2.0}]
+    rows = [
+        {"timestamp": "2024-01-01T00:00:00Z", "value": 1.0},
+        {"timestamp": "2024-01-01T10:00:00+10:00", "value": 2.0},
+    ]
 
-    result = call(live_asgi.url, key, "create_time_series", {
-        "project_id": project.pk, "name": "Gauge", "data": {"rowData": rows}})
+    result = call(
+        live_asgi.url, key, "create_time_series", {"project_id": project.pk, "name": "Gauge", "data": {"rowData": rows}}
+    )
 
     assert result.is_error and "INVALID_TIME_SERIES" in text_of(result)
     assert not TimeSeries.objects.exists()
@@ -315,8 +391,11 @@ def test_a_time_series_whose_rows_share_a_timestamp_is_refused_by_the_platform(l
 def test_a_time_series_name_used_twice_is_a_tool_error_with_time_series_exists(live_asgi):
     grant, key = make_grant(level="draft")
     project = owned_project(grant.user)
-    arguments = {"project_id": project.pk, "name": "Gauge",
-                 "data": {"rowData": [{"timestamp": "2024-01-01T00:00:00Z", "value": 1.0}]}}
+    arguments = {
+        "project_id": project.pk,
+        "name": "Gauge",
+        "data": {"rowData": [{"timestamp": "2024-01-01T00:00:00Z", "value": 1.0}]},
+    }
 
     first = call(live_asgi.url, key, "create_time_series", arguments)
     second = call(live_asgi.url, key, "create_time_series", arguments)
@@ -330,9 +409,17 @@ def test_a_time_series_in_an_unknown_timezone_is_a_tool_error(live_asgi):
     grant, key = make_grant(level="draft")
     project = owned_project(grant.user)
 
-    result = call(live_asgi.url, key, "create_time_series", {
-        "project_id": project.pk, "name": "Gauge", "timezone": "Mars/Olympus_Mons",
-        "data": {"rowData": [{"timestamp": "2024-01-01T00:00:00", "value": 1.0}]}})
+    result = call(
+        live_asgi.url,
+        key,
+        "create_time_series",
+        {
+            "project_id": project.pk,
+            "name": "Gauge",
+            "timezone": "Mars/Olympus_Mons",
+            "data": {"rowData": [{"timestamp": "2024-01-01T00:00:00", "value": 1.0}]},
+        },
+    )
 
     assert result.is_error and "INVALID_TIME_SERIES" in text_of(result) and "IANA" in text_of(result)
     assert not TimeSeries.objects.exists()

@@ -32,10 +32,12 @@ async def tool(client, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
 
 
 async def built(client, project_id: int, name: str) -> dict[str, Any]:
-    scenario = await tool(client, "create_scenario", {"project_id": project_id, "name": name, "resolution": 10,
-                                                      "duration": 900})
-    build = await tool(client, "build_scenario", {"project_id": project_id, "scenario_id": scenario["id"],
-                                                  "poll_interval_seconds": 2})
+    scenario = await tool(
+        client, "create_scenario", {"project_id": project_id, "name": name, "resolution": 10, "duration": 900}
+    )
+    build = await tool(
+        client, "build_scenario", {"project_id": project_id, "scenario_id": scenario["id"], "poll_interval_seconds": 2}
+    )
     assert build["outcome"] == "built", build
     return scenario
 
@@ -65,9 +67,19 @@ async def observe(client, project_id: int, event_id: int, points: list[dict[str,
     ids = []
     for index, point in enumerate(points):
         quantity = "peak_depth" if index == 0 else "peak_stage"
-        created = await tool(client, "create_observation", {
-            "project_id": project_id, "event_id": event_id, "x": point["x"], "y": point["y"], "quantity": quantity,
-            "value_m": point[quantity], "source": "synthetic, from the run itself"})
+        created = await tool(
+            client,
+            "create_observation",
+            {
+                "project_id": project_id,
+                "event_id": event_id,
+                "x": point["x"],
+                "y": point["y"],
+                "quantity": quantity,
+                "value_m": point[quantity],
+                "source": "synthetic, from the run itself",
+            },
+        )
         ids.append(created["id"])
     return ids
 
@@ -85,23 +97,30 @@ def test_observations_from_a_runs_own_peaks_compare_exactly_and_follow_updates_a
             run_id = (await tool(client, "start_simulation", {"scenario_id": scenario["id"]}))["id"]
             await completed(client, [run_id])
             points = await wettest(client, run_id, 5)
-            event = await tool(client, "create_flood_event", {"project_id": model.project_id,
-                                                              "name": "Synthetic storm",
-                                                              "started_at": "2024-01-01T00:00:00Z"})
+            event = await tool(
+                client,
+                "create_flood_event",
+                {"project_id": model.project_id, "name": "Synthetic storm", "started_at": "2024-01-01T00:00:00Z"},
+            )
             ids = await observe(client, model.project_id, event["id"], points)
             exact = await tool(client, "compare_run_with_observations", {"run_id": run_id, "event_id": event["id"]})
-            for observation_id, point, quantity in zip(ids, points, ["peak_depth"] + ["peak_stage"] * 4,
-                                                       strict=True):
-                await tool(client, "update_observation", {"project_id": model.project_id,
-                                                          "observation_id": observation_id,
-                                                          "value_m": point[quantity] + 0.5})
+            for observation_id, point, quantity in zip(ids, points, ["peak_depth"] + ["peak_stage"] * 4, strict=True):
+                await tool(
+                    client,
+                    "update_observation",
+                    {
+                        "project_id": model.project_id,
+                        "observation_id": observation_id,
+                        "value_m": point[quantity] + 0.5,
+                    },
+                )
             stale = await tool(client, "get_comparison", {"comparison_id": exact["id"]})
             raised = await tool(client, "recompute_comparison", {"comparison_id": exact["id"]})
-            deleted = await tool(client, "delete_observation", {"project_id": model.project_id,
-                                                                "observation_id": ids[0]})
+            deleted = await tool(
+                client, "delete_observation", {"project_id": model.project_id, "observation_id": ids[0]}
+            )
             fewer = await tool(client, "recompute_comparison", {"comparison_id": exact["id"]})
-            listed = await tool(client, "list_observations", {"project_id": model.project_id,
-                                                              "event_id": event["id"]})
+            listed = await tool(client, "list_observations", {"project_id": model.project_id, "event_id": event["id"]})
         async with mcp_client(live_asgi.url, read_key) as reader:
             read = await reader.call_tool("get_comparison", {"comparison_id": exact["id"]})
             refused = await reader.call_tool("recompute_comparison", {"comparison_id": exact["id"]})
@@ -109,16 +128,53 @@ def test_observations_from_a_runs_own_peaks_compare_exactly_and_follow_updates_a
             hidden = await stranger.call_tool("get_comparison", {"comparison_id": exact["id"]})
             hidden_recompute = await stranger.call_tool("recompute_comparison", {"comparison_id": exact["id"]})
             hidden_observations = await stranger.call_tool("list_observations", {"project_id": model.project_id})
-        return run_id, points, ids, exact, stale, raised, deleted, fewer, listed, read, refused, hidden, \
-            hidden_recompute, hidden_observations
+        return (
+            run_id,
+            points,
+            ids,
+            exact,
+            stale,
+            raised,
+            deleted,
+            fewer,
+            listed,
+            read,
+            refused,
+            hidden,
+            hidden_recompute,
+            hidden_observations,
+        )
 
-    (run_id, points, ids, exact, stale, raised, deleted, fewer, listed, read, refused, hidden, hidden_recompute,
-     hidden_observations) = asyncio.run(session())
+    (
+        run_id,
+        points,
+        ids,
+        exact,
+        stale,
+        raised,
+        deleted,
+        fewer,
+        listed,
+        read,
+        refused,
+        hidden,
+        hidden_recompute,
+        hidden_observations,
+    ) = asyncio.run(session())
 
     assert len(points) == 5 and points[0]["peak_depth"] > 0.01
     assert exact["run"] == run_id and exact["is_stale"] is False
-    assert exact["metrics"] == {"n": 5, "bias": 0, "mae": 0, "rmse": 0, "max_abs_error": 0, "within_tolerance": 5,
-                                "within_tolerance_share": 1.0, "dry": 0, "outside_model": 0}
+    assert exact["metrics"] == {
+        "n": 5,
+        "bias": 0,
+        "mae": 0,
+        "rmse": 0,
+        "max_abs_error": 0,
+        "within_tolerance": 5,
+        "within_tolerance_share": 1.0,
+        "dry": 0,
+        "outside_model": 0,
+    }
     assert [p["observation_id"] for p in exact["points"]] == ids
     assert all(p["error"] == 0 and p["within_tolerance"] and p["wet"] for p in exact["points"])
     assert exact["points"][0]["modelled"] == points[0]["peak_depth"]
@@ -147,15 +203,29 @@ def test_observations_from_a_runs_own_peaks_compare_exactly_and_follow_updates_a
 
 
 def friction(mannings: float) -> dict[str, Any]:
-    ring = [[250990.0, 6271790.0], [251210.0, 6271790.0], [251210.0, 6272010.0], [250990.0, 6272010.0],
-            [250990.0, 6271790.0]]
-    return {"type": "FeatureCollection", "crs": {"type": "name", "properties": {"name": MGA56}}, "features": [
-        {"type": "Feature", "properties": {"mannings": mannings}, "geometry": {"type": "Polygon",
-                                                                               "coordinates": [ring]}}]}
+    ring = [
+        [250990.0, 6271790.0],
+        [251210.0, 6271790.0],
+        [251210.0, 6272010.0],
+        [250990.0, 6272010.0],
+        [250990.0, 6271790.0],
+    ]
+    return {
+        "type": "FeatureCollection",
+        "crs": {"type": "name", "properties": {"name": MGA56}},
+        "features": [
+            {
+                "type": "Feature",
+                "properties": {"mannings": mannings},
+                "geometry": {"type": "Polygon", "coordinates": [ring]},
+            }
+        ],
+    }
 
 
 def test_ranking_three_frictions_against_observations_of_the_middle_one_puts_it_first_every_time(
-        live_asgi, celery_worker):
+    live_asgi, celery_worker
+):
     _, key = make_grant(level="launch")
     model = small_test_model(live_asgi.url, key)
 
@@ -171,8 +241,11 @@ def test_ranking_three_frictions_against_observations_of_the_middle_one_puts_it_
             runs = [(await tool(client, "start_simulation", {"scenario_id": s["id"]}))["id"] for s in scenarios]
             await completed(client, runs)
             points = await wettest(client, runs[1], 6)
-            event = await tool(client, "create_flood_event", {"project_id": model.project_id, "name": "Calibration",
-                                                              "started_at": "2024-01-01T00:00:00Z"})
+            event = await tool(
+                client,
+                "create_flood_event",
+                {"project_id": model.project_id, "name": "Calibration", "started_at": "2024-01-01T00:00:00Z"},
+            )
             await observe(client, model.project_id, event["id"], points)
             arguments = {"project_id": model.project_id, "event_id": event["id"], "run_ids": runs}
             first = await tool(client, "rank_runs_against_observations", arguments)
@@ -187,35 +260,59 @@ def test_ranking_three_frictions_against_observations_of_the_middle_one_puts_it_
     assert [r["metrics"]["rmse"] for r in first["results"]] == sorted(r["metrics"]["rmse"] for r in first["results"])
     assert first["differing"] == ["friction"]
     assert {r["run"]: r["settings"]["friction"]["mannings"] for r in first["results"]} == {
-        runs[0]: [0.02], runs[1]: [0.04], runs[2]: [0.08]}
+        runs[0]: [0.02],
+        runs[1]: [0.04],
+        runs[2]: [0.08],
+    }
     assert first["results"][0]["settings"]["rainfall"] == {"features": 1, "data": ["50.0"]}
     assert first["summary"]["best_run"] == runs[1] and str(runs[1]) in first["say_to_user"]
     assert [(r["run"], r["comparison"], r["metrics"]) for r in again["results"]] == [
-        (r["run"], r["comparison"], r["metrics"]) for r in first["results"]]
+        (r["run"], r["comparison"], r["metrics"]) for r in first["results"]
+    ]
 
 
 def test_import_observations_follows_the_upload_and_a_file_with_bad_rows_is_a_tool_error_naming_them(live_asgi):
     _, key = make_grant(level="draft")
     lon, lat = 150.6, -33.67
-    good = {"type": "FeatureCollection", "features": [
-        {"type": "Feature", "properties": {"level": 10.0 + i, "pm": 0.2},
-         "geometry": {"type": "Point", "coordinates": [lon + i / 1000, lat]}} for i in range(3)]}
+    good = {
+        "type": "FeatureCollection",
+        "features": [
+            {
+                "type": "Feature",
+                "properties": {"level": 10.0 + i, "pm": 0.2},
+                "geometry": {"type": "Point", "coordinates": [lon + i / 1000, lat]},
+            }
+            for i in range(3)
+        ],
+    }
     bad = json.loads(json.dumps(good))
     bad["features"][0]["properties"]["level"] = "high"
     bad["features"][2]["geometry"] = {"type": "LineString", "coordinates": [[lon, lat], [lon + 0.001, lat]]}
+
     async def upload(collection) -> str:
         async with httpx.AsyncClient(headers={"Authorization": f"Bearer {key}"}) as http:
-            response = await http.post(f"{live_asgi.url}/api/v2/uploads/upload/", files={
-                "base_file": ("marks.geojson", json.dumps(collection).encode(), "application/geo+json")})
+            response = await http.post(
+                f"{live_asgi.url}/api/v2/uploads/upload/",
+                files={"base_file": ("marks.geojson", json.dumps(collection).encode(), "application/geo+json")},
+            )
         return response.json()["execution_id"]
 
     async def session():
         async with mcp_client(live_asgi.url, key) as client:
             project = await tool(client, "create_project", {"name": "Marks", "projection": "EPSG:32756"})
-            event = await tool(client, "create_flood_event", {"project_id": project["id"], "name": "Storm",
-                                                              "started_at": "2024-01-01T00:00:00Z"})
-            arguments = {"project_id": project["id"], "event_id": event["id"], "quantity": "peak_stage",
-                         "value_property": "level", "tolerance_property": "pm", "poll_interval_seconds": 2}
+            event = await tool(
+                client,
+                "create_flood_event",
+                {"project_id": project["id"], "name": "Storm", "started_at": "2024-01-01T00:00:00Z"},
+            )
+            arguments = {
+                "project_id": project["id"],
+                "event_id": event["id"],
+                "quantity": "peak_stage",
+                "value_property": "level",
+                "tolerance_property": "pm",
+                "poll_interval_seconds": 2,
+            }
             imported = await client.call_tool("import_observations", arguments | {"execution_id": await upload(good)})
             refused = await client.call_tool("import_observations", arguments | {"execution_id": await upload(bad)})
             listed = await tool(client, "list_observations", {"project_id": project["id"]})
@@ -243,14 +340,28 @@ def test_bad_input_is_a_tool_error_with_the_platforms_code_and_nothing_is_half_w
 
     async def session():
         async with mcp_client(live_asgi.url, key) as client:
-            scenario = await tool(client, "create_scenario", {"project_id": model.project_id, "name": "coarse",
-                                                              "resolution": 20, "duration": 60})
-            build = await tool(client, "build_scenario", {"project_id": model.project_id,
-                                                          "scenario_id": scenario["id"], "timeout_seconds": 0})
-            event = await tool(client, "create_flood_event", {"project_id": model.project_id, "name": "Storm",
-                                                              "started_at": "2024-01-01T00:00:00Z"})
-            mark = {"project_id": model.project_id, "event_id": event["id"], "x": 251100.0, "y": 6271900.0,
-                    "value_m": 12.0}
+            scenario = await tool(
+                client,
+                "create_scenario",
+                {"project_id": model.project_id, "name": "coarse", "resolution": 20, "duration": 60},
+            )
+            build = await tool(
+                client,
+                "build_scenario",
+                {"project_id": model.project_id, "scenario_id": scenario["id"], "timeout_seconds": 0},
+            )
+            event = await tool(
+                client,
+                "create_flood_event",
+                {"project_id": model.project_id, "name": "Storm", "started_at": "2024-01-01T00:00:00Z"},
+            )
+            mark = {
+                "project_id": model.project_id,
+                "event_id": event["id"],
+                "x": 251100.0,
+                "y": 6271900.0,
+                "value_m": 12.0,
+            }
             answers = {
                 "unknown_crs": await client.call_tool("create_observation", mark | {"crs": "EPSG:999999"}),
                 "tolerance": await client.call_tool("create_observation", mark | {"tolerance_m": 0}),
@@ -258,21 +369,32 @@ def test_bad_input_is_a_tool_error_with_the_platforms_code_and_nothing_is_half_w
                 "unknown_event": await client.call_tool("create_observation", mark | {"event_id": 999999}),
             }
             await tool(client, "create_observation", mark)
-            answers["not_complete"] = await client.call_tool("compare_run_with_observations", {
-                "run_id": build["run_id"], "event_id": event["id"]})
-            answers["unknown_run"] = await client.call_tool("rank_runs_against_observations", {
-                "project_id": model.project_id, "event_id": event["id"], "run_ids": [999999]})
+            answers["not_complete"] = await client.call_tool(
+                "compare_run_with_observations", {"run_id": build["run_id"], "event_id": event["id"]}
+            )
+            answers["unknown_run"] = await client.call_tool(
+                "rank_runs_against_observations",
+                {"project_id": model.project_id, "event_id": event["id"], "run_ids": [999999]},
+            )
             listed = await tool(client, "list_observations", {"project_id": model.project_id})
         async with mcp_client(live_asgi.url, read_key) as reader:
-            answers["read_key"] = await reader.call_tool("create_flood_event", {
-                "project_id": model.project_id, "name": "x", "started_at": "2024-01-01T00:00:00Z"})
+            answers["read_key"] = await reader.call_tool(
+                "create_flood_event",
+                {"project_id": model.project_id, "name": "x", "started_at": "2024-01-01T00:00:00Z"},
+            )
         return answers, listed
 
     answers, listed = asyncio.run(session())
 
-    expected = {"unknown_crs": "UNKNOWN_CRS", "tolerance": "INVALID_TOLERANCE", "outside": "OUTSIDE_TERRAIN",
-                "unknown_event": "EVENT_NOT_FOUND", "not_complete": "RUN_NOT_COMPLETE", "unknown_run": "RUN_NOT_FOUND",
-                "read_key": "GRANT_LEVEL_TOO_LOW"}
+    expected = {
+        "unknown_crs": "UNKNOWN_CRS",
+        "tolerance": "INVALID_TOLERANCE",
+        "outside": "OUTSIDE_TERRAIN",
+        "unknown_event": "EVENT_NOT_FOUND",
+        "not_complete": "RUN_NOT_COMPLETE",
+        "unknown_run": "RUN_NOT_FOUND",
+        "read_key": "GRANT_LEVEL_TOO_LOW",
+    }
     assert {name: result.is_error for name, result in answers.items()} == dict.fromkeys(expected, True)
     for name, code in expected.items():
         assert code in text(answers[name]), text(answers[name])

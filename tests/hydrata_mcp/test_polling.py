@@ -12,8 +12,13 @@ POLLING_CALLS = {
     "get_terrain": {"project_id": 1},
     "attach_input_layer": {"project_id": 1, "kind": "boundary", "execution_id": "00000000-0000-0000-0000-000000000000"},
     "build_scenario": {"project_id": 1, "scenario_id": 1},
-    "import_observations": {"project_id": 1, "event_id": 1, "execution_id": "00000000-0000-0000-0000-000000000000",
-                            "quantity": "peak_stage", "value_property": "level"},
+    "import_observations": {
+        "project_id": 1,
+        "event_id": 1,
+        "execution_id": "00000000-0000-0000-0000-000000000000",
+        "quantity": "peak_stage",
+        "value_property": "level",
+    },
 }
 
 
@@ -24,8 +29,11 @@ def test_every_tool_that_polls_publishes_a_minimum_interval_of_two_seconds(live_
         async with mcp_client(live_asgi.url, key) as client:
             return (await client.list_tools()).tools
 
-    polling = {t.name: t.input_schema["properties"]["poll_interval_seconds"] for t in run(session)
-               if "poll_interval_seconds" in t.input_schema.get("properties", {})}
+    polling = {
+        t.name: t.input_schema["properties"]["poll_interval_seconds"]
+        for t in run(session)
+        if "poll_interval_seconds" in t.input_schema.get("properties", {})
+    }
 
     assert set(polling) == set(POLLING_CALLS)
     assert {name: schema["minimum"] for name, schema in polling.items()} == dict.fromkeys(POLLING_CALLS, 2)

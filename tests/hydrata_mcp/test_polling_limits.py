@@ -24,8 +24,11 @@ def test_the_waiting_tools_wait_240_seconds_by_default_and_say_280_is_the_most(l
         async with mcp_client(live_asgi.url, key) as client:
             return (await client.list_tools()).tools
 
-    waiting = {tool.name: tool.input_schema["properties"]["timeout_seconds"] for tool in run(session)
-               if "timeout_seconds" in tool.input_schema.get("properties", {})}
+    waiting = {
+        tool.name: tool.input_schema["properties"]["timeout_seconds"]
+        for tool in run(session)
+        if "timeout_seconds" in tool.input_schema.get("properties", {})
+    }
 
     assert set(waiting) == WAITING_TOOLS
     for schema in waiting.values():
@@ -37,22 +40,35 @@ def test_work_that_never_finishes_is_timed_out_not_an_error(live_asgi):
     model = small_test_model(live_asgi.url, key)  # imports run in the request; from here on nothing runs
     celery_app.conf.task_always_eager = False
     with api(live_asgi.url, key) as http:
-        terrain = http.post(f"{PROJECTS}{model.project_id}/terrain/upload/",
-                            files={"file": ("dem.tif", DEM.read_bytes(), "image/tiff")}).json()
-        upload = http.post("/api/v2/uploads/upload/",
-                           files={"base_file": ("b.geojson", BOUNDARY.read_bytes(), "application/geo+json")}).json()
-        scenario = http.post(f"{PROJECTS}{model.project_id}/scenarios/",
-                             json={"name": "s", "resolution": 10, "duration": 60}).json()
+        terrain = http.post(
+            f"{PROJECTS}{model.project_id}/terrain/upload/", files={"file": ("dem.tif", DEM.read_bytes(), "image/tiff")}
+        ).json()
+        upload = http.post(
+            "/api/v2/uploads/upload/", files={"base_file": ("b.geojson", BOUNDARY.read_bytes(), "application/geo+json")}
+        ).json()
+        scenario = http.post(
+            f"{PROJECTS}{model.project_id}/scenarios/", json={"name": "s", "resolution": 10, "duration": 60}
+        ).json()
     wait = {"timeout_seconds": 5, "poll_interval_seconds": 2}
 
     async def session():
         async with mcp_client(live_asgi.url, key) as client:
-            return [await client.call_tool(name, arguments) for name, arguments in (
-                ("get_terrain", {"project_id": model.project_id, "terrain_id": terrain["id"], **wait}),
-                ("attach_input_layer", {"project_id": model.project_id, "kind": "boundary",
-                                        "execution_id": upload["execution_id"], **wait}),
-                ("build_scenario", {"project_id": model.project_id, "scenario_id": scenario["id"], **wait}),
-            )]
+            return [
+                await client.call_tool(name, arguments)
+                for name, arguments in (
+                    ("get_terrain", {"project_id": model.project_id, "terrain_id": terrain["id"], **wait}),
+                    (
+                        "attach_input_layer",
+                        {
+                            "project_id": model.project_id,
+                            "kind": "boundary",
+                            "execution_id": upload["execution_id"],
+                            **wait,
+                        },
+                    ),
+                    ("build_scenario", {"project_id": model.project_id, "scenario_id": scenario["id"], **wait}),
+                )
+            ]
 
     results = run(session)
 
@@ -95,9 +111,16 @@ def test_a_wait_asked_for_more_than_280_seconds_ends_within_280(monkeypatch, ask
     async def read() -> str:
         return "creating"
 
-    waited = asyncio.run(polling.wait_for(progress, read=read, finished=lambda status: False,
-                                          describe=lambda status: f"terrain {status}", timeout_seconds=asked,
-                                          poll_interval_seconds=5))
+    waited = asyncio.run(
+        polling.wait_for(
+            progress,
+            read=read,
+            finished=lambda status: False,
+            describe=lambda status: f"terrain {status}",
+            timeout_seconds=asked,
+            poll_interval_seconds=5,
+        )
+    )
 
     assert waited.finished is False and waited.value == "creating"
     assert 275 <= waited.elapsed_seconds <= 280 and clock.now <= 280

@@ -5,8 +5,10 @@ import time
 
 from hydrata_mcp.redaction import MARKER, redact, redact_result
 
-S3 = ("https://bucket.s3.amazonaws.com/runs/1/max_depth.tif?X-Amz-Algorithm=AWS4-HMAC-SHA256&"
-      "X-Amz-Credential=AKIA%2F&X-Amz-Signature=abc123")
+S3 = (
+    "https://bucket.s3.amazonaws.com/runs/1/max_depth.tif?X-Amz-Algorithm=AWS4-HMAC-SHA256&"
+    "X-Amz-Credential=AKIA%2F&X-Amz-Signature=abc123"
+)
 LOCAL = "http://127.0.0.1:8000/storage/download/runs/1/run.log?expires=1&X-Hydrata-Signature=zzz"
 TOKEN = "https://bucket.s3.amazonaws.com/k?X-Amz-Security-Token=tok&X-Amz-Date=1"
 MEGABYTE = 1_000_000
@@ -34,8 +36,11 @@ def test_unsigned_links_and_other_values_are_left_alone():
 
 def test_the_json_text_copy_of_a_result_loses_the_keys_too():
     structured = {"id": 1, "s3_max_depth_url": S3, "log_tail": [f"see {LOCAL}"]}
-    result = {"content": [{"type": "text", "text": json.dumps(structured)}], "structuredContent": structured,
-              "isError": False}
+    result = {
+        "content": [{"type": "text", "text": json.dumps(structured)}],
+        "structuredContent": structured,
+        "isError": False,
+    }
 
     cleaned = redact_result(result)
 
@@ -87,12 +92,14 @@ def test_a_text_block_that_is_not_json_is_redacted_as_text():
 def test_image_audio_and_blob_data_are_passed_on_unread_and_the_rest_of_their_block_is_redacted():
     # URL-safe base64 can spell a signature parameter by chance; rewriting it would only break the image.
     data = "iVBORw0KGgo" + "A" * 1000 + "X-Amz-Signature" + "A" * 1000
-    result = {"content": [
-        {"type": "image", "data": data, "mimeType": "image/png", "_meta": {"s3_source_url": S3}},
-        {"type": "audio", "data": data, "mimeType": "audio/wav"},
-        {"type": "resource", "resource": {"uri": LOCAL, "blob": data, "mimeType": "image/png"}},
-        {"type": "resource", "resource": {"uri": "file:///log", "text": f"wrote {S3}"}},
-    ]}
+    result = {
+        "content": [
+            {"type": "image", "data": data, "mimeType": "image/png", "_meta": {"s3_source_url": S3}},
+            {"type": "audio", "data": data, "mimeType": "audio/wav"},
+            {"type": "resource", "resource": {"uri": LOCAL, "blob": data, "mimeType": "image/png"}},
+            {"type": "resource", "resource": {"uri": "file:///log", "text": f"wrote {S3}"}},
+        ]
+    }
 
     blocks = redact_result(result)["content"]
 

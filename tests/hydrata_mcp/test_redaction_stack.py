@@ -42,8 +42,11 @@ def text_blocks_parse(result) -> list:
 def test_get_run_loses_signed_links_in_its_log_and_s3_url_keys_in_its_statistics(live_asgi, sse):
     grant, key = make_grant(level="read")
     link = signed_link()
-    run = complete_run(grant.user, log=f"12:00 wrote the log to {link}.\n12:01 done",
-                       statistics={"peak_depth_m": 1.25, "s3_debug_url": link})
+    run = complete_run(
+        grant.user,
+        log=f"12:00 wrote the log to {link}.\n12:01 done",
+        statistics={"peak_depth_m": 1.25, "s3_debug_url": link},
+    )
 
     result = call(live_asgi.url, key, "get_run", {"run_id": run.pk}, sse=sse)
 
@@ -58,8 +61,11 @@ def test_get_run_loses_signed_links_in_its_log_and_s3_url_keys_in_its_statistics
 def test_get_run_results_loses_signed_links_and_keeps_its_image_intact(live_asgi):
     grant, key = make_grant(level="read")
     image = noise_png()
-    run = complete_run(grant.user, statistics={"peak_depth_m": 2.0, "note": f"mirror: {signed_link()}",
-                                               "s3_mirror_url": signed_link()}, preview=image)
+    run = complete_run(
+        grant.user,
+        statistics={"peak_depth_m": 2.0, "note": f"mirror: {signed_link()}", "s3_mirror_url": signed_link()},
+        preview=image,
+    )
 
     result = call(live_asgi.url, key, "get_run_results", {"run_id": run.pk})
 
@@ -74,15 +80,16 @@ def test_get_run_results_loses_signed_links_and_keeps_its_image_intact(live_asgi
 def test_a_quoted_signed_link_in_a_scenario_description_is_replaced_and_every_text_block_still_parses(live_asgi):
     grant, key = make_grant(level="read")
     project = make_project(grant.user)
-    description = f'Terrain from "{signed_link()}" and \'{signed_link("b")}\', see <{signed_link("c")}>.'
-    scenario = Scenario.objects.create(project=project, name="quoted", description=description, resolution=5,
-                                       duration=600)
+    description = f"Terrain from \"{signed_link()}\" and '{signed_link('b')}', see <{signed_link('c')}>."
+    scenario = Scenario.objects.create(
+        project=project, name="quoted", description=description, resolution=5, duration=600
+    )
 
     result = call(live_asgi.url, key, "get_scenario", {"project_id": project.pk, "scenario_id": scenario.pk})
 
     assert not result.is_error, result.content[0].text
     assert_no_signature(result)
-    expected = f'Terrain from "{MARKER}" and \'{MARKER}\', see <{MARKER}>.'
+    expected = f"Terrain from \"{MARKER}\" and '{MARKER}', see <{MARKER}>."
     assert result.structured_content["description"] == expected
     assert [block["description"] for block in text_blocks_parse(result)] == [expected]
 
@@ -92,8 +99,9 @@ def test_presign_terrain_upload_keeps_the_signed_upload_url_it_was_asked_for(liv
     grant, key = make_grant(level="draft")
     project = make_project(grant.user)
 
-    result = call(live_asgi.url, key, "presign_terrain_upload", {"project_id": project.pk, "filename": "dem.tif"},
-                  sse=sse)
+    result = call(
+        live_asgi.url, key, "presign_terrain_upload", {"project_id": project.pk, "filename": "dem.tif"}, sse=sse
+    )
 
     assert not result.is_error, result.content[0].text
     assert "X-Hydrata-Signature=" in result.structured_content["upload_url"]
@@ -124,8 +132,7 @@ def test_a_megabyte_preview_image_reaches_the_client_within_seconds_and_unchange
     elapsed = time.monotonic() - started
 
     assert not result.is_error, result.content[0].text
-    assert [block.data for block in result.content if block.type == "image"] == [
-        base64.b64encode(image).decode()]
+    assert [block.data for block in result.content if block.type == "image"] == [base64.b64encode(image).decode()]
     assert elapsed < SECONDS_FOR_A_MEGABYTE
 
 

@@ -32,19 +32,23 @@ def scan_for_signatures(result) -> None:
 
 
 async def built_scenario(client, model, *, duration: int, resolution: float = 5) -> dict:
-    created = await client.call_tool("create_scenario", {"project_id": model.project_id, "name": "run me",
-                                                         "resolution": resolution, "duration": duration})
+    created = await client.call_tool(
+        "create_scenario",
+        {"project_id": model.project_id, "name": "run me", "resolution": resolution, "duration": duration},
+    )
     scenario = created.structured_content
-    built = await client.call_tool("build_scenario", {"project_id": model.project_id, "scenario_id": scenario["id"],
-                                                      "poll_interval_seconds": 2})
+    built = await client.call_tool(
+        "build_scenario", {"project_id": model.project_id, "scenario_id": scenario["id"], "poll_interval_seconds": 2}
+    )
     assert built.structured_content["outcome"] == "built", built.structured_content
     return scenario
 
 
 async def child_of(run_id: int) -> dict:
     """The simulation's process id once the worker has started it (read off the event loop)."""
-    return await sync_to_async(until)(lambda: {"pid": Run.objects.get(pk=run_id).child_pid}, lambda r: r["pid"],
-                                      seconds=60)
+    return await sync_to_async(until)(
+        lambda: {"pid": Run.objects.get(pk=run_id).child_pid}, lambda r: r["pid"], seconds=60
+    )
 
 
 async def poll_status(client, run_id: int, until_states: set[str], *, seconds: float = 300) -> list[dict]:
@@ -97,8 +101,9 @@ def test_the_seed_workflow_runs_a_real_simulation_and_reads_its_results(live_asg
             run = await client.call_tool("get_run", {"run_id": run_id})
             results = await client.call_tool("get_run_results", {"run_id": run_id})
             listed = await client.call_tool("list_runs", {"project_id": model.project_id})
-            sampled = await client.call_tool("sample_run_results", {"run_id": run_id, "points": [
-                {"x": 251100, "y": 6271900}, {"x": 100, "y": 100}]})
+            sampled = await client.call_tool(
+                "sample_run_results", {"run_id": run_id, "points": [{"x": 251100, "y": 6271900}, {"x": 100, "y": 100}]}
+            )
             return started, seen, run, results, listed, sampled
 
     started, seen, run, results, listed, sampled = asyncio.run(session())
@@ -114,9 +119,14 @@ def test_the_seed_workflow_runs_a_real_simulation_and_reads_its_results(live_asg
 
     record = run.structured_content
     assert record["mesh_triangle_count"] > 0 and record["statistics"]["peak_depth_m"] > 0
-    assert set(record["result_layers"]) == {"gn_layer_max_depth", "gn_layer_max_speed", "gn_layer_max_stage",
-                                            "gn_layer_max_hazard", "gn_layer_time_of_inundation",
-                                            "gn_layer_duration_of_inundation"}
+    assert set(record["result_layers"]) == {
+        "gn_layer_max_depth",
+        "gn_layer_max_speed",
+        "gn_layer_max_stage",
+        "gn_layer_max_hazard",
+        "gn_layer_time_of_inundation",
+        "gn_layer_duration_of_inundation",
+    }
     assert listed.structured_content["results"][0]["id"] == record["id"]
 
     statistics = results.structured_content["statistics"]
@@ -129,8 +139,11 @@ def test_the_seed_workflow_runs_a_real_simulation_and_reads_its_results(live_asg
     assert points[0]["peak_depth"] is not None and points[1]["peak_depth"] is None
 
     db_run = Run.objects.get(pk=record["id"])
-    with get_storage().local_path(key=f"{db_run.results_prefix}/max_depth.tif") as path, \
-            rasterio.open(path) as depth, rasterio.open(DEM) as dem:
+    with (
+        get_storage().local_path(key=f"{db_run.results_prefix}/max_depth.tif") as path,
+        rasterio.open(path) as depth,
+        rasterio.open(DEM) as dem,
+    ):
         assert depth.crs == dem.crs and depth.transform == dem.transform and depth.shape == dem.shape
     spend = AgentSpend.objects.get(grant=grant)
     assert spend.reference == f"run:{record['id']}" and str(spend.amount) == record["compute_cost"]
@@ -188,8 +201,9 @@ def test_a_killed_worker_ends_its_run_in_error_with_a_reason_and_retry_completes
     async def retry():
         async with mcp_client(live_asgi.url, key) as client:
             retried = await client.call_tool("retry_run", {"run_id": run_id})
-            return retried, await poll_status(client, retried.structured_content["id"],
-                                              {"complete", "error", "cancelled"}, seconds=120)
+            return retried, await poll_status(
+                client, retried.structured_content["id"], {"complete", "error", "cancelled"}, seconds=120
+            )
 
     retried, after = asyncio.run(retry())
     assert not retried.is_error, retried.content[0].text

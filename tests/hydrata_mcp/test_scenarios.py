@@ -24,8 +24,9 @@ def calls(url: str, key: str, steps):
 
 
 def build_posts(project_id: int, scenario_id: int) -> int:
-    return AgentActivity.objects.filter(method="POST",
-                                        path=f"{PROJECTS}{project_id}/scenarios/{scenario_id}/build/").count()
+    return AgentActivity.objects.filter(
+        method="POST", path=f"{PROJECTS}{project_id}/scenarios/{scenario_id}/build/"
+    ).count()
 
 
 def test_a_scenario_shows_its_price_builds_a_real_mesh_and_is_not_built_twice(live_asgi):
@@ -33,14 +34,21 @@ def test_a_scenario_shows_its_price_builds_a_real_mesh_and_is_not_built_twice(li
     model = small_test_model(live_asgi.url, key)
     pid = model.project_id
 
-    [created] = calls(live_asgi.url, key, [("create_scenario", {"project_id": pid, "name": "5 m, 30 min",
-                                                                "resolution": 5, "duration": 1800})])
+    [created] = calls(
+        live_asgi.url,
+        key,
+        [("create_scenario", {"project_id": pid, "name": "5 m, 30 min", "resolution": 5, "duration": 1800})],
+    )
     scenario = created.structured_content
     sid = scenario["id"]
-    built, again = calls(live_asgi.url, key, [
-        ("build_scenario", {"project_id": pid, "scenario_id": sid, "poll_interval_seconds": 2}),
-        ("build_scenario", {"project_id": pid, "scenario_id": sid, "poll_interval_seconds": 2}),
-    ])
+    built, again = calls(
+        live_asgi.url,
+        key,
+        [
+            ("build_scenario", {"project_id": pid, "scenario_id": sid, "poll_interval_seconds": 2}),
+            ("build_scenario", {"project_id": pid, "scenario_id": sid, "poll_interval_seconds": 2}),
+        ],
+    )
 
     assert scenario["computed_status"] == "created" and scenario["boundary"] == model.rows["boundary"]
     assert scenario["rainfall"] == model.rows["rainfall"] and scenario["terrain"] == model.terrain_id
@@ -57,10 +65,14 @@ def test_a_scenario_shows_its_price_builds_a_real_mesh_and_is_not_built_twice(li
     assert again.structured_content["outcome"] == "built" and again.structured_content["posted"] is False
     assert build_posts(pid, sid) == 1
 
-    [updated, rebuilt] = calls(live_asgi.url, key, [
-        ("update_scenario", {"project_id": pid, "scenario_id": sid, "resolution": 4}),
-        ("build_scenario", {"project_id": pid, "scenario_id": sid, "poll_interval_seconds": 2}),
-    ])
+    [updated, rebuilt] = calls(
+        live_asgi.url,
+        key,
+        [
+            ("update_scenario", {"project_id": pid, "scenario_id": sid, "resolution": 4}),
+            ("build_scenario", {"project_id": pid, "scenario_id": sid, "poll_interval_seconds": 2}),
+        ],
+    )
     assert updated.structured_content["latest_run_is_valid"] is False
     assert rebuilt.structured_content["posted"] is True and rebuilt.structured_content["outcome"] == "built"
     assert rebuilt.structured_content["mesh_triangle_count"] > result["mesh_triangle_count"]
@@ -70,14 +82,23 @@ def test_a_scenario_shows_its_price_builds_a_real_mesh_and_is_not_built_twice(li
 def test_rebuild_true_builds_again_even_when_the_build_is_valid(live_asgi):
     _, key = make_grant(level="draft")
     model = small_test_model(live_asgi.url, key)
-    [created] = calls(live_asgi.url, key, [("create_scenario", {"project_id": model.project_id, "name": "s",
-                                                                "resolution": 10, "duration": 600})])
+    [created] = calls(
+        live_asgi.url,
+        key,
+        [("create_scenario", {"project_id": model.project_id, "name": "s", "resolution": 10, "duration": 600})],
+    )
     sid = created.structured_content["id"]
-    first, second = calls(live_asgi.url, key, [
-        ("build_scenario", {"project_id": model.project_id, "scenario_id": sid, "poll_interval_seconds": 2}),
-        ("build_scenario", {"project_id": model.project_id, "scenario_id": sid, "rebuild": True,
-                            "poll_interval_seconds": 2}),
-    ])
+    first, second = calls(
+        live_asgi.url,
+        key,
+        [
+            ("build_scenario", {"project_id": model.project_id, "scenario_id": sid, "poll_interval_seconds": 2}),
+            (
+                "build_scenario",
+                {"project_id": model.project_id, "scenario_id": sid, "rebuild": True, "poll_interval_seconds": 2},
+            ),
+        ],
+    )
 
     assert first.structured_content["posted"] and second.structured_content["posted"]
     assert second.structured_content["run_id"] != first.structured_content["run_id"]
@@ -86,15 +107,24 @@ def test_rebuild_true_builds_again_even_when_the_build_is_valid(live_asgi):
 def test_above_100000_triangles_the_build_waits_for_confirmation_and_states_the_number(live_asgi):
     _, key = make_grant(level="draft")
     model = small_test_model(live_asgi.url, key)
-    [created] = calls(live_asgi.url, key, [("create_scenario", {"project_id": model.project_id, "name": "fine",
-                                                                "resolution": 0.8, "duration": 600})])
+    [created] = calls(
+        live_asgi.url,
+        key,
+        [("create_scenario", {"project_id": model.project_id, "name": "fine", "resolution": 0.8, "duration": 600})],
+    )
     sid = created.structured_content["id"]
     estimate = created.structured_content["mesh_triangle_count_estimate"]
-    unconfirmed, confirmed = calls(live_asgi.url, key, [
-        ("build_scenario", {"project_id": model.project_id, "scenario_id": sid}),
-        ("build_scenario", {"project_id": model.project_id, "scenario_id": sid, "confirm": True,
-                            "poll_interval_seconds": 2}),
-    ])
+    unconfirmed, confirmed = calls(
+        live_asgi.url,
+        key,
+        [
+            ("build_scenario", {"project_id": model.project_id, "scenario_id": sid}),
+            (
+                "build_scenario",
+                {"project_id": model.project_id, "scenario_id": sid, "confirm": True, "poll_interval_seconds": 2},
+            ),
+        ],
+    )
 
     assert estimate > 100_000
     assert unconfirmed.structured_content["outcome"] == "needs_confirmation"
@@ -107,15 +137,29 @@ def test_above_100000_triangles_the_build_waits_for_confirmation_and_states_the_
 def test_clone_copies_the_model_under_a_new_name_with_overrides(live_asgi):
     _, key = make_grant(level="draft")
     model = small_test_model(live_asgi.url, key)
-    [created] = calls(live_asgi.url, key, [("create_scenario", {"project_id": model.project_id, "name": "base",
-                                                                "resolution": 5, "duration": 1800})])
+    [created] = calls(
+        live_asgi.url,
+        key,
+        [("create_scenario", {"project_id": model.project_id, "name": "base", "resolution": 5, "duration": 1800})],
+    )
     source = created.structured_content
-    [clone, listed, fetched] = calls(live_asgi.url, key, [
-        ("clone_scenario", {"project_id": model.project_id, "scenario_id": source["id"], "name": "coarse",
-                            "overrides": {"resolution": 10}}),
-        ("list_scenarios", {"project_id": model.project_id}),
-        ("get_scenario", {"project_id": model.project_id, "scenario_id": source["id"]}),
-    ])
+    [clone, listed, fetched] = calls(
+        live_asgi.url,
+        key,
+        [
+            (
+                "clone_scenario",
+                {
+                    "project_id": model.project_id,
+                    "scenario_id": source["id"],
+                    "name": "coarse",
+                    "overrides": {"resolution": 10},
+                },
+            ),
+            ("list_scenarios", {"project_id": model.project_id}),
+            ("get_scenario", {"project_id": model.project_id, "scenario_id": source["id"]}),
+        ],
+    )
 
     copy = clone.structured_content
     assert copy["name"] == "coarse" and copy["resolution"] == 10 and copy["duration"] == 1800
@@ -127,17 +171,31 @@ def test_clone_copies_the_model_under_a_new_name_with_overrides(live_asgi):
 
 def bad_boundary(url: str, key: str, model, features: list[dict]) -> None:
     with api(url, key) as http:
-        collection = {"type": "FeatureCollection", "crs": {"type": "name", "properties": {"name": "EPSG:28356"}},
-                      "features": features}
+        collection = {
+            "type": "FeatureCollection",
+            "crs": {"type": "name", "properties": {"name": "EPSG:28356"}},
+            "features": features,
+        }
         assert attach(http, model, "boundary", upload_geojson(http, "bad.geojson", collection)).status_code == 200
 
 
 def refusal(url: str, key: str, model, **scenario) -> dict:
-    [created] = calls(url, key, [("create_scenario", {"project_id": model.project_id, "name": "bad",
-                                                      "resolution": 5, "duration": 600, **scenario})])
+    [created] = calls(
+        url,
+        key,
+        [
+            (
+                "create_scenario",
+                {"project_id": model.project_id, "name": "bad", "resolution": 5, "duration": 600, **scenario},
+            )
+        ],
+    )
     assert not created.is_error, created.content[0].text
-    [built] = calls(url, key, [("build_scenario", {"project_id": model.project_id,
-                                                   "scenario_id": created.structured_content["id"]})])
+    [built] = calls(
+        url,
+        key,
+        [("build_scenario", {"project_id": model.project_id, "scenario_id": created.structured_content["id"]})],
+    )
     assert not built.is_error, built.content[0].text
     return built.structured_content
 
@@ -183,14 +241,25 @@ def test_external_edges_with_a_gap_are_refused_naming_where(live_asgi):
 def test_mesh_regions_without_units_are_refused(live_asgi):
     _, key = make_grant(level="draft")
     model = small_test_model(live_asgi.url, key)
-    region = {"type": "Feature", "properties": {"resolution": 2},
-              "geometry": {"type": "Polygon", "coordinates": [[[251050, 6271850], [251150, 6271850],
-                                                               [251150, 6271950], [251050, 6271950],
-                                                               [251050, 6271850]]]}}
+    region = {
+        "type": "Feature",
+        "properties": {"resolution": 2},
+        "geometry": {
+            "type": "Polygon",
+            "coordinates": [
+                [[251050, 6271850], [251150, 6271850], [251150, 6271950], [251050, 6271950], [251050, 6271850]]
+            ],
+        },
+    }
     with api(live_asgi.url, key) as http:
-        collection = {"type": "FeatureCollection", "crs": {"type": "name", "properties": {"name": "EPSG:28356"}},
-                      "features": [region]}
-        assert attach(http, model, "mesh_region", upload_geojson(http, "regions.geojson", collection)).status_code == 200
+        collection = {
+            "type": "FeatureCollection",
+            "crs": {"type": "name", "properties": {"name": "EPSG:28356"}},
+            "features": [region],
+        }
+        assert (
+            attach(http, model, "mesh_region", upload_geojson(http, "regions.geojson", collection)).status_code == 200
+        )
 
     result = refusal(live_asgi.url, key, model, mesh_region=model.rows["mesh_region"])
 
@@ -220,14 +289,21 @@ def test_a_read_key_cannot_create_or_build_a_scenario(live_asgi):
     grant, key = make_grant(level="draft")
     model = small_test_model(live_asgi.url, key)
     read_grant, read_key = make_grant(grant.user, level="read")
-    [existing] = calls(live_asgi.url, key, [("create_scenario", {"project_id": model.project_id, "name": "mine",
-                                                                 "resolution": 10, "duration": 60})])
+    [existing] = calls(
+        live_asgi.url,
+        key,
+        [("create_scenario", {"project_id": model.project_id, "name": "mine", "resolution": 10, "duration": 60})],
+    )
     sid = existing.structured_content["id"]
 
-    [created, built] = calls(live_asgi.url, read_key, [
-        ("create_scenario", {"project_id": model.project_id, "name": "x", "resolution": 5, "duration": 60}),
-        ("build_scenario", {"project_id": model.project_id, "scenario_id": sid, "poll_interval_seconds": 2}),
-    ])
+    [created, built] = calls(
+        live_asgi.url,
+        read_key,
+        [
+            ("create_scenario", {"project_id": model.project_id, "name": "x", "resolution": 5, "duration": 60}),
+            ("build_scenario", {"project_id": model.project_id, "scenario_id": sid, "poll_interval_seconds": 2}),
+        ],
+    )
 
     for refused in (created, built):
         assert refused.is_error and "GRANT_LEVEL_TOO_LOW" in refused.content[0].text

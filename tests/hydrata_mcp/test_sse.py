@@ -10,9 +10,12 @@ from hydrata_mcp.sse import events, rewrite_data
 from tests.factories import make_grant, make_project
 from tests.mcp_client import mcp_client
 
-STREAM = b"event: message\r\ndata: {\"a\": 1}\r\n\r\ndata: two\ndata: lines\n\nid: 3\rdata: cr\r\r"
-EXPECTED = [(b"event: message\r\ndata: {\"a\": 1}", b"\r\n\r\n"), (b"data: two\ndata: lines", b"\n\n"),
-            (b"id: 3\rdata: cr", b"\r\r")]
+STREAM = b'event: message\r\ndata: {"a": 1}\r\n\r\ndata: two\ndata: lines\n\nid: 3\rdata: cr\r\r'
+EXPECTED = [
+    (b'event: message\r\ndata: {"a": 1}', b"\r\n\r\n"),
+    (b"data: two\ndata: lines", b"\n\n"),
+    (b"id: 3\rdata: cr", b"\r\r"),
+]
 
 
 def framed(chunks: list[bytes]) -> list[tuple[bytes, bytes]]:
@@ -31,7 +34,7 @@ def test_events_end_at_an_empty_line_whichever_line_ends_the_stream_uses():
 
 
 def test_events_are_framed_alike_however_the_stream_is_chunked():
-    assert framed([STREAM[i:i + 1] for i in range(len(STREAM))]) == EXPECTED
+    assert framed([STREAM[i : i + 1] for i in range(len(STREAM))]) == EXPECTED
     assert framed([STREAM[:5], STREAM[5:31], STREAM[31:]]) == EXPECTED
 
 
@@ -52,12 +55,16 @@ def test_rewriting_replaces_the_data_lines_with_one_and_keeps_the_other_fields_i
 
 
 @pytest.mark.django_db(transaction=True)
-
 def test_the_first_progress_notification_reaches_the_client_seconds_before_the_tool_returns(live_asgi):
     grant, key = make_grant(level="read")
     project = make_project(grant.user)
-    Terrain.objects.create(project=project, title="importing", source_filename="dem.tif", source_key="staging/dem",
-                           status=TerrainStatus.CREATING)  # no worker: it stays importing
+    Terrain.objects.create(
+        project=project,
+        title="importing",
+        source_filename="dem.tif",
+        source_key="staging/dem",
+        status=TerrainStatus.CREATING,
+    )  # no worker: it stays importing
     arrivals: list[float] = []
 
     async def on_progress(value, total, message):
@@ -66,8 +73,11 @@ def test_the_first_progress_notification_reaches_the_client_seconds_before_the_t
     async def session():
         async with mcp_client(live_asgi.url, key) as client:
             started = time.monotonic()
-            waited = await client.call_tool("get_terrain", {"project_id": project.pk, "timeout_seconds": 7,
-                                                            "poll_interval_seconds": 2}, progress_callback=on_progress)
+            waited = await client.call_tool(
+                "get_terrain",
+                {"project_id": project.pk, "timeout_seconds": 7, "poll_interval_seconds": 2},
+                progress_callback=on_progress,
+            )
             return started, time.monotonic(), waited
 
     started, returned, waited = asyncio.run(session())

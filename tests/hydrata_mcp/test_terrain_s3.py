@@ -61,22 +61,36 @@ def assert_matches_truth(terrain: dict) -> None:
     assert terrain["bbox_wgs84"] == pytest.approx(truth["bbox_wgs84"], abs=1e-6)
 
 
-def test_an_agent_puts_a_dem_to_s3_and_the_import_reads_it_back_into_a_ready_terrain(live_asgi, bucket,
-                                                                                      media_root):
+def test_an_agent_puts_a_dem_to_s3_and_the_import_reads_it_back_into_a_ready_terrain(live_asgi, bucket, media_root):
     grant, key = make_grant(level="draft")
     project = make_project(grant.user)
 
     async def session():
         async with mcp_client(live_asgi.url, key) as client:
-            presigned = (await client.call_tool("presign_terrain_upload", {
-                "project_id": project.pk, "filename": "dem.tif", "size": DEM.stat().st_size})).structured_content
-            put = await asyncio.to_thread(requests.put, presigned["upload_url"], data=DEM.read_bytes(),
-                                          headers={"Content-Type": presigned["content_type"]}, timeout=30)
-            finalized = await client.call_tool("finalize_terrain_upload", {
-                "project_id": project.pk, "staging_key": presigned["staging_key"],
-                "process_id": presigned["process_id"]})
-            waited = await client.call_tool("get_terrain", {
-                "project_id": project.pk, "timeout_seconds": 30, "poll_interval_seconds": 2})
+            presigned = (
+                await client.call_tool(
+                    "presign_terrain_upload",
+                    {"project_id": project.pk, "filename": "dem.tif", "size": DEM.stat().st_size},
+                )
+            ).structured_content
+            put = await asyncio.to_thread(
+                requests.put,
+                presigned["upload_url"],
+                data=DEM.read_bytes(),
+                headers={"Content-Type": presigned["content_type"]},
+                timeout=30,
+            )
+            finalized = await client.call_tool(
+                "finalize_terrain_upload",
+                {
+                    "project_id": project.pk,
+                    "staging_key": presigned["staging_key"],
+                    "process_id": presigned["process_id"],
+                },
+            )
+            waited = await client.call_tool(
+                "get_terrain", {"project_id": project.pk, "timeout_seconds": 30, "poll_interval_seconds": 2}
+            )
             return presigned, put, finalized, waited
 
     presigned, put, finalized, waited = asyncio.run(session())
@@ -101,11 +115,17 @@ def test_finalize_before_the_put_to_s3_is_a_tool_error_with_upload_not_found(liv
 
     async def session():
         async with mcp_client(live_asgi.url, key) as client:
-            presigned = (await client.call_tool("presign_terrain_upload", {
-                "project_id": project.pk, "filename": "dem.tif"})).structured_content
-            return await client.call_tool("finalize_terrain_upload", {
-                "project_id": project.pk, "staging_key": presigned["staging_key"],
-                "process_id": presigned["process_id"]})
+            presigned = (
+                await client.call_tool("presign_terrain_upload", {"project_id": project.pk, "filename": "dem.tif"})
+            ).structured_content
+            return await client.call_tool(
+                "finalize_terrain_upload",
+                {
+                    "project_id": project.pk,
+                    "staging_key": presigned["staging_key"],
+                    "process_id": presigned["process_id"],
+                },
+            )
 
     result = asyncio.run(session())
 
@@ -118,12 +138,17 @@ def test_the_rest_path_presign_put_finalize_on_s3_makes_a_ready_terrain_with_a_h
     project = make_project()
     client = api_for(project.owner)
 
-    presigned = client.post(f"{PROJECTS}{project.pk}/terrain/upload/presign/",
-                            {"filename": "dem.tif", "size": DEM.stat().st_size}, format="json").json()
+    presigned = client.post(
+        f"{PROJECTS}{project.pk}/terrain/upload/presign/",
+        {"filename": "dem.tif", "size": DEM.stat().st_size},
+        format="json",
+    ).json()
     put = requests.put(presigned["upload_url"], data=DEM.read_bytes(), headers=presigned["headers"], timeout=30)
-    finalized = client.post(f"{PROJECTS}{project.pk}/terrain/upload/finalize/",
-                            {"staging_key": presigned["staging_key"], "process_id": presigned["process_id"]},
-                            format="json")
+    finalized = client.post(
+        f"{PROJECTS}{project.pk}/terrain/upload/finalize/",
+        {"staging_key": presigned["staging_key"], "process_id": presigned["process_id"]},
+        format="json",
+    )
     detail = client.get(f"{PROJECTS}{project.pk}/terrain/{finalized.json()['id']}/")
 
     assert put.status_code == 200
@@ -140,11 +165,13 @@ def test_the_rest_path_presign_put_finalize_on_s3_makes_a_ready_terrain_with_a_h
 def test_finalize_before_the_put_to_s3_is_upload_not_found_over_rest(bucket):
     project = make_project()
     client = api_for(project.owner)
-    presigned = client.post(f"{PROJECTS}{project.pk}/terrain/upload/presign/", {"filename": "dem.tif"},
-                            format="json").json()
+    presigned = client.post(
+        f"{PROJECTS}{project.pk}/terrain/upload/presign/", {"filename": "dem.tif"}, format="json"
+    ).json()
 
-    response = client.post(f"{PROJECTS}{project.pk}/terrain/upload/finalize/",
-                           {"staging_key": presigned["staging_key"]}, format="json")
+    response = client.post(
+        f"{PROJECTS}{project.pk}/terrain/upload/finalize/", {"staging_key": presigned["staging_key"]}, format="json"
+    )
 
     assert response.status_code == 400
     assert response.json()["code"] == "UPLOAD_NOT_FOUND"

@@ -21,12 +21,12 @@ def main(arguments: list[str]) -> int:
             for name, value in environment.items():
                 print(f"export {name}={value}")
             with contextlib.suppress(KeyboardInterrupt):
-                subprocess.run(arguments[1:] or ["sleep", "infinity"], env=dict(os.environ, **environment),
-                               check=False)
+                subprocess.run(arguments[1:] or ["sleep", "infinity"], env=dict(os.environ, **environment), check=False)
             return 0
         command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *(arguments or ["tests/production"])]
-        return subprocess.run(command, cwd=ROOT, env=dict(os.environ, **environment, HYDRATA_PRODUCTION_PROFILE="1"),
-                              check=False).returncode
+        return subprocess.run(
+            command, cwd=ROOT, env=dict(os.environ, **environment, HYDRATA_PRODUCTION_PROFILE="1"), check=False
+        ).returncode
 
 
 if __name__ == "__main__":

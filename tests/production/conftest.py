@@ -31,23 +31,29 @@ def free_port() -> int:
 
 def database_url(settings_dict: dict) -> str:
     """The URL of the database pytest-django created, for the processes the tests start."""
-    return (f"postgres://{settings_dict['USER']}@{settings_dict['HOST']}:{settings_dict['PORT']}/"
-            f"{settings_dict['NAME']}")
+    return f"postgres://{settings_dict['USER']}@{settings_dict['HOST']}:{settings_dict['PORT']}/{settings_dict['NAME']}"
 
 
 def process_environment(var_dir: Path, database: str, **extra: str) -> dict[str, str]:
     """A machine of its own: its own var/ and media folder, the shared database, broker and bucket."""
     (var_dir / "media").mkdir(parents=True, exist_ok=True)
-    return dict(os.environ, HYDRATA_VAR_DIR=str(var_dir), MEDIA_ROOT=str(var_dir / "media"), DATABASE_URL=database,
-                PYTHONPATH=str(ROOT), **extra)
+    return dict(
+        os.environ,
+        HYDRATA_VAR_DIR=str(var_dir),
+        MEDIA_ROOT=str(var_dir / "media"),
+        DATABASE_URL=database,
+        PYTHONPATH=str(ROOT),
+        **extra,
+    )
 
 
 class Process:
     def __init__(self, command: list[str], *, env: dict[str, str], log: Path) -> None:
         self.log = log
         with log.open("wb") as output:  # a file, not a pipe: a full pipe would stall the process
-            self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT,
-                                            start_new_session=True)
+            self.process = subprocess.Popen(
+                command, cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
+            )
 
     def kill(self) -> None:
         os.killpg(self.process.pid, signal.SIGKILL)
@@ -67,11 +73,20 @@ class WebServer(Process):
     def __init__(self, var_dir: Path, database: str) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        env = process_environment(var_dir, database, HYDRATA_SITE_URL=self.url, HYDRATA_API_ORIGIN=self.url,
-                                  HYDRATA_WEB_WORKERS=str(WEB_PROCESSES), HYDRATA_AGENT_RATE_LIMIT="0",
-                                  HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS=str(HEARTBEAT_TIMEOUT_SECONDS))
-        super().__init__([sys.executable, "-m", "config.serve", "--host", "127.0.0.1", "--port", str(self.port)],
-                         env=env, log=var_dir / "web.log")
+        env = process_environment(
+            var_dir,
+            database,
+            HYDRATA_SITE_URL=self.url,
+            HYDRATA_API_ORIGIN=self.url,
+            HYDRATA_WEB_WORKERS=str(WEB_PROCESSES),
+            HYDRATA_AGENT_RATE_LIMIT="0",
+            HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS=str(HEARTBEAT_TIMEOUT_SECONDS),
+        )
+        super().__init__(
+            [sys.executable, "-m", "config.serve", "--host", "127.0.0.1", "--port", str(self.port)],
+            env=env,
+            log=var_dir / "web.log",
+        )
 
     def wait_until_serving(self) -> None:
         import httpx
@@ -91,10 +106,25 @@ class Worker(Process):
     def __init__(self, var_dir: Path, database: str, name: str) -> None:
         self.name = name
         self.media_root = var_dir / "media"
-        super().__init__([sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--concurrency=1",
-                          "--loglevel=INFO", "--without-gossip", "--without-mingle",
-                          "--hostname", f"{name}@{socket.gethostname()}"],
-                         env=process_environment(var_dir, database), log=var_dir / "worker.log")
+        super().__init__(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--pool=solo",
+                "--concurrency=1",
+                "--loglevel=INFO",
+                "--without-gossip",
+                "--without-mingle",
+                "--hostname",
+                f"{name}@{socket.gethostname()}",
+            ],
+            env=process_environment(var_dir, database),
+            log=var_dir / "worker.log",
+        )
 
 
 @pytest.fixture(scope="session")
@@ -106,8 +136,10 @@ def test_database_url(django_db_setup, django_db_blocker) -> Iterator[str]:
     yield url
     with django_db_blocker.unblock(), connection.cursor() as cursor:
         # Connections left open in other threads (sync_to_async's) would block dropping the test database.
-        cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                       "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
 
 
 @pytest.fixture(scope="session")

@@ -55,8 +55,11 @@ def install_missing_packages() -> None:
         return
     prefix = [] if os.geteuid() == 0 else ["sudo", "-n"]
     subprocess.run([*prefix, "apt-get", "update", "-q"], check=True)
-    subprocess.run([*prefix, "apt-get", "install", "-y", "-q", *APT_PACKAGES], check=True,
-                   env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+    subprocess.run(
+        [*prefix, "apt-get", "install", "-y", "-q", *APT_PACKAGES],
+        check=True,
+        env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"),
+    )
 
 
 def as_server_user(command: list[str]) -> list[str]:
@@ -103,20 +106,66 @@ def start_postgres(folder: Path) -> Server:
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres")
         shutil.chown(data, "postgres")
-    subprocess.run(as_server_user([str(binaries / "initdb"), "-D", str(data), "-U", DATABASE_USER, "--auth=trust",
-                                   "--encoding=UTF8", "--locale=C.UTF-8"]),
-                   check=True, stdout=subprocess.DEVNULL, cwd=folder)
+    subprocess.run(
+        as_server_user(
+            [
+                str(binaries / "initdb"),
+                "-D",
+                str(data),
+                "-U",
+                DATABASE_USER,
+                "--auth=trust",
+                "--encoding=UTF8",
+                "--locale=C.UTF-8",
+            ]
+        ),
+        check=True,
+        stdout=subprocess.DEVNULL,
+        cwd=folder,
+    )
     port = free_port()
     # Durability is not under test: no fsync keeps migrations and test flushes quick.
-    command = as_server_user([str(binaries / "postgres"), "-D", str(data), "-h", "127.0.0.1", "-p", str(port),
-                              "-k", str(folder), "-c", "fsync=off", "-c", "synchronous_commit=off",
-                              "-c", "full_page_writes=off", "-c", "max_connections=200"])
+    command = as_server_user(
+        [
+            str(binaries / "postgres"),
+            "-D",
+            str(data),
+            "-h",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "-k",
+            str(folder),
+            "-c",
+            "fsync=off",
+            "-c",
+            "synchronous_commit=off",
+            "-c",
+            "full_page_writes=off",
+            "-c",
+            "max_connections=200",
+        ]
+    )
     server = spawn("postgres", command, port=port, folder=folder)
     deadline = time.monotonic() + 30
     while True:
-        created = subprocess.run([str(binaries / "psql"), "-h", "127.0.0.1", "-p", str(port), "-U", DATABASE_USER,
-                                  "-d", "postgres", "-c", f"CREATE DATABASE {DATABASE}"],
-                                 capture_output=True, text=True)
+        created = subprocess.run(
+            [
+                str(binaries / "psql"),
+                "-h",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "-U",
+                DATABASE_USER,
+                "-d",
+                "postgres",
+                "-c",
+                f"CREATE DATABASE {DATABASE}",
+            ],
+            capture_output=True,
+            text=True,
+        )
         if created.returncode == 0 or time.monotonic() > deadline:
             break
         time.sleep(0.3)  # the socket listens a moment before the server accepts connections
@@ -128,25 +177,51 @@ def start_postgres(folder: Path) -> Server:
 
 def start_redis(folder: Path) -> Server:
     port = free_port()
-    return spawn("redis", ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder),
-                           "--save", "", "--appendonly", "no"], port=port, folder=folder)
+    return spawn(
+        "redis",
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(folder),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        port=port,
+        folder=folder,
+    )
 
 
 def start_s3(folder: Path) -> Server:
     port = free_port()
-    server = spawn("s3", [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
-                   port=port, folder=folder, env=dict(os.environ, **S3_CREDENTIALS))
+    server = spawn(
+        "s3",
+        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+        port=port,
+        folder=folder,
+        env=dict(os.environ, **S3_CREDENTIALS),
+    )
     import boto3
 
-    boto3.session.Session().client("s3", region_name=REGION, endpoint_url=f"http://127.0.0.1:{port}",
-                                   **{k.lower(): v for k, v in S3_CREDENTIALS.items() if k != "AWS_DEFAULT_REGION"}
-                                   ).create_bucket(Bucket=BUCKET,
-                                                   CreateBucketConfiguration={"LocationConstraint": REGION})
+    boto3.session.Session().client(
+        "s3",
+        region_name=REGION,
+        endpoint_url=f"http://127.0.0.1:{port}",
+        **{k.lower(): v for k, v in S3_CREDENTIALS.items() if k != "AWS_DEFAULT_REGION"},
+    ).create_bucket(Bucket=BUCKET, CreateBucketConfiguration={"LocationConstraint": REGION})
     return server
 
 
-S3_CREDENTIALS = {"AWS_ACCESS_KEY_ID": "production-test", "AWS_SECRET_ACCESS_KEY": "production-test-secret",
-                  "AWS_DEFAULT_REGION": REGION}
+S3_CREDENTIALS = {
+    "AWS_ACCESS_KEY_ID": "production-test",
+    "AWS_SECRET_ACCESS_KEY": "production-test-secret",
+    "AWS_DEFAULT_REGION": REGION,
+}
 
 
 def profile_environment(*, postgres: Server, redis: Server, s3: Server) -> dict[str, str]:

@@ -16,23 +16,54 @@ pytestmark = pytest.mark.django_db(transaction=True)
 EXAMPLES = 250
 READ_SECONDS = 5  # a stream (subscriptions/listen) is read this long, then dropped
 READ_BYTES = 256 * 1024
-METHODS = ["initialize", "ping", "tools/list", "tools/call", "prompts/list", "prompts/get", "resources/list",
-           "resources/read", "resources/templates/list", "completion/complete", "logging/setLevel",
-           "subscriptions/listen", "notifications/initialized", "notifications/cancelled", "server/discover"]
+METHODS = [
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "prompts/list",
+    "prompts/get",
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
+    "completion/complete",
+    "logging/setLevel",
+    "subscriptions/listen",
+    "notifications/initialized",
+    "notifications/cancelled",
+    "server/discover",
+]
 TOOLS = ["get_project", "list_projects", "create_project", "get_run_status", "sample_run_results", "nope"]
 
 json_scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=50)
-json_values = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=4)
-                           | st.dictionaries(st.text(max_size=12), inner, max_size=4), max_leaves=20)
-ids = st.none() | st.integers() | st.integers(min_value=10**30, max_value=10**40) | st.text(max_size=20) \
-    | st.floats() | st.booleans() | st.lists(st.integers(), max_size=2)
-tool_params = st.fixed_dictionaries({"name": st.sampled_from(TOOLS) | st.text(max_size=20),
-                                     "arguments": st.dictionaries(st.sampled_from(["project_id", "run_id", "name",
-                                                                                   "points", "x"]), json_values)})
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4),
+    max_leaves=20,
+)
+ids = (
+    st.none()
+    | st.integers()
+    | st.integers(min_value=10**30, max_value=10**40)
+    | st.text(max_size=20)
+    | st.floats()
+    | st.booleans()
+    | st.lists(st.integers(), max_size=2)
+)
+tool_params = st.fixed_dictionaries(
+    {
+        "name": st.sampled_from(TOOLS) | st.text(max_size=20),
+        "arguments": st.dictionaries(st.sampled_from(["project_id", "run_id", "name", "points", "x"]), json_values),
+    }
+)
 messages = st.fixed_dictionaries(
     {"jsonrpc": st.sampled_from(["2.0", "1.0", 2.0, None]), "method": st.sampled_from(METHODS) | st.text(max_size=30)},
-    optional={"id": ids, "params": tool_params | json_values,
-              "_meta": st.dictionaries(st.text(max_size=20), json_values, max_size=3)})
+    optional={
+        "id": ids,
+        "params": tool_params | json_values,
+        "_meta": st.dictionaries(st.text(max_size=20), json_values, max_size=3),
+    },
+)
 
 
 def encoded(value) -> bytes:
@@ -47,18 +78,23 @@ def huge_number(digits: int) -> bytes:
     return b'{"jsonrpc":"2.0","id":' + b"9" * digits + b',"method":"ping"}'
 
 
-bodies = (messages.map(encoded)
-          | st.lists(messages, min_size=0, max_size=5).map(encoded)
-          | json_values.map(encoded)
-          | st.integers(min_value=1, max_value=200_000).map(nested)
-          | st.integers(min_value=1, max_value=50_000).map(huge_number)
-          | st.binary(max_size=200)
-          | messages.map(encoded).map(lambda body: body[:-1] + b"\xff\xfe\x80" + body[-1:]))
+bodies = (
+    messages.map(encoded)
+    | st.lists(messages, min_size=0, max_size=5).map(encoded)
+    | json_values.map(encoded)
+    | st.integers(min_value=1, max_value=200_000).map(nested)
+    | st.integers(min_value=1, max_value=50_000).map(huge_number)
+    | st.binary(max_size=200)
+    | messages.map(encoded).map(lambda body: body[:-1] + b"\xff\xfe\x80" + body[-1:])
+)
 
 
 def exchange(url: str, body: bytes, key: str | None) -> tuple[int, bytes]:
-    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
-               "MCP-Protocol-Version": "2025-11-25"}
+    headers = {
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2025-11-25",
+    }
     if key:
         headers["Authorization"] = f"Bearer {key}"
     received = b""
@@ -80,8 +116,9 @@ def assert_answered_cleanly(status: int, received: bytes, secrets: list[str]) ->
 
 
 @given(body=bodies)
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=EXAMPLES, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck)
+)
 def test_arbitrary_bodies_with_a_key_never_get_a_5xx_a_traceback_or_the_key(body, production_web, fuzz_grant_key):
     status, received = exchange(production_web.url, body, fuzz_grant_key)
 
@@ -89,8 +126,9 @@ def test_arbitrary_bodies_with_a_key_never_get_a_5xx_a_traceback_or_the_key(body
 
 
 @given(body=bodies)
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=EXAMPLES, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck)
+)
 def test_arbitrary_bodies_without_a_key_never_get_a_5xx_or_a_traceback(body, production_web):
     status, received = exchange(production_web.url, body, None)
 

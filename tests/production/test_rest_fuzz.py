@@ -21,11 +21,18 @@ CHECKS = [not_a_server_error, response_schema_conformance, content_type_conforma
 
 def fuzz(operation, *, base_url: str, key: str) -> None:
     @given(case=operation.as_strategy())
-    @settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, derandomize=True, database=None,
-              suppress_health_check=list(HealthCheck), print_blob=False)
+    @settings(
+        max_examples=EXAMPLES_PER_OPERATION,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+        print_blob=False,
+    )
     def probe(case) -> None:
-        response = case.call_and_validate(base_url=base_url, headers={"Authorization": f"Bearer {key}"},
-                                          checks=CHECKS, timeout=30)
+        response = case.call_and_validate(
+            base_url=base_url, headers={"Authorization": f"Bearer {key}"}, checks=CHECKS, timeout=30
+        )
         assert key not in response.text and key[3:] not in response.text, "the key came back"
 
     probe()

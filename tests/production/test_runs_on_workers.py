@@ -27,8 +27,7 @@ def test_concurrent_starts_against_a_limit_that_allows_one_charge_exactly_one(pr
 
     async def build_all():
         async with mcp_client(production_web.url, key) as client:
-            return [await built_scenario(client, model, duration=300, resolution=10)
-                    for _ in range(CONCURRENT_STARTS)]
+            return [await built_scenario(client, model, duration=300, resolution=10) for _ in range(CONCURRENT_STARTS)]
 
     scenarios = asyncio.run(build_all())
     prices = [run_price(run=Run.objects.filter(scenario_id=s["id"]).latest("pk")) for s in scenarios]
@@ -53,8 +52,7 @@ def test_concurrent_starts_against_a_limit_that_allows_one_charge_exactly_one(pr
     assert spends[0].reference == f"run:{started[0].structured_content['id']}"
 
 
-def test_a_worker_killed_mid_run_ends_it_in_error_and_the_other_worker_completes_its_retry(
-        production_web, two_workers):
+def test_a_worker_killed_mid_run_ends_it_in_error_and_the_other_worker_completes_its_retry(production_web, two_workers):
     _, key = make_grant(level="launch")
     model = small_test_model(production_web.url, key)
 
@@ -88,12 +86,14 @@ def test_a_worker_killed_mid_run_ends_it_in_error_and_the_other_worker_completes
     async def retry():
         async with mcp_client(production_web.url, key) as client:
             retried = await client.call_tool("retry_run", {"run_id": run_id})
-            return retried, await poll_status(client, retried.structured_content["id"],
-                                              {"complete", "error", "cancelled"}, seconds=180)
+            return retried, await poll_status(
+                client, retried.structured_content["id"], {"complete", "error", "cancelled"}, seconds=180
+            )
 
     retried, after = asyncio.run(retry())
     assert not retried.is_error, retried.content[0].text
     assert after[-1]["status"] == "complete", after[-1]
-    retry_record = until(lambda: {"host": Run.objects.get(pk=retried.structured_content["id"]).worker_hostname},
-                         lambda r: r["host"])
+    retry_record = until(
+        lambda: {"host": Run.objects.get(pk=retried.structured_content["id"]).worker_hostname}, lambda r: r["host"]
+    )
     assert retry_record["host"].startswith(f"{survivor.name}@")

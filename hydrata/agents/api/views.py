@@ -19,26 +19,29 @@ class AgentMeView(APIView):
     def get(self, request: AuthenticatedRequest) -> Response:
         grant = grant_of(request)
         if grant is None:
-            raise ValidationFailed("This endpoint describes an agent grant; sign in with an agent key.",
-                                   code="NO_AGENT_GRANT")
+            raise ValidationFailed(
+                "This endpoint describes an agent grant; sign in with an agent key.", code="NO_AGENT_GRANT"
+            )
         account = account_for_user(user=grant.user)
         limit = account.monthly_spend_limit if account else None
-        return Response({
-            "id": grant.pk,
-            "kind": grant.kind,
-            "name": grant.name,
-            "level": grant.level,
-            "key_prefix": grant.key_prefix,
-            "client_host": grant.client_host,
-            "account": grant.user.get_username(),
-            "paused": bool(account and account.agents_paused),
-            "spend_used_this_month": str(spend_used_this_month(user=grant.user, now=timezone.now())),
-            "spend_limit_monthly": None if limit is None else str(limit),
-            "currency": "USD",
-            "created_at": grant.created_at,
-            "expires_at": grant.expires_at,
-            "last_used_at": grant.last_used_at,
-        })
+        return Response(
+            {
+                "id": grant.pk,
+                "kind": grant.kind,
+                "name": grant.name,
+                "level": grant.level,
+                "key_prefix": grant.key_prefix,
+                "client_host": grant.client_host,
+                "account": grant.user.get_username(),
+                "paused": bool(account and account.agents_paused),
+                "spend_used_this_month": str(spend_used_this_month(user=grant.user, now=timezone.now())),
+                "spend_limit_monthly": None if limit is None else str(limit),
+                "currency": "USD",
+                "created_at": grant.created_at,
+                "expires_at": grant.expires_at,
+                "last_used_at": grant.last_used_at,
+            }
+        )
 
 
 class CapabilitySuggestionCreateView(APIView):
@@ -48,5 +51,7 @@ class CapabilitySuggestionCreateView(APIView):
         data = CapabilitySuggestionInput(data=request.data)
         data.is_valid(raise_exception=True)
         suggestion = capability_suggestion_create(user=request.user, grant=grant_of(request), **data.validated_data)
-        return Response({"id": suggestion.pk, "summary": suggestion.summary, "created_at": suggestion.created_at},
-                        status=status.HTTP_201_CREATED)
+        return Response(
+            {"id": suggestion.pk, "summary": suggestion.summary, "created_at": suggestion.created_at},
+            status=status.HTTP_201_CREATED,
+        )

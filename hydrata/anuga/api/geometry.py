@@ -27,8 +27,9 @@ def bounds_of(text: str) -> tuple[float, float, float, float] | None:
     except ValueError:
         raise ValidationFailed("bbox is west,south,east,north in degrees.", code="INVALID_BBOX") from None
     if not (-180 <= west < east <= 180 and -90 <= south < north <= 90):
-        raise ValidationFailed("bbox must run west < east within ±180 and south < north within ±90.",
-                               code="INVALID_BBOX")
+        raise ValidationFailed(
+            "bbox must run west < east within ±180 and south < north within ±90.", code="INVALID_BBOX"
+        )
     return west, south, east, north
 
 

@@ -27,8 +27,17 @@ class InputLayerOutput(serializers.ModelSerializer):
 
     class Meta:
         model = InputLayer
-        fields = ["id", "kind", "title", "is_default", "gn_layer", "has_features", "feature_count", "bbox_wgs84",
-                  "updated_at"]
+        fields = [
+            "id",
+            "kind",
+            "title",
+            "is_default",
+            "gn_layer",
+            "has_features",
+            "feature_count",
+            "bbox_wgs84",
+            "updated_at",
+        ]
 
     def get_has_features(self, layer: InputLayer) -> bool:
         return layer.feature_count > 0

@@ -42,5 +42,10 @@ class MapDetailView(APIView):
     def get(self, request: AuthenticatedRequest, map_id: int) -> Response:
         project = project_for_map(user=request.user, map_id=map_id)
         roles = roles_for(user=request.user, project_ids=[project.pk])
-        return Response({"id": map_id, "title": project.base_map.title,
-                         "project": ProjectOutput(project, context={"roles": roles}).data})
+        return Response(
+            {
+                "id": map_id,
+                "title": project.base_map.title,
+                "project": ProjectOutput(project, context={"roles": roles}).data,
+            }
+        )

@@ -22,11 +22,28 @@ LOG_TAIL_LINES = 60
 # What a caller who sees a project only because it is public may read of its runs: their published results
 # (state, timing, statistics and the result layers' descriptions, the preview, values at points). Every other
 # field is withheld: the cost, the log, error details, the compute target, and every signed download link.
-PUBLISHED_RUN_FIELDS = frozenset({
-    "id", "status", "phase", "progress_pct", "eta_seconds", "sim_time", "duration", "updated_at", "scenario",
-    "project", "scenario_name", "resolution", "mesh_triangle_count", "created_at", "started_at", "finished_at",
-    "statistics", "currency",
-})
+PUBLISHED_RUN_FIELDS = frozenset(
+    {
+        "id",
+        "status",
+        "phase",
+        "progress_pct",
+        "eta_seconds",
+        "sim_time",
+        "duration",
+        "updated_at",
+        "scenario",
+        "project",
+        "scenario_name",
+        "resolution",
+        "mesh_triangle_count",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "statistics",
+        "currency",
+    }
+)
 # A withheld field keeps its key, empty: null, or these for the fields a member's answer never has null.
 WITHHELD_AS = {"error_message": "", "user_message": "", "log_tail": []}
 
@@ -49,32 +66,54 @@ class SampleInput(serializers.Serializer):
 
 
 class TimeSeriesInput(serializers.Serializer):
-    gauges = serializers.ListField(child=serializers.CharField(max_length=200), required=False, allow_null=True,
-                                   default=None, max_length=50)
-    flow_lines = serializers.ListField(child=serializers.CharField(max_length=200), required=False,
-                                       allow_null=True, default=None, max_length=50)
+    gauges = serializers.ListField(
+        child=serializers.CharField(max_length=200), required=False, allow_null=True, default=None, max_length=50
+    )
+    flow_lines = serializers.ListField(
+        child=serializers.CharField(max_length=200), required=False, allow_null=True, default=None, max_length=50
+    )
     points = PointInput(many=True, required=False, default=list, max_length=50)  # type: ignore[call-arg]  # DRF 3.15 has it; its stubs not yet
     crs = serializers.CharField(required=False, allow_blank=True, default="")
 
 
 def run_status(run: Run) -> dict[str, Any]:
-    return {"id": run.pk, "status": run.status, "phase": phase_of(run), "progress_pct": round(run.progress_pct, 1),
-            "eta_seconds": run.eta_seconds, "error_message": run.error_message, "user_message": run.user_message,
-            "compute_backend": run.compute_backend or None, "sim_time": run.sim_time, "duration": run.duration,
-            "cancel_requested": run.cancel_requested, "updated_at": run.updated_at}
+    return {
+        "id": run.pk,
+        "status": run.status,
+        "phase": phase_of(run),
+        "progress_pct": round(run.progress_pct, 1),
+        "eta_seconds": run.eta_seconds,
+        "error_message": run.error_message,
+        "user_message": run.user_message,
+        "compute_backend": run.compute_backend or None,
+        "sim_time": run.sim_time,
+        "duration": run.duration,
+        "cancel_requested": run.cancel_requested,
+        "updated_at": run.updated_at,
+    }
 
 
 def run_detail(run: Run, *, signed_links: bool) -> dict[str, Any]:
     return {
         **run_status(run),
-        "scenario": run.scenario_id, "project": run.scenario.project_id, "scenario_name": run.scenario.name,
-        "resolution": run.resolution, "mesh_triangle_count": run.mesh_triangle_count,
+        "scenario": run.scenario_id,
+        "project": run.scenario.project_id,
+        "scenario_name": run.scenario.name,
+        "resolution": run.resolution,
+        "mesh_triangle_count": run.mesh_triangle_count,
         "mesh_triangle_count_estimate": run.mesh_triangle_count_estimate,
-        "compute_cost": None if run.compute_cost is None else str(run.compute_cost), "currency": "USD",
-        "retry_of": run.retry_of_id, "created_at": run.created_at, "build_started_at": run.build_started_at,
-        "build_finished_at": run.build_finished_at, "queued_at": run.queued_at, "started_at": run.started_at,
-        "finished_at": run.finished_at, "wall_seconds": _wall_seconds(run),
-        "log_tail": run.log.splitlines()[-LOG_TAIL_LINES:], "statistics": run.statistics,
+        "compute_cost": None if run.compute_cost is None else str(run.compute_cost),
+        "currency": "USD",
+        "retry_of": run.retry_of_id,
+        "created_at": run.created_at,
+        "build_started_at": run.build_started_at,
+        "build_finished_at": run.build_finished_at,
+        "queued_at": run.queued_at,
+        "started_at": run.started_at,
+        "finished_at": run.finished_at,
+        "wall_seconds": _wall_seconds(run),
+        "log_tail": run.log.splitlines()[-LOG_TAIL_LINES:],
+        "statistics": run.statistics,
         **result_layers(run, signed_links=signed_links),
     }
 
@@ -84,8 +123,9 @@ def run_answer(data: dict[str, Any], *, in_full: bool) -> dict[str, Any]:
     keep their key with an empty value, so a client reads one shape; signed links are left out altogether."""
     if in_full:
         return data
-    published = {key: value for key, value in data.items()
-                 if key in PUBLISHED_RUN_FIELDS or key.startswith("gn_layer_")}
+    published = {
+        key: value for key, value in data.items() if key in PUBLISHED_RUN_FIELDS or key.startswith("gn_layer_")
+    }
     withheld = {key: WITHHELD_AS.get(key) for key in data if key not in published and not key.startswith("s3_")}
     return {**withheld, **published, "reduced": True, "withheld": sorted(withheld)}
 
@@ -114,8 +154,9 @@ class ScenarioRunView(APIView):
     def post(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
         scenario = Scenario.objects.filter(pk=scenario_id, project__in=projects_visible_to(user=request.user)).first()
         if scenario is None:
-            raise NotFound(f"Scenario {scenario_id} does not exist or is not visible to this caller.",
-                           code="SCENARIO_NOT_FOUND")
+            raise NotFound(
+                f"Scenario {scenario_id} does not exist or is not visible to this caller.", code="SCENARIO_NOT_FOUND"
+            )
         project_get_writable(user=request.user, project_id=scenario.project_id)
         data = StartInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -169,14 +210,16 @@ class ProjectRunsView(ProjectScopedView, GenericAPIView):
         page = self.paginate_queryset(runs_of(project=self.project, status=wanted))
         in_full = reads_in_full(user=request.user, project_id=self.project.pk)
         links = signed_links_for(request)
-        return self.get_paginated_response([run_answer(run_detail(run, signed_links=links), in_full=in_full)
-                                            for run in page or []])
+        return self.get_paginated_response(
+            [run_answer(run_detail(run, signed_links=links), in_full=in_full) for run in page or []]
+        )
 
 
 def finished_run(run: Run) -> Run:
     if run.status != RunStatus.COMPLETE or not run.results_prefix:
-        raise Conflict(f"Run {run.pk} has no results yet (status {run.status}).", code="RUN_NOT_COMPLETE",
-                       status=run.status)
+        raise Conflict(
+            f"Run {run.pk} has no results yet (status {run.status}).", code="RUN_NOT_COMPLETE", status=run.status
+        )
     return run
 
 
@@ -186,8 +229,12 @@ class RunResultsView(APIView):
     def get(self, request: AuthenticatedRequest, run_id: int) -> Response:
         run, in_full = _readable_run(request, run_id)
         finished_run(run)
-        results = {"id": run.pk, "status": run.status, "statistics": run.statistics,
-                   **result_layers(run, signed_links=signed_links_for(request))}
+        results = {
+            "id": run.pk,
+            "status": run.status,
+            "statistics": run.statistics,
+            **result_layers(run, signed_links=signed_links_for(request)),
+        }
         return Response(run_answer(results, in_full=in_full))
 
 
@@ -221,10 +268,21 @@ class RunTimeSeriesView(APIView):
         asked = data.validated_data
         finished_run(run)
         crs = asked["crs"] or run.scenario.project.projection
-        series = run_time_series(run, gauges=asked["gauges"], flow_lines=asked["flow_lines"], crs=crs,
-                                 points=[(p["x"], p["y"]) for p in asked["points"]])
-        return Response({"id": run.pk, "crs": crs, "series": series,
-                         "chart": {"mime_type": "image/png", "data": series_chart_png(run, series)}})
+        series = run_time_series(
+            run,
+            gauges=asked["gauges"],
+            flow_lines=asked["flow_lines"],
+            crs=crs,
+            points=[(p["x"], p["y"]) for p in asked["points"]],
+        )
+        return Response(
+            {
+                "id": run.pk,
+                "crs": crs,
+                "series": series,
+                "chart": {"mime_type": "image/png", "data": series_chart_png(run, series)},
+            }
+        )
 
 
 class RunImpactView(APIView):
@@ -235,8 +293,12 @@ class RunImpactView(APIView):
         other = comparable(run, run_get(user=request.user, run_id=other_run_id))
         for finished in (run, other):
             finished_run(finished)
-        answer = {"id": run.pk, "project": run.scenario.project_id, "scenario": run.scenario_id,
-                  **runs_impact(run=run, other=other)}
+        answer = {
+            "id": run.pk,
+            "project": run.scenario.project_id,
+            "scenario": run.scenario_id,
+            **runs_impact(run=run, other=other),
+        }
         # Signed links only for those who read the run in full through an agent (the public-run policy above).
         if not (signed_links_for(request) and reads_in_full(user=request.user, project_id=run.scenario.project_id)):
             answer = {key: value for key, value in answer.items() if not key.startswith("s3_")}

@@ -21,8 +21,7 @@ REFERENCES = ("terrain", *Scenario.INPUT_FIELDS)
 
 class ScenarioInput(serializers.Serializer):
     name = serializers.CharField(max_length=NAME_MAX_LENGTH)
-    description = serializers.CharField(required=False, allow_blank=True, default="",
-                                        max_length=DESCRIPTION_MAX_LENGTH)
+    description = serializers.CharField(required=False, allow_blank=True, default="", max_length=DESCRIPTION_MAX_LENGTH)
     resolution = serializers.FloatField()
     duration = serializers.IntegerField()
     model_start = serializers.DateTimeField(required=False, allow_null=True, default=None)
@@ -54,30 +53,51 @@ class CloneInput(serializers.Serializer):
 def run_compact(run: Run | None) -> dict[str, Any] | None:
     if run is None:
         return None
-    return {"id": run.pk, "status": run.status, "error_message": run.error_message, "user_message": run.user_message,
-            "mesh_triangle_count": run.mesh_triangle_count, "created_at": run.created_at}
+    return {
+        "id": run.pk,
+        "status": run.status,
+        "error_message": run.error_message,
+        "user_message": run.user_message,
+        "mesh_triangle_count": run.mesh_triangle_count,
+        "created_at": run.created_at,
+    }
 
 
 def scenario_detail(scenario: Scenario, *, user: User) -> dict[str, Any]:
     run = latest_run(scenario=scenario)
     return {
-        "id": scenario.pk, "project": scenario.project_id, "name": scenario.name,
+        "id": scenario.pk,
+        "project": scenario.project_id,
+        "name": scenario.name,
         "description": scenario.description,
         **{name: getattr(scenario, f"{name}_id") for name in REFERENCES},
-        "resolution": scenario.resolution, "duration": scenario.duration, "model_start": scenario.model_start,
+        "resolution": scenario.resolution,
+        "duration": scenario.duration,
+        "model_start": scenario.model_start,
         "inundation_threshold_m": scenario.inundation_threshold_m,
-        "computed_status": computed_status(run=run), "latest_run": run_compact(run),
-        "latest_run_is_valid": scenario.latest_run_is_valid, **scenario_estimate(scenario=scenario),
-        "currency": "USD", "approval": approval_summary(scenario=scenario, user=user),
-        "created_at": scenario.created_at, "updated_at": scenario.updated_at,
+        "computed_status": computed_status(run=run),
+        "latest_run": run_compact(run),
+        "latest_run_is_valid": scenario.latest_run_is_valid,
+        **scenario_estimate(scenario=scenario),
+        "currency": "USD",
+        "approval": approval_summary(scenario=scenario, user=user),
+        "created_at": scenario.created_at,
+        "updated_at": scenario.updated_at,
     }
 
 
 def scenario_public(scenario: Scenario) -> dict[str, Any]:
     """What a non-member reading a public project sees: no inputs, no runs, no prices."""
-    return {"id": scenario.pk, "project": scenario.project_id, "name": scenario.name,
-            "description": scenario.description, "resolution": scenario.resolution, "duration": scenario.duration,
-            "computed_status": computed_status(run=latest_run(scenario=scenario)), "reduced": True}
+    return {
+        "id": scenario.pk,
+        "project": scenario.project_id,
+        "name": scenario.name,
+        "description": scenario.description,
+        "resolution": scenario.resolution,
+        "duration": scenario.duration,
+        "computed_status": computed_status(run=latest_run(scenario=scenario)),
+        "reduced": True,
+    }
 
 
 def _shape(request: AuthenticatedRequest, scenario: Scenario) -> dict[str, Any]:
@@ -106,10 +126,16 @@ def _compact(scenario: Scenario, *, in_full: bool) -> dict[str, Any]:
     run = latest_run(scenario=scenario)
     compact = run_compact(run)
     latest = None if compact is None else run_answer(compact, in_full=in_full)
-    return {"id": scenario.pk, "name": scenario.name, "resolution": scenario.resolution,
-            "duration": scenario.duration, "computed_status": computed_status(run=run),
-            "latest_run": latest, "latest_run_is_valid": scenario.latest_run_is_valid,
-            "updated_at": scenario.updated_at}
+    return {
+        "id": scenario.pk,
+        "name": scenario.name,
+        "resolution": scenario.resolution,
+        "duration": scenario.duration,
+        "computed_status": computed_status(run=run),
+        "latest_run": latest,
+        "latest_run_is_valid": scenario.latest_run_is_valid,
+        "updated_at": scenario.updated_at,
+    }
 
 
 class ScenarioDetailView(ProjectScopedView):
@@ -144,5 +170,10 @@ class ScenarioBuildView(ProjectScopedView):
     def post(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
         scenario = self.scenario_get(scenario_id)
         run = scenario_build_request(scenario=scenario, user=request.user)
-        return Response({"run": {**(run_compact(run) or {}), "mesh_triangle_count_estimate": run.mesh_triangle_count_estimate},
-                         "scenario": scenario.pk}, status=status.HTTP_202_ACCEPTED)
+        return Response(
+            {
+                "run": {**(run_compact(run) or {}), "mesh_triangle_count_estimate": run.mesh_triangle_count_estimate},
+                "scenario": scenario.pk,
+            },
+            status=status.HTTP_202_ACCEPTED,
+        )

@@ -33,9 +33,26 @@ class TerrainOutput(serializers.ModelSerializer):
     class Meta:
         model = Terrain
         fields = [
-            "id", "project", "title", "status", "error_message", "source_filename", "native_crs", "crs",
-            "reprojected", "width", "height", "resolution", "bbox_wgs84", "bbox_native", "elevation_min",
-            "elevation_max", "nodata_fraction", "s3_hillshade_url", "created_at", "updated_at",
+            "id",
+            "project",
+            "title",
+            "status",
+            "error_message",
+            "source_filename",
+            "native_crs",
+            "crs",
+            "reprojected",
+            "width",
+            "height",
+            "resolution",
+            "bbox_wgs84",
+            "bbox_native",
+            "elevation_min",
+            "elevation_max",
+            "nodata_fraction",
+            "s3_hillshade_url",
+            "created_at",
+            "updated_at",
         ]
 
     def get_resolution(self, terrain: Terrain) -> list[float] | None:
@@ -54,8 +71,9 @@ class TerrainOutput(serializers.ModelSerializer):
             return None
         if terrain.status != TerrainStatus.READY or not terrain.hillshade_key:
             return None
-        return get_storage().presign_download(key=terrain.hillshade_key,
-                                              expires_in=settings.HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS)
+        return get_storage().presign_download(
+            key=terrain.hillshade_key, expires_in=settings.HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS
+        )
 
 
 def _links(request: AuthenticatedRequest) -> dict[str, bool]:
@@ -69,14 +87,16 @@ class TerrainPresignView(ProjectScopedView):
         data = PresignInput(data=request.data)
         data.is_valid(raise_exception=True)
         upload, url = terrain_upload_presign(project=self.project, user=request.user, **data.validated_data)
-        return Response({
-            "upload_url": url,
-            "staging_key": upload.staging_key,
-            "process_id": str(upload.process_id),
-            "expires_in": settings.HYDRATA_UPLOAD_URL_EXPIRY_SECONDS,
-            "method": "PUT",
-            "headers": {"Content-Type": upload.content_type},
-        })
+        return Response(
+            {
+                "upload_url": url,
+                "staging_key": upload.staging_key,
+                "process_id": str(upload.process_id),
+                "expires_in": settings.HYDRATA_UPLOAD_URL_EXPIRY_SECONDS,
+                "method": "PUT",
+                "headers": {"Content-Type": upload.content_type},
+            }
+        )
 
 
 class TerrainFinalizeView(ProjectScopedView):
@@ -97,8 +117,12 @@ class TerrainDirectUploadView(ProjectScopedView):
         uploaded = request.FILES.get("file")
         if uploaded is None:
             raise ValidationFailed("Send the GeoTIFF as the multipart field 'file'.", code="FILE_MISSING")
-        terrain = terrain_upload_direct(project=self.project, user=request.user, uploaded_file=uploaded,
-                                        title=str(request.data.get("title", "")) if isinstance(request.data, dict) else "")
+        terrain = terrain_upload_direct(
+            project=self.project,
+            user=request.user,
+            uploaded_file=uploaded,
+            title=str(request.data.get("title", "")) if isinstance(request.data, dict) else "",
+        )
         return Response(TerrainOutput(terrain, context=_links(request)).data, status=status.HTTP_202_ACCEPTED)
 
 
@@ -114,5 +138,6 @@ class TerrainDetailView(ProjectScopedView):
     grant_levels = {"GET": "read"}
 
     def get(self, request: AuthenticatedRequest, terrain_id: int) -> Response:
-        return Response(TerrainOutput(terrain_get(project=self.project, terrain_id=terrain_id),
-                                      context=_links(request)).data)
+        return Response(
+            TerrainOutput(terrain_get(project=self.project, terrain_id=terrain_id), context=_links(request)).data
+        )

@@ -64,8 +64,11 @@ class ReadyTerrainView(ProjectScopedView):
     def ready_terrain(self, terrain_id: int) -> Terrain:
         terrain = terrain_get(project=self.project, terrain_id=terrain_id)
         if terrain.status != TerrainStatus.READY or not terrain.dem_key:
-            raise Conflict(f"Terrain {terrain.pk} is not ready yet (status {terrain.status}).",
-                           code="TERRAIN_NOT_READY", status=terrain.status)
+            raise Conflict(
+                f"Terrain {terrain.pk} is not ready yet (status {terrain.status}).",
+                code="TERRAIN_NOT_READY",
+                status=terrain.status,
+            )
         return terrain
 
 

@@ -9,8 +9,20 @@ from hydrata.anuga.services.time_series import time_series_create
 from hydrata.core.limits import DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH
 from hydrata.core.requests import AuthenticatedRequest
 
-SUMMARY_FIELDS = ["id", "name", "series_type", "units", "timezone", "source", "location_name", "description",
-                  "row_count", "first_timestamp", "last_timestamp", "created_at"]
+SUMMARY_FIELDS = [
+    "id",
+    "name",
+    "series_type",
+    "units",
+    "timezone",
+    "source",
+    "location_name",
+    "description",
+    "row_count",
+    "first_timestamp",
+    "last_timestamp",
+    "created_at",
+]
 
 
 class TimeSeriesInput(serializers.Serializer):

@@ -15,21 +15,26 @@ urlpatterns = [
     path(f"{PROJECT}terrain/upload/finalize/", terrain.TerrainFinalizeView.as_view(), name="terrain-finalize"),
     path(f"{PROJECT}terrain/upload/", terrain.TerrainDirectUploadView.as_view(), name="terrain-upload"),
     path(f"{PROJECT}terrain/<int:terrain_id>/tiles/", tiles.TerrainTileLayersView.as_view(), name="terrain-tiles"),
-    path(f"{PROJECT}terrain/<int:terrain_id>/tiles/<str:style>/{TILE}", tiles.TerrainTileView.as_view(),
-         name="terrain-tile"),
+    path(
+        f"{PROJECT}terrain/<int:terrain_id>/tiles/<str:style>/{TILE}",
+        tiles.TerrainTileView.as_view(),
+        name="terrain-tile",
+    ),
     path(f"{PROJECT}inputs/", inputs.AllInputsView.as_view(), name="inputs"),
     path(f"{PROJECT}time-series/", time_series.TimeSeriesListCreateView.as_view(), name="time-series"),
-    path(f"{PROJECT}time-series/<int:series_id>/", time_series.TimeSeriesDetailView.as_view(),
-         name="time-series-detail"),
+    path(
+        f"{PROJECT}time-series/<int:series_id>/", time_series.TimeSeriesDetailView.as_view(), name="time-series-detail"
+    ),
     path(f"{PROJECT}scenarios/", scenarios.ScenarioListCreateView.as_view(), name="scenarios"),
     path(f"{PROJECT}scenarios/<int:scenario_id>/", scenarios.ScenarioDetailView.as_view(), name="scenario-detail"),
-    path(f"{PROJECT}scenarios/<int:scenario_id>/clone/", scenarios.ScenarioCloneView.as_view(),
-         name="scenario-clone"),
-    path(f"{PROJECT}scenarios/<int:scenario_id>/build/", scenarios.ScenarioBuildView.as_view(),
-         name="scenario-build"),
+    path(f"{PROJECT}scenarios/<int:scenario_id>/clone/", scenarios.ScenarioCloneView.as_view(), name="scenario-clone"),
+    path(f"{PROJECT}scenarios/<int:scenario_id>/build/", scenarios.ScenarioBuildView.as_view(), name="scenario-build"),
     path(f"{PROJECT}scenarios/<int:scenario_id>/mesh/", geometry.ScenarioMeshView.as_view(), name="scenario-mesh"),
-    path(f"{PROJECT}scenarios/<int:scenario_id>/approve/", approvals.ScenarioApproveView.as_view(),
-         name="scenario-approve"),
+    path(
+        f"{PROJECT}scenarios/<int:scenario_id>/approve/",
+        approvals.ScenarioApproveView.as_view(),
+        name="scenario-approve",
+    ),
     path(f"{PROJECT}runs/", runs.ProjectRunsView.as_view(), name="project-runs"),
     path("scenarios/<int:scenario_id>/run/", runs.ScenarioRunView.as_view(), name="scenario-run"),
     path("runs/<int:run_id>/", runs.RunDetailView.as_view(), name="run-detail"),
@@ -48,8 +53,12 @@ urlpatterns = [
 for segment, kind in inputs.KIND_PATHS.items():
     urlpatterns += [
         path(f"{PROJECT}{segment}/", inputs.InputLayerListView.as_view(kind=kind), name=f"{kind}-list"),
-        path(f"{PROJECT}{segment}/<int:layer_id>/", inputs.InputLayerDetailView.as_view(kind=kind),
-             name=f"{kind}-detail"),
-        path(f"{PROJECT}{segment}/<int:layer_id>/features/", geometry.InputLayerFeaturesView.as_view(kind=kind),
-             name=f"{kind}-features"),
+        path(
+            f"{PROJECT}{segment}/<int:layer_id>/", inputs.InputLayerDetailView.as_view(kind=kind), name=f"{kind}-detail"
+        ),
+        path(
+            f"{PROJECT}{segment}/<int:layer_id>/features/",
+            geometry.InputLayerFeaturesView.as_view(kind=kind),
+            name=f"{kind}-features",
+        ),
     ]

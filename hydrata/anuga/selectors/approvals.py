@@ -16,9 +16,13 @@ def scenario_state_digest(*, scenario: Scenario) -> str:
     inputs = {name: _layer_state(getattr(scenario, name)) for name in Scenario.INPUT_FIELDS}
     series = TimeSeries.objects.filter(project_id=scenario.project_id).order_by("pk")
     state = {
-        "name": scenario.name, "description": scenario.description, "resolution": scenario.resolution,
-        "duration": scenario.duration, "model_start": _iso(scenario.model_start),
-        "terrain": _terrain_state(scenario.terrain), "inputs": inputs,
+        "name": scenario.name,
+        "description": scenario.description,
+        "resolution": scenario.resolution,
+        "duration": scenario.duration,
+        "model_start": _iso(scenario.model_start),
+        "terrain": _terrain_state(scenario.terrain),
+        "inputs": inputs,
         "time_series": [[s.pk, s.name, s.row_count, _iso(s.first_timestamp), _iso(s.last_timestamp)] for s in series],
     }
     return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()
@@ -62,7 +66,8 @@ def approval_summary(*, scenario: Scenario, user: User) -> dict[str, Any]:
         "approved": bool(current),
         "approved_by_you": any(approval.approved_by_id == user.pk for approval in current),
         "approvals": [{"by": approval.approved_by.get_username(), "at": approval.approved_at} for approval in current],
-        "stale_approval": None if latest is None or current else {"by": latest.approved_by.get_username(),
-                                                                   "at": latest.approved_at},
+        "stale_approval": None
+        if latest is None or current
+        else {"by": latest.approved_by.get_username(), "at": latest.approved_at},
         "required_for_your_agents": runs_need_approval(user=user),
     }

@@ -41,5 +41,6 @@ def dataset_attachable_get(*, user: User, project: Project, dataset_id: int) -> 
         f"Dataset {dataset.pk} belongs to {dataset.owner.get_username()} and is not used in project {project.pk}, "
         "so it is not yours to share with this project's members. Upload your own copy, or ask its owner to "
         "attach it.",
-        code="DATASET_NOT_SHAREABLE", dataset=dataset.pk,
+        code="DATASET_NOT_SHAREABLE",
+        dataset=dataset.pk,
     )

@@ -18,16 +18,24 @@ DECIMALS = 7  # about a centimetre
 
 
 def input_layer_features(*, layer: InputLayer) -> dict[str, Any]:
-    return {"type": "FeatureCollection", "kind": layer.kind, "layer": layer.pk, "feature_count": layer.feature_count,
-            "bbox_wgs84": layer.bbox_wgs84, "features": layer_features(layer=layer, crs=WGS84)}
+    return {
+        "type": "FeatureCollection",
+        "kind": layer.kind,
+        "layer": layer.pk,
+        "feature_count": layer.feature_count,
+        "bbox_wgs84": layer.bbox_wgs84,
+        "features": layer_features(layer=layer, crs=WGS84),
+    }
 
 
 def built_run(*, scenario: Scenario) -> Run:
     """The scenario's latest run that has a built package; 409 when it was never built."""
     run = scenario.runs.exclude(package_prefix="").order_by("-created_at", "-id").first()
     if run is None:
-        raise Conflict(f"Scenario {scenario.pk} has not been built yet, so it has no mesh. Build it first.",
-                       code="SCENARIO_NOT_BUILT")
+        raise Conflict(
+            f"Scenario {scenario.pk} has not been built yet, so it has no mesh. Build it first.",
+            code="SCENARIO_NOT_BUILT",
+        )
     return run
 
 
@@ -42,7 +50,10 @@ def scenario_mesh(*, scenario: Scenario, bounds_wgs84: tuple[float, float, float
     outline = mesh_outline(mesh.triangles)
     current = run == latest_run(scenario=scenario) and scenario.latest_run_is_valid
     answer: dict[str, Any] = {
-        "scenario": scenario.pk, "run": run.pk, "current": current, "triangle_count": len(mesh.triangles),
+        "scenario": scenario.pk,
+        "run": run.pk,
+        "current": current,
+        "triangle_count": len(mesh.triangles),
         "bbox_wgs84": [*nodes.min(axis=0).tolist(), *nodes.max(axis=0).tolist()],
         "outline": nodes[outline].tolist(),
     }
@@ -57,5 +68,4 @@ def _view(mesh: MeshGeometry, bounds: tuple[float, float, float, float]) -> dict
     if len(chosen) > limit:
         return {"triangle_count": len(chosen), "truncated": True, "limit": limit, "edges": []}
     edges, _ = mesh_edges(mesh.triangles[chosen])
-    return {"triangle_count": len(chosen), "truncated": False, "limit": limit,
-            "edges": mesh.nodes[edges].tolist()}
+    return {"triangle_count": len(chosen), "truncated": False, "limit": limit, "edges": mesh.nodes[edges].tolist()}

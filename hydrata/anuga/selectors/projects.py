@@ -17,8 +17,9 @@ def projects_visible_to(*, user: User) -> QuerySet[Project]:
 def project_get(*, user: User, project_id: int) -> Project:
     project = projects_visible_to(user=user).filter(pk=project_id).first()
     if project is None:
-        raise NotFound(f"Project {project_id} does not exist or is not visible to this caller.",
-                       code="PROJECT_NOT_FOUND")
+        raise NotFound(
+            f"Project {project_id} does not exist or is not visible to this caller.", code="PROJECT_NOT_FOUND"
+        )
     return project
 
 

@@ -8,16 +8,23 @@ from hydrata.anuga.selectors.scenarios import scenario_finest_resolution
 from hydrata.core.errors import NotFound
 
 PHASE_BY_STATUS = {
-    RunStatus.CREATED: "meshing", RunStatus.BUILDING: "meshing", RunStatus.BUILT: "preparing_inputs",
-    RunStatus.QUEUED: "preparing_inputs", RunStatus.COMPUTING: "computing", RunStatus.PROCESSING: "post_processing",
+    RunStatus.CREATED: "meshing",
+    RunStatus.BUILDING: "meshing",
+    RunStatus.BUILT: "preparing_inputs",
+    RunStatus.QUEUED: "preparing_inputs",
+    RunStatus.COMPUTING: "computing",
+    RunStatus.PROCESSING: "post_processing",
     RunStatus.COMPLETE: "post_processing",
 }
 
 
 def run_get(*, user: User, run_id: int) -> Run:
     """A run of a project the caller may see (one query); anything else is 404."""
-    run = (Run.objects.filter(pk=run_id, scenario__project__in=projects_visible_to(user=user))
-           .select_related("scenario__project").first())
+    run = (
+        Run.objects.filter(pk=run_id, scenario__project__in=projects_visible_to(user=user))
+        .select_related("scenario__project")
+        .first()
+    )
     if run is None:
         raise NotFound(f"Run {run_id} does not exist or is not visible to this caller.", code="RUN_NOT_FOUND")
     return run

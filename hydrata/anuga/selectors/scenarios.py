@@ -69,12 +69,21 @@ def scenario_estimate(*, scenario: Scenario) -> dict[str, Any]:
     try:
         geometry = scenario_geometry(scenario=scenario)
     except ModelGeometryError as problem:
-        return {"mesh_triangle_count_estimate": None, "mesh_estimate_breakdown": [],
-                "mesh_estimate_problem": {"code": problem.code, "detail": problem.message},
-                "vcpu_hours_estimate": None, "compute_cost_estimate": None}
+        return {
+            "mesh_triangle_count_estimate": None,
+            "mesh_estimate_breakdown": [],
+            "mesh_estimate_problem": {"code": problem.code, "detail": problem.message},
+            "vcpu_hours_estimate": None,
+            "compute_cost_estimate": None,
+        }
     estimate = mesh_estimate(ring=geometry.ring, regions=geometry.regions, resolution=scenario.resolution)
-    hours = vcpu_hours_estimate(triangles=estimate.triangles, duration=scenario.duration,
-                                finest_resolution=estimate.finest_resolution_m)
-    return {"mesh_triangle_count_estimate": estimate.triangles, "mesh_estimate_breakdown": estimate.breakdown,
-            "mesh_estimate_problem": None, "vcpu_hours_estimate": hours,
-            "compute_cost_estimate": str(compute_cost_estimate(vcpu_hours=hours))}
+    hours = vcpu_hours_estimate(
+        triangles=estimate.triangles, duration=scenario.duration, finest_resolution=estimate.finest_resolution_m
+    )
+    return {
+        "mesh_triangle_count_estimate": estimate.triangles,
+        "mesh_estimate_breakdown": estimate.breakdown,
+        "mesh_estimate_problem": None,
+        "vcpu_hours_estimate": hours,
+        "compute_cost_estimate": str(compute_cost_estimate(vcpu_hours=hours)),
+    }

@@ -27,9 +27,16 @@ def run_tile_layers(*, run: Run) -> list[dict[str, Any]]:
     layers = []
     for name, (title, units) in LAYERS.items():
         ramp = _result_ramp(run, name)
-        layers.append({"name": name, "title": title, "units": units,
-                       "tiles": f"{API}/runs/{run.pk}/tiles/{name}/{TILE_TEMPLATE}",
-                       "legend": ramp.legend() if ramp else [], "empty": ramp is None})
+        layers.append(
+            {
+                "name": name,
+                "title": title,
+                "units": units,
+                "tiles": f"{API}/runs/{run.pk}/tiles/{name}/{TILE_TEMPLATE}",
+                "legend": ramp.legend() if ramp else [],
+                "empty": ramp is None,
+            }
+        )
     return layers
 
 
@@ -42,8 +49,10 @@ def run_tile(*, run: Run, layer: str, z: int, x: int, y: int) -> bytes:
         if ramp is None:
             return transparent_tile()
         storage = get_storage()
-        with storage.local_path(key=_result_key(run, layer)) as path, \
-                storage.local_path(key=_result_key(run, "max_depth")) as depth:
+        with (
+            storage.local_path(key=_result_key(run, layer)) as path,
+            storage.local_path(key=_result_key(run, "max_depth")) as depth,
+        ):
             return colour_tile(path, z=z, x=x, y=y, ramp=ramp, hide_below=WET_DEPTH_M, where_wet=depth)
 
     return _cached(f"tile:{_run_version(run)}:{layer}:{z}/{x}/{y}", render)
@@ -53,17 +62,28 @@ def terrain_tile_layers(*, terrain: Terrain) -> list[dict[str, Any]]:
     base = f"{API}/projects/{terrain.project_id}/terrain/{terrain.pk}/tiles"
     elevation = _elevation_ramp(terrain)
     return [
-        {"name": "hillshade", "title": "Hillshade", "units": "", "tiles": f"{base}/hillshade/{TILE_TEMPLATE}",
-         "legend": []},
-        {"name": "elevation", "title": "Elevation", "units": "m", "tiles": f"{base}/elevation/{TILE_TEMPLATE}",
-         "legend": elevation.legend()},
+        {
+            "name": "hillshade",
+            "title": "Hillshade",
+            "units": "",
+            "tiles": f"{base}/hillshade/{TILE_TEMPLATE}",
+            "legend": [],
+        },
+        {
+            "name": "elevation",
+            "title": "Elevation",
+            "units": "m",
+            "tiles": f"{base}/elevation/{TILE_TEMPLATE}",
+            "legend": elevation.legend(),
+        },
     ]
 
 
 def terrain_tile(*, terrain: Terrain, style: str, z: int, x: int, y: int) -> bytes:
     if style not in TERRAIN_STYLES:
-        raise NotFound(f"Terrain has no tile style {style!r}; it has {', '.join(TERRAIN_STYLES)}.",
-                       code="LAYER_NOT_FOUND")
+        raise NotFound(
+            f"Terrain has no tile style {style!r}; it has {', '.join(TERRAIN_STYLES)}.", code="LAYER_NOT_FOUND"
+        )
 
     def render() -> bytes:
         with get_storage().local_path(key=terrain.dem_key) as path:
@@ -85,8 +105,10 @@ def _result_ramp(run: Run, layer: str) -> Ramp | None:
 
     def wet_range() -> tuple[float, float] | None:
         storage = get_storage()
-        with storage.local_path(key=_result_key(run, layer)) as path, \
-                storage.local_path(key=_result_key(run, "max_depth")) as depth:
+        with (
+            storage.local_path(key=_result_key(run, layer)) as path,
+            storage.local_path(key=_result_key(run, "max_depth")) as depth,
+        ):
             return value_range(path, where_wet=depth, wet=WET_DEPTH_M)
 
     found = _cached(f"range:{_run_version(run)}:{layer}", wet_range)

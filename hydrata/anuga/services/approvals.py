@@ -14,14 +14,17 @@ from hydrata.core.errors import Conflict, Forbidden
 def scenario_approve(*, scenario: Scenario, user: User, grant: AgentGrant | None) -> ScenarioApproval:
     """Record that `user` approved the scenario as it is now. A person does this in the map; an agent never can."""
     if grant is not None:
-        raise Forbidden("Only a person can approve a scenario for a run, in the map; agent keys cannot.",
-                        code="APPROVAL_BY_PERSON_ONLY")
+        raise Forbidden(
+            "Only a person can approve a scenario for a run, in the map; agent keys cannot.",
+            code="APPROVAL_BY_PERSON_ONLY",
+        )
     scenario = Scenario.objects.select_for_update().get(pk=scenario.pk)
     for approval in approvals_current(scenario=scenario):
         if approval.approved_by_id == user.pk:
             return approval
-    return ScenarioApproval.objects.create(scenario=scenario, approved_by=user,
-                                           state_digest=scenario_state_digest(scenario=scenario))
+    return ScenarioApproval.objects.create(
+        scenario=scenario, approved_by=user, state_digest=scenario_state_digest(scenario=scenario)
+    )
 
 
 def run_approval_check(*, scenario: Scenario, grant: AgentGrant | None) -> None:
@@ -35,5 +38,7 @@ def run_approval_check(*, scenario: Scenario, grant: AgentGrant | None) -> None:
         f"This account asks that its owner approve a scenario before an agent runs it, and scenario "
         f"'{scenario.name}' is not approved as it is now (any change since an approval needs a new one). Ask the "
         f"user to review it and press 'Approve for a run' in the map: {link}",
-        code="APPROVAL_REQUIRED", ui_url=link, scenario=scenario.pk,
+        code="APPROVAL_REQUIRED",
+        ui_url=link,
+        scenario=scenario.pk,
     )

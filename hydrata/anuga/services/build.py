@@ -27,23 +27,40 @@ logger = logging.getLogger(__name__)
 
 PACKAGE_FORMAT_VERSION = "1.0"
 INPUT_FIELDS = Scenario.INPUT_FIELDS
-FIXABLE_IN_MAP = {"BOUNDARY_EMPTY", "BOUNDARY_NO_EXTERNAL", "BOUNDARY_INVALID", "MESH_REGION_UNITS_UNMARKED",
-                  "MESH_REGION_INVALID", "NO_FORCING", "GAUGE_OUTSIDE_MESH", "FLOW_LINE_OUTSIDE_MESH"}
+FIXABLE_IN_MAP = {
+    "BOUNDARY_EMPTY",
+    "BOUNDARY_NO_EXTERNAL",
+    "BOUNDARY_INVALID",
+    "MESH_REGION_UNITS_UNMARKED",
+    "MESH_REGION_INVALID",
+    "NO_FORCING",
+    "GAUGE_OUTSIDE_MESH",
+    "FLOW_LINE_OUTSIDE_MESH",
+}
 
 
 def scenario_build_request(*, scenario: Scenario, user: User) -> Run:
     """Queue a build, or refuse it with a reason a person can act on. Never two builds of one scenario at once."""
     with transaction.atomic():
         # Only the scenario's row: PostgreSQL cannot lock the nullable side of the terrain's outer join.
-        scenario = Scenario.objects.select_for_update(of=("self",)).select_related("project", "terrain").get(
-            pk=scenario.pk)
+        scenario = (
+            Scenario.objects.select_for_update(of=("self",)).select_related("project", "terrain").get(pk=scenario.pk)
+        )
         current = latest_run(scenario=scenario)
         if current is not None and current.status in BUILD_IN_FLIGHT:
-            raise Conflict(f"Run {current.pk} is already building this scenario; wait for it.",
-                           code="BUILD_IN_FLIGHT", run_id=current.pk)
+            raise Conflict(
+                f"Run {current.pk} is already building this scenario; wait for it.",
+                code="BUILD_IN_FLIGHT",
+                run_id=current.pk,
+            )
         estimate = build_refusal_check(scenario=scenario)
-        run = Run.objects.create(scenario=scenario, resolution=scenario.resolution, duration=scenario.duration,
-                                 mesh_triangle_count_estimate=estimate, created_by=user)
+        run = Run.objects.create(
+            scenario=scenario,
+            resolution=scenario.resolution,
+            duration=scenario.duration,
+            mesh_triangle_count_estimate=estimate,
+            created_by=user,
+        )
         Scenario.objects.filter(pk=scenario.pk).update(latest_run_is_valid=True)
         transaction.on_commit(lambda: _enqueue_build(run.pk))
     return run
@@ -62,25 +79,37 @@ def _refuse(code: str, detail: str, **extra: Any) -> Unprocessable:
 def build_refusal_check(*, scenario: Scenario) -> int:
     """422 with a code for a model that cannot be built; otherwise the triangle estimate."""
     if scenario.terrain is None or scenario.terrain.status != TerrainStatus.READY:
-        raise _refuse("NO_TERRAIN", "The scenario has no ready terrain. Upload a DEM and wait until get_terrain "
-                                    "says ready, then set it on the scenario.")
+        raise _refuse(
+            "NO_TERRAIN",
+            "The scenario has no ready terrain. Upload a DEM and wait until get_terrain "
+            "says ready, then set it on the scenario.",
+        )
     crs = scenario.project.projection
     if not layer_features(layer=scenario.boundary, crs=crs):
-        raise _refuse("BOUNDARY_EMPTY", "The scenario's boundary has no features. Draw or attach the model "
-                                        "boundary (External edges that close a polygon) in the map.")
+        raise _refuse(
+            "BOUNDARY_EMPTY",
+            "The scenario's boundary has no features. Draw or attach the model "
+            "boundary (External edges that close a polygon) in the map.",
+        )
     forcing = [layer_features(layer=getattr(scenario, name), crs=crs) for name in ("inflow", "rainfall")]
     if not any(forcing):
-        raise _refuse("NO_FORCING", "Nothing brings water into the model: attach an inflow line or a rainfall "
-                                    "polygon with features.")
+        raise _refuse(
+            "NO_FORCING",
+            "Nothing brings water into the model: attach an inflow line or a rainfall polygon with features.",
+        )
     estimate = scenario_estimate(scenario=scenario)
     problem = estimate["mesh_estimate_problem"]
     if problem:
         raise _refuse(problem["code"], problem["detail"])
     triangles, ceiling = estimate["mesh_triangle_count_estimate"], settings.HYDRATA_MESH_MAX_TRIANGLES
     if triangles > ceiling:
-        raise _refuse("MESH_TOO_LARGE", f"The mesh would have about {triangles:,} triangles, above the limit of "
-                                        f"{ceiling:,}. Use a coarser resolution or smaller fine mesh regions.",
-                      estimate=triangles, ceiling=ceiling)
+        raise _refuse(
+            "MESH_TOO_LARGE",
+            f"The mesh would have about {triangles:,} triangles, above the limit of "
+            f"{ceiling:,}. Use a coarser resolution or smaller fine mesh regions.",
+            estimate=triangles,
+            ceiling=ceiling,
+        )
     _check_series_names(scenario)
     _check_recorders(scenario, scenario_geometry(scenario=scenario).ring.polygon())
     return triangles
@@ -93,18 +122,24 @@ def _check_series_names(scenario: Scenario) -> None:
         for index, feature in enumerate(layer_features(layer=getattr(scenario, name), crs=crs)):
             value = str((feature.get("properties") or {}).get("data", "")).strip()
             if not _is_number(value) and value not in types:
-                raise _refuse("UNKNOWN_TIME_SERIES", f"{name} feature {index} uses data={value!r}, which is neither "
-                                                     "a number nor the name of a time series in this project.",
-                              name=value)
+                raise _refuse(
+                    "UNKNOWN_TIME_SERIES",
+                    f"{name} feature {index} uses data={value!r}, which is neither "
+                    "a number nor the name of a time series in this project.",
+                    name=value,
+                )
     for index, feature in enumerate(layer_features(layer=scenario.boundary, crs=crs)):
         properties = feature.get("properties") or {}
         value = str(properties.get("stage") or "").strip()
         if properties.get("boundary") != "Dirichlet" or not value or _is_number(value):
             continue
         if types.get(value) != SeriesType.STAGE:
-            raise _refuse("UNKNOWN_TIME_SERIES", f"boundary feature {index} uses stage={value!r}, which is neither "
-                                                 "a number nor the name of a stage time series in this project.",
-                          name=value)
+            raise _refuse(
+                "UNKNOWN_TIME_SERIES",
+                f"boundary feature {index} uses stage={value!r}, which is neither "
+                "a number nor the name of a stage time series in this project.",
+                name=value,
+            )
 
 
 def _check_recorders(scenario: Scenario, model: shapely.Polygon) -> None:
@@ -113,13 +148,20 @@ def _check_recorders(scenario: Scenario, model: shapely.Polygon) -> None:
     for index, feature in enumerate(layer_features(layer=scenario.gauge, crs=crs)):
         name = (feature.get("properties") or {}).get("name")
         if not model.contains(shape(feature["geometry"])):
-            raise _refuse("GAUGE_OUTSIDE_MESH", f"Gauge {name!r} (feature {index}) is outside the model boundary; "
-                                                "move it inside or remove it.", name=name)
+            raise _refuse(
+                "GAUGE_OUTSIDE_MESH",
+                f"Gauge {name!r} (feature {index}) is outside the model boundary; move it inside or remove it.",
+                name=name,
+            )
     for index, feature in enumerate(layer_features(layer=scenario.flow_line, crs=crs)):
         name = (feature.get("properties") or {}).get("name")
         if not model.intersects(shape(feature["geometry"])):
-            raise _refuse("FLOW_LINE_OUTSIDE_MESH", f"Flow line {name!r} (feature {index}) does not cross the model "
-                                                    "area; draw it across the flow inside the boundary.", name=name)
+            raise _refuse(
+                "FLOW_LINE_OUTSIDE_MESH",
+                f"Flow line {name!r} (feature {index}) does not cross the model "
+                "area; draw it across the flow inside the boundary.",
+                name=name,
+            )
 
 
 def _is_number(value: str) -> bool:
@@ -150,16 +192,27 @@ def run_build(*, run_id: int) -> Run:
                         storage.save(key=f"{prefix}/{path.relative_to(package).as_posix()}", data=stream)
     except (ModelGeometryError, TerrainFileError) as problem:
         message = getattr(problem, "message", str(problem))
-        return record_update(run, status=RunStatus.ERROR, phase="", error_message=message, user_message=message,
-                       build_finished_at=timezone.now())
+        return record_update(
+            run,
+            status=RunStatus.ERROR,
+            phase="",
+            error_message=message,
+            user_message=message,
+            build_finished_at=timezone.now(),
+        )
     except Exception:
         logger.exception("Build of run %s failed", run.pk)
-        return record_update(run, status=RunStatus.ERROR, phase="", build_finished_at=timezone.now(),
-                       error_message="The build failed with an internal error; it has been logged.",
-                       user_message="The build failed on our side. Try building again; contact support if it "
-                                    "repeats.")
-    return record_update(run, status=RunStatus.BUILT, phase="", package_prefix=f"runs/{run.pk}/package",
-                         build_finished_at=timezone.now())
+        return record_update(
+            run,
+            status=RunStatus.ERROR,
+            phase="",
+            build_finished_at=timezone.now(),
+            error_message="The build failed with an internal error; it has been logged.",
+            user_message="The build failed on our side. Try building again; contact support if it repeats.",
+        )
+    return record_update(
+        run, status=RunStatus.BUILT, phase="", package_prefix=f"runs/{run.pk}/package", build_finished_at=timezone.now()
+    )
 
 
 def _write_package(run: Run, package: Path) -> Path:
@@ -180,12 +233,18 @@ def _write_package(run: Run, package: Path) -> Path:
     if terrain is None:  # refused before the build was queued; the terrain was deleted since
         raise _refuse("NO_TERRAIN", "The scenario has no terrain any more. Upload a DEM and build again.")
     with get_storage().local_path(key=terrain.dem_key) as dem:
-        clip_dem(dem, package / "inputs" / "dem.tif", bounds=(west - margin, south - margin, east + margin,
-                                                              north + margin))
+        clip_dem(
+            dem, package / "inputs" / "dem.tif", bounds=(west - margin, south - margin, east + margin, north + margin)
+        )
     record_update(run, phase="meshing")
     boundary = layer_features(layer=scenario.boundary, crs=crs)
-    mesh = mesh_build(ring=geometry.ring, regions=geometry.regions, resolution=scenario.resolution,
-                      breaklines=internal_lines(boundary), destination=package / "mesh.msh")
+    mesh = mesh_build(
+        ring=geometry.ring,
+        regions=geometry.regions,
+        resolution=scenario.resolution,
+        breaklines=internal_lines(boundary),
+        destination=package / "mesh.msh",
+    )
     run.mesh_triangle_count = mesh.triangle_count
     series = _write_time_series(scenario, package)
     manifest = {
@@ -213,8 +272,11 @@ def _write_package(run: Run, package: Path) -> Path:
 
 
 def _write_geojson(path: Path, features: list[dict], crs: str) -> None:
-    path.write_text(json.dumps({"type": "FeatureCollection", "crs": {"type": "name", "properties": {"name": crs}},
-                                "features": features}))
+    path.write_text(
+        json.dumps(
+            {"type": "FeatureCollection", "crs": {"type": "name", "properties": {"name": crs}}, "features": features}
+        )
+    )
 
 
 def _write_time_series(scenario: Scenario, package: Path) -> dict[str, str]:
@@ -222,7 +284,10 @@ def _write_time_series(scenario: Scenario, package: Path) -> dict[str, str]:
     for index, series in enumerate(TimeSeries.objects.filter(project=scenario.project).order_by("pk")):
         relative = f"time_series/{index:03d}.json"
         (package / "time_series").mkdir(exist_ok=True)
-        (package / relative).write_text(json.dumps({"name": series.name, "series_type": series.series_type,
-                                                    "units": series.units, "rows": series.rows}))
+        (package / relative).write_text(
+            json.dumps(
+                {"name": series.name, "series_type": series.series_type, "units": series.units, "rows": series.rows}
+            )
+        )
         written[series.name] = relative
     return written

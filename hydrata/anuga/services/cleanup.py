@@ -32,8 +32,11 @@ class CleanupReport:
 
 def storage_cleanup(*, now: datetime | None = None) -> CleanupReport:
     now = now or timezone.now()
-    report = CleanupReport(expired_uploads=_expired_uploads_delete(now), terrain_sources=_terrain_sources_delete(now),
-                           run_outputs=_run_outputs_delete(now))
+    report = CleanupReport(
+        expired_uploads=_expired_uploads_delete(now),
+        terrain_sources=_terrain_sources_delete(now),
+        run_outputs=_run_outputs_delete(now),
+    )
     logger.info("Storage cleanup: %s", report)
     return report
 
@@ -54,8 +57,11 @@ def _terrain_sources_delete(now: datetime) -> int:
     terrain keeps its own reprojected DEM, and an import never runs twice."""
     cutoff = now - timedelta(hours=settings.HYDRATA_STAGING_RETENTION_HOURS)
     storage, deleted = get_storage(), 0
-    ended = Terrain.objects.filter(status__in=(TerrainStatus.READY, TerrainStatus.ERROR), updated_at__lt=cutoff,
-                                   source_key__startswith=STAGING_PREFIX)
+    ended = Terrain.objects.filter(
+        status__in=(TerrainStatus.READY, TerrainStatus.ERROR),
+        updated_at__lt=cutoff,
+        source_key__startswith=STAGING_PREFIX,
+    )
     for terrain in ended.iterator():
         storage.delete(key=terrain.source_key)
         Terrain.objects.filter(pk=terrain.pk).update(source_key="")  # blank: nothing left to clean
@@ -71,7 +77,8 @@ def _run_outputs_delete(now: datetime) -> int:
         return 0
     storage, deleted = get_storage(), 0
     old = Run.objects.filter(status=RunStatus.COMPLETE, finished_at__lt=now - timedelta(days=days)).exclude(
-        results_prefix="")
+        results_prefix=""
+    )
     for run in old.iterator():
         key = f"{run.results_prefix}/{SWW_NAME}"
         if storage.exists(key=key):

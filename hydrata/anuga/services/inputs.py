@@ -42,7 +42,9 @@ def input_layer_attach(*, layer: InputLayer, user: User, dataset_id: int | None)
     if problem:
         raise ValidationFailed(
             f"Dataset {dataset.pk} cannot be the {layer.get_kind_display().lower()} layer: {problem}",
-            code="FEATURES_DO_NOT_FIT_KIND", kind=layer.kind, dataset=dataset.pk,
+            code="FEATURES_DO_NOT_FIT_KIND",
+            kind=layer.kind,
+            dataset=dataset.pk,
         )
     layer.dataset, layer.feature_count, layer.bbox_wgs84 = dataset, dataset.feature_count, dataset.bbox_wgs84
     layer.save(update_fields=["dataset", "feature_count", "bbox_wgs84", "updated_at"])

@@ -12,8 +12,9 @@ MAX_PROJECT_NAME_LENGTH = 200
 def project_create(*, owner: User, name: str, projection: str, is_public: bool = False) -> Project:
     name = name.strip()
     if not name or len(name) > MAX_PROJECT_NAME_LENGTH:
-        raise ValidationFailed(f"A project needs a name of 1 to {MAX_PROJECT_NAME_LENGTH} characters.",
-                               code="INVALID_NAME")
+        raise ValidationFailed(
+            f"A project needs a name of 1 to {MAX_PROJECT_NAME_LENGTH} characters.", code="INVALID_NAME"
+        )
     projection = projection_normalise(projection)
     base_map = Map.objects.create(title=name)
     project = Project.objects.create(

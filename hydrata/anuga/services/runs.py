@@ -26,8 +26,11 @@ def _check_backend(compute_backend: str) -> None:
     if compute_backend not in KNOWN_BACKENDS:
         raise Conflict(f"compute_backend must be one of {', '.join(KNOWN_BACKENDS)}.", code="UNKNOWN_COMPUTE_BACKEND")
     if compute_backend not in settings.HYDRATA_COMPUTE_BACKENDS:
-        raise Conflict(f"The {compute_backend!r} compute target is not configured on this platform; use 'local'.",
-                       code="COMPUTE_TARGET_UNAVAILABLE", available=list(settings.HYDRATA_COMPUTE_BACKENDS))
+        raise Conflict(
+            f"The {compute_backend!r} compute target is not configured on this platform; use 'local'.",
+            code="COMPUTE_TARGET_UNAVAILABLE",
+            available=list(settings.HYDRATA_COMPUTE_BACKENDS),
+        )
 
 
 def run_price(*, run: Run) -> Decimal:
@@ -36,21 +39,27 @@ def run_price(*, run: Run) -> Decimal:
 
 def _charge(*, run: Run, grant: AgentGrant | None, price: Decimal) -> None:
     if grant is not None:
-        agent_spend_charge(grant=grant, amount=price, reference=f"run:{run.pk}",
-                           description=f"Run {run.pk} of scenario '{run.scenario.name}'")
+        agent_spend_charge(
+            grant=grant,
+            amount=price,
+            reference=f"run:{run.pk}",
+            description=f"Run {run.pk} of scenario '{run.scenario.name}'",
+        )
 
 
-def run_start(*, scenario: Scenario, user: User, grant: AgentGrant | None,
-              compute_backend: str = "local") -> Run:
+def run_start(*, scenario: Scenario, user: User, grant: AgentGrant | None, compute_backend: str = "local") -> Run:
     """Queue the simulation of the scenario's built run, charging its price to the agent's monthly spend."""
     _check_backend(compute_backend)
     with transaction.atomic():
         scenario = Scenario.objects.select_for_update().get(pk=scenario.pk)
         run = latest_run(scenario=scenario)
         if run is None or run.status != RunStatus.BUILT or not scenario.latest_run_is_valid:
-            raise Conflict("The scenario is not built (or changed since its build). Build it with build_scenario, "
-                           "then start the simulation.", code="SCENARIO_NOT_BUILT",
-                           computed_status=run.status if run else "created")
+            raise Conflict(
+                "The scenario is not built (or changed since its build). Build it with build_scenario, "
+                "then start the simulation.",
+                code="SCENARIO_NOT_BUILT",
+                computed_status=run.status if run else "created",
+            )
         run_approval_check(scenario=scenario, grant=grant)
         price = run_price(run=run)
         _charge(run=run, grant=grant, price=price)
@@ -58,8 +67,9 @@ def run_start(*, scenario: Scenario, user: User, grant: AgentGrant | None,
     return run
 
 
-def _queue(run: Run, *, compute_backend: str, price: Decimal | None, user: User | None,
-           grant: AgentGrant | None) -> None:
+def _queue(
+    run: Run, *, compute_backend: str, price: Decimal | None, user: User | None, grant: AgentGrant | None
+) -> None:
     run.status, run.phase, run.compute_backend = RunStatus.QUEUED, "preparing_inputs", compute_backend
     run.queued_at, run.progress_pct = timezone.now(), 0
     if price is not None:
@@ -87,8 +97,11 @@ def run_cancel(*, run: Run) -> Run:
     with transaction.atomic():
         run = Run.objects.select_for_update().get(pk=run.pk)
         if run.status in TERMINAL_RUN_STATES:
-            raise Conflict(f"Run {run.pk} has already ended ({run.status}); there is nothing to cancel.",
-                           code="RUN_FINISHED", status=run.status)
+            raise Conflict(
+                f"Run {run.pk} has already ended ({run.status}); there is nothing to cancel.",
+                code="RUN_FINISHED",
+                status=run.status,
+            )
         if run.status in NOT_STARTED:
             run.status, run.finished_at = RunStatus.CANCELLED, timezone.now()
             run.user_message = "Cancelled before it started computing."
@@ -100,8 +113,11 @@ def run_cancel(*, run: Run) -> Run:
 def run_retry(*, run: Run, user: User, grant: AgentGrant | None) -> Run:
     """An errored run is built again from its scenario as a new run, which then computes."""
     if run.status != RunStatus.ERROR:
-        raise Conflict(f"Only a run that ended in error can be retried; run {run.pk} is {run.status}.",
-                       code="RUN_NOT_RETRYABLE", status=run.status)
+        raise Conflict(
+            f"Only a run that ended in error can be retried; run {run.pk} is {run.status}.",
+            code="RUN_NOT_RETRYABLE",
+            status=run.status,
+        )
     backend = run.compute_backend or "local"
     _check_backend(backend)
     run_approval_check(scenario=run.scenario, grant=grant)
@@ -120,9 +136,10 @@ def runs_reap_stale(*, now=None) -> int:
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=settings.HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS)
     return Run.objects.filter(status__in=(RunStatus.COMPUTING, RunStatus.PROCESSING), heartbeat_at__lt=cutoff).update(
-        status=RunStatus.ERROR, finished_at=now,
+        status=RunStatus.ERROR,
+        finished_at=now,
         error_message="The worker running this simulation stopped reporting (it was killed or its machine was "
-                      "lost) before the run finished.",
+        "lost) before the run finished.",
         user_message="The simulation was interrupted on our side. Retry it with retry_run.",
     )
 
@@ -130,7 +147,8 @@ def runs_reap_stale(*, now=None) -> int:
 def runs_fail_for_worker(*, hostname: str) -> int:
     """A worker (re)started: nothing it was computing before can still be running."""
     return Run.objects.filter(status__in=(RunStatus.COMPUTING, RunStatus.PROCESSING), worker_hostname=hostname).update(
-        status=RunStatus.ERROR, finished_at=timezone.now(),
+        status=RunStatus.ERROR,
+        finished_at=timezone.now(),
         error_message=f"The worker {hostname} restarted while this simulation was running.",
         user_message="The simulation was interrupted by a restart on our side. Retry it with retry_run.",
     )

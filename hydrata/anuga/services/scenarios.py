@@ -13,36 +13,69 @@ MIN_RESOLUTION_M, MAX_RESOLUTION_M = 0.1, 1000.0
 MAX_DURATION_S = 30 * 24 * 3600
 MAX_INUNDATION_THRESHOLD_M = 10.0
 INPUT_KINDS = {
-    "boundary": InputKind.BOUNDARY, "friction": InputKind.FRICTION, "inflow": InputKind.INFLOW,
-    "rainfall": InputKind.RAINFALL, "structure": InputKind.STRUCTURE, "mesh_region": InputKind.MESH_REGION,
-    "gauge": InputKind.GAUGE, "flow_line": InputKind.FLOW_LINE,
+    "boundary": InputKind.BOUNDARY,
+    "friction": InputKind.FRICTION,
+    "inflow": InputKind.INFLOW,
+    "rainfall": InputKind.RAINFALL,
+    "structure": InputKind.STRUCTURE,
+    "mesh_region": InputKind.MESH_REGION,
+    "gauge": InputKind.GAUGE,
+    "flow_line": InputKind.FLOW_LINE,
 }
-EDITABLE = ("name", "description", "terrain", "resolution", "duration", "model_start", "inundation_threshold_m",
-            *INPUT_KINDS)
+EDITABLE = (
+    "name",
+    "description",
+    "terrain",
+    "resolution",
+    "duration",
+    "model_start",
+    "inundation_threshold_m",
+    *INPUT_KINDS,
+)
 
 
-def scenario_create(*, project: Project, user: User, name: str, resolution: float, duration: int,
-                    description: str = "", model_start: datetime | None = None,
-                    inundation_threshold_m: float | None = None, **references: int | None) -> Scenario:
+def scenario_create(
+    *,
+    project: Project,
+    user: User,
+    name: str,
+    resolution: float,
+    duration: int,
+    description: str = "",
+    model_start: datetime | None = None,
+    inundation_threshold_m: float | None = None,
+    **references: int | None,
+) -> Scenario:
     """References left out default to the project's newest ready terrain and its default row of each kind that
     has features; an explicit null leaves that input out."""
     threshold = _DEFAULT_THRESHOLD if inundation_threshold_m is None else inundation_threshold_m
     _check_numbers(resolution=resolution, duration=duration, inundation_threshold_m=threshold)
     resolved = _defaults(project) | _resolve(project, references)
-    return Scenario.objects.create(project=project, name=_name(name), description=description,
-                                   resolution=resolution, duration=duration, model_start=model_start,
-                                   inundation_threshold_m=threshold, created_by=user, **resolved)
+    return Scenario.objects.create(
+        project=project,
+        name=_name(name),
+        description=description,
+        resolution=resolution,
+        duration=duration,
+        model_start=model_start,
+        inundation_threshold_m=threshold,
+        created_by=user,
+        **resolved,
+    )
 
 
 @transaction.atomic
 def scenario_update(*, scenario: Scenario, changes: dict[str, Any]) -> Scenario:
     unknown = set(changes) - set(EDITABLE)
     if unknown:
-        raise ValidationFailed(f"These fields cannot be changed: {', '.join(sorted(unknown))}.",
-                               code="VALIDATION_ERROR")
-    _check_numbers(resolution=changes.get("resolution", scenario.resolution),
-                   duration=changes.get("duration", scenario.duration),
-                   inundation_threshold_m=changes.get("inundation_threshold_m", scenario.inundation_threshold_m))
+        raise ValidationFailed(
+            f"These fields cannot be changed: {', '.join(sorted(unknown))}.", code="VALIDATION_ERROR"
+        )
+    _check_numbers(
+        resolution=changes.get("resolution", scenario.resolution),
+        duration=changes.get("duration", scenario.duration),
+        inundation_threshold_m=changes.get("inundation_threshold_m", scenario.inundation_threshold_m),
+    )
     references = {key: changes.pop(key) for key in list(changes) if key == "terrain" or key in INPUT_KINDS}
     for field, value in (changes | _resolve(scenario.project, references)).items():
         setattr(scenario, field, _name(value) if field == "name" else value)
@@ -51,24 +84,33 @@ def scenario_update(*, scenario: Scenario, changes: dict[str, Any]) -> Scenario:
     return scenario
 
 
-def scenario_clone(*, scenario: Scenario, user: User, name: str,
-                   overrides: dict[str, Any] | None = None) -> Scenario:
+def scenario_clone(*, scenario: Scenario, user: User, name: str, overrides: dict[str, Any] | None = None) -> Scenario:
     """The same model under a new name, with some inputs or numbers changed (e.g. another friction layer)."""
-    fields = {"description": scenario.description, "resolution": scenario.resolution,
-              "duration": scenario.duration, "model_start": scenario.model_start, "terrain": scenario.terrain_id,
-              "inundation_threshold_m": scenario.inundation_threshold_m,
-              **{kind: getattr(scenario, f"{kind}_id") for kind in INPUT_KINDS}}
+    fields = {
+        "description": scenario.description,
+        "resolution": scenario.resolution,
+        "duration": scenario.duration,
+        "model_start": scenario.model_start,
+        "terrain": scenario.terrain_id,
+        "inundation_threshold_m": scenario.inundation_threshold_m,
+        **{kind: getattr(scenario, f"{kind}_id") for kind in INPUT_KINDS},
+    }
     unknown = set(overrides or {}) - set(EDITABLE)
     if unknown:
-        raise ValidationFailed(f"These fields cannot be overridden: {', '.join(sorted(unknown))}.",
-                               code="VALIDATION_ERROR")
+        raise ValidationFailed(
+            f"These fields cannot be overridden: {', '.join(sorted(unknown))}.", code="VALIDATION_ERROR"
+        )
     fields |= overrides or {}
     fields.pop("name", None)
     references = {key: fields.pop(key) for key in list(fields) if key == "terrain" or key in INPUT_KINDS}
-    _check_numbers(resolution=fields["resolution"], duration=fields["duration"],
-                   inundation_threshold_m=fields["inundation_threshold_m"])
-    return Scenario.objects.create(project=scenario.project, name=_name(name), created_by=user,
-                                   **fields, **_resolve(scenario.project, references))
+    _check_numbers(
+        resolution=fields["resolution"],
+        duration=fields["duration"],
+        inundation_threshold_m=fields["inundation_threshold_m"],
+    )
+    return Scenario.objects.create(
+        project=scenario.project, name=_name(name), created_by=user, **fields, **_resolve(scenario.project, references)
+    )
 
 
 _DEFAULT_THRESHOLD = Scenario._meta.get_field("inundation_threshold_m").default
@@ -83,13 +125,16 @@ def _name(value: str) -> str:
 
 def _check_numbers(*, resolution: float, duration: int, inundation_threshold_m: float) -> None:
     if not MIN_RESOLUTION_M <= float(resolution) <= MAX_RESOLUTION_M:
-        raise ValidationFailed(f"resolution must be between {MIN_RESOLUTION_M} and {MAX_RESOLUTION_M:g} metres.",
-                               code="INVALID_RESOLUTION")
+        raise ValidationFailed(
+            f"resolution must be between {MIN_RESOLUTION_M} and {MAX_RESOLUTION_M:g} metres.", code="INVALID_RESOLUTION"
+        )
     if not 0 < int(duration) <= MAX_DURATION_S:
         raise ValidationFailed(f"duration must be between 1 and {MAX_DURATION_S} seconds.", code="INVALID_DURATION")
     if inundation_threshold_m is None or not 0 < float(inundation_threshold_m) <= MAX_INUNDATION_THRESHOLD_M:
-        raise ValidationFailed(f"inundation_threshold_m must be a depth above 0 and at most "
-                               f"{MAX_INUNDATION_THRESHOLD_M:g} m.", code="INVALID_INUNDATION_THRESHOLD")
+        raise ValidationFailed(
+            f"inundation_threshold_m must be a depth above 0 and at most {MAX_INUNDATION_THRESHOLD_M:g} m.",
+            code="INVALID_INUNDATION_THRESHOLD",
+        )
 
 
 def _defaults(project: Project) -> dict[str, Any]:
@@ -116,6 +161,9 @@ def _resolve(project: Project, references: dict[str, int | None]) -> dict[str, A
 def _in_project(queryset, field: str, object_id: int):
     found = queryset.first()
     if found is None:
-        raise ValidationFailed(f"{field} {object_id} is not a {field.replace('_', ' ')} of this project.",
-                               code="REFERENCE_NOT_IN_PROJECT", field=field)
+        raise ValidationFailed(
+            f"{field} {object_id} is not a {field.replace('_', ' ')} of this project.",
+            code="REFERENCE_NOT_IN_PROJECT",
+            field=field,
+        )
     return found

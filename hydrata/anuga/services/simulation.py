@@ -39,9 +39,19 @@ WATCH_INTERVAL_SECONDS = 1.0
 HEARTBEAT_EVERY_SECONDS = 5.0
 TERMINATE_GRACE_SECONDS = 5.0
 UNSTABLE_EXIT_CODE = 3
-RESULT_FILES = ("max_depth.tif", "max_speed.tif", "max_stage.tif", "max_hazard.tif", "time_of_inundation.tif",
-                "duration_of_inundation.tif", "statistics.json", "time_series.json", "preview.png", "run.log",
-                "result.json")
+RESULT_FILES = (
+    "max_depth.tif",
+    "max_speed.tif",
+    "max_stage.tif",
+    "max_hazard.tif",
+    "time_of_inundation.tif",
+    "duration_of_inundation.tif",
+    "statistics.json",
+    "time_series.json",
+    "preview.png",
+    "run.log",
+    "result.json",
+)
 
 
 def run_simulate(*, run_id: int, worker: str = "") -> Run:
@@ -58,9 +68,12 @@ def run_simulate(*, run_id: int, worker: str = "") -> Run:
         return _simulate_in(run, workdir)
     except Exception:
         logger.exception("Simulation of run %s failed", run.pk)
-        return _end(run, RunStatus.ERROR, error_message="The simulation failed with an internal error; it has been "
-                                                        "logged.", user_message="The run failed on our side. Retry it "
-                                                                                "with retry_run.")
+        return _end(
+            run,
+            RunStatus.ERROR,
+            error_message="The simulation failed with an internal error; it has been logged.",
+            user_message="The run failed on our side. Retry it with retry_run.",
+        )
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -81,13 +94,18 @@ def _simulate_in(run: Run, workdir: Path) -> Run:
         return _end(run, RunStatus.CANCELLED, user_message="Cancelled while computing; no results were kept.")
     if outcome == "timed_out" or child.returncode != 0:
         return _failed(run, child, workdir, limits, timed_out=outcome == "timed_out")
-    record_update(run, status=RunStatus.PROCESSING, phase="post_processing", progress_pct=100, eta_seconds=0,
-            heartbeat_at=timezone.now())
+    record_update(
+        run,
+        status=RunStatus.PROCESSING,
+        phase="post_processing",
+        progress_pct=100,
+        eta_seconds=0,
+        heartbeat_at=timezone.now(),
+    )
     prefix = f"runs/{run.pk}/results"
     _store_results(output, prefix)
     statistics = json.loads((output / "statistics.json").read_text())
-    return _end(run, RunStatus.COMPLETE, results_prefix=prefix, statistics=statistics,
-                log=_read(output / "run.log"))
+    return _end(run, RunStatus.COMPLETE, results_prefix=prefix, statistics=statistics, log=_read(output / "run.log"))
 
 
 def _download_package(run: Run, destination: Path) -> None:
@@ -115,21 +133,40 @@ def _failed(run: Run, child: subprocess.Popen, workdir: Path, limits: ChildLimit
         message, hint = over, LIMIT_HINT
     else:
         message = last.get("error") or f"The simulation process ended unexpectedly (exit code {child.returncode})."
-        hint = ("The model went numerically unstable: check the terrain, boundaries and inflows, or use a finer "
-                "resolution." if child.returncode == UNSTABLE_EXIT_CODE else "Retry it with retry_run.")
-    return _end(run, RunStatus.ERROR, error_message=message, user_message=hint,
-                log=_read(output / "run.log") + f"\n{message}\n")
+        hint = (
+            "The model went numerically unstable: check the terrain, boundaries and inflows, or use a finer resolution."
+            if child.returncode == UNSTABLE_EXIT_CODE
+            else "Retry it with retry_run."
+        )
+    return _end(
+        run, RunStatus.ERROR, error_message=message, user_message=hint, log=_read(output / "run.log") + f"\n{message}\n"
+    )
 
 
 def _spawn(package: Path, output: Path, stderr_path: Path, limits: ChildLimits) -> subprocess.Popen:
     threads = max(1, settings.HYDRATA_ANUGA_THREADS)
-    command = [sys.executable, "-m", "hydrata.compute.simulate", "--package", str(package), "--output", str(output),
-               "--threads", str(threads)]
+    command = [
+        sys.executable,
+        "-m",
+        "hydrata.compute.simulate",
+        "--package",
+        str(package),
+        "--output",
+        str(output),
+        "--threads",
+        str(threads),
+    ]
     if settings.HYDRATA_RUN_YIELD_SECONDS > 0:
         command += ["--yield-seconds", str(settings.HYDRATA_RUN_YIELD_SECONDS)]
     with stderr_path.open("wb") as stderr:
-        return subprocess.Popen(command, env=child_environment(threads=threads), stdout=subprocess.DEVNULL,
-                                stderr=stderr, preexec_fn=child_setup(limits), cwd=output)
+        return subprocess.Popen(
+            command,
+            env=child_environment(threads=threads),
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            preexec_fn=child_setup(limits),
+            cwd=output,
+        )
 
 
 def _watch(run: Run, child: subprocess.Popen, progress_path: Path, *, wall_seconds: float) -> str:
@@ -156,8 +193,12 @@ def _watch(run: Run, child: subprocess.Popen, progress_path: Path, *, wall_secon
 def _record_progress(run: Run, latest: dict[str, Any] | None) -> None:
     fields: dict[str, Any] = {"heartbeat_at": timezone.now()}
     if latest:
-        fields |= {"phase": latest.get("phase") or "computing", "progress_pct": latest.get("progress_pct", 0),
-                   "eta_seconds": latest.get("eta_seconds"), "sim_time": latest.get("sim_time")}
+        fields |= {
+            "phase": latest.get("phase") or "computing",
+            "progress_pct": latest.get("progress_pct", 0),
+            "eta_seconds": latest.get("eta_seconds"),
+            "sim_time": latest.get("sim_time"),
+        }
     Run.objects.filter(pk=run.pk, status=RunStatus.COMPUTING).update(**fields)
 
 

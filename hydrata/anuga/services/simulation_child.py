@@ -20,15 +20,18 @@ import hydrata
 from hydrata.anuga.models import Run
 from hydrata.anuga.selectors.runs import run_vcpu_hours
 
-CHILD_ENV_NAMES = frozenset({"PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "LD_LIBRARY_PATH", "GDAL_DATA",
-                             "PROJ_DATA", "PROJ_LIB"})
+CHILD_ENV_NAMES = frozenset(
+    {"PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "LD_LIBRARY_PATH", "GDAL_DATA", "PROJ_DATA", "PROJ_LIB"}
+)
 THREAD_ENV_NAMES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")
 # The child imports hydrata.compute from the same source tree as this worker, wherever that is installed.
 SOURCE_ROOT = Path(hydrata.__file__).resolve().parent.parent
 CPU_HARD_GRACE_SECONDS = 10  # SIGXCPU at the soft limit; SIGKILL this much later if the child survives it
 TASK_LIMIT_HEADROOM_SECONDS = 30  # the wall-clock limit stops the child before the Celery task limit fires
-LIMIT_HINT = ("The run needed far more than its estimate. Check the resolution, mesh regions and duration, or ask "
-              "the platform's operator to raise the run limits.")
+LIMIT_HINT = (
+    "The run needed far more than its estimate. Check the resolution, mesh regions and duration, or ask "
+    "the platform's operator to raise the run limits."
+)
 
 
 @dataclass(frozen=True)
@@ -93,19 +96,25 @@ def _die_with_parent() -> None:
         pass
 
 
-def limit_exceeded(*, limits: ChildLimits, returncode: int | None, timed_out: bool,
-                   last_progress: dict[str, Any]) -> str | None:
+def limit_exceeded(
+    *, limits: ChildLimits, returncode: int | None, timed_out: bool, last_progress: dict[str, Any]
+) -> str | None:
     """The limit the child ran into, in a sentence; None when it ended for another reason."""
     margin = settings.HYDRATA_RUN_LIMIT_MARGIN
     if timed_out:
-        return (f"The simulation ran past its wall-clock limit of {limits.wall_seconds} s (its estimate times "
-                f"{margin:g}, at least {settings.HYDRATA_RUN_MIN_WALL_SECONDS} s) and was stopped.")
+        return (
+            f"The simulation ran past its wall-clock limit of {limits.wall_seconds} s (its estimate times "
+            f"{margin:g}, at least {settings.HYDRATA_RUN_MIN_WALL_SECONDS} s) and was stopped."
+        )
     if returncode == -signal.SIGXCPU:
-        return (f"The simulation used up its CPU-time limit of {limits.cpu_seconds} s (its estimate times "
-                f"{margin:g}, at least {settings.HYDRATA_RUN_MIN_CPU_SECONDS} s) and was stopped.")
+        return (
+            f"The simulation used up its CPU-time limit of {limits.cpu_seconds} s (its estimate times "
+            f"{margin:g}, at least {settings.HYDRATA_RUN_MIN_CPU_SECONDS} s) and was stopped."
+        )
     if returncode == -signal.SIGXFSZ:  # the child restores the signal's default action, which Python ignores
         return f"The simulation tried to write a file larger than its limit of {limits.file_bytes:,} bytes."
     if "MemoryError" in str(last_progress.get("error", "")):
-        return (f"The simulation ran out of memory within its address-space limit of "
-                f"{limits.address_space_bytes:,} bytes.")
+        return (
+            f"The simulation ran out of memory within its address-space limit of {limits.address_space_bytes:,} bytes."
+        )
     return None

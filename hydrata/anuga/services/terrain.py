@@ -39,7 +39,9 @@ def _check_size(size: int | None) -> None:
         raise ValidationFailed(
             f"The file is {size / 1024**3:.2f} GiB; terrain uploads are limited to {limit / 1024**3:.0f} GiB. "
             "Clip the DEM to the area of interest or coarsen it.",
-            code="UPLOAD_TOO_LARGE", size=size, limit=limit,
+            code="UPLOAD_TOO_LARGE",
+            size=size,
+            limit=limit,
         )
     if size is not None and size <= 0:
         raise ValidationFailed("size must be the file's size in bytes.", code="INVALID_SIZE")
@@ -79,7 +81,8 @@ def terrain_upload_finalize(
     """Turn a completed PUT into a terrain record and start its import."""
     # The slot is bound to the project and to the caller who reserved it (the model's promise).
     uploads = TerrainUpload.objects.filter(project=project, user=user, staging_key=staging_key).select_related(
-        "terrain")
+        "terrain"
+    )
     if process_id:
         parsed = _uuid_or_none(process_id)
         uploads = uploads.filter(process_id=parsed) if parsed else uploads.none()
@@ -93,8 +96,11 @@ def terrain_upload_finalize(
     if getattr(upload, "terrain", None) is not None:
         return upload.terrain
     if upload.expires_at <= timezone.now():
-        raise ValidationFailed("This upload slot has expired (and its file is cleaned up). Call "
-                               "presign_terrain_upload again and upload the file anew.", code="UPLOAD_EXPIRED")
+        raise ValidationFailed(
+            "This upload slot has expired (and its file is cleaned up). Call "
+            "presign_terrain_upload again and upload the file anew.",
+            code="UPLOAD_EXPIRED",
+        )
     storage = get_storage()
     if not storage.exists(key=staging_key):
         raise ValidationFailed(
@@ -103,12 +109,12 @@ def terrain_upload_finalize(
             code="UPLOAD_NOT_FOUND",
         )
     _check_size(storage.size(key=staging_key))
-    return _terrain_create(project=project, user=user, source_key=staging_key, filename=upload.filename,
-                           title=title, upload=upload)
+    return _terrain_create(
+        project=project, user=user, source_key=staging_key, filename=upload.filename, title=title, upload=upload
+    )
 
 
-def terrain_upload_direct(*, project: Project, user: User, uploaded_file: UploadedFile,
-                          title: str = "") -> Terrain:
+def terrain_upload_direct(*, project: Project, user: User, uploaded_file: UploadedFile, title: str = "") -> Terrain:
     """The one-step multipart fallback: store the file, then the same import as a finalized upload."""
     _check_size(uploaded_file.size)
     filename = _safe_filename(uploaded_file.name or "dem.tif")
@@ -117,15 +123,20 @@ def terrain_upload_direct(*, project: Project, user: User, uploaded_file: Upload
     return _terrain_create(project=project, user=user, source_key=key, filename=filename, title=title)
 
 
-def _terrain_create(*, project: Project, user: User, source_key: str, filename: str, title: str,
-                    upload: TerrainUpload | None = None) -> Terrain:
+def _terrain_create(
+    *, project: Project, user: User, source_key: str, filename: str, title: str, upload: TerrainUpload | None = None
+) -> Terrain:
     from hydrata.anuga.tasks import terrain_import_task
 
     try:
         with transaction.atomic():
             terrain = Terrain.objects.create(
-                project=project, upload=upload, title=(title.strip() or Path(filename).stem)[:200],
-                source_filename=filename, source_key=source_key, created_by=user,
+                project=project,
+                upload=upload,
+                title=(title.strip() or Path(filename).stem)[:200],
+                source_filename=filename,
+                source_key=source_key,
+                created_by=user,
             )
             transaction.on_commit(lambda: terrain_import_task.delay(terrain.pk))
     except IntegrityError:  # two finalizes of one upload raced: the first one's terrain is the answer
@@ -147,11 +158,14 @@ def terrain_import(*, terrain_id: int) -> Terrain:
         return terrain  # a redelivered task: the import already ended
     storage = get_storage()
     try:
-        with tempfile.TemporaryDirectory(prefix="terrain-") as workdir, \
-                storage.local_path(key=terrain.source_key) as source:
+        with (
+            tempfile.TemporaryDirectory(prefix="terrain-") as workdir,
+            storage.local_path(key=terrain.source_key) as source,
+        ):
             dem_path, hillshade_path = Path(workdir) / "dem.tif", Path(workdir) / "hillshade.png"
-            limits = RasterLimits(max_pixels=settings.HYDRATA_TERRAIN_MAX_PIXELS,
-                                  free_bytes=shutil.disk_usage(workdir).free)
+            limits = RasterLimits(
+                max_pixels=settings.HYDRATA_TERRAIN_MAX_PIXELS, free_bytes=shutil.disk_usage(workdir).free
+            )
             reading = write_dem(source, dem_path, project_crs=terrain.project.projection, limits=limits)
             record_update(terrain, status=TerrainStatus.STYLING, **reading.__dict__)
             write_hillshade(dem_path, hillshade_path)
@@ -164,9 +178,12 @@ def terrain_import(*, terrain_id: int) -> Terrain:
         return record_update(terrain, status=TerrainStatus.ERROR, error_message=str(refusal))
     except Exception:
         logger.exception("Terrain %s failed to import", terrain.pk)
-        return record_update(terrain, status=TerrainStatus.ERROR,
-                               error_message="The import failed with an internal error; it has been logged. "
-                                             "Try the upload again, or contact support if it repeats.")
+        return record_update(
+            terrain,
+            status=TerrainStatus.ERROR,
+            error_message="The import failed with an internal error; it has been logged. "
+            "Try the upload again, or contact support if it repeats.",
+        )
     with transaction.atomic():
         record_update(terrain, status=TerrainStatus.READY, error_message="")
         default_inputs_seed(project=terrain.project)

@@ -13,81 +13,116 @@ from hydrata.core.errors import Conflict, ValidationFailed
 
 
 def time_series_create(
-    *, project: Project, user: User, name: str, series_type: str, units: str, data: Any,
-    timezone: str = "UTC", source: str = "", location_name: str = "", description: str = "",
+    *,
+    project: Project,
+    user: User,
+    name: str,
+    series_type: str,
+    units: str,
+    data: Any,
+    timezone: str = "UTC",
+    source: str = "",
+    location_name: str = "",
+    description: str = "",
 ) -> TimeSeries:
     name = name.strip()
     if not name:
         raise ValidationFailed("name must not be empty.", code="INVALID_TIME_SERIES")
     if series_type not in SeriesType.values:
-        raise ValidationFailed(f"series_type must be one of {', '.join(SeriesType.values)}.",
-                               code="INVALID_TIME_SERIES")
+        raise ValidationFailed(
+            f"series_type must be one of {', '.join(SeriesType.values)}.", code="INVALID_TIME_SERIES"
+        )
     zone = _zone(timezone)
     rows = time_series_rows_parse(data, zone=zone)
     try:
         with transaction.atomic():
             return TimeSeries.objects.create(
-                project=project, name=name, series_type=series_type, units=units.strip(), timezone=timezone,
-                source=source, location_name=location_name, description=description, rows=rows,
-                row_count=len(rows), first_timestamp=rows[0]["timestamp"], last_timestamp=rows[-1]["timestamp"],
+                project=project,
+                name=name,
+                series_type=series_type,
+                units=units.strip(),
+                timezone=timezone,
+                source=source,
+                location_name=location_name,
+                description=description,
+                rows=rows,
+                row_count=len(rows),
+                first_timestamp=rows[0]["timestamp"],
+                last_timestamp=rows[-1]["timestamp"],
                 created_by=user,
             )
     except IntegrityError:
-        raise Conflict(f"This project already has a time series named {name!r}; choose another name.",
-                       code="TIME_SERIES_EXISTS") from None
+        raise Conflict(
+            f"This project already has a time series named {name!r}; choose another name.", code="TIME_SERIES_EXISTS"
+        ) from None
 
 
 def _zone(name: str) -> ZoneInfo:
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise ValidationFailed(f"timezone {name!r} is not an IANA time zone such as 'UTC' or 'Australia/Sydney'.",
-                               code="INVALID_TIME_SERIES") from None
+        raise ValidationFailed(
+            f"timezone {name!r} is not an IANA time zone such as 'UTC' or 'Australia/Sydney'.",
+            code="INVALID_TIME_SERIES",
+        ) from None
 
 
 def time_series_rows_parse(data: Any, *, zone: ZoneInfo) -> list[dict[str, Any]]:
     """{"rowData": [{"timestamp", "value"}]} -> rows in UTC, sorted; a 400 naming the first bad row."""
     rows = data.get("rowData") if isinstance(data, dict) else None
     if not isinstance(rows, list) or not rows:
-        raise ValidationFailed('data must be {"rowData": [{"timestamp": ..., "value": ...}, ...]} with at least '
-                               "one row.", code="INVALID_TIME_SERIES")
+        raise ValidationFailed(
+            'data must be {"rowData": [{"timestamp": ..., "value": ...}, ...]} with at least one row.',
+            code="INVALID_TIME_SERIES",
+        )
     max_rows = settings.HYDRATA_TIME_SERIES_MAX_ROWS
     if len(rows) > max_rows:
-        raise ValidationFailed(f"A time series holds at most {max_rows} rows; this one has {len(rows)}.",
-                               code="INVALID_TIME_SERIES")
+        raise ValidationFailed(
+            f"A time series holds at most {max_rows} rows; this one has {len(rows)}.", code="INVALID_TIME_SERIES"
+        )
     parsed = [_row(index, row, zone) for index, row in enumerate(rows)]
     parsed.sort(key=lambda row: row[0])
     for (earlier, _), (later, _) in itertools.pairwise(parsed):
         if earlier == later:
-            raise ValidationFailed(f"Two rows share the timestamp {earlier.isoformat()}; each time may appear once.",
-                                   code="INVALID_TIME_SERIES")
+            raise ValidationFailed(
+                f"Two rows share the timestamp {earlier.isoformat()}; each time may appear once.",
+                code="INVALID_TIME_SERIES",
+            )
     return [{"timestamp": when.isoformat().replace("+00:00", "Z"), "value": value} for when, value in parsed]
 
 
 def _row(index: int, row: Any, zone: ZoneInfo) -> tuple[datetime, float]:
     where = f"rowData[{index}]"
     if not isinstance(row, dict):
-        raise ValidationFailed(f'{where} must be an object {{"timestamp": ..., "value": ...}}.',
-                               code="INVALID_TIME_SERIES", row=index)
+        raise ValidationFailed(
+            f'{where} must be an object {{"timestamp": ..., "value": ...}}.', code="INVALID_TIME_SERIES", row=index
+        )
     stamp = row.get("timestamp")
     try:
         when = datetime.fromisoformat(str(stamp).replace("Z", "+00:00"))
     except ValueError:
-        raise ValidationFailed(f"{where}.timestamp {stamp!r} is not an ISO 8601 date-time such as "
-                               "'2024-01-01T00:00:00Z'.", code="INVALID_TIME_SERIES", row=index) from None
+        raise ValidationFailed(
+            f"{where}.timestamp {stamp!r} is not an ISO 8601 date-time such as '2024-01-01T00:00:00Z'.",
+            code="INVALID_TIME_SERIES",
+            row=index,
+        ) from None
     if when.tzinfo is None:
         when = when.replace(tzinfo=zone)
     try:
         when = when.astimezone(UTC)
     except OverflowError:  # e.g. year 1 east of Greenwich: the instant falls outside what a datetime holds
-        raise ValidationFailed(f"{where}.timestamp {stamp!r} is outside the range of dates that can be stored.",
-                               code="INVALID_TIME_SERIES", row=index) from None
+        raise ValidationFailed(
+            f"{where}.timestamp {stamp!r} is outside the range of dates that can be stored.",
+            code="INVALID_TIME_SERIES",
+            row=index,
+        ) from None
     value = row.get("value")
     try:
         number = float(value)  # type: ignore[arg-type]  # anything a client sent: float() refuses what it cannot read
     except (TypeError, ValueError):
         number = math.nan
     if isinstance(value, bool) or not math.isfinite(number):
-        raise ValidationFailed(f"{where}.value {value!r} is not a finite number.", code="INVALID_TIME_SERIES",
-                               row=index)
+        raise ValidationFailed(
+            f"{where}.value {value!r} is not a finite number.", code="INVALID_TIME_SERIES", row=index
+        )
     return when, number

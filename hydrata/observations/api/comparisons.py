@@ -59,12 +59,23 @@ class RankingView(ProjectScopedView):
         runs = [run_get(user=request.user, run_id=run_id) for run_id in dict.fromkeys(data.validated_data["runs"])]
         ranked = runs_rank(event=event, runs=runs, user=request.user)
         model_settings = [{name: entry.settings[name] for name in MODEL_SETTINGS} for entry in ranked]
-        return Response({"project": self.project.pk, "event": event.pk, "event_name": event.name,
-                         "differing": differing_settings(model_settings),
-                         "results": [_ranked(entry) for entry in ranked]})
+        return Response(
+            {
+                "project": self.project.pk,
+                "event": event.pk,
+                "event_name": event.name,
+                "differing": differing_settings(model_settings),
+                "results": [_ranked(entry) for entry in ranked],
+            }
+        )
 
 
 def _ranked(entry: RankedRun) -> dict:
     comparison = entry.comparison
-    return {"rank": entry.rank, "run": comparison.run_id, "comparison": comparison.pk,
-            "metrics": comparison.metrics, "settings": entry.settings}
+    return {
+        "rank": entry.rank,
+        "run": comparison.run_id,
+        "comparison": comparison.pk,
+        "metrics": comparison.metrics,
+        "settings": entry.settings,
+    }

@@ -39,9 +39,15 @@ class ObservationImportView(ProjectScopedView):
         data.is_valid(raise_exception=True)
         created = observations_import(event=event, user=request.user, **data.validated_data)
         values = [o.value_m for o in created]
-        return Response({
-            "event": event.pk, "imported": len(created), "quantity": data.validated_data["quantity"],
-            "value_min": min(values, default=None), "value_max": max(values, default=None),
-            "bbox_wgs84": bbox_wgs84(project=self.project, points=[(o.x, o.y) for o in created]),
-            "observation_count": event.observations.count(),
-        }, status=status.HTTP_201_CREATED)
+        return Response(
+            {
+                "event": event.pk,
+                "imported": len(created),
+                "quantity": data.validated_data["quantity"],
+                "value_min": min(values, default=None),
+                "value_max": max(values, default=None),
+                "bbox_wgs84": bbox_wgs84(project=self.project, points=[(o.x, o.y) for o in created]),
+                "observation_count": event.observations.count(),
+            },
+            status=status.HTTP_201_CREATED,
+        )

@@ -26,8 +26,17 @@ class EventOutput(serializers.ModelSerializer):
 
     class Meta:
         model = FloodEvent
-        fields = ["id", "project", "name", "started_at", "ended_at", "description", "observation_count",
-                  "created_at", "updated_at"]
+        fields = [
+            "id",
+            "project",
+            "name",
+            "started_at",
+            "ended_at",
+            "description",
+            "observation_count",
+            "created_at",
+            "updated_at",
+        ]
 
     def get_observation_count(self, event: FloodEvent) -> int:
         counted = getattr(event, "observation_count", None)  # annotated by events_of
@@ -47,7 +56,8 @@ class ObservationInput(serializers.Serializer):
     observed_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
     # DRF's metaclass takes declared fields off the class, so this does not shadow Field.source at runtime.
     source = serializers.CharField(  # type: ignore[assignment]
-        required=False, allow_blank=True, max_length=300, default="")
+        required=False, allow_blank=True, max_length=300, default=""
+    )
     notes = serializers.CharField(required=False, allow_blank=True, default="")
 
 
@@ -57,8 +67,22 @@ class ObservationOutput(serializers.ModelSerializer):
 
     class Meta:
         model = Observation
-        fields = ["id", "event", "x", "y", "crs", "given", "quantity", "value_m", "tolerance_m", "observed_at",
-                  "source", "notes", "created_at", "updated_at"]
+        fields = [
+            "id",
+            "event",
+            "x",
+            "y",
+            "crs",
+            "given",
+            "quantity",
+            "value_m",
+            "tolerance_m",
+            "observed_at",
+            "source",
+            "notes",
+            "created_at",
+            "updated_at",
+        ]
 
     def get_given(self, observation: Observation) -> dict[str, Any]:
         return {"x": observation.given_x, "y": observation.given_y, "crs": observation.given_crs}
@@ -77,14 +101,22 @@ class CompareInput(serializers.Serializer):
 
 class RankingInput(serializers.Serializer):
     event = serializers.IntegerField(min_value=1)
-    runs = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1,
-                                 max_length=MAX_RANKED_RUNS)
+    runs = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1, max_length=MAX_RANKED_RUNS)
 
 
 def comparison_detail(comparison: Comparison) -> dict[str, Any]:
     run = comparison.run
-    return {"id": comparison.pk, "run": run.pk, "event": comparison.event_id, "event_name": comparison.event.name,
-            "project": comparison.event.project_id, "scenario": run.scenario_id, "scenario_name": run.scenario.name,
-            "method": comparison.method, "computed_at": comparison.computed_at,
-            "is_stale": comparison_is_stale(comparison=comparison), "metrics": comparison.metrics,
-            "points": comparison.points}
+    return {
+        "id": comparison.pk,
+        "run": run.pk,
+        "event": comparison.event_id,
+        "event_name": comparison.event.name,
+        "project": comparison.event.project_id,
+        "scenario": run.scenario_id,
+        "scenario_name": run.scenario.name,
+        "method": comparison.method,
+        "computed_at": comparison.computed_at,
+        "is_stale": comparison_is_stale(comparison=comparison),
+        "metrics": comparison.metrics,
+        "points": comparison.points,
+    }

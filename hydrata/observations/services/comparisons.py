@@ -26,15 +26,26 @@ def comparable_check(*, run: Run, event: FloodEvent, needs_observations: bool = 
     """A run of the event's project that finished with results, and observations to compare it with; otherwise a
     refusal saying which."""
     if run.scenario.project_id != event.project_id:
-        raise ValidationFailed(f"Run {run.pk} belongs to project {run.scenario.project_id}, but flood event "
-                               f"{event.pk} belongs to project {event.project_id}: compare a run of the same "
-                               "project.", code="RUN_NOT_IN_PROJECT", run=run.pk)
+        raise ValidationFailed(
+            f"Run {run.pk} belongs to project {run.scenario.project_id}, but flood event "
+            f"{event.pk} belongs to project {event.project_id}: compare a run of the same "
+            "project.",
+            code="RUN_NOT_IN_PROJECT",
+            run=run.pk,
+        )
     if needs_observations and not Observation.objects.filter(event=event).exists():
-        raise ValidationFailed(f"Flood event {event.pk} has no observations yet: add some with create_observation "
-                               "or import_observations, then compare.", code="EVENT_HAS_NO_OBSERVATIONS")
+        raise ValidationFailed(
+            f"Flood event {event.pk} has no observations yet: add some with create_observation "
+            "or import_observations, then compare.",
+            code="EVENT_HAS_NO_OBSERVATIONS",
+        )
     if run.status != RunStatus.COMPLETE or not run.results_prefix:
-        raise Conflict(f"Run {run.pk} is {run.status}, not complete: compare it once get_run_status says complete.",
-                       code="RUN_NOT_COMPLETE", run=run.pk, status=run.status)
+        raise Conflict(
+            f"Run {run.pk} is {run.status}, not complete: compare it once get_run_status says complete.",
+            code="RUN_NOT_COMPLETE",
+            run=run.pk,
+            status=run.status,
+        )
 
 
 def comparison_compute(*, run: Run, event: FloodEvent, user: User) -> Comparison:
@@ -47,8 +58,7 @@ def comparison_compute(*, run: Run, event: FloodEvent, user: User) -> Comparison
 def comparison_recompute(*, comparison: Comparison, user: User) -> Comparison:
     """After observations changed (an event whose observations were all deleted compares as n = 0)."""
     comparable_check(run=comparison.run, event=comparison.event, needs_observations=False)
-    return _store(run=comparison.run, event=comparison.event, observations=_observations(comparison.event),
-                  user=user)
+    return _store(run=comparison.run, event=comparison.event, observations=_observations(comparison.event), user=user)
 
 
 def runs_rank(*, event: FloodEvent, runs: list[Run], user: User) -> list[RankedRun]:
@@ -59,8 +69,10 @@ def runs_rank(*, event: FloodEvent, runs: list[Run], user: User) -> list[RankedR
     with transaction.atomic():
         comparisons = [comparison_compute(run=run, event=event, user=user) for run in runs]
     ordered = sorted(comparisons, key=lambda c: ranking_key(c.run_id, c.metrics))
-    return [RankedRun(rank=position, comparison=comparison, settings=run_settings(run=comparison.run))
-            for position, comparison in enumerate(ordered, start=1)]
+    return [
+        RankedRun(rank=position, comparison=comparison, settings=run_settings(run=comparison.run))
+        for position, comparison in enumerate(ordered, start=1)
+    ]
 
 
 def _observations(event: FloodEvent) -> list[Observation]:
@@ -69,11 +81,24 @@ def _observations(event: FloodEvent) -> list[Observation]:
 
 def _store(*, run: Run, event: FloodEvent, observations: list[Observation], user: User) -> Comparison:
     peaks = run_peaks(run=run, points=[(o.x, o.y) for o in observations])
-    rows, metrics = compare([Observed(observation_id=o.pk, quantity=o.quantity, value=o.value_m,
-                                      tolerance=o.tolerance_m) for o in observations], peaks)
+    rows, metrics = compare(
+        [
+            Observed(observation_id=o.pk, quantity=o.quantity, value=o.value_m, tolerance=o.tolerance_m)
+            for o in observations
+        ],
+        peaks,
+    )
     points = [{**row, "x": o.x, "y": o.y} for row, o in zip(rows, observations, strict=True)]
-    comparison, _ = Comparison.objects.update_or_create(run=run, event=event, defaults={
-        "method": METHOD, "points": points, "metrics": metrics, "computed_at": timezone.now(), "created_by": user,
-        "observations_fingerprint": observations_fingerprint(observation_state(o) for o in observations),
-    })
+    comparison, _ = Comparison.objects.update_or_create(
+        run=run,
+        event=event,
+        defaults={
+            "method": METHOD,
+            "points": points,
+            "metrics": metrics,
+            "computed_at": timezone.now(),
+            "created_by": user,
+            "observations_fingerprint": observations_fingerprint(observation_state(o) for o in observations),
+        },
+    )
     return comparison

@@ -28,8 +28,15 @@ class Row:
     tolerance: float
 
 
-def observations_import(*, event: FloodEvent, user: User, execution_id: UUID | str, quantity: str,
-                        value_property: str, tolerance_property: str | None = None) -> list[Observation]:
+def observations_import(
+    *,
+    event: FloodEvent,
+    user: User,
+    execution_id: UUID | str,
+    quantity: str,
+    value_property: str,
+    tolerance_property: str | None = None,
+) -> list[Observation]:
     dataset = _finished_dataset(user=user, execution_id=execution_id)
     _check_properties(dataset, value_property, tolerance_property)
     features = dataset_features(dataset=dataset).get("features") or []
@@ -38,15 +45,26 @@ def observations_import(*, event: FloodEvent, user: User, execution_id: UUID | s
     extent = terrain_extent(project=event.project)
     for row, (x, y) in zip(rows, placed, strict=True):
         problem = value_problem(quantity=quantity, value=row.value, tolerance=row.tolerance) or place_problem(
-            x, y, crs=dataset.crs, extent=extent)
+            x, y, crs=dataset.crs, extent=extent
+        )
         if problem:
             problems.append((row.index, problem))
     if problems:
         raise _refusal(problems, total=len(features))
     observations = [
-        Observation(event=event, x=x, y=y, given_x=row.x, given_y=row.y, given_crs=dataset.crs, quantity=quantity,
-                    value_m=row.value, tolerance_m=row.tolerance, source=f"import of {dataset.title}"[:300],
-                    created_by=user)
+        Observation(
+            event=event,
+            x=x,
+            y=y,
+            given_x=row.x,
+            given_y=row.y,
+            given_crs=dataset.crs,
+            quantity=quantity,
+            value_m=row.value,
+            tolerance_m=row.tolerance,
+            source=f"import of {dataset.title}"[:300],
+            created_by=user,
+        )
         for row, (x, y) in zip(rows, placed, strict=True)
     ]
     with transaction.atomic():
@@ -56,15 +74,23 @@ def observations_import(*, event: FloodEvent, user: User, execution_id: UUID | s
 def _finished_dataset(*, user: User, execution_id: UUID | str) -> Dataset:
     execution = execution_get(user=user, execution_id=execution_id)
     if execution.status == UploadStatus.FAILED:
-        raise ValidationFailed(f"The upload was rejected, so there is nothing to import: {execution.log[-400:]}",
-                               code="UPLOAD_FAILED")
+        raise ValidationFailed(
+            f"The upload was rejected, so there is nothing to import: {execution.log[-400:]}", code="UPLOAD_FAILED"
+        )
     if execution.status != UploadStatus.FINISHED or execution.dataset is None:
-        raise Conflict(f"The upload is still {execution.status}; import it once it has finished.",
-                       code="UPLOAD_NOT_FINISHED", status=execution.status)
+        raise Conflict(
+            f"The upload is still {execution.status}; import it once it has finished.",
+            code="UPLOAD_NOT_FINISHED",
+            status=execution.status,
+        )
     limit = settings.HYDRATA_GEOJSON_MAX_FEATURES
     if execution.dataset.feature_count > limit:
-        raise ValidationFailed(f"The file has {execution.dataset.feature_count:,} points; at most {limit:,} can be "
-                               "imported at once. Split it.", code="TOO_MANY_FEATURES", max_features=limit)
+        raise ValidationFailed(
+            f"The file has {execution.dataset.feature_count:,} points; at most {limit:,} can be "
+            "imported at once. Split it.",
+            code="TOO_MANY_FEATURES",
+            max_features=limit,
+        )
     return execution.dataset
 
 
@@ -72,25 +98,33 @@ def _check_properties(dataset: Dataset, value_property: str, tolerance_property:
     for role, name in (("value_property", value_property), ("tolerance_property", tolerance_property)):
         if name is not None and name not in dataset.property_names:
             available = ", ".join(dataset.property_names[:20]) or "none"
-            raise ValidationFailed(f"No feature has a property {name!r} (the {role}). The file's properties are: "
-                                   f"{available}.", code="PROPERTY_NOT_FOUND", field=role,
-                                   properties=dataset.property_names)
+            raise ValidationFailed(
+                f"No feature has a property {name!r} (the {role}). The file's properties are: {available}.",
+                code="PROPERTY_NOT_FOUND",
+                field=role,
+                properties=dataset.property_names,
+            )
 
 
-def _read(features: list[dict[str, Any]], *, value_property: str,
-          tolerance_property: str | None) -> tuple[list[Row], list[tuple[int, Problem]]]:
+def _read(
+    features: list[dict[str, Any]], *, value_property: str, tolerance_property: str | None
+) -> tuple[list[Row], list[tuple[int, Problem]]]:
     rows: list[Row] = []
     problems: list[tuple[int, Problem]] = []
     for index, feature in enumerate(features):
         geometry = feature.get("geometry") or {}
         if geometry.get("type") != "Point":
-            problems.append((index, ("NOT_A_POINT", f"it is a {geometry.get('type') or 'feature without geometry'}, "
-                                                   "not a Point")))
+            problems.append(
+                (index, ("NOT_A_POINT", f"it is a {geometry.get('type') or 'feature without geometry'}, not a Point"))
+            )
             continue
         properties = feature.get("properties") or {}
         value = _number(properties.get(value_property), value_property)
-        tolerance = (_number(properties.get(tolerance_property), tolerance_property) if tolerance_property
-                     else DEFAULT_TOLERANCE_M)
+        tolerance = (
+            _number(properties.get(tolerance_property), tolerance_property)
+            if tolerance_property
+            else DEFAULT_TOLERANCE_M
+        )
         for read in (value, tolerance):
             if isinstance(read, tuple):
                 problems.append((index, read))
@@ -122,7 +156,8 @@ def _refusal(problems: list[tuple[int, Problem]], *, total: int) -> ValidationFa
     bad = len({index for index, _ in problems})
     return ValidationFailed(
         f"{bad} of {total} feature(s) cannot be imported (numbered from 0), so nothing was stored: {listed}"
-        + (f"; and {more} more." if more > 0 else ".") + " Fix them and upload the file again.",
+        + (f"; and {more} more." if more > 0 else ".")
+        + " Fix them and upload the file again.",
         code="IMPORT_ROWS_INVALID",
         rows=[{"index": index, "code": code, "reason": message} for index, (code, message) in problems],
     )

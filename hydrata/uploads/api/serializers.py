@@ -40,5 +40,15 @@ class DatasetOutput(serializers.ModelSerializer):
 
     class Meta:
         model = Dataset
-        fields = ["pk", "title", "name", "owner", "crs", "feature_count", "geometry_types", "property_names",
-                  "bbox_wgs84", "created"]
+        fields = [
+            "pk",
+            "title",
+            "name",
+            "owner",
+            "crs",
+            "feature_count",
+            "geometry_types",
+            "property_names",
+            "bbox_wgs84",
+            "created",
+        ]

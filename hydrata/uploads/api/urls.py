@@ -9,8 +9,14 @@ urlpatterns = [
     path("uploads/upload/", views.UploadCreateView.as_view(), name="upload-create"),
     path("uploads/upload", views.UploadCreateView.as_view(), name="upload-create-no-slash"),
     # GeoNode serves this without a trailing slash; both forms are accepted.
-    path("resource-service/execution-status/<str:execution_id>", views.ExecutionStatusView.as_view(),
-         name="execution-status"),
-    path("resource-service/execution-status/<str:execution_id>/", views.ExecutionStatusView.as_view(),
-         name="execution-status-slash"),
+    path(
+        "resource-service/execution-status/<str:execution_id>",
+        views.ExecutionStatusView.as_view(),
+        name="execution-status",
+    ),
+    path(
+        "resource-service/execution-status/<str:execution_id>/",
+        views.ExecutionStatusView.as_view(),
+        name="execution-status-slash",
+    ),
 ]

@@ -28,12 +28,14 @@ def _inline(text: str, *, closing: str) -> str:
 
 def built() -> str:
     parts = {
-        "/*LEAFLET_CSS*/": IMAGE_URL.sub("none", _inline((LEAFLET / "leaflet.css").read_text(encoding="utf-8"),
-                                                           closing="</style")),
+        "/*LEAFLET_CSS*/": IMAGE_URL.sub(
+            "none", _inline((LEAFLET / "leaflet.css").read_text(encoding="utf-8"), closing="</style")
+        ),
         "/*VIEW_CSS*/": _inline((SOURCE / "view.css").read_text(encoding="utf-8"), closing="</style"),
         "/*LEAFLET_JS*/": _inline((LEAFLET / "leaflet.js").read_text(encoding="utf-8"), closing="</script"),
-        "/*VIEW_JS*/": "".join(_inline((SOURCE / name).read_text(encoding="utf-8"), closing="</script")
-                               for name in ("host.js", "map.js")),
+        "/*VIEW_JS*/": "".join(
+            _inline((SOURCE / name).read_text(encoding="utf-8"), closing="</script") for name in ("host.js", "map.js")
+        ),
     }
     page = (SOURCE / "index.html").read_text(encoding="utf-8")
     for placeholder, text in parts.items():

@@ -36,28 +36,31 @@ def one_of_everything():
     return grant
 
 
-@pytest.mark.parametrize("model", [
-    "agents/agentaccount",
-    "agents/agentgrant",
-    "agents/agentactivity",
-    "agents/agentspend",
-    "agents/capabilitysuggestion",
-    "anuga/map",
-    "anuga/project",
-    "anuga/projectmembership",
-    "anuga/terrain",
-    "anuga/terrainupload",
-    "anuga/inputlayer",
-    "anuga/timeseries",
-    "anuga/scenario",
-    "anuga/run",
-    "anuga/scenarioapproval",
-    "uploads/uploadexecution",
-    "uploads/dataset",
-    "observations/floodevent",
-    "observations/observation",
-    "observations/comparison",
-])
+@pytest.mark.parametrize(
+    "model",
+    [
+        "agents/agentaccount",
+        "agents/agentgrant",
+        "agents/agentactivity",
+        "agents/agentspend",
+        "agents/capabilitysuggestion",
+        "anuga/map",
+        "anuga/project",
+        "anuga/projectmembership",
+        "anuga/terrain",
+        "anuga/terrainupload",
+        "anuga/inputlayer",
+        "anuga/timeseries",
+        "anuga/scenario",
+        "anuga/run",
+        "anuga/scenarioapproval",
+        "uploads/uploadexecution",
+        "uploads/dataset",
+        "observations/floodevent",
+        "observations/observation",
+        "observations/comparison",
+    ],
+)
 def test_every_models_changelist_answers_for_a_superuser(admin_browser, one_of_everything, model):
     response = admin_browser.get(f"/admin/{model}/")
 
@@ -84,8 +87,9 @@ def test_a_grants_digest_is_shown_read_only_and_cannot_be_changed(admin_browser,
     assert 'name="key_digest"' not in body
     assert 'name="key_prefix"' not in body
 
-    admin_browser.post(url, {"name": "renamed", "level": grant.level, "key_digest": "0" * 64,
-                             "key_prefix": "hk_forged"})
+    admin_browser.post(
+        url, {"name": "renamed", "level": grant.level, "key_digest": "0" * 64, "key_prefix": "hk_forged"}
+    )
 
     grant.refresh_from_db()
     assert grant.name == "renamed"
@@ -97,9 +101,13 @@ def test_grants_cannot_be_added_in_the_admin(admin_browser):
 
 
 def test_the_admin_can_revoke_selected_grants(admin_browser, one_of_everything):
-    response = admin_browser.post("/admin/agents/agentgrant/", {
-        "action": "revoke_selected", "_selected_action": [one_of_everything.pk],
-    })
+    response = admin_browser.post(
+        "/admin/agents/agentgrant/",
+        {
+            "action": "revoke_selected",
+            "_selected_action": [one_of_everything.pk],
+        },
+    )
 
     assert response.status_code == 302
     assert AgentGrant.objects.get(pk=one_of_everything.pk).revoked_at is not None
@@ -135,8 +143,10 @@ def test_a_revoked_grant_cannot_be_revived_in_the_admin(admin_browser, one_of_ev
     grant = one_of_everything
     admin_browser.post("/admin/agents/agentgrant/", {"action": "revoke_selected", "_selected_action": [grant.pk]})
 
-    admin_browser.post(f"/admin/agents/agentgrant/{grant.pk}/change/",
-                       {"name": grant.name, "level": grant.level, "revoked_at_0": "", "revoked_at_1": ""})
+    admin_browser.post(
+        f"/admin/agents/agentgrant/{grant.pk}/change/",
+        {"name": grant.name, "level": grant.level, "revoked_at_0": "", "revoked_at_1": ""},
+    )
 
     assert AgentGrant.objects.get(pk=grant.pk).revoked_at is not None
 
@@ -144,9 +154,14 @@ def test_a_revoked_grant_cannot_be_revived_in_the_admin(admin_browser, one_of_ev
 def test_pausing_an_account_in_the_admin_records_when(admin_browser, one_of_everything):
     account = AgentAccount.objects.get(user=one_of_everything.user)
 
-    response = admin_browser.post(f"/admin/agents/agentaccount/{account.pk}/change/", {
-        "user": account.user_id, "agents_paused": "on", "monthly_spend_limit": "100.00",
-    })
+    response = admin_browser.post(
+        f"/admin/agents/agentaccount/{account.pk}/change/",
+        {
+            "user": account.user_id,
+            "agents_paused": "on",
+            "monthly_spend_limit": "100.00",
+        },
+    )
 
     assert response.status_code == 302
     account.refresh_from_db()

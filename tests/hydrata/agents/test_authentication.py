@@ -138,8 +138,11 @@ def test_every_request_with_a_grant_is_recorded_in_the_activity_log():
     client.get(ME)
     client.post("/api/v2/anuga/projects/", {"name": "x", "projection": "EPSG:28356"}, format="json")
 
-    log = list(AgentActivity.objects.filter(grant=grant).order_by("created_at").values_list(
-        "method", "path", "status_code", "client", "session"))
+    log = list(
+        AgentActivity.objects.filter(grant=grant)
+        .order_by("created_at")
+        .values_list("method", "path", "status_code", "client", "session")
+    )
     assert log == [
         ("GET", ME, 200, "mcp/9.9", "5b0f3a8e-52a4-4d5e-9a55-2c1f0e7c9d11"),
         ("POST", "/api/v2/anuga/projects/", 403, "mcp/9.9", "5b0f3a8e-52a4-4d5e-9a55-2c1f0e7c9d11"),

@@ -29,7 +29,7 @@ def me(token: str):
 
 def section(page: str, heading_id: str) -> str:
     start = page.index(f'id="{heading_id}"')
-    return page[start:page.index("</section>", start)]
+    return page[start : page.index("</section>", start)]
 
 
 def test_connected_apps_are_listed_beside_keys_with_client_host_level_and_use(signed_in, user):

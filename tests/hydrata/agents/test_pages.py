@@ -55,8 +55,9 @@ def test_the_page_lists_the_users_own_grants_and_not_other_peoples(signed_in, us
     assert laptop.key_prefix in body
 
 
-@pytest.mark.parametrize("url", [PAGE, CREATE, REVOKE_ALL, PAUSE, SPEND_LIMIT, RUN_APPROVAL,
-                                 "/agents/grants/1/revoke/"])
+@pytest.mark.parametrize(
+    "url", [PAGE, CREATE, REVOKE_ALL, PAUSE, SPEND_LIMIT, RUN_APPROVAL, "/agents/grants/1/revoke/"]
+)
 def test_anonymous_visitors_are_sent_to_sign_in(client, url):
     response = client.post(url) if url != PAGE else client.get(url)
 
@@ -260,11 +261,18 @@ def test_money_on_the_page_is_shown_in_dollars_and_cents(signed_in, user):
 
 def test_the_page_shows_the_latest_agent_activity(signed_in, user):
     grant, _ = make_grant(user, name="activity agent")
-    activity_record(grant=grant, method="POST", path="/api/v2/anuga/projects/", status_code=201,
-                    client="claude-desktop", session="s1")
+    activity_record(
+        grant=grant,
+        method="POST",
+        path="/api/v2/anuga/projects/",
+        status_code=201,
+        client="claude-desktop",
+        session="s1",
+    )
     bobs, _ = make_grant(make_user("bob"), name="bob agent")
-    activity_record(grant=bobs, method="GET", path="/api/v2/secret-bob-path/", status_code=200, client="x",
-                    session="s2")
+    activity_record(
+        grant=bobs, method="GET", path="/api/v2/secret-bob-path/", status_code=200, client="x", session="s2"
+    )
 
     body = signed_in.get(PAGE).content.decode()
 
@@ -292,9 +300,9 @@ def test_a_paused_account_is_shown_as_paused(signed_in, user):
 def test_an_ordinary_account_signs_in_on_the_site_login_page_and_out_again(user):
     browser = Client()
 
-    signed_in = browser.post("/accounts/login/?next=/agents/", {"username": "alice",
-                                                                  "password": "a-long-test-password",
-                                                                  "next": "/agents/"})
+    signed_in = browser.post(
+        "/accounts/login/?next=/agents/", {"username": "alice", "password": "a-long-test-password", "next": "/agents/"}
+    )
     page = browser.get(PAGE)
     signed_out = browser.post("/accounts/logout/")
 

@@ -22,8 +22,9 @@ def built(live_asgi):
     account_set_runs_need_approval(user=grant.user, required=True)
     model = small_test_model(live_asgi.url, key)
     with api(live_asgi.url, key) as http:
-        scenario = http.post(f"{PROJECTS}{model.project_id}/scenarios/",
-                             json={"name": "sign me off", "resolution": 10, "duration": 300}).json()
+        scenario = http.post(
+            f"{PROJECTS}{model.project_id}/scenarios/", json={"name": "sign me off", "resolution": 10, "duration": 300}
+        ).json()
         assert http.post(f"{PROJECTS}{model.project_id}/scenarios/{scenario['id']}/build/").status_code == 202
     celery_app.conf.task_always_eager = False
     return grant, key, model, scenario

@@ -30,9 +30,13 @@ def agent(user) -> APIClient:
 
 def answers(client: APIClient, run) -> dict[str, str]:
     project = run.scenario.project_id
-    paths = [f"/api/v2/anuga/runs/{run.pk}/", f"/api/v2/anuga/runs/{run.pk}/results/",
-             f"/api/v2/anuga/projects/{project}/runs/", f"/api/v2/anuga/projects/{project}/terrain/",
-             f"/api/v2/anuga/projects/{project}/terrain/{run.scenario.terrain_id}/"]
+    paths = [
+        f"/api/v2/anuga/runs/{run.pk}/",
+        f"/api/v2/anuga/runs/{run.pk}/results/",
+        f"/api/v2/anuga/projects/{project}/runs/",
+        f"/api/v2/anuga/projects/{project}/terrain/",
+        f"/api/v2/anuga/projects/{project}/terrain/{run.scenario.terrain_id}/",
+    ]
     return {path: client.get(path).content.decode() for path in paths}
 
 

@@ -23,8 +23,9 @@ def inside_small_test(lon: float, lat: float) -> bool:
 
 
 def build(http, model, **fields) -> dict:
-    scenario = http.post(f"{PROJECTS}{model.project_id}/scenarios/",
-                         json={"name": "mesh me", "resolution": 10, "duration": 60, **fields}).json()
+    scenario = http.post(
+        f"{PROJECTS}{model.project_id}/scenarios/", json={"name": "mesh me", "resolution": 10, "duration": 60, **fields}
+    ).json()
     assert http.post(f"{PROJECTS}{model.project_id}/scenarios/{scenario['id']}/build/").status_code == 202
     return scenario
 
@@ -66,8 +67,9 @@ def test_another_accounts_features_and_mesh_are_not_found(model, live_asgi):
 
 def test_a_scenario_that_was_never_built_has_no_mesh(model):
     built, http = model
-    scenario = http.post(f"{PROJECTS}{built.project_id}/scenarios/",
-                         json={"name": "draft", "resolution": 10, "duration": 60}).json()
+    scenario = http.post(
+        f"{PROJECTS}{built.project_id}/scenarios/", json={"name": "draft", "resolution": 10, "duration": 60}
+    ).json()
 
     response = http.get(f"{PROJECTS}{built.project_id}/scenarios/{scenario['id']}/mesh/")
 
@@ -79,8 +81,10 @@ def test_a_built_mesh_shows_its_outline_and_the_triangles_of_a_view(model):
     scenario = build(http, built)
     run = http.get(f"{PROJECTS}{built.project_id}/scenarios/{scenario['id']}/").json()["latest_run"]
 
-    whole = http.get(f"{PROJECTS}{built.project_id}/scenarios/{scenario['id']}/mesh/",
-                     params={"bbox": ",".join(map(str, SMALL_TEST_WGS84))}).json()
+    whole = http.get(
+        f"{PROJECTS}{built.project_id}/scenarios/{scenario['id']}/mesh/",
+        params={"bbox": ",".join(map(str, SMALL_TEST_WGS84))},
+    ).json()
 
     assert whole["triangle_count"] == run["mesh_triangle_count"] and whole["current"] is True
     assert whole["outline"] and all(inside_small_test(*end) for segment in whole["outline"] for end in segment)
@@ -94,8 +98,10 @@ def test_a_view_with_too_many_triangles_sends_none_and_says_so(model, settings):
     scenario = build(http, built)
     settings.HYDRATA_MESH_VIEW_MAX_TRIANGLES = 10
 
-    body = http.get(f"{PROJECTS}{built.project_id}/scenarios/{scenario['id']}/mesh/",
-                    params={"bbox": ",".join(map(str, SMALL_TEST_WGS84))}).json()
+    body = http.get(
+        f"{PROJECTS}{built.project_id}/scenarios/{scenario['id']}/mesh/",
+        params={"bbox": ",".join(map(str, SMALL_TEST_WGS84))},
+    ).json()
 
     assert body["view"]["truncated"] is True and body["view"]["edges"] == [] and body["view"]["limit"] == 10
     assert body["outline"]
@@ -104,8 +110,9 @@ def test_a_view_with_too_many_triangles_sends_none_and_says_so(model, settings):
 @pytest.mark.parametrize("bbox", ["1,2,3", "a,b,c,d", "10,0,5,1", "0,50,1,40", "-200,0,0,1"])
 def test_a_bad_bbox_is_400(model, bbox):
     built, http = model
-    scenario = http.post(f"{PROJECTS}{built.project_id}/scenarios/",
-                         json={"name": "draft", "resolution": 10, "duration": 60}).json()
+    scenario = http.post(
+        f"{PROJECTS}{built.project_id}/scenarios/", json={"name": "draft", "resolution": 10, "duration": 60}
+    ).json()
 
     response = http.get(f"{PROJECTS}{built.project_id}/scenarios/{scenario['id']}/mesh/", params={"bbox": bbox})
 

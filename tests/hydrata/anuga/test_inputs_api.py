@@ -34,8 +34,9 @@ def api_for(user, *, level: str = "draft") -> APIClient:
 def upload_dataset(client: APIClient, name: str, content: bytes | dict[str, Any]) -> int:
     """Upload GeoJSON; the import runs (eagerly) when the upload commits. Returns the dataset's id."""
     data = content if isinstance(content, bytes) else json.dumps(content).encode()
-    created = client.post(UPLOAD, {"base_file": SimpleUploadedFile(name, data, content_type="application/geo+json")},
-                          format="multipart")
+    created = client.post(
+        UPLOAD, {"base_file": SimpleUploadedFile(name, data, content_type="application/geo+json")}, format="multipart"
+    )
     assert created.status_code == 201, created.content
     status = client.get(f"{STATUS}{created.json()['execution_id']}").json()
     assert status["status"] == "finished", status["log"]
@@ -43,24 +44,38 @@ def upload_dataset(client: APIClient, name: str, content: bytes | dict[str, Any]
 
 
 def collection(*features: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "FeatureCollection", "crs": {"type": "name", "properties": {"name": MGA56}},
-            "features": list(features)}
+    return {
+        "type": "FeatureCollection",
+        "crs": {"type": "name", "properties": {"name": MGA56}},
+        "features": list(features),
+    }
 
 
 def line(**properties: Any) -> dict[str, Any]:
-    return {"type": "Feature", "properties": properties,
-            "geometry": {"type": "LineString", "coordinates": [[251001.0, 6271802.0], [251198.0, 6271802.0]]}}
+    return {
+        "type": "Feature",
+        "properties": properties,
+        "geometry": {"type": "LineString", "coordinates": [[251001.0, 6271802.0], [251198.0, 6271802.0]]},
+    }
 
 
 def square(**properties: Any) -> dict[str, Any]:
-    ring = [[251000.0, 6271800.0], [251100.0, 6271800.0], [251100.0, 6271900.0], [251000.0, 6271900.0],
-            [251000.0, 6271800.0]]
+    ring = [
+        [251000.0, 6271800.0],
+        [251100.0, 6271800.0],
+        [251100.0, 6271900.0],
+        [251000.0, 6271900.0],
+        [251000.0, 6271800.0],
+    ]
     return {"type": "Feature", "properties": properties, "geometry": {"type": "Polygon", "coordinates": [ring]}}
 
 
 def point(**properties: Any) -> dict[str, Any]:
-    return {"type": "Feature", "properties": properties,
-            "geometry": {"type": "Point", "coordinates": [251050.0, 6271850.0]}}
+    return {
+        "type": "Feature",
+        "properties": properties,
+        "geometry": {"type": "Point", "coordinates": [251050.0, 6271850.0]},
+    }
 
 
 def seeded_project(owner):
@@ -96,9 +111,14 @@ def test_a_ready_terrain_gives_the_project_one_default_row_of_each_kind_grouped_
     body = grouped.json()
     assert set(body) == set(KINDS)
     assert {kind: [row["title"] for row in rows] for kind, rows in body.items()} == {
-        "boundary": ["Boundary 01"], "friction": ["Friction 01"], "inflow": ["Inflow 01"],
-        "rainfall": ["Rainfall 01"], "structure": ["Structure 01"], "mesh_region": ["MeshRegion 01"],
-        "gauge": ["Gauges 01"], "flow_line": ["Flow lines 01"],
+        "boundary": ["Boundary 01"],
+        "friction": ["Friction 01"],
+        "inflow": ["Inflow 01"],
+        "rainfall": ["Rainfall 01"],
+        "structure": ["Structure 01"],
+        "mesh_region": ["MeshRegion 01"],
+        "gauge": ["Gauges 01"],
+        "flow_line": ["Flow lines 01"],
     }
     for kind, rows in body.items():
         row = rows[0]
@@ -153,12 +173,15 @@ def test_the_small_test_rainfall_attaches_to_the_default_rainfall_row():
     assert listed.status_code == 200 and [r["gn_layer"] for r in listed.json()["results"]] == [dataset_id]
 
 
-@pytest.mark.parametrize("segment, kind, feature", [
-    ("frictions", InputKind.FRICTION, square(mannings=0.035)),
-    ("inflows", InputKind.INFLOW, line(type="Surface", data="Creek hydrograph")),
-    ("structures", InputKind.STRUCTURE, square(method="Mannings")),
-    ("mesh-regions", InputKind.MESH_REGION, square(resolution="2.5")),
-])
+@pytest.mark.parametrize(
+    "segment, kind, feature",
+    [
+        ("frictions", InputKind.FRICTION, square(mannings=0.035)),
+        ("inflows", InputKind.INFLOW, line(type="Surface", data="Creek hydrograph")),
+        ("structures", InputKind.STRUCTURE, square(method="Mannings")),
+        ("mesh-regions", InputKind.MESH_REGION, square(resolution="2.5")),
+    ],
+)
 def test_features_that_fit_each_other_kind_attach(segment, kind, feature):
     user = make_user()
     client = api_for(user)
@@ -324,8 +347,9 @@ def test_a_patch_without_gn_layer_is_a_validation_error():
     client = api_for(user)
     project = seeded_project(user)
 
-    response = client.patch(f"{PROJECTS}{project.pk}/boundaries/{default_row(project, 'boundary').pk}/", {},
-                            format="json")
+    response = client.patch(
+        f"{PROJECTS}{project.pk}/boundaries/{default_row(project, 'boundary').pk}/", {}, format="json"
+    )
 
     assert response.status_code == 400
     assert response.json()["code"] == "VALIDATION_ERROR" and response.json()["detail"].startswith("gn_layer:")

@@ -20,12 +20,17 @@ def make_three(client, project_id: int, segment: str) -> None:
             with DEM.open("rb") as dem:
                 response = client.post(f"{PROJECTS}{project_id}/terrain/upload/", {"file": dem}, format="multipart")
         elif segment == "time-series":
-            response = client.post(f"{PROJECTS}{project_id}/time-series/", {
-                "name": f"Gauge {number}", "series_type": "hyetograph", "units": "mm/hr",
-                "data": {"rowData": ROWS}}, format="json")
+            response = client.post(
+                f"{PROJECTS}{project_id}/time-series/",
+                {"name": f"Gauge {number}", "series_type": "hyetograph", "units": "mm/hr", "data": {"rowData": ROWS}},
+                format="json",
+            )
         else:
-            response = client.post(f"{PROJECTS}{project_id}/scenarios/",
-                                   {"name": f"Scenario {number}", "resolution": 10, "duration": 300}, format="json")
+            response = client.post(
+                f"{PROJECTS}{project_id}/scenarios/",
+                {"name": f"Scenario {number}", "resolution": 10, "duration": 300},
+                format="json",
+            )
         assert response.status_code in (201, 202), response.content
 
 
@@ -52,9 +57,19 @@ def test_a_page_holds_at_most_100_rows_whatever_page_size_asks_for():
     client = api_for(user)
     project = make_project(user)
     for number in range(101):
-        assert client.post(f"{PROJECTS}{project.pk}/time-series/", {
-            "name": f"Gauge {number:03}", "series_type": "hyetograph", "units": "mm/hr", "data": {"rowData": ROWS}},
-            format="json").status_code == 201
+        assert (
+            client.post(
+                f"{PROJECTS}{project.pk}/time-series/",
+                {
+                    "name": f"Gauge {number:03}",
+                    "series_type": "hyetograph",
+                    "units": "mm/hr",
+                    "data": {"rowData": ROWS},
+                },
+                format="json",
+            ).status_code
+            == 201
+        )
 
     body = client.get(f"{PROJECTS}{project.pk}/time-series/", {"page_size": 100000}).json()
 

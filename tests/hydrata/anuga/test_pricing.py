@@ -12,18 +12,28 @@ from tests.model_setup import PROJECTS, api, attach, small_test_model, upload_ge
 pytestmark = pytest.mark.django_db(transaction=True)
 
 DAY = 86_400
-FINE_SQUARE = {"type": "Feature", "id": "fine", "properties": {"resolution": 0.1, "resolution_units": "m"},
-               "geometry": {"type": "Polygon", "coordinates": [[[251100, 6271900], [251104, 6271900],
-                                                                [251104, 6271904], [251100, 6271904],
-                                                                [251100, 6271900]]]}}
+FINE_SQUARE = {
+    "type": "Feature",
+    "id": "fine",
+    "properties": {"resolution": 0.1, "resolution_units": "m"},
+    "geometry": {
+        "type": "Polygon",
+        "coordinates": [
+            [[251100, 6271900], [251104, 6271900], [251104, 6271904], [251100, 6271904], [251100, 6271900]]
+        ],
+    },
+}
 
 
 @pytest.fixture
 def model_with_fine_region(live_asgi):
     _, key = make_grant(level="launch")
     model = small_test_model(live_asgi.url, key)
-    collection = {"type": "FeatureCollection", "crs": {"type": "name", "properties": {"name": "EPSG:28356"}},
-                  "features": [FINE_SQUARE]}
+    collection = {
+        "type": "FeatureCollection",
+        "crs": {"type": "name", "properties": {"name": "EPSG:28356"}},
+        "features": [FINE_SQUARE],
+    }
     with api(live_asgi.url, key) as http:
         assert attach(http, model, "mesh_region", upload_geojson(http, "fine.geojson", collection)).status_code == 200
     return key, model
@@ -34,24 +44,29 @@ def hours_at(triangles: int, finest_resolution: float) -> float:
 
 
 def scenario(http, model, **fields) -> dict:
-    response = http.post(f"{PROJECTS}{model.project_id}/scenarios/",
-                         json={"name": f"s{len(fields)}", "resolution": 1000, "duration": DAY, **fields})
+    response = http.post(
+        f"{PROJECTS}{model.project_id}/scenarios/",
+        json={"name": f"s{len(fields)}", "resolution": 1000, "duration": DAY, **fields},
+    )
     assert response.status_code == 201, response.text
     return response.json()
 
 
-def test_a_1000_m_scenario_with_a_0_1_m_region_is_priced_at_the_time_step_of_the_region(live_asgi,
-                                                                                     model_with_fine_region):
+def test_a_1000_m_scenario_with_a_0_1_m_region_is_priced_at_the_time_step_of_the_region(
+    live_asgi, model_with_fine_region
+):
     key, model = model_with_fine_region
     with api(live_asgi.url, key) as http:
         coarse = scenario(http, model, mesh_region=None)
         refined = scenario(http, model)
 
     assert refined["mesh_region"] == model.rows["mesh_region"] and coarse["mesh_region"] is None
-    assert refined["vcpu_hours_estimate"] == pytest.approx(hours_at(refined["mesh_triangle_count_estimate"], 0.1),
-                                                           rel=0.01)
-    assert coarse["vcpu_hours_estimate"] == pytest.approx(hours_at(coarse["mesh_triangle_count_estimate"], 1000),
-                                                          abs=1e-4)
+    assert refined["vcpu_hours_estimate"] == pytest.approx(
+        hours_at(refined["mesh_triangle_count_estimate"], 0.1), rel=0.01
+    )
+    assert coarse["vcpu_hours_estimate"] == pytest.approx(
+        hours_at(coarse["mesh_triangle_count_estimate"], 1000), abs=1e-4
+    )
     assert Decimal(refined["compute_cost_estimate"]) > 100 * Decimal(coarse["compute_cost_estimate"])  # $0.01 floor
 
 
@@ -68,6 +83,7 @@ def test_the_price_charged_at_start_follows_the_finest_region_too(live_asgi, mod
     assert started.status_code == 202, started.text
     charged = Decimal(started.json()["compute_cost"])
     expected = Decimal(str(hours_at(started.json()["mesh_triangle_count"], 0.1))) * Decimal(
-        str(settings.HYDRATA_COMPUTE_USD_PER_VCPU_HOUR))
+        str(settings.HYDRATA_COMPUTE_USD_PER_VCPU_HOUR)
+    )
     assert abs(charged - expected) <= Decimal("0.01"), (charged, expected)
     assert charged > Decimal("1.00")

@@ -53,11 +53,17 @@ def test_every_route_that_carries_a_project_id_is_a_project_scoped_view():
 def test_a_project_the_caller_cannot_see_is_project_not_found_for_every_method_of_every_route():
     project, stranger = make_project(), agent(make_user())
 
-    answers = {(route, method): call(stranger, method, url(route, project.pk))
-               for route, view in project_routes() for method in view.grant_levels}
+    answers = {
+        (route, method): call(stranger, method, url(route, project.pk))
+        for route, view in project_routes()
+        for method in view.grant_levels
+    }
 
-    unexpected = {key: (r.status_code, r.json().get("code")) for key, r in answers.items()
-                  if (r.status_code, r.json().get("code")) != (404, "PROJECT_NOT_FOUND")}
+    unexpected = {
+        key: (r.status_code, r.json().get("code"))
+        for key, r in answers.items()
+        if (r.status_code, r.json().get("code")) != (404, "PROJECT_NOT_FOUND")
+    }
     assert unexpected == {}
 
 
@@ -66,8 +72,11 @@ def test_a_viewer_reads_every_route_but_every_change_is_project_read_only():
     project = make_project(members={viewer: "viewer"})
     client = agent(viewer)
 
-    answers = {(route, method): call(client, method, url(route, project.pk))
-               for route, view in project_routes() for method in view.grant_levels}
+    answers = {
+        (route, method): call(client, method, url(route, project.pk))
+        for route, view in project_routes()
+        for method in view.grant_levels
+    }
 
     changes = {key: (r.status_code, r.json().get("code")) for key, r in answers.items() if key[1] not in SAFE}
     reads = {key: r.json().get("code") for key, r in answers.items() if key[1] in SAFE}
@@ -78,8 +87,9 @@ def test_a_viewer_reads_every_route_but_every_change_is_project_read_only():
 def test_an_agent_below_the_level_a_method_needs_is_told_so_before_anything_about_the_project():
     project = make_project()  # the caller cannot see it
 
-    response = agent(make_user(), level="read").post(f"/api/v2/anuga/projects/{project.pk}/scenarios/", {},
-                                                     format="json")
+    response = agent(make_user(), level="read").post(
+        f"/api/v2/anuga/projects/{project.pk}/scenarios/", {}, format="json"
+    )
 
     assert response.status_code == 403 and response.json()["code"] == "GRANT_LEVEL_TOO_LOW"
 

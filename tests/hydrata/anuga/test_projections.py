@@ -6,15 +6,32 @@ from hydrata.anuga.projections import crs_code_validate, projection_normalise
 from hydrata.core.errors import ValidationFailed
 
 
-@pytest.mark.parametrize(("value", "code"), [("EPSG:4326", "EPSG:4326"), (" epsg:28356 ", "EPSG:28356"),
-                                         ("ESRI:102100", "ESRI:102100"), ("OGC:CRS84", "OGC:CRS84")])
+@pytest.mark.parametrize(
+    ("value", "code"),
+    [
+        ("EPSG:4326", "EPSG:4326"),
+        (" epsg:28356 ", "EPSG:28356"),
+        ("ESRI:102100", "ESRI:102100"),
+        ("OGC:CRS84", "OGC:CRS84"),
+    ],
+)
 def test_an_authority_code_of_a_horizontal_crs_is_accepted_and_normalised(value, code):
     assert crs_code_validate(value) == code
 
 
-@pytest.mark.parametrize("value", ["garbage", "+init=epsg:4326", "+proj=longlat +datum=WGS84",
-                                   'GEOGCS["WGS 84",DATUM["WGS_1984"]]', "EPSG:99999999", "EPSG:5711", "",
-                                   "/usr/share/proj/epsg"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "garbage",
+        "+init=epsg:4326",
+        "+proj=longlat +datum=WGS84",
+        'GEOGCS["WGS 84",DATUM["WGS_1984"]]',
+        "EPSG:99999999",
+        "EPSG:5711",
+        "",
+        "/usr/share/proj/epsg",
+    ],
+)
 def test_anything_else_is_invalid_crs(value):
     with pytest.raises(ValidationFailed) as refusal:
         crs_code_validate(value)

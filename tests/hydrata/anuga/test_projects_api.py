@@ -31,12 +31,15 @@ def test_creating_a_project_makes_the_caller_owner_and_gives_it_a_base_map():
     assert ProjectMembership.objects.get(project_id=body["id"]).role == "owner"
 
 
-@pytest.mark.parametrize("projection, words", [
-    ("EPSG:4326", "not a projected CRS"),
-    ("EPSG:2230", "not metres"),  # NAD83 California zone 6, US survey feet
-    ("EPSG:999999", "not a known"),
-    ("UTM 56", "EPSG code"),
-])
+@pytest.mark.parametrize(
+    "projection, words",
+    [
+        ("EPSG:4326", "not a projected CRS"),
+        ("EPSG:2230", "not metres"),  # NAD83 California zone 6, US survey feet
+        ("EPSG:999999", "not a known"),
+        ("UTM 56", "EPSG code"),
+    ],
+)
 def test_a_projection_that_is_not_projected_metres_is_refused_with_a_reason(projection, words):
     response = api_for(make_user()).post(PROJECTS, {"name": "n", "projection": projection}, format="json")
 

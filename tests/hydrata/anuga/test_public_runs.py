@@ -14,8 +14,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 RUNS = "/api/v2/anuga/runs/"
 SIGNATURES = ("X-Amz-Signature", "X-Hydrata-Signature", "X-Amz-Security-Token")
-WITHHELD = {"compute_cost": None, "log_tail": [], "error_message": "", "user_message": "", "compute_backend": None,
-            "wall_seconds": None}
+WITHHELD = {
+    "compute_cost": None,
+    "log_tail": [],
+    "error_message": "",
+    "user_message": "",
+    "compute_backend": None,
+    "wall_seconds": None,
+}
 
 
 @pytest.fixture
@@ -29,15 +35,19 @@ def public_run(live_asgi, celery_worker) -> dict:
     project.save(update_fields=["is_public"])
     project.memberships.create(user=viewer, role="viewer")
     with api(live_asgi.url, owner_key) as http:
-        scenario = http.post(f"{PROJECTS}{model.project_id}/scenarios/",
-                             json={"name": "published", "resolution": 10, "duration": 600}).json()
+        scenario = http.post(
+            f"{PROJECTS}{model.project_id}/scenarios/", json={"name": "published", "resolution": 10, "duration": 600}
+        ).json()
         http.post(f"{PROJECTS}{model.project_id}/scenarios/{scenario['id']}/build/").raise_for_status()
         scenario_path = f"{PROJECTS}{model.project_id}/scenarios/{scenario['id']}/"
         built = until(lambda: http.get(scenario_path).json(), lambda s: s["computed_status"] in ("built", "error"))
         assert built["computed_status"] == "built", built
         run = http.post(f"/api/v2/anuga/scenarios/{scenario['id']}/run/").json()
-        done = until(lambda: http.get(f"{RUNS}{run['id']}/status/").json(),
-                     lambda r: r["status"] in ("complete", "error", "cancelled"), seconds=300)
+        done = until(
+            lambda: http.get(f"{RUNS}{run['id']}/status/").json(),
+            lambda r: r["status"] in ("complete", "error", "cancelled"),
+            seconds=300,
+        )
         assert done["status"] == "complete", done
     return {"project": model.project_id, "run": run["id"], "viewer_key": make_grant(viewer, level="read")[1]}
 
@@ -46,7 +56,9 @@ def everything_a_reader_asks(url: str, key: str, ids: dict) -> dict:
     run = f"{RUNS}{ids['run']}/"
     with api(url, key) as http:
         answers = {
-            "detail": http.get(run), "status": http.get(f"{run}status/"), "results": http.get(f"{run}results/"),
+            "detail": http.get(run),
+            "status": http.get(f"{run}status/"),
+            "results": http.get(f"{run}results/"),
             "preview": http.get(f"{run}preview/"),
             "sample": http.post(f"{run}sample/", json={"points": [{"x": 251100, "y": 6271900}]}),
             "list": http.get(f"{PROJECTS}{ids['project']}/runs/"),
@@ -57,8 +69,7 @@ def everything_a_reader_asks(url: str, key: str, ids: dict) -> dict:
     return {name: response.json() for name, response in answers.items()}
 
 
-def test_a_non_member_reads_a_public_projects_published_results_and_a_member_reads_everything(live_asgi,
-                                                                                               public_run):
+def test_a_non_member_reads_a_public_projects_published_results_and_a_member_reads_everything(live_asgi, public_run):
     _, stranger_key = make_grant(make_user(), level="read")
 
     seen = everything_a_reader_asks(live_asgi.url, stranger_key, public_run)

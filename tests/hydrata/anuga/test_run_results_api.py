@@ -24,9 +24,11 @@ def runs():
 def test_another_accounts_run_is_not_found_for_series_and_impact_either_way_round(runs):
     client, mine, theirs = runs
 
-    answers = [client.post(f"{RUNS}{theirs['id']}/time-series/", {}, format="json"),
-               client.get(f"{RUNS}{theirs['id']}/impact/{mine['id']}/"),
-               client.get(f"{RUNS}{mine['id']}/impact/{theirs['id']}/")]
+    answers = [
+        client.post(f"{RUNS}{theirs['id']}/time-series/", {}, format="json"),
+        client.get(f"{RUNS}{theirs['id']}/impact/{mine['id']}/"),
+        client.get(f"{RUNS}{mine['id']}/impact/{theirs['id']}/"),
+    ]
 
     for response in answers:
         assert response.status_code == 404 and response.json()["code"] == "RUN_NOT_FOUND"
@@ -35,8 +37,10 @@ def test_another_accounts_run_is_not_found_for_series_and_impact_either_way_roun
 def test_a_run_that_is_not_complete_has_no_series_and_no_impact(runs):
     client, mine, _ = runs
 
-    answers = [client.post(f"{RUNS}{mine['id']}/time-series/", {"gauges": ["a"]}, format="json"),
-               client.get(f"{RUNS}{mine['id']}/impact/{mine['id']}/")]
+    answers = [
+        client.post(f"{RUNS}{mine['id']}/time-series/", {"gauges": ["a"]}, format="json"),
+        client.get(f"{RUNS}{mine['id']}/impact/{mine['id']}/"),
+    ]
 
     for response in answers:
         assert response.status_code == 409 and response.json()["code"] == "RUN_NOT_COMPLETE"
@@ -51,4 +55,3 @@ def test_series_arguments_are_checked_before_anything_is_read(runs):
 
     for response in (too_many, not_a_list):
         assert response.status_code == 400 and response.json()["code"] == "VALIDATION_ERROR"
-

@@ -24,8 +24,9 @@ def built(live_asgi, settings):
     grant, key = make_grant(level="launch")
     model = small_test_model(live_asgi.url, key)
     with api(live_asgi.url, key) as http:
-        scenario = http.post(f"{PROJECTS}{model.project_id}/scenarios/",
-                             json={"name": "s", "resolution": 10, "duration": 300}).json()
+        scenario = http.post(
+            f"{PROJECTS}{model.project_id}/scenarios/", json={"name": "s", "resolution": 10, "duration": 300}
+        ).json()
         assert http.post(f"{PROJECTS}{model.project_id}/scenarios/{scenario['id']}/build/").status_code == 202
     from config.celery import app
 
@@ -103,8 +104,9 @@ def test_an_unbuilt_scenario_is_409(live_asgi):
     _, key = make_grant(level="launch")
     model = small_test_model(live_asgi.url, key)
     with api(live_asgi.url, key) as http:
-        scenario = http.post(f"{PROJECTS}{model.project_id}/scenarios/",
-                             json={"name": "s", "resolution": 10, "duration": 300}).json()
+        scenario = http.post(
+            f"{PROJECTS}{model.project_id}/scenarios/", json={"name": "s", "resolution": 10, "duration": 300}
+        ).json()
 
     response = start(live_asgi.url, key, scenario["id"])
 
@@ -152,8 +154,11 @@ def test_a_run_cancelled_while_queued_never_starts_its_child(built, live_asgi, s
         again = http.post(f"/api/v2/anuga/runs/{run['id']}/cancel/")
 
     worker = start_worker()  # now the queued task is consumed, and must do nothing
-    handled = until(lambda: {"log": worker.log.read_text(errors="replace")},
-                    lambda read: SIMULATION_DONE.search(read["log"]), seconds=60)["log"]
+    handled = until(
+        lambda: {"log": worker.log.read_text(errors="replace")},
+        lambda read: SIMULATION_DONE.search(read["log"]),
+        seconds=60,
+    )["log"]
     run = Run.objects.get(pk=run["id"])
 
     assert SIMULATION_DONE.search(handled), handled[-3000:]  # the worker did take the task
@@ -165,8 +170,9 @@ def test_a_run_cancelled_while_queued_never_starts_its_child(built, live_asgi, s
 def test_a_computing_run_whose_worker_went_silent_is_ended_in_error(built, live_asgi, settings):
     _, key, scenario = built
     run = start(live_asgi.url, key, scenario["id"]).json()
-    Run.objects.filter(pk=run["id"]).update(status=RunStatus.COMPUTING,
-                                            heartbeat_at=timezone.now() - timedelta(minutes=5))
+    Run.objects.filter(pk=run["id"]).update(
+        status=RunStatus.COMPUTING, heartbeat_at=timezone.now() - timedelta(minutes=5)
+    )
 
     with api(live_asgi.url, key) as http:
         status = http.get(f"/api/v2/anuga/runs/{run['id']}/status/").json()
@@ -179,12 +185,16 @@ def test_a_restarted_worker_leaves_no_run_computing(built, live_asgi, start_work
     run = start(live_asgi.url, key, scenario["id"]).json()
     first = start_worker("restarting")
     first.stop()
-    Run.objects.filter(pk=run["id"]).update(status=RunStatus.COMPUTING, heartbeat_at=timezone.now(),
-                                            worker_hostname=first.nodename)
+    Run.objects.filter(pk=run["id"]).update(
+        status=RunStatus.COMPUTING, heartbeat_at=timezone.now(), worker_hostname=first.nodename
+    )
 
     start_worker("restarting")  # the same worker comes back
-    until(lambda: {"status": Run.objects.get(pk=run["id"]).status}, lambda read: read["status"] != RunStatus.COMPUTING,
-          seconds=60)
+    until(
+        lambda: {"status": Run.objects.get(pk=run["id"]).status},
+        lambda read: read["status"] != RunStatus.COMPUTING,
+        seconds=60,
+    )
 
     ended = Run.objects.get(pk=run["id"])
     assert ended.status == RunStatus.ERROR and "restarted" in ended.error_message
@@ -197,9 +207,10 @@ def test_sampling_with_a_crs_that_is_no_authority_code_is_400_invalid_crs(built,
     Run.objects.filter(pk=run.pk).update(status=RunStatus.COMPLETE, results_prefix=f"runs/{run.pk}/results")
 
     with api(live_asgi.url, key) as http:
-        responses = [http.post(f"/api/v2/anuga/runs/{run.pk}/sample/",
-                               json={"points": [{"x": 0, "y": 0}], "crs": crs})
-                     for crs in ("garbage", "+init=epsg:4326", "EPSG:5711")]
+        responses = [
+            http.post(f"/api/v2/anuga/runs/{run.pk}/sample/", json={"points": [{"x": 0, "y": 0}], "crs": crs})
+            for crs in ("garbage", "+init=epsg:4326", "EPSG:5711")
+        ]
 
     assert [r.status_code for r in responses] == [400, 400, 400], [r.text for r in responses]
     assert {r.json()["code"] for r in responses} == {"INVALID_CRS"}

@@ -45,15 +45,18 @@ def test_a_reference_to_another_projects_row_is_refused_naming_the_field(model, 
     built, http, grant = model
     other = make_project(grant.user)
 
-    response = http.post(f"{PROJECTS}{other.pk}/scenarios/", json={"name": "s", "resolution": 5, "duration": 60,
-                                                                    "boundary": built.rows["boundary"]})
+    response = http.post(
+        f"{PROJECTS}{other.pk}/scenarios/",
+        json={"name": "s", "resolution": 5, "duration": 60, "boundary": built.rows["boundary"]},
+    )
 
     assert response.status_code == 400
     assert response.json()["code"] == "REFERENCE_NOT_IN_PROJECT" and response.json()["field"] == "boundary"
 
 
-@pytest.mark.parametrize("fields, code", [({"resolution": 0}, "INVALID_RESOLUTION"),
-                                          ({"duration": 0}, "INVALID_DURATION")])
+@pytest.mark.parametrize(
+    "fields, code", [({"resolution": 0}, "INVALID_RESOLUTION"), ({"duration": 0}, "INVALID_DURATION")]
+)
 def test_impossible_numbers_are_refused(model, fields, code):
     built, http, _ = model
 
@@ -170,15 +173,21 @@ def bare_scenario():
     project = make_project(grant.user)
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
-    scenario = client.post(f"{PROJECTS}{project.pk}/scenarios/", {"name": "s", "resolution": 5, "duration": 600},
-                           format="json").json()
+    scenario = client.post(
+        f"{PROJECTS}{project.pk}/scenarios/", {"name": "s", "resolution": 5, "duration": 600}, format="json"
+    ).json()
     return client, f"{PROJECTS}{project.pk}/scenarios/{scenario['id']}/"
 
 
-@pytest.mark.parametrize(("overrides", "field"), [
-    ({"duration": "abc"}, "duration"), ({"resolution": [1]}, "resolution"), ({"model_start": "yesterday"}, "model_start"),
-    ({"description": "d" * 5001}, "description"),
-])
+@pytest.mark.parametrize(
+    ("overrides", "field"),
+    [
+        ({"duration": "abc"}, "duration"),
+        ({"resolution": [1]}, "resolution"),
+        ({"model_start": "yesterday"}, "model_start"),
+        ({"description": "d" * 5001}, "description"),
+    ],
+)
 def test_clone_overrides_are_validated_like_a_new_scenario(bare_scenario, overrides, field):
     client, path = bare_scenario
 
@@ -192,8 +201,9 @@ def test_clone_overrides_are_validated_like_a_new_scenario(bare_scenario, overri
 def test_valid_clone_overrides_are_applied(bare_scenario):
     client, path = bare_scenario
 
-    response = client.post(f"{path}clone/", {"name": "copy", "overrides": {"duration": "1200", "resolution": 2}},
-                           format="json")
+    response = client.post(
+        f"{path}clone/", {"name": "copy", "overrides": {"duration": "1200", "resolution": 2}}, format="json"
+    )
 
     assert response.status_code == 201, response.content
     assert response.json()["duration"] == 1200 and response.json()["resolution"] == 2.0

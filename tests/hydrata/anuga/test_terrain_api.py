@@ -26,8 +26,16 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 PROJECTS = "/api/v2/anuga/projects/"
 TIFF = "image/tiff"
-DEFAULT_TITLES = ["Boundary 01", "Friction 01", "Inflow 01", "Rainfall 01", "Structure 01", "MeshRegion 01",
-                  "Gauges 01", "Flow lines 01"]
+DEFAULT_TITLES = [
+    "Boundary 01",
+    "Friction 01",
+    "Inflow 01",
+    "Rainfall 01",
+    "Structure 01",
+    "MeshRegion 01",
+    "Gauges 01",
+    "Flow lines 01",
+]
 
 
 # --- arrange helpers -------------------------------------------------------------------------------------------
@@ -45,8 +53,9 @@ def path_and_query(url: str) -> str:
     return f"{parts.path}?{parts.query}"
 
 
-def presign(client: APIClient, project_id: int, *, filename: str = "dem.tif", content_type: str = TIFF,
-            size: int | None = None):
+def presign(
+    client: APIClient, project_id: int, *, filename: str = "dem.tif", content_type: str = TIFF, size: int | None = None
+):
     body = {"filename": filename, "content_type": content_type}
     if size is not None:
         body["size"] = size
@@ -59,8 +68,11 @@ def put(url: str, data: bytes, *, content_type: str = TIFF):
 
 
 def finalize(client: APIClient, project_id: int, staging_key: str, process_id: str = "", title: str = ""):
-    return client.post(f"{PROJECTS}{project_id}/terrain/upload/finalize/",
-                       {"staging_key": staging_key, "process_id": process_id, "title": title}, format="json")
+    return client.post(
+        f"{PROJECTS}{project_id}/terrain/upload/finalize/",
+        {"staging_key": staging_key, "process_id": process_id, "title": title},
+        format="json",
+    )
 
 
 def upload_terrain(client: APIClient, project_id: int, data: bytes, *, filename: str = "dem.tif") -> dict:
@@ -95,8 +107,16 @@ def png_bytes(tmp_path: Path) -> bytes:
 def dem_without_crs(tmp_path: Path) -> bytes:
     with rasterio.open(DEM) as src:
         band = src.read(1)
-        profile = {"driver": "GTiff", "width": src.width, "height": src.height, "count": 1,
-                   "dtype": band.dtype, "crs": None, "transform": src.transform, "nodata": src.nodata}
+        profile = {
+            "driver": "GTiff",
+            "width": src.width,
+            "height": src.height,
+            "count": 1,
+            "dtype": band.dtype,
+            "crs": None,
+            "transform": src.transform,
+            "nodata": src.nodata,
+        }
     path = tmp_path / "no_crs.tif"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NotGeoreferencedWarning)
@@ -111,13 +131,24 @@ def dem_in_wgs84(tmp_path: Path) -> bytes:
     """The small_test DEM reprojected to longitude/latitude, as a surveyor might deliver it."""
     path = tmp_path / "dem_4326.tif"
     with rasterio.open(DEM) as src:
-        transform, width, height = calculate_default_transform(src.crs, "EPSG:4326", src.width, src.height,
-                                                               *src.bounds)
-        profile = {**src.profile, "crs": "EPSG:4326", "transform": transform, "width": width, "height": height,
-                   "nodata": -9999.0}
+        transform, width, height = calculate_default_transform(src.crs, "EPSG:4326", src.width, src.height, *src.bounds)
+        profile = {
+            **src.profile,
+            "crs": "EPSG:4326",
+            "transform": transform,
+            "width": width,
+            "height": height,
+            "nodata": -9999.0,
+        }
         with rasterio.open(path, "w", **profile) as dst:
-            reproject(source=rasterio.band(src, 1), destination=rasterio.band(dst, 1), src_nodata=src.nodata,
-                      dst_nodata=-9999.0, dst_crs="EPSG:4326", resampling=Resampling.nearest)
+            reproject(
+                source=rasterio.band(src, 1),
+                destination=rasterio.band(dst, 1),
+                src_nodata=src.nodata,
+                dst_nodata=-9999.0,
+                dst_crs="EPSG:4326",
+                resampling=Resampling.nearest,
+            )
     with rasterio.open(path) as check:
         assert check.crs.to_epsg() == 4326
     return path.read_bytes()
@@ -241,8 +272,9 @@ def test_a_dem_in_wgs84_is_reprojected_to_the_project_crs_and_keeps_its_elevatio
     project = make_project(user, projection="EPSG:28356")
     truth = dem_truth()
 
-    terrain = terrain_read(client, project.pk, upload_terrain(client, project.pk, dem_in_wgs84(tmp_path),
-                                                              filename="dem_4326.tif")["id"])
+    terrain = terrain_read(
+        client, project.pk, upload_terrain(client, project.pk, dem_in_wgs84(tmp_path), filename="dem_4326.tif")["id"]
+    )
 
     assert terrain["status"] == "ready", terrain["error_message"]
     assert terrain["crs"] == "EPSG:28356" and terrain["native_crs"] == "EPSG:4326"
@@ -320,7 +352,6 @@ def test_an_upload_slot_can_be_finalized_for_a_grace_period_after_its_url_expire
     remaining = (TerrainUpload.objects.get().expires_at - timezone.now()).total_seconds()
 
     assert 600 < remaining <= 660
-
 
 
 def test_finalize_before_the_put_is_upload_not_found():
@@ -460,8 +491,9 @@ def test_the_multipart_upload_is_accepted_and_becomes_a_ready_terrain():
     truth = dem_truth()
 
     with DEM.open("rb") as dem:
-        response = client.post(f"{PROJECTS}{project.pk}/terrain/upload/", {"file": dem, "title": "Survey 2024"},
-                               format="multipart")
+        response = client.post(
+            f"{PROJECTS}{project.pk}/terrain/upload/", {"file": dem, "title": "Survey 2024"}, format="multipart"
+        )
     terrain = terrain_read(client, project.pk, response.json()["id"])
 
     assert response.status_code == 202
@@ -486,8 +518,9 @@ def test_the_multipart_upload_with_a_read_level_key_is_refused():
     project = make_project(user)
 
     with DEM.open("rb") as dem:
-        response = api_for(user, level="read").post(f"{PROJECTS}{project.pk}/terrain/upload/", {"file": dem},
-                                                     format="multipart")
+        response = api_for(user, level="read").post(
+            f"{PROJECTS}{project.pk}/terrain/upload/", {"file": dem}, format="multipart"
+        )
 
     assert response.status_code == 403
     assert response.json()["code"] == "GRANT_LEVEL_TOO_LOW"

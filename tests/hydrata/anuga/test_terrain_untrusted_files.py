@@ -64,25 +64,41 @@ def wmts(url: str) -> str:
 
 
 def wms(url: str) -> str:
-    return (f'<GDAL_WMS><Service name="WMS"><ServerUrl>{url}/wms?</ServerUrl><Layers>dem</Layers></Service>'
-            "<DataWindow><UpperLeftX>151</UpperLeftX><UpperLeftY>-33</UpperLeftY><LowerRightX>152</LowerRightX>"
-            "<LowerRightY>-34</LowerRightY><SizeX>256</SizeX><SizeY>256</SizeY></DataWindow>"
-            "<Projection>EPSG:4326</Projection><BlockSizeX>256</BlockSizeX><BlockSizeY>256</BlockSizeY></GDAL_WMS>")
+    return (
+        f'<GDAL_WMS><Service name="WMS"><ServerUrl>{url}/wms?</ServerUrl><Layers>dem</Layers></Service>'
+        "<DataWindow><UpperLeftX>151</UpperLeftX><UpperLeftY>-33</UpperLeftY><LowerRightX>152</LowerRightX>"
+        "<LowerRightY>-34</LowerRightY><SizeX>256</SizeX><SizeY>256</SizeY></DataWindow>"
+        "<Projection>EPSG:4326</Projection><BlockSizeX>256</BlockSizeX><BlockSizeY>256</BlockSizeY></GDAL_WMS>"
+    )
 
 
 def vrt_of_a_remote_file(url: str) -> str:
-    return ('<VRTDataset rasterXSize="256" rasterYSize="256"><SRS>EPSG:28356</SRS>'
-            '<GeoTransform>251000, 1, 0, 6272000, 0, -1</GeoTransform><VRTRasterBand dataType="Float32" band="1">'
-            f"<SimpleSource><SourceFilename>/vsicurl/{url}/dem.tif</SourceFilename><SourceBand>1</SourceBand>"
-            "</SimpleSource></VRTRasterBand></VRTDataset>")
+    return (
+        '<VRTDataset rasterXSize="256" rasterYSize="256"><SRS>EPSG:28356</SRS>'
+        '<GeoTransform>251000, 1, 0, 6272000, 0, -1</GeoTransform><VRTRasterBand dataType="Float32" band="1">'
+        f"<SimpleSource><SourceFilename>/vsicurl/{url}/dem.tif</SourceFilename><SourceBand>1</SourceBand>"
+        "</SimpleSource></VRTRasterBand></VRTDataset>"
+    )
 
 
 def sparse_geotiff(path: Path, *, width: int, height: int) -> bytes:
     """A real tiled GeoTIFF declaring width x height pixels, with one block written: a few KB on disk."""
     block = 4096
-    profile = {"driver": "GTiff", "width": width, "height": height, "count": 1, "dtype": "float32",
-               "crs": "EPSG:28356", "transform": Affine(1, 0, 251000, 0, -1, 6272000), "nodata": -9999.0,
-               "tiled": True, "blockxsize": block, "blockysize": block, "compress": "deflate", "sparse_ok": True}
+    profile = {
+        "driver": "GTiff",
+        "width": width,
+        "height": height,
+        "count": 1,
+        "dtype": "float32",
+        "crs": "EPSG:28356",
+        "transform": Affine(1, 0, 251000, 0, -1, 6272000),
+        "nodata": -9999.0,
+        "tiled": True,
+        "blockxsize": block,
+        "blockysize": block,
+        "compress": "deflate",
+        "sparse_ok": True,
+    }
     with rasterio.open(path, "w", **profile) as dst:
         dst.write(np.full((block, block), 10.0, dtype="float32"), 1, window=((0, block), (0, block)))
     with rasterio.open(path) as check:
@@ -124,8 +140,7 @@ def test_a_tiny_sparse_geotiff_declaring_200000_by_200000_pixels_is_refused_befo
     assert not InputLayer.objects.filter(project=project).exists()
 
 
-def test_a_grid_whose_working_copy_would_not_fit_on_the_disk_is_refused_before_any_pixel_is_read(
-        tmp_path, settings):
+def test_a_grid_whose_working_copy_would_not_fit_on_the_disk_is_refused_before_any_pixel_is_read(tmp_path, settings):
     settings.HYDRATA_TERRAIN_MAX_PIXELS = 10**13  # the pixel ceiling out of the way: the disk check alone refuses
     user = make_user()
     client = api_for(user)

@@ -156,7 +156,8 @@ def test_another_accounts_terrain_tiles_are_not_found(owner):
     terrain = make_ready_terrain(project)
 
     response = signed_in(make_user("mallory")).get(
-        f"/api/v2/anuga/projects/{project.pk}/terrain/{terrain.pk}/tiles/hillshade/{CENTRE.z}/{CENTRE.x}/{CENTRE.y}.png")
+        f"/api/v2/anuga/projects/{project.pk}/terrain/{terrain.pk}/tiles/hillshade/{CENTRE.z}/{CENTRE.x}/{CENTRE.y}.png"
+    )
 
     assert response.status_code == 404 and response.json()["code"] == "PROJECT_NOT_FOUND"
 

@@ -13,9 +13,11 @@ from tests.factories import make_grant, make_project, make_user
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PROJECTS = "/api/v2/anuga/projects/"
-ROWS = [{"timestamp": "2024-01-01T00:00:00Z", "value": 0.0},
-        {"timestamp": "2024-01-01T00:15:00Z", "value": 50.0},
-        {"timestamp": "2024-01-01T00:30:00Z", "value": 12.5}]
+ROWS = [
+    {"timestamp": "2024-01-01T00:00:00Z", "value": 0.0},
+    {"timestamp": "2024-01-01T00:15:00Z", "value": 50.0},
+    {"timestamp": "2024-01-01T00:30:00Z", "value": 12.5},
+]
 
 
 def api_for(user, *, level: str = "draft") -> APIClient:
@@ -81,9 +83,11 @@ def test_rows_sent_out_of_order_are_stored_sorted_by_time(client, project):
 
 
 def test_naive_timestamps_are_read_in_the_given_timezone_and_offsets_are_kept(client, project):
-    rows = [{"timestamp": "2024-01-01T10:00:00", "value": 1},            # AEDT, UTC+11, in January
-            {"timestamp": "2024-07-01T10:00:00", "value": 2},            # AEST, UTC+10, in July
-            {"timestamp": "2024-03-01T00:00:00+05:30", "value": 3}]      # an explicit offset wins
+    rows = [
+        {"timestamp": "2024-01-01T10:00:00", "value": 1},  # AEDT, UTC+11, in January
+        {"timestamp": "2024-07-01T10:00:00", "value": 2},  # AEST, UTC+10, in July
+        {"timestamp": "2024-03-01T00:00:00+05:30", "value": 3},
+    ]  # an explicit offset wins
 
     response = create(client, project.pk, rows, timezone="Australia/Sydney")
 
@@ -91,7 +95,10 @@ def test_naive_timestamps_are_read_in_the_given_timezone_and_offsets_are_kept(cl
     body = response.json()
     assert body["timezone"] == "Australia/Sydney"
     assert [row["timestamp"] for row in body["data"]["rowData"]] == [
-        "2023-12-31T23:00:00Z", "2024-02-29T18:30:00Z", "2024-07-01T00:00:00Z"]
+        "2023-12-31T23:00:00Z",
+        "2024-02-29T18:30:00Z",
+        "2024-07-01T00:00:00Z",
+    ]
     assert body["first_timestamp"] == "2023-12-31T23:00:00Z" and body["last_timestamp"] == "2024-07-01T00:00:00Z"
     assert [row["value"] for row in body["data"]["rowData"]] == [1.0, 3.0, 2.0]
 
@@ -153,8 +160,9 @@ def test_a_timestamp_that_cannot_be_expressed_in_utc_is_refused_naming_the_row(c
 
 @pytest.mark.parametrize("value", ["abc", None, True, "NaN", "1e400", [1], {"mm": 1}])
 def test_a_value_that_is_not_a_finite_number_is_refused_naming_the_row(client, project, value):
-    response = create(client, project.pk, [ROWS[0], ROWS[1], ROWS[2], {"timestamp": "2024-01-01T01:00:00Z",
-                                                                       "value": value}])
+    response = create(
+        client, project.pk, [ROWS[0], ROWS[1], ROWS[2], {"timestamp": "2024-01-01T01:00:00Z", "value": value}]
+    )
 
     assert_refused(response, "rowData[3]", "value")
     assert response.json()["row"] == 3
@@ -167,8 +175,10 @@ def test_a_row_that_is_not_an_object_is_refused_naming_it(client, project):
 
 
 def test_two_rows_at_the_same_instant_are_refused(client, project):
-    rows = [{"timestamp": "2024-01-01T00:00:00Z", "value": 1},
-            {"timestamp": "2024-01-01T11:00:00+11:00", "value": 2}]  # the same instant, written another way
+    rows = [
+        {"timestamp": "2024-01-01T00:00:00Z", "value": 1},
+        {"timestamp": "2024-01-01T11:00:00+11:00", "value": 2},
+    ]  # the same instant, written another way
 
     response = create(client, project.pk, rows)
 
@@ -228,8 +238,9 @@ def test_creating_needs_a_draft_key_and_a_writable_project(owner, project):
 
 def minute_rows(count: int) -> list[dict]:
     start = datetime(2024, 1, 1, tzinfo=ZoneInfo("Australia/Sydney"))
-    return [{"timestamp": (start + timedelta(minutes=i)).isoformat(), "value": round(i * 0.001234, 6)}
-            for i in range(count)]
+    return [
+        {"timestamp": (start + timedelta(minutes=i)).isoformat(), "value": round(i * 0.001234, 6)} for i in range(count)
+    ]
 
 
 def test_a_70000_row_series_under_the_row_limit_is_accepted(client, project):

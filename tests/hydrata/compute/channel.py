@@ -47,8 +47,11 @@ def gauge_name(x: float) -> str:
 
 
 def feature(geometry_type: str, coordinates, **properties) -> dict:
-    return {"type": "Feature", "properties": properties,
-            "geometry": {"type": geometry_type, "coordinates": coordinates}}
+    return {
+        "type": "Feature",
+        "properties": properties,
+        "geometry": {"type": geometry_type, "coordinates": coordinates},
+    }
 
 
 def write_dem(path: Path) -> None:
@@ -57,29 +60,44 @@ def write_dem(path: Path) -> None:
     transform = Affine(CELL, 0.0, X0 - margin, 0.0, -CELL, Y0 + WIDTH + margin)
     x = (np.arange(columns) + 0.5) * CELL - margin
     elevation = np.tile(bed(x), (rows, 1)).astype(np.float32)
-    with rasterio.open(path, "w", driver="GTiff", width=columns, height=rows, count=1, dtype="float32", crs=CRS,
-                       transform=transform, nodata=-9999.0) as destination:
+    with rasterio.open(
+        path,
+        "w",
+        driver="GTiff",
+        width=columns,
+        height=rows,
+        count=1,
+        dtype="float32",
+        crs=CRS,
+        transform=transform,
+        nodata=-9999.0,
+    ) as destination:
         destination.write(elevation, 1)
 
 
 def boundary_features(outlet: str) -> list[dict]:
     corners = [at(0, 0), at(LENGTH, 0), at(LENGTH, WIDTH), at(0, WIDTH)]
     outlet_properties = {"slope": SLOPE} if outlet == "NormalDepth" else {}
-    return [feature("LineString", [corners[0], corners[1]], boundary="Reflective", location="External"),
-            feature("LineString", [corners[1], corners[2]], boundary=outlet, location="External",
-                    **outlet_properties),
-            feature("LineString", [corners[2], corners[3]], boundary="Reflective", location="External"),
-            feature("LineString", [corners[3], corners[0]], boundary="Reflective", location="External")]
+    return [
+        feature("LineString", [corners[0], corners[1]], boundary="Reflective", location="External"),
+        feature("LineString", [corners[1], corners[2]], boundary=outlet, location="External", **outlet_properties),
+        feature("LineString", [corners[2], corners[3]], boundary="Reflective", location="External"),
+        feature("LineString", [corners[3], corners[0]], boundary="Reflective", location="External"),
+    ]
 
 
 def write_layer(path: Path, features: list[dict]) -> str:
-    path.write_text(json.dumps({"type": "FeatureCollection", "crs": {"type": "name", "properties": {"name": CRS}},
-                                "features": features}))
+    path.write_text(
+        json.dumps(
+            {"type": "FeatureCollection", "crs": {"type": "name", "properties": {"name": CRS}}, "features": features}
+        )
+    )
     return f"inputs/{path.name}"
 
 
-def make_channel_package(directory: Path, *, outlet: str = "NormalDepth", duration: int = 900,
-                         resolution: float = 5.0) -> Path:
+def make_channel_package(
+    directory: Path, *, outlet: str = "NormalDepth", duration: int = 900, resolution: float = 5.0
+) -> Path:
     inputs = directory / "inputs"
     inputs.mkdir(parents=True)
     write_dem(inputs / "dem.tif")
@@ -88,19 +106,40 @@ def make_channel_package(directory: Path, *, outlet: str = "NormalDepth", durati
     mesh = mesh_build(ring=ring, regions=[], resolution=resolution, breaklines=[], destination=directory / "mesh.msh")
     layers = {
         "boundary": boundary,
-        "friction": [feature("Polygon", [[at(-1, -1), at(LENGTH + 1, -1), at(LENGTH + 1, WIDTH + 1),
-                                          at(-1, WIDTH + 1), at(-1, -1)]], mannings=MANNINGS)],
+        "friction": [
+            feature(
+                "Polygon",
+                [[at(-1, -1), at(LENGTH + 1, -1), at(LENGTH + 1, WIDTH + 1), at(-1, WIDTH + 1), at(-1, -1)]],
+                mannings=MANNINGS,
+            )
+        ],
         "inflow": [feature("LineString", [at(INLET_X, 0), at(INLET_X, WIDTH)], type="Surface", data=FLOW)],
         "gauge": [feature("Point", at(x, WIDTH / 2), name=gauge_name(x)) for x in GAUGE_X],
         "flow_line": [feature("LineString", [at(FLOW_LINE_X, 0), at(FLOW_LINE_X, WIDTH)], name="middle")],
     }
     files = {kind: write_layer(inputs / f"{kind}.geojson", features) for kind, features in layers.items()}
     manifest = {
-        "format_version": "1.0", "run_id": 1, "scenario_id": 1, "project": 1, "epsg": CRS, "name": "Channel",
-        "description": "", "elevation": "inputs/dem.tif", **files, "rainfall": None, "structure": None,
-        "mesh_region": None, "time_series": {}, "mesh": "mesh.msh", "mesh_triangle_count": mesh.triangle_count,
-        "mesh_triangle_count_estimate": mesh.triangle_count, "boundary_tags": ring.boundary_tags(),
-        "resolution": resolution, "duration": duration, "model_start": None, "inundation_threshold_m": 0.05,
+        "format_version": "1.0",
+        "run_id": 1,
+        "scenario_id": 1,
+        "project": 1,
+        "epsg": CRS,
+        "name": "Channel",
+        "description": "",
+        "elevation": "inputs/dem.tif",
+        **files,
+        "rainfall": None,
+        "structure": None,
+        "mesh_region": None,
+        "time_series": {},
+        "mesh": "mesh.msh",
+        "mesh_triangle_count": mesh.triangle_count,
+        "mesh_triangle_count_estimate": mesh.triangle_count,
+        "boundary_tags": ring.boundary_tags(),
+        "resolution": resolution,
+        "duration": duration,
+        "model_start": None,
+        "inundation_threshold_m": 0.05,
     }
     (directory / "scenario.json").write_text(json.dumps(manifest, indent=2))
     return directory
@@ -118,9 +157,26 @@ class ChannelRun:
 
 def run_channel(package: Path, output: Path, *, yield_seconds: float = 10) -> ChannelRun:
     """The simulation child on the package, as the platform runs it; fails the test with its stderr if it fails."""
-    process = subprocess.run([sys.executable, "-m", "hydrata.compute.simulate", "--package", str(package),
-                              "--output", str(output), "--yield-seconds", str(yield_seconds)],
-                             cwd=ROOT, capture_output=True, text=True, timeout=900)
+    process = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "hydrata.compute.simulate",
+            "--package",
+            str(package),
+            "--output",
+            str(output),
+            "--yield-seconds",
+            str(yield_seconds),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert process.returncode == 0, process.stderr[-4000:]
-    return ChannelRun(output=output, statistics=json.loads((output / "statistics.json").read_text()),
-                      series=json.loads((output / "time_series.json").read_text()))
+    return ChannelRun(
+        output=output,
+        statistics=json.loads((output / "statistics.json").read_text()),
+        series=json.loads((output / "time_series.json").read_text()),
+    )

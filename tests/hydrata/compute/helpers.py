@@ -29,8 +29,12 @@ def small_test_ring() -> BoundaryRing:
 
 
 def line(points, *, tag: str = "Reflective", location: str = "External", id=None) -> dict:
-    return {"type": "Feature", "id": id, "geometry": {"type": "LineString", "coordinates": [list(p) for p in points]},
-            "properties": {"boundary": tag, "location": location}}
+    return {
+        "type": "Feature",
+        "id": id,
+        "geometry": {"type": "LineString", "coordinates": [list(p) for p in points]},
+        "properties": {"boundary": tag, "location": location},
+    }
 
 
 def ring_features(points, tags=("Reflective", "Transmissive")) -> list[dict]:
@@ -47,8 +51,11 @@ def region(geometry: shapely.Geometry, resolution, units="m", *, id=None) -> dic
 
 def peak_rasters(output_dir: Path) -> dict[str, Path]:
     """The three result rasters of a run's output folder, under the names the API samples them by."""
-    return {"peak_depth": output_dir / "max_depth.tif", "peak_stage": output_dir / "max_stage.tif",
-            "peak_speed": output_dir / "max_speed.tif"}
+    return {
+        "peak_depth": output_dir / "max_depth.tif",
+        "peak_stage": output_dir / "max_stage.tif",
+        "peak_speed": output_dir / "max_speed.tif",
+    }
 
 
 def read_domain(path: Path):

@@ -11,18 +11,23 @@ from hydrata.compute.package import PackageError
 
 
 def boundary(kind: str, coordinates, **properties) -> dict:
-    return {"type": "Feature", "properties": {"boundary": kind, "location": "External", **properties},
-            "geometry": {"type": "LineString", "coordinates": coordinates}}
+    return {
+        "type": "Feature",
+        "properties": {"boundary": kind, "location": "External", **properties},
+        "geometry": {"type": "LineString", "coordinates": coordinates},
+    }
 
 
 def test_the_rating_curve_carries_at_normal_depth_exactly_the_discharge_it_was_solved_for():
     depth = (1.0 * 0.03 / 0.002**0.5) ** 0.6  # Manning's normal depth for 1 m²/s
 
     assert depth == pytest.approx(0.787, abs=5e-4)
-    assert rating_discharge(depth=np.array([depth]), mannings=np.array([0.03]), slope=np.array([0.002]))[0] == \
-        pytest.approx(1.0)
-    assert rating_discharge(depth=np.array([-0.1, 0.0]), mannings=np.array([0.03, 0.03]),
-                            slope=np.array([0.002, 0.002])).tolist() == [0.0, 0.0]  # nothing flows from a dry edge
+    assert rating_discharge(depth=np.array([depth]), mannings=np.array([0.03]), slope=np.array([0.002]))[
+        0
+    ] == pytest.approx(1.0)
+    assert rating_discharge(
+        depth=np.array([-0.1, 0.0]), mannings=np.array([0.03, 0.03]), slope=np.array([0.002, 0.002])
+    ).tolist() == [0.0, 0.0]  # nothing flows from a dry edge
 
 
 def test_each_edge_takes_the_slope_of_the_nearest_normal_depth_line():

@@ -62,8 +62,10 @@ def test_an_inflow_line_on_a_dry_bed_makes_no_false_peak(channel):
 
 def test_time_of_inundation_rises_down_the_channel_with_the_wave_front_seen_at_the_gauges(channel):
     points = [(X0 + x, Y0 + WIDTH / 2) for x in GAUGE_X]
-    rasters = {"arrival": channel.output / "time_of_inundation.tif",
-               "duration": channel.output / "duration_of_inundation.tif"}
+    rasters = {
+        "arrival": channel.output / "time_of_inundation.tif",
+        "duration": channel.output / "duration_of_inundation.tif",
+    }
     sampled = sample_rasters(rasters=rasters, points=points, decimals=None)
     arrivals = [sample["arrival"] for sample in sampled]
 

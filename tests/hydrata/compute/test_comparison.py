@@ -47,8 +47,17 @@ def test_a_point_the_model_never_wetted_keeps_its_error_and_is_flagged_dry():
 def test_a_point_off_the_model_has_no_modelled_value_and_stays_out_of_the_metrics():
     rows, result = compare([stage(1, 10.0), stage(2, 5.0)], [Peaks(stage=10.2, depth=0.3), Peaks(None, None)])
 
-    assert rows[1] == {"observation_id": 2, "quantity": PEAK_STAGE, "observed": 5.0, "tolerance": 0.3,
-                       "modelled": None, "error": None, "within_tolerance": None, "wet": None, "in_model": False}
+    assert rows[1] == {
+        "observation_id": 2,
+        "quantity": PEAK_STAGE,
+        "observed": 5.0,
+        "tolerance": 0.3,
+        "modelled": None,
+        "error": None,
+        "within_tolerance": None,
+        "wet": None,
+        "in_model": False,
+    }
     assert result["n"] == 1 and result["outside_model"] == 1 and result["bias"] == 0.2
 
 
@@ -80,8 +89,17 @@ def test_observations_equal_to_the_model_give_zero_errors_all_within_tolerance()
 def test_no_comparable_point_gives_null_metrics_not_a_division_by_zero():
     result = metrics([])
 
-    assert result == {"n": 0, "within_tolerance": 0, "outside_model": 0, "dry": 0, "bias": None, "mae": None,
-                      "rmse": None, "max_abs_error": None, "within_tolerance_share": None}
+    assert result == {
+        "n": 0,
+        "within_tolerance": 0,
+        "outside_model": 0,
+        "dry": 0,
+        "bias": None,
+        "mae": None,
+        "rmse": None,
+        "max_abs_error": None,
+        "within_tolerance_share": None,
+    }
 
 
 def test_compare_refuses_peaks_that_do_not_pair_with_the_observations():

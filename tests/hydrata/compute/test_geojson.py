@@ -7,8 +7,10 @@ import pytest
 from hydrata.compute.errors import GeoJSONRejected
 from hydrata.compute.geojson import DEFAULT_CRS, crs_member_name, crs_urn, geojson_inspect
 
-SQUARE = {"type": "Polygon", "coordinates": [[[151.0, -33.9], [151.1, -33.9], [151.1, -33.8], [151.0, -33.8],
-                                              [151.0, -33.9]]]}
+SQUARE = {
+    "type": "Polygon",
+    "coordinates": [[[151.0, -33.9], [151.1, -33.9], [151.1, -33.8], [151.0, -33.8], [151.0, -33.9]]],
+}
 
 
 def collection(*geometries, crs=None) -> bytes:
@@ -19,14 +21,21 @@ def collection(*geometries, crs=None) -> bytes:
     return json.dumps(document).encode()
 
 
-@pytest.mark.parametrize("member", ["EPSG:28356", {"type": "name", "properties": {"name": "EPSG:28356"}},
-                                    {"type": "EPSG", "properties": {"code": 28356}}])
+@pytest.mark.parametrize(
+    "member",
+    [
+        "EPSG:28356",
+        {"type": "name", "properties": {"name": "EPSG:28356"}},
+        {"type": "EPSG", "properties": {"code": 28356}},
+    ],
+)
 def test_each_legacy_form_of_the_crs_member_gives_its_name(member):
     assert crs_member_name(member) == "EPSG:28356"
 
 
-@pytest.mark.parametrize("member", [{}, [], 28356, {"type": "link", "properties": {"href": "x"}},
-                                    {"properties": {"name": "EPSG:28356"}}])
+@pytest.mark.parametrize(
+    "member", [{}, [], 28356, {"type": "link", "properties": {"href": "x"}}, {"properties": {"name": "EPSG:28356"}}]
+)
 def test_a_crs_member_in_any_other_form_has_no_name(member):
     assert crs_member_name(member) is None
 
@@ -41,7 +50,7 @@ def test_a_collection_without_a_crs_member_is_longitude_latitude_with_its_extent
 
 
 def test_an_unreadable_crs_member_is_rejected_with_the_form_to_use():
-    with pytest.raises(GeoJSONRejected, match='not in a form this importer reads'):
+    with pytest.raises(GeoJSONRejected, match="not in a form this importer reads"):
         geojson_inspect(data=collection(SQUARE, crs={"type": "link"}), max_features=10)
 
 

@@ -19,8 +19,10 @@ SW, SE, NE, NW = (251001.0, 6271802.0), (251198.0, 6271802.0), (251198.0, 627199
 
 def segment_midpoints(ring):
     n = len(ring.points)
-    return [((ring.points[i][0] + ring.points[(i + 1) % n][0]) / 2, (ring.points[i][1] + ring.points[(i + 1) % n][1]) / 2)
-            for i in range(n)]
+    return [
+        ((ring.points[i][0] + ring.points[(i + 1) % n][0]) / 2, (ring.points[i][1] + ring.points[(i + 1) % n][1]) / 2)
+        for i in range(n)
+    ]
 
 
 # --- the boundary ring -----------------------------------------------------------------------------------------
@@ -73,7 +75,8 @@ def test_a_gap_between_edges_raises_boundary_no_external_naming_the_coordinates(
 
     assert raised.value.code == "BOUNDARY_NO_EXTERNAL"
     assert "the chain stops at (251198.0, 6271999.0) and no other External edge starts or ends there" in (
-        raised.value.message)
+        raised.value.message
+    )
     assert "(251001.0, 6271999.0), 197.000 m away" in raised.value.message
     assert raised.value.extra["loose_ends"] == [list(NE), list(NW)]
 
@@ -124,9 +127,14 @@ def test_a_multi_vertex_edge_gives_several_segments_with_one_tag():
 
 def test_a_multilinestring_edge_and_repeated_points_are_taken_apart_and_dropped():
     features = [
-        {"type": "Feature", "geometry": {"type": "MultiLineString",
-                                         "coordinates": [[[0, 0], [100, 0], [100, 0]], [[100, 100], [0, 100]]]},
-         "properties": {"boundary": "Dirichlet", "location": "External"}},
+        {
+            "type": "Feature",
+            "geometry": {
+                "type": "MultiLineString",
+                "coordinates": [[[0, 0], [100, 0], [100, 0]], [[100, 100], [0, 100]]],
+            },
+            "properties": {"boundary": "Dirichlet", "location": "External"},
+        },
         line([(100, 0), (100, 100)], tag="Reflective"),
         line([(0, 100), (0, 0)], tag="Transmissive"),
     ]
@@ -148,8 +156,7 @@ def test_three_edges_meeting_at_one_point_are_refused():
 
 
 def test_two_separate_rings_are_refused():
-    features = ring_features([(0, 0), (100, 0), (100, 100), (0, 100)]) + ring_features(
-        [(200, 0), (300, 0), (300, 100)])
+    features = ring_features([(0, 0), (100, 0), (100, 100), (0, 100)]) + ring_features([(200, 0), (300, 0), (300, 100)])
 
     with pytest.raises(ModelGeometryError) as raised:
         boundary_ring(features)
@@ -177,7 +184,18 @@ def test_an_external_edge_without_a_boundary_type_is_refused_by_name():
 
 
 def test_internal_lines_are_kept_as_breaklines_and_external_ones_are_not():
-    features = [*small_test_features(), line([(251050, 6271850), (251100, 6271900), (251100, 6271900)], location="Internal"), {"type": "Feature", "geometry": {"type": "MultiLineString", "coordinates": [[[251020, 6271820], [251030, 6271830]], [[251040, 6271840], [251050, 6271840]]]}, "properties": {"boundary": "Reflective", "location": "Internal"}}]
+    features = [
+        *small_test_features(),
+        line([(251050, 6271850), (251100, 6271900), (251100, 6271900)], location="Internal"),
+        {
+            "type": "Feature",
+            "geometry": {
+                "type": "MultiLineString",
+                "coordinates": [[[251020, 6271820], [251030, 6271830]], [[251040, 6271840], [251050, 6271840]]],
+            },
+            "properties": {"boundary": "Reflective", "location": "Internal"},
+        },
+    ]
 
     assert internal_lines(features) == [
         [(251050.0, 6271850.0), (251100.0, 6271900.0)],
@@ -191,8 +209,11 @@ def test_internal_lines_are_kept_as_breaklines_and_external_ones_are_not():
 
 @pytest.mark.parametrize("name", ["EPSG:28356", "urn:ogc:def:crs:EPSG::28356"])
 def test_features_round_trip_between_mga56_and_wgs84_within_a_millimetre(name):
-    collection = {"type": "FeatureCollection", "crs": {"type": "name", "properties": {"name": name}},
-                  "features": small_test_features()}
+    collection = {
+        "type": "FeatureCollection",
+        "crs": {"type": "name", "properties": {"name": name}},
+        "features": small_test_features(),
+    }
 
     in_wgs84 = features_in_crs(collection, target_crs="EPSG:4326")
     back = features_in_crs({"type": "FeatureCollection", "features": in_wgs84}, target_crs="EPSG:28356")
@@ -206,8 +227,11 @@ def test_features_round_trip_between_mga56_and_wgs84_within_a_millimetre(name):
 
 
 def test_features_already_in_the_target_crs_are_left_as_they_are():
-    collection = {"type": "FeatureCollection", "crs": {"type": "name", "properties": {"name": "EPSG:28356"}},
-                  "features": small_test_features()}
+    collection = {
+        "type": "FeatureCollection",
+        "crs": {"type": "name", "properties": {"name": "EPSG:28356"}},
+        "features": small_test_features(),
+    }
 
     same = features_in_crs(collection, target_crs="EPSG:28356")
 
@@ -231,11 +255,18 @@ def test_resolution_in_metres_is_a_length_and_in_m2_an_area():
     assert resolution_to_max_area(4, "m") == 8.0
     assert resolution_to_max_area(8, "m2") == 8.0
 
-    regions = mesh_regions([region(shapely.box(10, 10, 20, 20), 4, "m", id="length"),
-                            region(shapely.box(30, 30, 40, 40), "8", "m2", id="area")], within=WITHIN)
+    regions = mesh_regions(
+        [
+            region(shapely.box(10, 10, 20, 20), 4, "m", id="length"),
+            region(shapely.box(30, 30, 40, 40), "8", "m2", id="area"),
+        ],
+        within=WITHIN,
+    )
 
     assert [(r.name, r.resolution_m, r.max_triangle_area) for r in regions] == [
-        ("feature 0 (id 'length')", 4.0, 8.0), ("feature 1 (id 'area')", 4.0, 8.0)]
+        ("feature 0 (id 'length')", 4.0, 8.0),
+        ("feature 1 (id 'area')", 4.0, 8.0),
+    ]
 
 
 @pytest.mark.parametrize("units", [None, "", "ft"])
@@ -251,8 +282,9 @@ def test_a_region_without_resolution_units_is_refused_naming_the_feature(units):
 
 
 def test_a_region_partly_outside_the_boundary_is_clipped_and_one_wholly_outside_is_dropped():
-    regions = mesh_regions([region(shapely.box(80, 40, 150, 60), 2), region(shapely.box(200, 200, 300, 300), 2)],
-                           within=WITHIN)
+    regions = mesh_regions(
+        [region(shapely.box(80, 40, 150, 60), 2), region(shapely.box(200, 200, 300, 300), 2)], within=WITHIN
+    )
 
     assert len(regions) == 1
     assert regions[0].polygon.area == pytest.approx(20 * 20)

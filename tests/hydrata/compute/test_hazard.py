@@ -15,7 +15,8 @@ def classes(*pairs: tuple[float, float]) -> list[int]:
 
 @pytest.mark.parametrize(("number", "product", "depth", "speed"), LIMITS)
 def test_slow_water_as_deep_as_a_class_allows_is_at_most_that_class_and_any_deeper_is_above_it(
-        number, product, depth, speed):
+    number, product, depth, speed
+):
     slow = 0.01  # keeps every depth x speed limit at these depths
 
     assert classes((depth, slow)) <= [number]
@@ -57,8 +58,14 @@ def test_every_cell_is_in_the_lowest_class_whose_three_limits_it_keeps():
     depth, speed = generator.uniform(0, 5, 20_000), generator.uniform(0, 5, 20_000)
 
     def lowest_kept(d: float, v: float) -> int:
-        return next((number for number, product, depth_limit, speed_limit in LIMITS
-                     if d * v <= product and d <= depth_limit and v <= speed_limit), 6)
+        return next(
+            (
+                number
+                for number, product, depth_limit, speed_limit in LIMITS
+                if d * v <= product and d <= depth_limit and v <= speed_limit
+            ),
+            6,
+        )
 
     expected = [lowest_kept(d, v) if d >= FILM else 0 for d, v in zip(depth, speed, strict=True)]
     assert hazard_class(depth=depth, speed=speed, film_m=FILM).tolist() == expected

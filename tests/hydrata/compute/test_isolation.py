@@ -6,8 +6,16 @@ from pathlib import Path
 import hydrata.compute
 
 COMPUTE = Path(hydrata.compute.__file__).parent
-FORBIDDEN = ("django", "rest_framework", "hydrata.anuga", "hydrata.agents", "hydrata.uploads", "hydrata.storage",
-             "hydrata_mcp", "config")
+FORBIDDEN = (
+    "django",
+    "rest_framework",
+    "hydrata.anuga",
+    "hydrata.agents",
+    "hydrata.uploads",
+    "hydrata.storage",
+    "hydrata_mcp",
+    "config",
+)
 
 
 def imports(path: Path) -> set[str]:

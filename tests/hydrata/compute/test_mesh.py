@@ -38,8 +38,15 @@ def test_the_small_test_mesh_at_5_m_is_within_10_percent_of_its_estimate(tmp_pat
 
     assert built.path == tmp_path / "mesh.msh" and built.path.exists()
     assert within_ten_percent(estimate.triangles, built.triangle_count), (estimate.triangles, built.triangle_count)
-    assert estimate.breakdown == [{"region": "base", "area_m2": 38809.0, "resolution_m": 5,
-                                   "max_triangle_area_m2": 12.5, "triangles": estimate.triangles}]
+    assert estimate.breakdown == [
+        {
+            "region": "base",
+            "area_m2": 38809.0,
+            "resolution_m": 5,
+            "max_triangle_area_m2": 12.5,
+            "triangles": estimate.triangles,
+        }
+    ]
 
 
 @pytest.mark.parametrize("suffix", [".msh", ".tsh"])
@@ -182,8 +189,9 @@ def test_a_densely_digitised_boundary_is_estimated_within_10_percent(tmp_path):
 
 
 def test_a_built_mesh_reads_back_as_anuga_reads_it_with_its_outline_on_the_boundary(tmp_path):
-    built = mesh_build(ring=small_test_ring(), regions=[], resolution=10, breaklines=[],
-                       destination=tmp_path / "mesh.msh")
+    built = mesh_build(
+        ring=small_test_ring(), regions=[], resolution=10, breaklines=[], destination=tmp_path / "mesh.msh"
+    )
 
     mesh = mesh_read(built.path)
     outline = mesh_outline(mesh.triangles)
@@ -192,16 +200,21 @@ def test_a_built_mesh_reads_back_as_anuga_reads_it_with_its_outline_on_the_bound
     assert len(mesh.triangles) == built.triangle_count
     assert np.allclose(np.sort(mesh.nodes, axis=0), np.sort(domain.get_nodes(absolute=True), axis=0))
     ends = mesh.nodes[outline.ravel()]
-    on_boundary = (np.isclose(ends[:, 0], 251001.0) | np.isclose(ends[:, 0], 251198.0)
-                   | np.isclose(ends[:, 1], 6271802.0) | np.isclose(ends[:, 1], 6271999.0))
+    on_boundary = (
+        np.isclose(ends[:, 0], 251001.0)
+        | np.isclose(ends[:, 0], 251198.0)
+        | np.isclose(ends[:, 1], 6271802.0)
+        | np.isclose(ends[:, 1], 6271999.0)
+    )
     assert on_boundary.all()
     lengths = np.linalg.norm(mesh.nodes[outline[:, 0]] - mesh.nodes[outline[:, 1]], axis=1)
     assert lengths.sum() == pytest.approx(4 * 197.0)
 
 
 def test_the_triangles_within_a_window_are_those_that_reach_into_it(tmp_path):
-    built = mesh_build(ring=small_test_ring(), regions=[], resolution=10, breaklines=[],
-                       destination=tmp_path / "mesh.msh")
+    built = mesh_build(
+        ring=small_test_ring(), regions=[], resolution=10, breaklines=[], destination=tmp_path / "mesh.msh"
+    )
     mesh = mesh_read(built.path)
 
     corner = triangles_within(mesh, bounds=(251001.0, 6271802.0, 251031.0, 6271832.0))

@@ -7,11 +7,18 @@ from hydrata.compute.hazard import hazard_class
 from hydrata.compute.peaks import StepState, TrianglePeaks
 
 
-def step(time: float, depth: list[float], speed: list[float], *, timestep: float = 1.0,
-         bed: float = 100.0) -> StepState:
+def step(
+    time: float, depth: list[float], speed: list[float], *, timestep: float = 1.0, bed: float = 100.0
+) -> StepState:
     depth_array = np.array(depth)
-    return StepState(time=time, timestep=timestep, stage=bed + depth_array, elevation=np.full(len(depth), bed),
-                     xmomentum=depth_array * np.array(speed), ymomentum=np.zeros(len(depth)))
+    return StepState(
+        time=time,
+        timestep=timestep,
+        stage=bed + depth_array,
+        elevation=np.full(len(depth), bed),
+        xmomentum=depth_array * np.array(speed),
+        ymomentum=np.zeros(len(depth)),
+    )
 
 
 def recorded(*steps: StepState, count: int = 3) -> TrianglePeaks:
@@ -44,8 +51,10 @@ def test_hazard_is_the_highest_class_of_any_one_step_not_of_the_maxima_combined(
 
 
 def test_inundation_starts_when_the_depth_first_passes_the_threshold_and_lasts_while_above_it():
-    steps = [step(t, [depth, 0.0, 0.06 if t >= 3 else 0.0], [0.0, 0.0, 0.0], timestep=0.5)
-             for t, depth in ((0.5, 0.01), (1.0, 0.06), (1.5, 0.07), (2.0, 0.04), (2.5, 0.08), (3.0, 0.03))]
+    steps = [
+        step(t, [depth, 0.0, 0.06 if t >= 3 else 0.0], [0.0, 0.0, 0.0], timestep=0.5)
+        for t, depth in ((0.5, 0.01), (1.0, 0.06), (1.5, 0.07), (2.0, 0.04), (2.5, 0.08), (3.0, 0.03))
+    ]
 
     peaks = recorded(*steps)
 

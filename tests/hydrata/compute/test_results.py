@@ -27,8 +27,9 @@ from tests.hydrata.compute.helpers import peak_rasters
 NODES = np.array([[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]])
 TRIANGLES = np.array([[0, 1, 2], [0, 2, 3]])
 # a 1 m grid from -5 to 15 in both directions, so a 5 m ring of cells lies outside the mesh
-GRID = Grid(crs=rasterio.crs.CRS.from_epsg(28356), transform=Affine(1.0, 0.0, -5.0, 0.0, -1.0, 15.0), width=20,
-            height=20)
+GRID = Grid(
+    crs=rasterio.crs.CRS.from_epsg(28356), transform=Affine(1.0, 0.0, -5.0, 0.0, -1.0, 15.0), width=20, height=20
+)
 
 
 def test_each_cell_takes_the_triangle_under_its_centre_and_cells_off_the_mesh_are_minus_one():
@@ -76,18 +77,33 @@ def test_the_preview_is_a_png_at_most_1024_pixels_long_and_transparent_where_dry
 
 
 def write_fixture_results(output_dir, account=None):
-    maxima = MeshMaxima(nodes=NODES, triangles=TRIANGLES, max_depth=np.array([0.2, 1.2]),
-                        max_speed=np.array([0.5, 0.0]), max_stage=np.array([10.2, 11.2]),
-                        time_of_max_depth=np.array([30.0, 45.0]), time_of_max_speed=np.array([20.0, np.nan]),
-                        time_of_max_stage=np.array([30.0, 45.0]), max_hazard=np.array([1, 3], dtype=np.uint8),
-                        time_of_inundation=np.array([12.0, np.nan]), duration_of_inundation=np.array([40.0, 0.0]))
+    maxima = MeshMaxima(
+        nodes=NODES,
+        triangles=TRIANGLES,
+        max_depth=np.array([0.2, 1.2]),
+        max_speed=np.array([0.5, 0.0]),
+        max_stage=np.array([10.2, 11.2]),
+        time_of_max_depth=np.array([30.0, 45.0]),
+        time_of_max_speed=np.array([20.0, np.nan]),
+        time_of_max_stage=np.array([30.0, 45.0]),
+        max_hazard=np.array([1, 3], dtype=np.uint8),
+        time_of_inundation=np.array([12.0, np.nan]),
+        duration_of_inundation=np.array([40.0, 0.0]),
+    )
     staging = Staging(output_dir)
-    account = account or VolumeAccount(initial=0.0, final=20.0, rainfall=40.0, inflow=10.0, boundary_in=0.0,
-                                       boundary_out=30.0)
-    statistics = write_results(staging=staging, maxima=maxima, grid=GRID, account=account,
-                               timing={"sim_seconds": 60.0, "wall_seconds": 1.0},
-                               series={"t": [0.0, 60.0], "gauges": [], "flow_lines": []},
-                               extra_files={"sww": "run.sww"}, inundation_threshold_m=0.05)
+    account = account or VolumeAccount(
+        initial=0.0, final=20.0, rainfall=40.0, inflow=10.0, boundary_in=0.0, boundary_out=30.0
+    )
+    statistics = write_results(
+        staging=staging,
+        maxima=maxima,
+        grid=GRID,
+        account=account,
+        timing={"sim_seconds": 60.0, "wall_seconds": 1.0},
+        series={"t": [0.0, 60.0], "gauges": [], "flow_lines": []},
+        extra_files={"sww": "run.sww"},
+        inundation_threshold_m=0.05,
+    )
     return staging, statistics
 
 
@@ -98,8 +114,17 @@ def test_results_stay_under_hidden_names_until_committed_and_then_line_up_with_t
     staging.commit()
 
     assert sorted(path.name for path in tmp_path.iterdir()) == [
-        "duration_of_inundation.tif", "max_depth.tif", "max_hazard.tif", "max_speed.tif", "max_stage.tif",
-        "preview.png", "result.json", "statistics.json", "time_of_inundation.tif", "time_series.json"]
+        "duration_of_inundation.tif",
+        "max_depth.tif",
+        "max_hazard.tif",
+        "max_speed.tif",
+        "max_stage.tif",
+        "preview.png",
+        "result.json",
+        "statistics.json",
+        "time_of_inundation.tif",
+        "time_series.json",
+    ]
     with rasterio.open(tmp_path / "max_depth.tif") as raster:
         assert raster.driver == "GTiff" and raster.tags(ns="IMAGE_STRUCTURE").get("LAYOUT") == "COG"
         assert (raster.crs, raster.transform, raster.width, raster.height) == (GRID.crs, GRID.transform, 20, 20)
@@ -137,25 +162,31 @@ def test_hazard_and_inundation_rasters_hold_classes_and_seconds_with_their_own_n
         assert raster.tags(ns="IMAGE_STRUCTURE").get("LAYOUT") == "COG"
         hazard = raster.read(1)
     assert hazard[14, 14] == 1 and hazard[5, 5] == 3 and hazard[0, 0] == HAZARD_NODATA
-    with rasterio.open(tmp_path / "time_of_inundation.tif") as arrival, \
-            rasterio.open(tmp_path / "duration_of_inundation.tif") as duration:
+    with (
+        rasterio.open(tmp_path / "time_of_inundation.tif") as arrival,
+        rasterio.open(tmp_path / "duration_of_inundation.tif") as duration,
+    ):
         assert arrival.read(1)[14, 14] == 12.0 and duration.read(1)[14, 14] == 40.0
         assert arrival.read(1)[5, 5] == NODATA and duration.read(1)[5, 5] == NODATA  # never inundated
-    assert statistics["hazard_area_m2_by_class"] == {"H1": 45.0, "H2": 0.0, "H3": 55.0, "H4": 0.0, "H5": 0.0,
-                                                     "H6": 0.0}
+    assert statistics["hazard_area_m2_by_class"] == {"H1": 45.0, "H2": 0.0, "H3": 55.0, "H4": 0.0, "H5": 0.0, "H6": 0.0}
     assert statistics["inundated_area_m2"] == 45.0
 
 
 def test_the_hazard_areas_count_each_class_and_leave_out_dry_cells_and_cells_off_the_mesh():
     classes = np.array([HAZARD_NODATA, 0, 1, 1, 2, 6, 6, 6], dtype=np.uint8)
 
-    assert hazard_class_areas(classes, cell_area=2.0) == {"H1": 4.0, "H2": 2.0, "H3": 0.0, "H4": 0.0, "H5": 0.0,
-                                                          "H6": 6.0}
+    assert hazard_class_areas(classes, cell_area=2.0) == {
+        "H1": 4.0,
+        "H2": 2.0,
+        "H3": 0.0,
+        "H4": 0.0,
+        "H5": 0.0,
+        "H6": 6.0,
+    }
 
 
 def test_the_volume_balance_reports_the_mass_error_and_warns_above_one_percent():
-    healthy = VolumeAccount(initial=5.0, final=25.0, rainfall=40.0, inflow=10.0, boundary_in=2.0,
-                            boundary_out=32.0)
+    healthy = VolumeAccount(initial=5.0, final=25.0, rainfall=40.0, inflow=10.0, boundary_in=2.0, boundary_out=32.0)
     leaky = VolumeAccount(initial=0.0, final=18.0, rainfall=40.0, inflow=10.0, boundary_in=0.0, boundary_out=30.0)
 
     assert healthy.came_in == 52.0 and healthy.error == 0.0 and healthy.error_pct == 0.0
@@ -183,8 +214,13 @@ def test_sampling_reads_the_three_rasters_and_gives_none_off_the_mesh(tmp_path):
     points = [(9.5, 0.5), (0.5, 9.5), (-3.0, 5.0), (100.0, 100.0)]
     samples = sample_rasters(rasters=peak_rasters(tmp_path), points=points, decimals=None)
 
-    assert samples[0] == {"x": 9.5, "y": 0.5, "peak_depth": pytest.approx(0.2), "peak_stage": pytest.approx(10.2),
-                          "peak_speed": pytest.approx(0.5)}
+    assert samples[0] == {
+        "x": 9.5,
+        "y": 0.5,
+        "peak_depth": pytest.approx(0.2),
+        "peak_stage": pytest.approx(10.2),
+        "peak_speed": pytest.approx(0.5),
+    }
     assert samples[1]["peak_depth"] == pytest.approx(1.2) and samples[1]["peak_speed"] == 0.0
     for outside in samples[2:]:  # on the grid but outside the mesh; off the grid altogether
         assert (outside["peak_depth"], outside["peak_stage"], outside["peak_speed"]) == (None, None, None)

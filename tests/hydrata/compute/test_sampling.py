@@ -13,14 +13,20 @@ from hydrata.compute.sampling import sample_rasters
 NODATA = -9999.0
 # 4 columns by 3 rows of 10 m cells; the grid's north-west corner is (100, 200)
 TRANSFORM = Affine(10.0, 0.0, 100.0, 0.0, -10.0, 200.0)
-VALUES = np.array([[0.123456, 1.0, 2.0, 3.0],
-                   [10.0, 11.0, NODATA, 13.0],
-                   [20.0, 21.0, 22.0, np.nan]], dtype="float32")
+VALUES = np.array([[0.123456, 1.0, 2.0, 3.0], [10.0, 11.0, NODATA, 13.0], [20.0, 21.0, 22.0, np.nan]], dtype="float32")
 
 
 def write_raster(path, values=VALUES, nodata=NODATA):
-    profile = {"driver": "GTiff", "width": values.shape[1], "height": values.shape[0], "count": 1,
-               "dtype": "float32", "crs": "EPSG:28356", "transform": TRANSFORM, "nodata": nodata}
+    profile = {
+        "driver": "GTiff",
+        "width": values.shape[1],
+        "height": values.shape[0],
+        "count": 1,
+        "dtype": "float32",
+        "crs": "EPSG:28356",
+        "transform": TRANSFORM,
+        "nodata": nodata,
+    }
     with rasterio.open(path, "w", **profile) as raster:
         raster.write(values, 1)
     return path
@@ -73,9 +79,11 @@ def test_each_raster_is_sampled_under_its_name_for_every_point_in_order(tmp_path
 
     samples = sample_rasters(rasters={"depth": depth, "stage": stage}, points=points)
 
-    assert samples == [{"x": 135.0, "y": 195.0, "depth": 3.0, "stage": 103.0},
-                       {"x": 0.0, "y": 0.0, "depth": None, "stage": None},
-                       {"x": 105.0, "y": 185.0, "depth": 10.0, "stage": 110.0}]
+    assert samples == [
+        {"x": 135.0, "y": 195.0, "depth": 3.0, "stage": 103.0},
+        {"x": 0.0, "y": 0.0, "depth": None, "stage": None},
+        {"x": 105.0, "y": 185.0, "depth": 10.0, "stage": 110.0},
+    ]
     assert list(samples[0]) == ["x", "y", "depth", "stage"]
 
 
@@ -84,7 +92,8 @@ def test_with_no_point_on_the_grid_every_point_still_gets_its_row(tmp_path, poin
     raster = write_raster(tmp_path / "depth.tif")
 
     assert sample_rasters(rasters={"depth": raster}, points=points) == [
-        {"x": x, "y": y, "depth": None} for x, y in points]
+        {"x": x, "y": y, "depth": None} for x, y in points
+    ]
 
 
 def test_points_spread_too_wide_for_one_window_are_read_block_by_block_with_the_same_values(tmp_path, monkeypatch):
@@ -96,5 +105,18 @@ def test_points_spread_too_wide_for_one_window_are_read_block_by_block_with_the_
     by_block = sample_rasters(rasters={"depth": raster}, points=points)
 
     assert by_block == in_one_window
-    assert [sample["depth"] for sample in by_block] == [0.1235, 1.0, 2.0, 3.0, 10.0, 11.0, None, 13.0, 20.0, 21.0,
-                                                        22.0, None, None]
+    assert [sample["depth"] for sample in by_block] == [
+        0.1235,
+        1.0,
+        2.0,
+        3.0,
+        10.0,
+        11.0,
+        None,
+        13.0,
+        20.0,
+        21.0,
+        22.0,
+        None,
+        None,
+    ]

@@ -42,13 +42,25 @@ STOP_BOUND_SECONDS = 120  # generous: the test proves the child stops, not how f
 
 
 def write_collection(path: Path, features: list[dict]) -> None:
-    path.write_text(json.dumps({"type": "FeatureCollection",
-                                "crs": {"type": "name", "properties": {"name": SMALL_TEST_CRS}},
-                                "features": features}))
+    path.write_text(
+        json.dumps(
+            {
+                "type": "FeatureCollection",
+                "crs": {"type": "name", "properties": {"name": SMALL_TEST_CRS}},
+                "features": features,
+            }
+        )
+    )
 
 
-def make_package(directory: Path, *, rain: str = str(RAIN_MM_HR), duration: int = DURATION,
-                 time_series: dict[str, list[dict]] | None = None, model_start: str | None = None) -> Path:
+def make_package(
+    directory: Path,
+    *,
+    rain: str = str(RAIN_MM_HR),
+    duration: int = DURATION,
+    time_series: dict[str, list[dict]] | None = None,
+    model_start: str | None = None,
+) -> Path:
     (directory / "inputs").mkdir(parents=True)
     boundary = features_in_crs(json.loads(BOUNDARY.read_text()), target_crs=SMALL_TEST_CRS)
     ring = boundary_ring(boundary)
@@ -63,26 +75,57 @@ def make_package(directory: Path, *, rain: str = str(RAIN_MM_HR), duration: int 
     for index, (name, rows) in enumerate((time_series or {}).items()):
         (directory / "time_series").mkdir(exist_ok=True)
         relative = f"time_series/{index:03d}.json"
-        (directory / relative).write_text(json.dumps({"name": name, "series_type": "rainfall", "units": "mm/hr",
-                                                      "rows": rows}))
+        (directory / relative).write_text(
+            json.dumps({"name": name, "series_type": "rainfall", "units": "mm/hr", "rows": rows})
+        )
         series_files[name] = relative
     manifest = {
-        "format_version": "1.0", "run_id": 1, "scenario_id": 1, "project": 1, "epsg": SMALL_TEST_CRS,
-        "name": "Small test", "description": "", "elevation": "inputs/dem.tif",
-        "boundary": "inputs/boundary.geojson", "friction": None, "inflow": None,
-        "rainfall": "inputs/rainfall.geojson", "structure": None, "mesh_region": None,
-        "time_series": series_files, "mesh": "mesh.msh", "mesh_triangle_count": mesh.triangle_count,
-        "mesh_triangle_count_estimate": mesh.triangle_count, "boundary_tags": ring.boundary_tags(),
-        "resolution": RESOLUTION, "duration": duration, "model_start": model_start,
+        "format_version": "1.0",
+        "run_id": 1,
+        "scenario_id": 1,
+        "project": 1,
+        "epsg": SMALL_TEST_CRS,
+        "name": "Small test",
+        "description": "",
+        "elevation": "inputs/dem.tif",
+        "boundary": "inputs/boundary.geojson",
+        "friction": None,
+        "inflow": None,
+        "rainfall": "inputs/rainfall.geojson",
+        "structure": None,
+        "mesh_region": None,
+        "time_series": series_files,
+        "mesh": "mesh.msh",
+        "mesh_triangle_count": mesh.triangle_count,
+        "mesh_triangle_count_estimate": mesh.triangle_count,
+        "boundary_tags": ring.boundary_tags(),
+        "resolution": RESOLUTION,
+        "duration": duration,
+        "model_start": model_start,
     }
     (directory / "scenario.json").write_text(json.dumps(manifest, indent=2))
     return directory
 
 
 def start(package: Path, output: Path, *extra: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "hydrata.compute.simulate", "--package", str(package),
-                             "--output", str(output), "--yield-seconds", "10", *extra],
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "hydrata.compute.simulate",
+            "--package",
+            str(package),
+            "--output",
+            str(output),
+            "--yield-seconds",
+            "10",
+            *extra,
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def finish(process: subprocess.Popen, timeout: float = 120) -> int:
@@ -101,12 +144,16 @@ def runs(tmp_path_factory):
     the first row at model_start (the same depth of rain in total)."""
     base = tmp_path_factory.mktemp("simulate")
     constant = make_package(base / "constant")
-    ramp_rows = [{"timestamp": "2024-01-01T00:00:00Z", "value": 0.0},
-                 {"timestamp": "2024-01-01T00:05:00Z", "value": 2 * RAIN_MM_HR}]
-    ramp = make_package(base / "ramp", rain="storm", time_series={"storm": ramp_rows},
-                        model_start="2024-01-01T00:00:00Z")
-    processes = {name: start(package, base / f"{name}-out")
-                 for name, package in (("constant", constant), ("ramp", ramp))}
+    ramp_rows = [
+        {"timestamp": "2024-01-01T00:00:00Z", "value": 0.0},
+        {"timestamp": "2024-01-01T00:05:00Z", "value": 2 * RAIN_MM_HR},
+    ]
+    ramp = make_package(
+        base / "ramp", rain="storm", time_series={"storm": ramp_rows}, model_start="2024-01-01T00:00:00Z"
+    )
+    processes = {
+        name: start(package, base / f"{name}-out") for name, package in (("constant", constant), ("ramp", ramp))
+    }
     codes = {name: finish(process) for name, process in processes.items()}
     for name, code in codes.items():
         assert code == 0, processes[name].stderr_text
@@ -127,8 +174,17 @@ def test_a_complete_run_reports_progress_in_order_with_a_phase_on_every_line(run
     computing = [line for line in lines if line["phase"] == "computing"]
     assert len(computing) == DURATION // 10 + 1  # t = 0 and every 10 s
     assert [line["sim_time"] for line in computing] == [10.0 * step for step in range(len(computing))]
-    assert set(computing[-1]) == {"phase", "sim_time", "duration", "progress_pct", "eta_seconds", "wall_seconds",
-                                  "timestep", "volume_m3", "inflow_volume_m3"}
+    assert set(computing[-1]) == {
+        "phase",
+        "sim_time",
+        "duration",
+        "progress_pct",
+        "eta_seconds",
+        "wall_seconds",
+        "timestep",
+        "volume_m3",
+        "inflow_volume_m3",
+    }
     assert computing[-1]["timestep"] > 0 and computing[-1]["eta_seconds"] == 0
     assert all(line["duration"] == DURATION for line in lines)
 
@@ -203,8 +259,9 @@ def test_sigterm_while_computing_stops_the_child_and_keeps_no_results(tmp_path):
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         progress = output / "progress.jsonl"
-        if progress.exists() and any(line["phase"] == "computing" and line["sim_time"] > 0
-                                     for line in progress_lines(output)):
+        if progress.exists() and any(
+            line["phase"] == "computing" and line["sim_time"] > 0 for line in progress_lines(output)
+        ):
             break
         time.sleep(0.05)
     else:
@@ -251,8 +308,11 @@ def test_a_broken_package_fails_with_exit_code_1_and_says_what_is_missing(tmp_pa
 
 
 def polygon(x0, y0, x1, y1, mannings) -> dict:
-    return {"type": "Feature", "properties": {"mannings": mannings},
-            "geometry": {"type": "Polygon", "coordinates": [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]]}}
+    return {
+        "type": "Feature",
+        "properties": {"mannings": mannings},
+        "geometry": {"type": "Polygon", "coordinates": [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]]},
+    }
 
 
 def test_friction_the_first_polygon_containing_a_centroid_wins_and_elsewhere_is_the_default():

@@ -21,8 +21,9 @@ INSIDE, OUTSIDE = (251100.0, 6271900.0), (260000.0, 6280000.0)
 @pytest.fixture(scope="module")
 def storms(tmp_path_factory):
     base = tmp_path_factory.mktemp("storms")
-    processes = {rain: start(make_package(base / f"package-{rain}", rain=str(rain)), base / f"out-{rain}")
-                 for rain in (50, 100)}
+    processes = {
+        rain: start(make_package(base / f"package-{rain}", rain=str(rain)), base / f"out-{rain}") for rain in (50, 100)
+    }
     for process in processes.values():
         assert finish(process) == 0, process.stderr_text
     return {rain: base / f"out-{rain}" for rain in processes}

@@ -24,8 +24,17 @@ def test_a_slope_facing_the_light_is_brighter_than_one_facing_away():
 def test_the_terrains_hillshade_png_is_lit_from_the_north_west(tmp_path):
     def shaded(surface: np.ndarray) -> float:
         dem = tmp_path / "dem.tif"
-        with rasterio.open(dem, "w", driver="GTiff", width=40, height=40, count=1, dtype="float32",
-                           crs="EPSG:28356", transform=from_origin(251000, 6272000, 1, 1)) as out:
+        with rasterio.open(
+            dem,
+            "w",
+            driver="GTiff",
+            width=40,
+            height=40,
+            count=1,
+            dtype="float32",
+            crs="EPSG:28356",
+            transform=from_origin(251000, 6272000, 1, 1),
+        ) as out:
             out.write(surface.astype("float32"), 1)
         png = tmp_path / "hillshade.png"
         write_hillshade(dem, png)

@@ -73,8 +73,11 @@ def test_the_stage_can_be_shown_only_where_the_depth_says_wet(depth_raster, tmp_
     tile = centre_tile(depth_raster, 18)
 
     everywhere = pixels(colour_tile(stage, z=tile.z, x=tile.x, y=tile.y, ramp=Ramp("viridis", 12, 13)))
-    where_wet = pixels(colour_tile(stage, z=tile.z, x=tile.x, y=tile.y, ramp=Ramp("viridis", 12, 13),
-                                   hide_below=0.01, where_wet=depth_raster))
+    where_wet = pixels(
+        colour_tile(
+            stage, z=tile.z, x=tile.x, y=tile.y, ramp=Ramp("viridis", 12, 13), hide_below=0.01, where_wet=depth_raster
+        )
+    )
 
     assert (where_wet[..., 3] == 255).sum() < 0.7 * (everywhere[..., 3] == 255).sum()
     assert value_range(stage, where_wet=depth_raster, wet=0.01) == (12.5, 12.5)
@@ -101,8 +104,16 @@ def test_the_legend_runs_from_low_to_high_in_the_ramps_colours():
     assert stops[0]["colour"] != stops[-1]["colour"]
 
 
-@pytest.mark.parametrize(("z", "x", "y", "valid"), [
-    (0, 0, 0, True), (3, 7, 7, True), (3, 8, 0, False), (3, 0, -1, False), (25, 0, 0, False), (-1, 0, 0, False),
-])
+@pytest.mark.parametrize(
+    ("z", "x", "y", "valid"),
+    [
+        (0, 0, 0, True),
+        (3, 7, 7, True),
+        (3, 8, 0, False),
+        (3, 0, -1, False),
+        (25, 0, 0, False),
+        (-1, 0, 0, False),
+    ],
+)
 def test_only_tiles_of_the_web_mercator_pyramid_are_addresses(z, x, y, valid):
     assert (tile_address_problem(z=z, x=x, y=y) is None) is valid

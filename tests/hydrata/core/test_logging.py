@@ -27,8 +27,9 @@ def test_signatures_and_keys_are_redacted_but_the_rest_of_the_line_survives():
 
 
 def test_the_filter_rewrites_formatted_records():
-    record = logging.LogRecord("django.channels.server", logging.INFO, __file__, 1, "HTTP GET %s %s", (SIGNED, 200),
-                               None)
+    record = logging.LogRecord(
+        "django.channels.server", logging.INFO, __file__, 1, "HTTP GET %s %s", (SIGNED, 200), None
+    )
 
     assert RedactSecretsFilter().filter(record) is True
     assert "LWk87" not in record.getMessage() and "[redacted]" in record.getMessage()
@@ -70,13 +71,25 @@ def _wait_until_serving(port: int, server: subprocess.Popen) -> None:
 
 def test_the_production_web_command_logs_requests_without_their_signatures(tmp_path):
     port = _free_port()
-    env = dict(os.environ, PORT=str(port), HYDRATA_ENV="production", SECRET_KEY="s" * 50,
-               HYDRATA_VAR_DIR=str(tmp_path), PYTHONPATH=str(ROOT),
-               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    env = dict(
+        os.environ,
+        PORT=str(port),
+        HYDRATA_ENV="production",
+        SECRET_KEY="s" * 50,
+        HYDRATA_VAR_DIR=str(tmp_path),
+        PYTHONPATH=str(ROOT),
+        PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+    )
     log = tmp_path / "web.log"
     with log.open("wb") as output:
-        server = subprocess.Popen(["bash", "-c", _procfile_command("web")], cwd=ROOT, env=env, stdout=output,
-                                  stderr=subprocess.STDOUT, start_new_session=True)
+        server = subprocess.Popen(
+            ["bash", "-c", _procfile_command("web")],
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     try:
         _wait_until_serving(port, server)
         response = httpx.get(f"http://127.0.0.1:{port}{SIGNED}")

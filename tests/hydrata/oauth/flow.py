@@ -33,17 +33,35 @@ class Pkce:
 
 
 def register(client: Client, **metadata: Any) -> dict[str, Any]:
-    body = {"client_name": "Test MCP client", "redirect_uris": [REDIRECT_URI], "token_endpoint_auth_method": "none",
-            "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"], **metadata}
+    body = {
+        "client_name": "Test MCP client",
+        "redirect_uris": [REDIRECT_URI],
+        "token_endpoint_auth_method": "none",
+        "grant_types": ["authorization_code", "refresh_token"],
+        "response_types": ["code"],
+        **metadata,
+    }
     response = client.post("/oauth/register/", data=json.dumps(body), content_type="application/json")
     assert response.status_code == 201, response.content
     return response.json()
 
 
-def authorize_url(client_id: str, pkce: Pkce | None, *, redirect_uri: str = REDIRECT_URI,
-                  scope: str = "read draft launch offline_access", **extra: str) -> str:
-    query = {"response_type": "code", "client_id": client_id, "redirect_uri": redirect_uri, "state": "state-1",
-             "scope": scope, "resource": mcp_resource()}
+def authorize_url(
+    client_id: str,
+    pkce: Pkce | None,
+    *,
+    redirect_uri: str = REDIRECT_URI,
+    scope: str = "read draft launch offline_access",
+    **extra: str,
+) -> str:
+    query = {
+        "response_type": "code",
+        "client_id": client_id,
+        "redirect_uri": redirect_uri,
+        "state": "state-1",
+        "scope": scope,
+        "resource": mcp_resource(),
+    }
     if pkce is not None:
         query.update(code_challenge=pkce.challenge, code_challenge_method="S256")
     query.update(extra)
@@ -71,14 +89,26 @@ def redirect_params(response) -> dict[str, str]:
 
 
 def exchange(client: Client, client_id: str, code: str, pkce: Pkce, *, headers: dict | None = None, **extra: str):
-    data = {"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT_URI, "client_id": client_id,
-            "code_verifier": pkce.verifier, "resource": mcp_resource(), **extra}
+    data = {
+        "grant_type": "authorization_code",
+        "code": code,
+        "redirect_uri": REDIRECT_URI,
+        "client_id": client_id,
+        "code_verifier": pkce.verifier,
+        "resource": mcp_resource(),
+        **extra,
+    }
     return client.post("/oauth/token/", data={k: v for k, v in data.items() if v is not None}, headers=headers)
 
 
 def refresh(client: Client, client_id: str, refresh_token: str, **extra: str):
-    data = {"grant_type": "refresh_token", "refresh_token": refresh_token, "client_id": client_id,
-            "resource": mcp_resource(), **extra}
+    data = {
+        "grant_type": "refresh_token",
+        "refresh_token": refresh_token,
+        "client_id": client_id,
+        "resource": mcp_resource(),
+        **extra,
+    }
     return client.post("/oauth/token/", data=data)
 
 

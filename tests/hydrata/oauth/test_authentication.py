@@ -68,16 +68,20 @@ def test_a_connect_token_acts_as_its_grant_and_every_request_is_in_the_activity_
 def test_a_connect_token_below_the_level_needed_is_told_to_reconnect_choosing_it():
     connection = connect(make_user(), level="read")
 
-    response = Client().post("/api/v2/anuga/projects/", data={"name": "x", "projection": "EPSG:28356"},
-                             HTTP_AUTHORIZATION=f"Bearer {connection.access_token}")
+    response = Client().post(
+        "/api/v2/anuga/projects/",
+        data={"name": "x", "projection": "EPSG:28356"},
+        HTTP_AUTHORIZATION=f"Bearer {connection.access_token}",
+    )
 
     body = response.json()
     assert response.status_code == 403 and body["code"] == "GRANT_LEVEL_TOO_LOW" and body["required_level"] == "draft"
     assert "connect again, choosing draft" in body["detail"]
 
 
-@pytest.mark.parametrize("reason", ["expired", "wrong audience", "wrong issuer", "bad signature", "unknown kid",
-                                    "another grant's id"])
+@pytest.mark.parametrize(
+    "reason", ["expired", "wrong audience", "wrong issuer", "bad signature", "unknown kid", "another grant's id"]
+)
 def test_a_token_that_does_not_verify_is_401_invalid_token(connection, reason):
     response = get(variants(connection.access_token)[reason])
 
@@ -89,8 +93,9 @@ def test_a_token_that_does_not_verify_is_401_invalid_token(connection, reason):
 def test_unsigned_tokens_and_tokens_hmac_signed_with_the_public_key_are_refused(connection):
     key = signing_key()
     claims = claims_of(connection.access_token)
-    public_pem = key.private.public_key().public_bytes(serialization.Encoding.PEM,
-                                                       serialization.PublicFormat.SubjectPublicKeyInfo)
+    public_pem = key.private.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
 
     unsigned = handmade(claims, {"alg": "none", "kid": key.kid, "typ": "at+jwt"}, None)
     confused = handmade(claims, {"alg": "HS256", "kid": key.kid, "typ": "at+jwt"}, public_pem)
@@ -101,8 +106,9 @@ def test_unsigned_tokens_and_tokens_hmac_signed_with_the_public_key_are_refused(
 
 def test_a_token_that_is_not_an_access_token_is_refused(connection):
     key = signing_key()
-    id_token_like = jwt.encode(claims_of(connection.access_token), key.private, algorithm="RS256",
-                               headers={"kid": key.kid, "typ": "JWT"})
+    id_token_like = jwt.encode(
+        claims_of(connection.access_token), key.private, algorithm="RS256", headers={"kid": key.kid, "typ": "JWT"}
+    )
 
     assert get(id_token_like).json()["code"] == "TOKEN_INVALID"
 

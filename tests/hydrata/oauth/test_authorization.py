@@ -138,8 +138,15 @@ def test_an_application_marked_to_skip_consent_gets_no_code(browser, client_id):
     assert not AgentGrant.objects.exists()
 
 
-@pytest.mark.parametrize("resource", ["http://127.0.0.1:8000/mcp", "http://127.0.0.1:8000/mcp/tools",
-                                      "http://127.0.0.1:8000/", "https://elsewhere.example/mcp/"])
+@pytest.mark.parametrize(
+    "resource",
+    [
+        "http://127.0.0.1:8000/mcp",
+        "http://127.0.0.1:8000/mcp/tools",
+        "http://127.0.0.1:8000/",
+        "https://elsewhere.example/mcp/",
+    ],
+)
 def test_a_resource_other_than_the_canonical_mcp_url_is_invalid_target(browser, client_id, resource):
     params = redirect_params(browser.get(authorize_url(client_id, Pkce(), resource=resource)))
 
@@ -294,13 +301,16 @@ def test_the_revocation_endpoint_ends_the_connection(client, user):
     assert not AccessToken.objects.filter(user=user).exists() and RefreshToken.objects.get().revoked is not None
 
 
-@pytest.mark.parametrize(("metadata", "error"), [
-    ({"redirect_uris": ["http://attacker.example/cb"]}, "invalid_redirect_uri"),
-    ({"grant_types": ["client_credentials"]}, "invalid_client_metadata"),
-    ({"grant_types": ["authorization_code", "password"]}, "invalid_client_metadata"),
-    ({"response_types": ["token"]}, "invalid_client_metadata"),
-    ({"redirect_uris": "http://localhost/callback"}, "invalid_client_metadata"),
-])
+@pytest.mark.parametrize(
+    ("metadata", "error"),
+    [
+        ({"redirect_uris": ["http://attacker.example/cb"]}, "invalid_redirect_uri"),
+        ({"grant_types": ["client_credentials"]}, "invalid_client_metadata"),
+        ({"grant_types": ["authorization_code", "password"]}, "invalid_client_metadata"),
+        ({"response_types": ["token"]}, "invalid_client_metadata"),
+        ({"redirect_uris": "http://localhost/callback"}, "invalid_client_metadata"),
+    ],
+)
 def test_registration_refuses_what_this_server_will_not_issue(client, metadata, error):
     body = {"client_name": "x", "redirect_uris": [REDIRECT_URI], "token_endpoint_auth_method": "none", **metadata}
 
@@ -313,8 +323,10 @@ def test_registration_refuses_what_this_server_will_not_issue(client, metadata, 
 def test_malformed_registrations_are_400_not_500(client, body):
     response = client.post("/oauth/register/", data=body, content_type="application/json")
 
-    assert response.status_code == 400 and response.json()["error"] in {"invalid_client_metadata",
-                                                                         "invalid_redirect_uri"}
+    assert response.status_code == 400 and response.json()["error"] in {
+        "invalid_client_metadata",
+        "invalid_redirect_uri",
+    }
 
 
 def test_the_canonical_resource_is_the_mcp_url_with_its_slash():

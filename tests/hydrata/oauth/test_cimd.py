@@ -29,8 +29,12 @@ def documents(tmp_path, settings, monkeypatch):
         monkeypatch.setenv("SSL_CERT_FILE", str(server.cert_path))
         settings.OAUTH2_PROVIDER = {**settings.OAUTH2_PROVIDER, "CIMD_ALLOWED_HOSTS": ["localhost"]}
         server.client_id = f"{server.origin}{PATH}"
-        server.documents[PATH] = {"client_id": server.client_id, "client_name": "Doc client",
-                                  "redirect_uris": [REDIRECT_URI], "token_endpoint_auth_method": "none"}
+        server.documents[PATH] = {
+            "client_id": server.client_id,
+            "client_name": "Doc client",
+            "redirect_uris": [REDIRECT_URI],
+            "token_endpoint_auth_method": "none",
+        }
         yield server
 
 

@@ -12,8 +12,9 @@ SITE = "http://127.0.0.1:8000"
 
 def new_key_pem() -> str:
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                             serialization.NoEncryption()).decode()
+    return key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode()
 
 
 def test_the_authorization_server_metadata_advertises_what_mcp_clients_need(client):
@@ -34,8 +35,14 @@ def test_the_authorization_server_metadata_advertises_what_mcp_clients_need(clie
     assert {"read", "draft", "launch", "offline_access"} <= set(metadata["scopes_supported"])
 
 
-@pytest.mark.parametrize("path", ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource",
-                                  "/.well-known/oauth-protected-resource/mcp/"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/.well-known/oauth-protected-resource/mcp",
+        "/.well-known/oauth-protected-resource",
+        "/.well-known/oauth-protected-resource/mcp/",
+    ],
+)
 def test_the_protected_resource_metadata_names_the_canonical_mcp_url(client, path):
     metadata = client.get(path).json()
 
@@ -54,13 +61,21 @@ def test_the_jwks_publishes_the_signing_key_and_retired_keys_by_thumbprint(clien
     current = serialization.load_pem_private_key(settings.HYDRATA_OAUTH_SIGNING_KEY.encode(), None).public_key()
     old = serialization.load_pem_private_key(retired.encode(), None).public_key()
     assert [k["kid"] for k in keys] == [thumbprint(current), thumbprint(old)]
-    assert all(k["alg"] == "RS256" and k["use"] == "sig" and set(k) == {"kty", "use", "alg", "kid", "n", "e"}
-               for k in keys)
+    assert all(
+        k["alg"] == "RS256" and k["use"] == "sig" and set(k) == {"kty", "use", "alg", "kid", "n", "e"} for k in keys
+    )
 
 
-@pytest.mark.parametrize("path", ["/.well-known/oauth-authorization-server",
-                                  "/.well-known/oauth-protected-resource/mcp", "/.well-known/jwks.json",
-                                  "/oauth/authorize/", "/oauth/register/"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/.well-known/oauth-authorization-server",
+        "/.well-known/oauth-protected-resource/mcp",
+        "/.well-known/jwks.json",
+        "/oauth/authorize/",
+        "/oauth/register/",
+    ],
+)
 def test_with_the_connect_flow_off_the_server_offers_none_of_it(client, settings, path):
     settings.HYDRATA_CONNECT_FLOW = False
 

@@ -19,8 +19,9 @@ def built_with_a_connection(live_asgi):
     grant, key = make_grant(level="launch")
     model = small_test_model(live_asgi.url, key)
     with api(live_asgi.url, key) as http:
-        scenario = http.post(f"{PROJECTS}{model.project_id}/scenarios/",
-                             json={"name": "s", "resolution": 10, "duration": 300}).json()
+        scenario = http.post(
+            f"{PROJECTS}{model.project_id}/scenarios/", json={"name": "s", "resolution": 10, "duration": 300}
+        ).json()
         assert http.post(f"{PROJECTS}{model.project_id}/scenarios/{scenario['id']}/build/").status_code == 202
     from config.celery import app
 
@@ -34,7 +35,8 @@ def start(url: str, token: str, scenario_id: int):
 
 
 def test_a_connected_app_is_refused_past_the_spend_limit_and_charged_to_its_grant_within_it(
-        built_with_a_connection, live_asgi):
+    built_with_a_connection, live_asgi
+):
     user, connection, scenario = built_with_a_connection
     account_set_spend_limit(user=user, limit=Decimal("0.00"))
 

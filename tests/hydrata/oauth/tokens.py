@@ -17,8 +17,9 @@ from hydrata.oauth.keys import signing_key, thumbprint
 
 def new_key_pem() -> str:
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                             serialization.NoEncryption()).decode()
+    return key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode()
 
 
 def claims_of(token: str) -> dict[str, Any]:
@@ -39,7 +40,7 @@ def resign(token: str, *, pem: str | None = None, kid: str | None = None, **chan
 
 def tampered_signature(token: str) -> str:
     head, body, signature = token.split(".")
-    flipped = ("A" if signature[10] != "A" else "B")
+    flipped = "A" if signature[10] != "A" else "B"
     return f"{head}.{body}.{signature[:10]}{flipped}{signature[11:]}"
 
 
@@ -59,6 +60,7 @@ def variants(token: str) -> dict[str, str]:
 
 def handmade(claims: dict[str, Any], header: dict[str, Any], secret: bytes | None) -> str:
     """A JWT built without a library's guard rails: HMAC-signed with `secret`, or unsigned when it is None."""
+
     def part(data: bytes) -> str:
         return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 

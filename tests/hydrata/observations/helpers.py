@@ -27,8 +27,9 @@ def api_for(user, *, level: str = "draft") -> APIClient:
 def upload(client: APIClient, name: str, content: bytes | dict[str, Any]) -> dict[str, Any]:
     """Upload GeoJSON; the import has run by the time this returns. Returns the execution status."""
     data = content if isinstance(content, bytes) else json.dumps(content).encode()
-    created = client.post(UPLOAD, {"base_file": SimpleUploadedFile(name, data, content_type="application/geo+json")},
-                          format="multipart")
+    created = client.post(
+        UPLOAD, {"base_file": SimpleUploadedFile(name, data, content_type="application/geo+json")}, format="multipart"
+    )
     assert created.status_code == 201, created.content
     return client.get(f"{STATUS}{created.json()['execution_id']}").json()
 
@@ -45,8 +46,9 @@ def point(x: float, y: float, **properties: Any) -> dict[str, Any]:
 
 
 def event_of(client: APIClient, project_id: int, name: str = "March 2022 flood") -> dict[str, Any]:
-    response = client.post(f"{PROJECTS}{project_id}/events/", {"name": name, "started_at": "2022-03-01T00:00:00Z"},
-                           format="json")
+    response = client.post(
+        f"{PROJECTS}{project_id}/events/", {"name": name, "started_at": "2022-03-01T00:00:00Z"}, format="json"
+    )
     assert response.status_code == 201, response.content
     return response.json()
 
@@ -71,11 +73,13 @@ def built_run(client: APIClient, project_id: int) -> dict[str, Any]:
     rows = client.get(f"{PROJECTS}{project_id}/inputs/").json()
     for kind, segment, path in (("boundary", "boundaries", BOUNDARY), ("rainfall", "rainfalls", RAINFALL)):
         dataset = upload(client, path.name, path.read_bytes())["output_params"]["resources"][0]["id"]
-        attached = client.patch(f"{PROJECTS}{project_id}/{segment}/{rows[kind][0]['id']}/", {"gn_layer": dataset},
-                                format="json")
+        attached = client.patch(
+            f"{PROJECTS}{project_id}/{segment}/{rows[kind][0]['id']}/", {"gn_layer": dataset}, format="json"
+        )
         assert attached.status_code == 200, attached.content
-    scenario = client.post(f"{PROJECTS}{project_id}/scenarios/", {"name": "coarse", "resolution": 20,
-                                                                   "duration": 60}, format="json").json()
+    scenario = client.post(
+        f"{PROJECTS}{project_id}/scenarios/", {"name": "coarse", "resolution": 20, "duration": 60}, format="json"
+    ).json()
     build = client.post(f"{PROJECTS}{project_id}/scenarios/{scenario['id']}/build/")
     assert build.status_code == 202, build.content
     run = client.get(f"/api/v2/anuga/runs/{build.json()['run']['id']}/").json()

@@ -27,8 +27,9 @@ def test_a_run_that_is_not_complete_is_refused_with_409_and_its_status(built):
     client, project, run, event = built
 
     compared = client.post(f"{RUNS}{run['id']}/compare/", {"event": event["id"]}, format="json")
-    ranked = client.post(f"{PROJECTS}{project.pk}/rankings/", {"event": event["id"], "runs": [run["id"]]},
-                         format="json")
+    ranked = client.post(
+        f"{PROJECTS}{project.pk}/rankings/", {"event": event["id"], "runs": [run["id"]]}, format="json"
+    )
 
     for response in (compared, ranked):
         assert response.status_code == 409 and response.json()["code"] == "RUN_NOT_COMPLETE"
@@ -44,8 +45,7 @@ def test_a_run_of_another_project_cannot_be_compared_with_this_projects_event(bu
     observation(client, other.pk, theirs["id"])
 
     compared = client.post(f"{RUNS}{run['id']}/compare/", {"event": theirs["id"]}, format="json")
-    ranked = client.post(f"{PROJECTS}{other.pk}/rankings/", {"event": theirs["id"], "runs": [run["id"]]},
-                         format="json")
+    ranked = client.post(f"{PROJECTS}{other.pk}/rankings/", {"event": theirs["id"], "runs": [run["id"]]}, format="json")
 
     for response in (compared, ranked):
         assert response.status_code == 400 and response.json()["code"] == "RUN_NOT_IN_PROJECT"
@@ -70,8 +70,11 @@ def test_another_accounts_run_event_and_comparison_are_404(built):
 
     their_run = stranger.post(f"{RUNS}{run['id']}/compare/", {"event": stranger_event["id"]}, format="json")
     their_event = client.post(f"{RUNS}{run['id']}/compare/", {"event": stranger_event["id"]}, format="json")
-    ranked = stranger.post(f"{PROJECTS}{stranger_project['id']}/rankings/",
-                           {"event": stranger_event["id"], "runs": [run["id"]]}, format="json")
+    ranked = stranger.post(
+        f"{PROJECTS}{stranger_project['id']}/rankings/",
+        {"event": stranger_event["id"], "runs": [run["id"]]},
+        format="json",
+    )
     missing = client.get("/api/v2/anuga/comparisons/999999/")
     recompute = client.post("/api/v2/anuga/comparisons/999999/recompute/")
 
@@ -89,8 +92,9 @@ def test_a_viewer_cannot_compare_or_rank(built):
     as_viewer = api_for(viewer)
 
     compared = as_viewer.post(f"{RUNS}{run['id']}/compare/", {"event": event["id"]}, format="json")
-    ranked = as_viewer.post(f"{PROJECTS}{project.pk}/rankings/", {"event": event["id"], "runs": [run["id"]]},
-                            format="json")
+    ranked = as_viewer.post(
+        f"{PROJECTS}{project.pk}/rankings/", {"event": event["id"], "runs": [run["id"]]}, format="json"
+    )
 
     for response in (compared, ranked):
         assert response.status_code == 403 and response.json()["code"] == "PROJECT_READ_ONLY"

@@ -14,9 +14,16 @@ def test_an_event_is_created_and_listed_with_its_observation_count():
     client = api_for(user)
     project = make_project(user)
 
-    created = client.post(f"{PROJECTS}{project.pk}/events/", {
-        "name": "March 2022 flood", "started_at": "2022-03-01T00:00:00Z", "ended_at": "2022-03-03T00:00:00Z",
-        "description": "The creek broke its banks."}, format="json")
+    created = client.post(
+        f"{PROJECTS}{project.pk}/events/",
+        {
+            "name": "March 2022 flood",
+            "started_at": "2022-03-01T00:00:00Z",
+            "ended_at": "2022-03-03T00:00:00Z",
+            "description": "The creek broke its banks.",
+        },
+        format="json",
+    )
     assert observation(client, project.pk, created.json()["id"]).status_code == 201
     listed = client.get(f"{PROJECTS}{project.pk}/events/")
     detail = client.get(f"{PROJECTS}{project.pk}/events/{created.json()['id']}/")
@@ -34,9 +41,11 @@ def test_an_event_that_ends_before_it_starts_is_refused_and_nothing_is_stored():
     user = make_user()
     project = make_project(user)
 
-    response = api_for(user).post(f"{PROJECTS}{project.pk}/events/", {
-        "name": "Backwards", "started_at": "2022-03-02T00:00:00Z", "ended_at": "2022-03-01T00:00:00Z"},
-        format="json")
+    response = api_for(user).post(
+        f"{PROJECTS}{project.pk}/events/",
+        {"name": "Backwards", "started_at": "2022-03-02T00:00:00Z", "ended_at": "2022-03-01T00:00:00Z"},
+        format="json",
+    )
 
     assert response.status_code == 400 and response.json()["code"] == "EVENT_ENDS_BEFORE_START"
     assert not FloodEvent.objects.exists()
@@ -56,8 +65,9 @@ def test_a_read_key_cannot_create_an_event_and_is_told_the_level_it_needs():
     user = make_user()
     project = make_project(user)
 
-    response = api_for(user, level="read").post(f"{PROJECTS}{project.pk}/events/", {
-        "name": "x", "started_at": "2022-03-01T00:00:00Z"}, format="json")
+    response = api_for(user, level="read").post(
+        f"{PROJECTS}{project.pk}/events/", {"name": "x", "started_at": "2022-03-01T00:00:00Z"}, format="json"
+    )
 
     assert response.status_code == 403 and response.json()["code"] == "GRANT_LEVEL_TOO_LOW"
     assert response.json()["required_level"] == "draft"
@@ -71,8 +81,9 @@ def test_another_accounts_event_is_404_and_their_project_is_not_found_for_writin
 
     read = client.get(f"{PROJECTS}{project.pk}/events/{event['id']}/")
     listed = client.get(f"{PROJECTS}{project.pk}/events/")
-    written = client.post(f"{PROJECTS}{project.pk}/events/", {"name": "x", "started_at": "2022-03-01T00:00:00Z"},
-                          format="json")
+    written = client.post(
+        f"{PROJECTS}{project.pk}/events/", {"name": "x", "started_at": "2022-03-01T00:00:00Z"}, format="json"
+    )
 
     assert read.status_code == 404 and listed.status_code == 404 and written.status_code == 404
     assert {r.json()["code"] for r in (read, listed, written)} == {"PROJECT_NOT_FOUND"}
@@ -96,8 +107,9 @@ def test_a_viewer_reads_events_but_cannot_create_one():
     client = api_for(viewer)
 
     listed = client.get(f"{PROJECTS}{project.pk}/events/")
-    written = client.post(f"{PROJECTS}{project.pk}/events/", {"name": "x", "started_at": "2022-03-01T00:00:00Z"},
-                          format="json")
+    written = client.post(
+        f"{PROJECTS}{project.pk}/events/", {"name": "x", "started_at": "2022-03-01T00:00:00Z"}, format="json"
+    )
 
     assert listed.status_code == 200 and len(listed.json()["results"]) == 1
     assert written.status_code == 403 and written.json()["code"] == "PROJECT_READ_ONLY"

@@ -42,9 +42,17 @@ def run_import(client, project_id: int, event_id: int, execution: dict, **fields
 def test_points_in_longitude_latitude_are_reprojected_to_the_project_crs_as_pyproj_does(mine):
     client, project, event = mine
     lonlat = [TO_WGS84.transform(x, y) for x, y, _, _ in MARKS]
-    execution = upload(client, "marks.geojson", points(
-        *[point(lon, lat, level=value, plus_minus=tolerance) for (lon, lat), (_, _, value, tolerance)
-          in zip(lonlat, MARKS, strict=True)], crs=None))
+    execution = upload(
+        client,
+        "marks.geojson",
+        points(
+            *[
+                point(lon, lat, level=value, plus_minus=tolerance)
+                for (lon, lat), (_, _, value, tolerance) in zip(lonlat, MARKS, strict=True)
+            ],
+            crs=None,
+        ),
+    )
 
     response = run_import(client, project.pk, event["id"], execution, tolerance_property="plus_minus")
 
@@ -77,34 +85,51 @@ def test_without_a_tolerance_property_every_point_takes_the_default(mine):
 
 def test_a_file_with_two_bad_rows_is_refused_naming_both_and_the_event_stays_empty(mine):
     client, project, event = mine
-    polygon = {"type": "Feature", "properties": {"level": 1.0}, "geometry": {"type": "Polygon", "coordinates": [
-        [[251000.0, 6271800.0], [251010.0, 6271800.0], [251010.0, 6271810.0], [251000.0, 6271800.0]]]}}
-    execution = upload(client, "marks.geojson", points(
-        point(*INSIDE, level=10.0), polygon, point(*INSIDE, level=11.0), point(*INSIDE, level="high")))
+    polygon = {
+        "type": "Feature",
+        "properties": {"level": 1.0},
+        "geometry": {
+            "type": "Polygon",
+            "coordinates": [
+                [[251000.0, 6271800.0], [251010.0, 6271800.0], [251010.0, 6271810.0], [251000.0, 6271800.0]]
+            ],
+        },
+    }
+    execution = upload(
+        client,
+        "marks.geojson",
+        points(point(*INSIDE, level=10.0), polygon, point(*INSIDE, level=11.0), point(*INSIDE, level="high")),
+    )
 
     response = run_import(client, project.pk, event["id"], execution)
 
     assert response.status_code == 400 and response.json()["code"] == "IMPORT_ROWS_INVALID"
-    assert [(row["index"], row["code"]) for row in response.json()["rows"]] == [(1, "NOT_A_POINT"),
-                                                                                (3, "VALUE_NOT_NUMERIC")]
+    assert [(row["index"], row["code"]) for row in response.json()["rows"]] == [
+        (1, "NOT_A_POINT"),
+        (3, "VALUE_NOT_NUMERIC"),
+    ]
     assert "feature 1" in response.json()["detail"] and "feature 3" in response.json()["detail"]
     assert "nothing was stored" in response.json()["detail"]
     assert client.get(f"{PROJECTS}{project.pk}/events/{event['id']}/").json()["observation_count"] == 0
 
 
-@pytest.mark.parametrize(("properties", "code"), [
-    ({"plus_minus": 0.2}, "VALUE_MISSING"),
-    ({"level": None, "plus_minus": 0.2}, "VALUE_MISSING"),
-    ({"level": 1.0}, "VALUE_MISSING"),
-    ({"level": True, "plus_minus": 0.2}, "VALUE_NOT_NUMERIC"),
-    ({"level": "NaN", "plus_minus": 0.2}, "VALUE_NOT_FINITE"),
-    ({"level": 1.0, "plus_minus": 0}, "INVALID_TOLERANCE"),
-    ({"level": 1.0, "plus_minus": "wide"}, "VALUE_NOT_NUMERIC"),
-])
+@pytest.mark.parametrize(
+    ("properties", "code"),
+    [
+        ({"plus_minus": 0.2}, "VALUE_MISSING"),
+        ({"level": None, "plus_minus": 0.2}, "VALUE_MISSING"),
+        ({"level": 1.0}, "VALUE_MISSING"),
+        ({"level": True, "plus_minus": 0.2}, "VALUE_NOT_NUMERIC"),
+        ({"level": "NaN", "plus_minus": 0.2}, "VALUE_NOT_FINITE"),
+        ({"level": 1.0, "plus_minus": 0}, "INVALID_TOLERANCE"),
+        ({"level": 1.0, "plus_minus": "wide"}, "VALUE_NOT_NUMERIC"),
+    ],
+)
 def test_each_kind_of_bad_value_refuses_the_import_with_its_code(mine, properties, code):
     client, project, event = mine
-    execution = upload(client, "marks.geojson", points(point(*INSIDE, level=2.0, plus_minus=0.2),
-                                                       point(*INSIDE, **properties)))
+    execution = upload(
+        client, "marks.geojson", points(point(*INSIDE, level=2.0, plus_minus=0.2), point(*INSIDE, **properties))
+    )
 
     response = run_import(client, project.pk, event["id"], execution, tolerance_property="plus_minus")
 
@@ -117,14 +142,19 @@ def test_points_outside_the_terrain_refuse_the_import(mine):
     client, project, event = mine
     with_terrain(client, project.pk)
     x, y = INSIDE
-    execution = upload(client, "marks.geojson", points(point(x, y, level=1.0), point(x + 5000, y, level=1.0),
-                                                       point(x, y - 300, level=1.0)))
+    execution = upload(
+        client,
+        "marks.geojson",
+        points(point(x, y, level=1.0), point(x + 5000, y, level=1.0), point(x, y - 300, level=1.0)),
+    )
 
     response = run_import(client, project.pk, event["id"], execution)
 
     assert response.status_code == 400
-    assert [(row["index"], row["code"]) for row in response.json()["rows"]] == [(1, "OUTSIDE_TERRAIN"),
-                                                                                (2, "OUTSIDE_TERRAIN")]
+    assert [(row["index"], row["code"]) for row in response.json()["rows"]] == [
+        (1, "OUTSIDE_TERRAIN"),
+        (2, "OUTSIDE_TERRAIN"),
+    ]
     assert not Observation.objects.exists()
 
 

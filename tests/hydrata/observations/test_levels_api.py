@@ -10,18 +10,24 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 WRITES = [
     ("post", "{projects}{project}/events/", {"name": "x", "started_at": "2022-03-01T00:00:00Z"}),
-    ("post", "{projects}{project}/observations/", {"event": 0, "x": 1, "y": 1, "quantity": "peak_stage",
-                                                   "value_m": 1}),
+    ("post", "{projects}{project}/observations/", {"event": 0, "x": 1, "y": 1, "quantity": "peak_stage", "value_m": 1}),
     ("patch", "{projects}{project}/observations/{observation}/", {"value_m": 99}),
     ("delete", "{projects}{project}/observations/{observation}/", None),
-    ("post", "{projects}{project}/events/{event}/observations/import/", {"execution_id": "x", "quantity": "peak_stage",
-                                                                        "value_property": "v"}),
+    (
+        "post",
+        "{projects}{project}/events/{event}/observations/import/",
+        {"execution_id": "x", "quantity": "peak_stage", "value_property": "v"},
+    ),
     ("post", "/api/v2/anuga/runs/1/compare/", {"event": 1}),
     ("post", "/api/v2/anuga/comparisons/1/recompute/", None),
     ("post", "{projects}{project}/rankings/", {"event": 1, "runs": [1]}),
 ]
-READS = ["{projects}{project}/events/", "{projects}{project}/events/{event}/", "{projects}{project}/observations/",
-         "{projects}{project}/observations/{observation}/"]
+READS = [
+    "{projects}{project}/events/",
+    "{projects}{project}/events/{event}/",
+    "{projects}{project}/observations/",
+    "{projects}{project}/observations/{observation}/",
+]
 
 
 @pytest.fixture

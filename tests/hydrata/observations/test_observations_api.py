@@ -22,8 +22,16 @@ def mine():
 def test_an_observation_given_in_the_project_crs_is_stored_as_given(mine):
     client, project, event = mine
 
-    response = observation(client, project.pk, event["id"], quantity="peak_depth", value_m=0.85, tolerance_m=0.1,
-                           source="Survey 2022-03-04", notes="mud line on the fence")
+    response = observation(
+        client,
+        project.pk,
+        event["id"],
+        quantity="peak_depth",
+        value_m=0.85,
+        tolerance_m=0.1,
+        source="Survey 2022-03-04",
+        notes="mud line on the fence",
+    )
 
     assert response.status_code == 201, response.content
     body = response.json()

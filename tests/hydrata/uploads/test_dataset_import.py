@@ -12,10 +12,22 @@ from tests.hydrata.uploads.helpers import UPLOAD, api_for, feature, feature_coll
 
 pytestmark = pytest.mark.django_db
 
-SQUARE = {"type": "Polygon", "coordinates": [[[151.0, -33.9], [151.1, -33.9], [151.1, -33.8], [151.0, -33.8],
-                                              [151.0, -33.9]]]}
-BOWTIE = {"type": "Polygon", "coordinates": [[[251000.0, 6271800.0], [251200.0, 6272000.0], [251200.0, 6271800.0],
-                                              [251000.0, 6272000.0], [251000.0, 6271800.0]]]}
+SQUARE = {
+    "type": "Polygon",
+    "coordinates": [[[151.0, -33.9], [151.1, -33.9], [151.1, -33.8], [151.0, -33.8], [151.0, -33.9]]],
+}
+BOWTIE = {
+    "type": "Polygon",
+    "coordinates": [
+        [
+            [251000.0, 6271800.0],
+            [251200.0, 6272000.0],
+            [251200.0, 6271800.0],
+            [251000.0, 6272000.0],
+            [251000.0, 6271800.0],
+        ]
+    ],
+}
 
 
 @pytest.fixture
@@ -82,8 +94,12 @@ def test_every_bad_feature_is_listed_with_its_index_and_id(imported):
     good = feature(SQUARE)
     missing = feature(None)
     empty = feature({"type": "LineString", "coordinates": []})
-    broken = {"type": "Feature", "id": "east", "properties": {},
-              "geometry": {"type": "Point", "coordinates": [151.0, "south"]}}
+    broken = {
+        "type": "Feature",
+        "id": "east",
+        "properties": {},
+        "geometry": {"type": "Point", "coordinates": [151.0, "south"]},
+    }
 
     execution = imported(feature_collection(good, missing, empty, broken))
 
@@ -107,8 +123,15 @@ def test_a_crs_that_is_not_an_authority_code_fails_without_reaching_proj(importe
     assert execution.status == "failed" and "not an authority code" in execution.log
 
 
-@pytest.mark.parametrize("crs", ["EPSG:28356", "urn:ogc:def:crs:EPSG::28356", "urn:ogc:def:crs:EPSG:6.6:28356",
-                                 "http://www.opengis.net/def/crs/EPSG/0/28356"])
+@pytest.mark.parametrize(
+    "crs",
+    [
+        "EPSG:28356",
+        "urn:ogc:def:crs:EPSG::28356",
+        "urn:ogc:def:crs:EPSG:6.6:28356",
+        "http://www.opengis.net/def/crs/EPSG/0/28356",
+    ],
+)
 def test_each_legacy_crs_naming_is_read_as_the_same_crs(imported, crs):
     collection = json.loads(sample_bytes("rainfall.geojson"))
     collection["crs"]["properties"]["name"] = crs
@@ -173,8 +196,9 @@ def test_an_infrastructure_failure_marks_the_execution_failed_and_is_raised(
 ):
     client = api_for(make_user())
     with django_capture_on_commit_callbacks(execute=False):
-        response = client.post(UPLOAD, {"base_file": geojson_file("b.geojson", sample_bytes("boundary.geojson"))},
-                               format="multipart")
+        response = client.post(
+            UPLOAD, {"base_file": geojson_file("b.geojson", sample_bytes("boundary.geojson"))}, format="multipart"
+        )
     execution_id = response.json()["execution_id"]
 
     def broken_store(*, execution):

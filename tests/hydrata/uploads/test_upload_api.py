@@ -36,8 +36,9 @@ def test_uploading_boundary_geojson_imports_it_after_commit_into_a_dataset_in_mg
     client = api_for(user)
     original = json.loads(sample_bytes("boundary.geojson"))
 
-    created = client.post(UPLOAD, {"base_file": geojson_file("boundary.geojson", sample_bytes("boundary.geojson"))},
-                          format="multipart")
+    created = client.post(
+        UPLOAD, {"base_file": geojson_file("boundary.geojson", sample_bytes("boundary.geojson"))}, format="multipart"
+    )
     execution_id = created.json()["execution_id"]
     status = client.get(f"{STATUS}{execution_id}").json()
     dataset_id = status["output_params"]["resources"][0]["id"]
@@ -68,8 +69,9 @@ def test_the_stored_features_are_the_uploaded_ones_with_a_crs_member_naming_thei
 ):
     user = make_user()
     original = json.loads(sample_bytes("rainfall.geojson"))
-    execution_id = upload_and_import(api_for(user), "rainfall.geojson", sample_bytes("rainfall.geojson"),
-                                     django_capture_on_commit_callbacks)
+    execution_id = upload_and_import(
+        api_for(user), "rainfall.geojson", sample_bytes("rainfall.geojson"), django_capture_on_commit_callbacks
+    )
 
     dataset = UploadExecution.objects.get(pk=execution_id).dataset
     stored = dataset_features(dataset=dataset)
@@ -82,8 +84,9 @@ def test_the_stored_features_are_the_uploaded_ones_with_a_crs_member_naming_thei
 
 def test_the_execution_status_is_served_with_and_without_a_trailing_slash(django_capture_on_commit_callbacks):
     client = api_for(make_user())
-    execution_id = upload_and_import(client, "rainfall.geojson", sample_bytes("rainfall.geojson"),
-                                     django_capture_on_commit_callbacks)
+    execution_id = upload_and_import(
+        client, "rainfall.geojson", sample_bytes("rainfall.geojson"), django_capture_on_commit_callbacks
+    )
 
     bare = client.get(f"{STATUS}{execution_id}")
     slashed = client.get(f"{STATUS}{execution_id}/")
@@ -96,8 +99,9 @@ def test_an_execution_is_ready_with_empty_output_params_until_the_import_has_run
     client = api_for(make_user())
 
     with django_capture_on_commit_callbacks(execute=False) as queued:
-        response = client.post(UPLOAD, {"base_file": geojson_file("b.geojson", sample_bytes("boundary.geojson"))},
-                               format="multipart")
+        response = client.post(
+            UPLOAD, {"base_file": geojson_file("b.geojson", sample_bytes("boundary.geojson"))}, format="multipart"
+        )
     status = client.get(f"{STATUS}{response.json()['execution_id']}").json()
 
     assert len(queued) == 1
@@ -108,8 +112,12 @@ def test_an_execution_is_ready_with_empty_output_params_until_the_import_has_run
 def test_the_uploaded_file_is_kept_under_the_execution_id(django_capture_on_commit_callbacks):
     from hydrata.storage import get_storage
 
-    execution_id = upload_and_import(api_for(make_user()), "My Boundary.GeoJSON", sample_bytes("boundary.geojson"),
-                                     django_capture_on_commit_callbacks)
+    execution_id = upload_and_import(
+        api_for(make_user()),
+        "My Boundary.GeoJSON",
+        sample_bytes("boundary.geojson"),
+        django_capture_on_commit_callbacks,
+    )
     execution = UploadExecution.objects.get(pk=execution_id)
 
     assert execution.storage_key == f"uploads/{execution_id}/my-boundary.geojson"
@@ -121,8 +129,9 @@ def test_the_uploaded_file_is_kept_under_the_execution_id(django_capture_on_comm
 def test_a_read_level_key_cannot_upload():
     client = api_for(make_user(), level="read")
 
-    response = client.post(UPLOAD, {"base_file": geojson_file("b.geojson", sample_bytes("boundary.geojson"))},
-                           format="multipart")
+    response = client.post(
+        UPLOAD, {"base_file": geojson_file("b.geojson", sample_bytes("boundary.geojson"))}, format="multipart"
+    )
 
     assert response.status_code == 403 and response.json()["code"] == "GRANT_LEVEL_TOO_LOW"
     assert not UploadExecution.objects.exists()
@@ -138,8 +147,9 @@ def test_an_upload_without_base_file_is_a_400_naming_the_field():
 
 @pytest.mark.parametrize("name", ["boundary.shp", "boundary.zip", "boundary", "boundary.geojson.exe"])
 def test_a_file_that_is_not_geojson_by_its_extension_is_refused_before_anything_is_kept(name):
-    response = api_for(make_user()).post(UPLOAD, {"base_file": geojson_file(name, sample_bytes("boundary.geojson"))},
-                                         format="multipart")
+    response = api_for(make_user()).post(
+        UPLOAD, {"base_file": geojson_file(name, sample_bytes("boundary.geojson"))}, format="multipart"
+    )
 
     assert response.status_code == 400 and response.json()["code"] == "NOT_GEOJSON"
     assert ".geojson" in response.json()["detail"]
@@ -160,8 +170,9 @@ def test_a_file_over_the_size_limit_is_refused_before_anything_is_kept(settings)
 def test_another_user_cannot_see_the_execution_and_a_malformed_id_is_the_same_404(
     django_capture_on_commit_callbacks,
 ):
-    execution_id = upload_and_import(api_for(make_user()), "b.geojson", sample_bytes("boundary.geojson"),
-                                     django_capture_on_commit_callbacks)
+    execution_id = upload_and_import(
+        api_for(make_user()), "b.geojson", sample_bytes("boundary.geojson"), django_capture_on_commit_callbacks
+    )
     stranger = api_for(make_user())
 
     theirs = stranger.get(f"{STATUS}{execution_id}")
@@ -172,8 +183,9 @@ def test_another_user_cannot_see_the_execution_and_a_malformed_id_is_the_same_40
 
 
 def test_another_user_cannot_see_the_dataset(django_capture_on_commit_callbacks):
-    execution_id = upload_and_import(api_for(make_user()), "b.geojson", sample_bytes("boundary.geojson"),
-                                     django_capture_on_commit_callbacks)
+    execution_id = upload_and_import(
+        api_for(make_user()), "b.geojson", sample_bytes("boundary.geojson"), django_capture_on_commit_callbacks
+    )
     dataset_id = UploadExecution.objects.get(pk=execution_id).dataset_id
 
     theirs = api_for(make_user()).get(f"{DATASETS}{dataset_id}/")
@@ -187,8 +199,9 @@ def test_a_member_of_an_unrelated_project_cannot_see_the_dataset(django_capture_
     uploader, outsider = make_user(), make_user()
     make_project(uploader)
     make_project(outsider)
-    execution_id = upload_and_import(api_for(uploader), "b.geojson", sample_bytes("boundary.geojson"),
-                                     django_capture_on_commit_callbacks)
+    execution_id = upload_and_import(
+        api_for(uploader), "b.geojson", sample_bytes("boundary.geojson"), django_capture_on_commit_callbacks
+    )
     dataset_id = UploadExecution.objects.get(pk=execution_id).dataset_id
 
     assert api_for(outsider).get(f"{DATASETS}{dataset_id}/").status_code == 404

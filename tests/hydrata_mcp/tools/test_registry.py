@@ -18,8 +18,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 TOOL_NAMES = sorted(listed.name for listed in asyncio.run(mcp_server().list_tools()))
 FALLBACK_ARGUMENT = "projct_id"
 # A host that negotiated MCP Apps is shown the app-only tools too (hydrata_mcp/ui), so it sees every tool.
-APPS_HOST = {"mode": "2026-07-28",
-             "extensions": [advertise("io.modelcontextprotocol/ui", {"mimeTypes": ["text/html;profile=mcp-app"]})]}
+APPS_HOST = {
+    "mode": "2026-07-28",
+    "extensions": [advertise("io.modelcontextprotocol/ui", {"mimeTypes": ["text/html;profile=mcp-app"]})],
+}
 
 
 def listed(url: str, key: str) -> dict:
@@ -62,8 +64,11 @@ def hint_problems(tool) -> list[str]:
         problems.append("no title")
     if {type(hints.read_only_hint), type(hints.destructive_hint), type(hints.idempotent_hint)} != {bool}:
         problems.append("a hint is missing")
-    if (hints.read_only_hint, hints.destructive_hint, hints.idempotent_hint) != (spec.read_only, spec.destructive,
-                                                                                 spec.idempotent):
+    if (hints.read_only_hint, hints.destructive_hint, hints.idempotent_hint) != (
+        spec.read_only,
+        spec.destructive,
+        spec.idempotent,
+    ):
         problems.append("hints differ from the registry")
     if hints.read_only_hint and not (hints.idempotent_hint and not hints.destructive_hint):
         problems.append("read-only but not idempotent, or destructive")  # reading twice is reading once

@@ -8,9 +8,16 @@ def square_ring(n: int) -> list[list[float]]:
 
 
 def test_a_large_collection_is_cut_to_about_the_vertex_budget_keeping_rings_closed():
-    collection = {"type": "FeatureCollection", "features": [
-        {"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [square_ring(2500)]},
-         "properties": {"boundary": "Reflective", "secret": "x" * 500}}]}
+    collection = {
+        "type": "FeatureCollection",
+        "features": [
+            {
+                "type": "Feature",
+                "geometry": {"type": "Polygon", "coordinates": [square_ring(2500)]},
+                "properties": {"boundary": "Reflective", "secret": "x" * 500},
+            }
+        ],
+    }
 
     cut = simplified_features(collection, max_vertices=500, keep=frozenset({"boundary"}))
 
@@ -21,8 +28,9 @@ def test_a_large_collection_is_cut_to_about_the_vertex_budget_keeping_rings_clos
 
 
 def test_coordinates_are_rounded_to_about_ten_centimetres():
-    collection = {"features": [{"geometry": {"type": "Point", "coordinates": [153.123456789, -27.987654321]},
-                                "properties": {}}]}
+    collection = {
+        "features": [{"geometry": {"type": "Point", "coordinates": [153.123456789, -27.987654321]}, "properties": {}}]
+    }
 
     point = simplified_features(collection, max_vertices=10, keep=frozenset())["features"][0]["geometry"]
 

@@ -44,6 +44,9 @@ class Command(BaseCommand):
             lines.append(f"  password:    {password}")
         lines += [f"  draft key:   {draft_key}", f"  launch key:  {launch_key}", ""]
         if settings.HYDRATA_CONNECT_FLOW:
-            lines += ["MCP clients that sign in (OAuth) need no key: add the MCP endpoint without a header, sign in",
-                      f"as {DEMO_USERNAME} when the browser opens, and choose the level there.", ""]
+            lines += [
+                "MCP clients that sign in (OAuth) need no key: add the MCP endpoint without a header, sign in",
+                f"as {DEMO_USERNAME} when the browser opens, and choose the level there.",
+                "",
+            ]
         self.stdout.write("\n".join(lines))

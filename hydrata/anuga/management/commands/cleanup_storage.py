@@ -13,5 +13,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         report = storage_cleanup()
-        self.stdout.write(f"Deleted {report.expired_uploads} expired upload slot(s), {report.terrain_sources} "
-                          f"staged terrain source(s) and {report.run_outputs} run .sww file(s).")
+        self.stdout.write(
+            f"Deleted {report.expired_uploads} expired upload slot(s), {report.terrain_sources} "
+            f"staged terrain source(s) and {report.run_outputs} run .sww file(s)."
+        )

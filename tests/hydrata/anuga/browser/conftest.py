@@ -23,8 +23,10 @@ from tests.factories import make_grant, make_user
 from tests.mcp_client import mcp_client
 
 PASSWORD = "a-long-test-password"
-HYETOGRAPH = [{"timestamp": f"2024-01-01T00:{minute:02d}:00Z", "value": value}
-              for minute, value in ((0, 0.0), (10, 20.0), (20, 50.0), (30, 35.0), (40, 10.0), (50, 0.0))]
+HYETOGRAPH = [
+    {"timestamp": f"2024-01-01T00:{minute:02d}:00Z", "value": value}
+    for minute, value in ((0, 0.0), (10, 20.0), (20, 50.0), (30, 35.0), (40, 10.0), (50, 0.0))
+]
 
 
 @dataclass
@@ -93,8 +95,10 @@ def celery_queue_dir(browser_queue_dir) -> Path:
 def site(django_db_setup, django_db_blocker, site_media, browser_queue_dir, tmp_path_factory) -> Iterator[Site]:
     from django.db import connection
 
-    with django_db_blocker.unblock(), override_settings(MEDIA_ROOT=site_media,
-                                                        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+    with (
+        django_db_blocker.unblock(),
+        override_settings(MEDIA_ROOT=site_media, PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]),
+    ):
         server = LiveASGIServer()
         worker = None
         with override_settings(HYDRATA_SITE_URL=server.url, HYDRATA_API_ORIGIN=server.url):
@@ -130,24 +134,42 @@ async def _workflow(url: str, key: str, username: str) -> Site:
         project = await tool("create_project", name="Small test creek", projection="EPSG:28356")
         with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=120) as http:
             staged = await tool("presign_terrain_upload", project_id=project["id"], filename="dem.tif")
-            put = http.put(staged["upload_url"], content=DEM.read_bytes(),
-                           headers={"Content-Type": staged["content_type"]})
+            put = http.put(
+                staged["upload_url"], content=DEM.read_bytes(), headers={"Content-Type": staged["content_type"]}
+            )
             assert put.status_code in (200, 201, 204), put.text
-            await tool("finalize_terrain_upload", project_id=project["id"], staging_key=staged["staging_key"],
-                       process_id=staged["process_id"])
+            await tool(
+                "finalize_terrain_upload",
+                project_id=project["id"],
+                staging_key=staged["staging_key"],
+                process_id=staged["process_id"],
+            )
             terrain = await tool("get_terrain", project_id=project["id"], poll_interval_seconds=2)
             rows = {}
             for kind, path in (("boundary", BOUNDARY), ("rainfall", RAINFALL)):
-                upload = http.post("/api/v2/uploads/upload/", files={"base_file": (path.name, path.read_bytes(),
-                                                                                   "application/geo+json")})
-                attached = await tool("attach_input_layer", project_id=project["id"], kind=kind,
-                                      execution_id=upload.json()["execution_id"], poll_interval_seconds=2)
+                upload = http.post(
+                    "/api/v2/uploads/upload/",
+                    files={"base_file": (path.name, path.read_bytes(), "application/geo+json")},
+                )
+                attached = await tool(
+                    "attach_input_layer",
+                    project_id=project["id"],
+                    kind=kind,
+                    execution_id=upload.json()["execution_id"],
+                    poll_interval_seconds=2,
+                )
                 rows[kind] = attached["row_id"]
                 links[f"attach_{kind}"] = attached["ui_url"]
-        await tool("create_time_series", project_id=project["id"], name="Design storm", series_type="hyetograph",
-                   data={"rowData": HYETOGRAPH})
-        scenario = await tool("create_scenario", project_id=project["id"], name="Small test 10 m", resolution=10,
-                              duration=900)
+        await tool(
+            "create_time_series",
+            project_id=project["id"],
+            name="Design storm",
+            series_type="hyetograph",
+            data={"rowData": HYETOGRAPH},
+        )
+        scenario = await tool(
+            "create_scenario", project_id=project["id"], name="Small test 10 m", resolution=10, duration=900
+        )
         await tool("build_scenario", project_id=project["id"], scenario_id=scenario["id"], poll_interval_seconds=2)
         run = await tool("start_simulation", scenario_id=scenario["id"])
         for _ in range(600):
@@ -156,9 +178,18 @@ async def _workflow(url: str, key: str, username: str) -> Site:
                 break
             await asyncio.sleep(0.5)
         assert status["status"] == "complete", status
-    return Site(url=url, username=username, key=key, project_id=project["id"], base_map=project["base_map"],
-                scenario_id=scenario["id"], run_id=run["id"], terrain_id=terrain["terrain"]["id"], rows=rows,
-                ui_urls=links)
+    return Site(
+        url=url,
+        username=username,
+        key=key,
+        project_id=project["id"],
+        base_map=project["base_map"],
+        scenario_id=scenario["id"],
+        run_id=run["id"],
+        terrain_id=terrain["terrain"]["id"],
+        rows=rows,
+        ui_urls=links,
+    )
 
 
 @pytest.fixture(scope="package")

@@ -108,8 +108,17 @@ def test_the_built_scenario_link_shows_its_numbers_layers_mesh_and_the_sign_off(
     tab.screenshot("map-scenario")
 
     panel = tab.page.inner_text("#panel")
-    for expected in ("Scenario: Small test 10 m", "10 m", "15 min", "triangles", "USD", "Boundary: Boundary 01",
-                     "Rainfall: Rainfall 01", "Sign-off", "Not approved for a run yet."):
+    for expected in (
+        "Scenario: Small test 10 m",
+        "10 m",
+        "15 min",
+        "triangles",
+        "USD",
+        "Boundary: Boundary 01",
+        "Rainfall: Rainfall 01",
+        "Sign-off",
+        "Not approved for a run yet.",
+    ):
         assert expected in panel, expected
     assert tab.page.locator("#approve").is_visible()
     assert_framed_on(tab, f"scenario:{site.scenario_id}", bbox_of_row(site.rows["boundary"]))
@@ -168,8 +177,12 @@ def test_a_project_without_terrain_says_so_in_every_panel_it_opens(tab, site):
         return make_project(get_user_model().objects.get(username=site.username), name="Empty creek")
 
     project = off_the_browser_thread(empty_project)
-    sign_in(tab, f"{site.url}/catalogue/#/map/{project.base_map_id}?panel=terrain", username=site.username,
-            password=PASSWORD)
+    sign_in(
+        tab,
+        f"{site.url}/catalogue/#/map/{project.base_map_id}?panel=terrain",
+        username=site.username,
+        password=PASSWORD,
+    )
     wait_for_panel(tab, "terrain", state="empty")
     terrain = tab.page.inner_text("#panel")
     tab.page.click("#panel-tabs a:has-text('Scenario')")

@@ -48,10 +48,11 @@ def open_in_host(tab, site, tool: str, arguments: dict):
     assert not result.get("isError"), result
     mime_type, html = map_resource(site)
     assert mime_type == "text/html;profile=mcp-app"
-    tab.page.route(f"{HOST_ORIGIN}/**", lambda route: route.fulfill(
-        status=200, content_type="text/html", body=HOST_PAGE.read_text(encoding="utf-8")))
-    tab.page.expose_function("relayToolCall",
-                             lambda name, arguments: tool_result(site.url, site.key, name, arguments))
+    tab.page.route(
+        f"{HOST_ORIGIN}/**",
+        lambda route: route.fulfill(status=200, content_type="text/html", body=HOST_PAGE.read_text(encoding="utf-8")),
+    )
+    tab.page.expose_function("relayToolCall", lambda name, arguments: tool_result(site.url, site.key, name, arguments))
     tab.page.goto(f"{HOST_ORIGIN}/")
     tab.page.evaluate("([html, input, result]) => startApp(html, input, result)", [html, arguments, result])
     return tab.page.frame_locator("#app")
@@ -127,18 +128,41 @@ def test_the_view_of_get_scenario_draws_its_layers_and_mesh_outline(tab, site):
 
 def observed_comparison(site) -> int:
     """A flood event with three depth observations across the model, compared with the run: its id."""
-    west, south, east, north = off_the_browser_thread(call, site.url, site.key, "get_map_scenario_layers", {
-        "project_id": site.project_id, "scenario_id": site.scenario_id}).structured_content["bbox_wgs84"]
-    event = off_the_browser_thread(call, site.url, site.key, "create_flood_event", {
-        "project_id": site.project_id, "name": "App test flood", "started_at": "2024-01-01T00:00:00Z"})
+    west, south, east, north = off_the_browser_thread(
+        call,
+        site.url,
+        site.key,
+        "get_map_scenario_layers",
+        {"project_id": site.project_id, "scenario_id": site.scenario_id},
+    ).structured_content["bbox_wgs84"]
+    event = off_the_browser_thread(
+        call,
+        site.url,
+        site.key,
+        "create_flood_event",
+        {"project_id": site.project_id, "name": "App test flood", "started_at": "2024-01-01T00:00:00Z"},
+    )
     event_id = event.structured_content["id"]
     for share, depth in ((0.25, 0.05), (0.5, 0.2), (0.75, 0.4)):
-        created = off_the_browser_thread(call, site.url, site.key, "create_observation", {
-            "project_id": site.project_id, "event_id": event_id, "x": west + share * (east - west),
-            "y": south + share * (north - south), "crs": "EPSG:4326", "value_m": depth, "quantity": "peak_depth"})
+        created = off_the_browser_thread(
+            call,
+            site.url,
+            site.key,
+            "create_observation",
+            {
+                "project_id": site.project_id,
+                "event_id": event_id,
+                "x": west + share * (east - west),
+                "y": south + share * (north - south),
+                "crs": "EPSG:4326",
+                "value_m": depth,
+                "quantity": "peak_depth",
+            },
+        )
         assert not created.is_error, created.content[0].text
-    compared = off_the_browser_thread(call, site.url, site.key, "compare_run_with_observations",
-                                      {"run_id": site.run_id, "event_id": event_id})
+    compared = off_the_browser_thread(
+        call, site.url, site.key, "compare_run_with_observations", {"run_id": site.run_id, "event_id": event_id}
+    )
     assert not compared.is_error, compared.content[0].text
     return compared.structured_content["id"]
 
@@ -172,11 +196,13 @@ def test_a_read_key_reads_the_app_only_tools_and_their_results_stay_small(site):
 
     key = off_the_browser_thread(read_key)
     overlay = off_the_browser_thread(call, site.url, key, "get_map_depth_overlay", {"run_id": site.run_id})
-    layers = off_the_browser_thread(call, site.url, key, "get_map_scenario_layers",
-                                    {"project_id": site.project_id, "scenario_id": site.scenario_id})
+    layers = off_the_browser_thread(
+        call, site.url, key, "get_map_scenario_layers", {"project_id": site.project_id, "scenario_id": site.scenario_id}
+    )
 
-    points = off_the_browser_thread(call, site.url, key, "get_map_comparison_points",
-                                    {"comparison_id": observed_comparison(site)})
+    points = off_the_browser_thread(
+        call, site.url, key, "get_map_comparison_points", {"comparison_id": observed_comparison(site)}
+    )
 
     assert not overlay.is_error and not layers.is_error and not points.is_error
     west, south, east, north = overlay.structured_content["bounds_wgs84"]
@@ -187,8 +213,12 @@ def test_a_read_key_reads_the_app_only_tools_and_their_results_stay_small(site):
     assert _size_and_signatures(overlay) < RESULT_BUDGET
     assert _size_and_signatures(layers) < RESULT_BUDGET
     mapped = {point["observation_id"]: (point["lon"], point["lat"]) for point in points.structured_content["points"]}
-    given = off_the_browser_thread(lambda: {observation.pk: (observation.given_x, observation.given_y)
-                                            for observation in Observation.objects.filter(pk__in=mapped)})
+    given = off_the_browser_thread(
+        lambda: {
+            observation.pk: (observation.given_x, observation.given_y)
+            for observation in Observation.objects.filter(pk__in=mapped)
+        }
+    )
     assert len(mapped) == 3
     for observation_id, (lon, lat) in mapped.items():  # sent in WGS84, stored in the project CRS, mapped back
         assert (lon, lat) == pytest.approx(given[observation_id], abs=1e-6)
@@ -200,11 +230,11 @@ def test_the_app_only_tools_do_not_find_a_run_scenario_or_comparison_the_caller_
     key = off_the_browser_thread(lambda: make_grant(make_user("app-stranger"), level="launch")[1])
 
     overlay = off_the_browser_thread(call, site.url, key, "get_map_depth_overlay", {"run_id": site.run_id})
-    layers = off_the_browser_thread(call, site.url, key, "get_map_scenario_layers",
-                                    {"project_id": site.project_id, "scenario_id": site.scenario_id})
+    layers = off_the_browser_thread(
+        call, site.url, key, "get_map_scenario_layers", {"project_id": site.project_id, "scenario_id": site.scenario_id}
+    )
 
-    points = off_the_browser_thread(call, site.url, key, "get_map_comparison_points",
-                                    {"comparison_id": comparison_id})
+    points = off_the_browser_thread(call, site.url, key, "get_map_comparison_points", {"comparison_id": comparison_id})
 
     for refused in (overlay, layers, points):
         assert refused.is_error

@@ -36,11 +36,23 @@ def approval_required(site, on: bool) -> None:
 def test_a_run_waits_for_the_engineers_approval_in_the_map_and_a_change_voids_it(tab, site):
     approval_required(site, True)
     try:
-        (clone,) = tools(site, ("clone_scenario", {"project_id": site.project_id, "scenario_id": site.scenario_id,
-                                                   "name": "Needs sign-off", "overrides": {"duration": 120}}))
+        (clone,) = tools(
+            site,
+            (
+                "clone_scenario",
+                {
+                    "project_id": site.project_id,
+                    "scenario_id": site.scenario_id,
+                    "name": "Needs sign-off",
+                    "overrides": {"duration": 120},
+                },
+            ),
+        )
         scenario_id = clone.structured_content["id"]
-        build = ("build_scenario", {"project_id": site.project_id, "scenario_id": scenario_id,
-                                    "poll_interval_seconds": 2})
+        build = (
+            "build_scenario",
+            {"project_id": site.project_id, "scenario_id": scenario_id, "poll_interval_seconds": 2},
+        )
         start = ("start_simulation", {"scenario_id": scenario_id})
         built, refused = tools(site, build, start)
 

@@ -13,8 +13,9 @@ def queue_run(live_asgi):
         _, key = make_grant(level="launch")
         model = small_test_model(live_asgi.url, key)
         with api(live_asgi.url, key) as http:
-            scenario = http.post(f"{PROJECTS}{model.project_id}/scenarios/",
-                                 json={"name": "s", "resolution": 10, "duration": duration}).json()
+            scenario = http.post(
+                f"{PROJECTS}{model.project_id}/scenarios/", json={"name": "s", "resolution": 10, "duration": duration}
+            ).json()
             assert http.post(f"{PROJECTS}{model.project_id}/scenarios/{scenario['id']}/build/").status_code == 202
             from config.celery import app
 

@@ -33,8 +33,11 @@ def draft_client(user) -> APIClient:
 
 
 def presign_and_put(client: APIClient, project_id: int) -> dict:
-    presigned = client.post(f"{PROJECTS}{project_id}/terrain/upload/presign/",
-                            {"filename": "dem.tif", "content_type": "image/tiff"}, format="json").json()
+    presigned = client.post(
+        f"{PROJECTS}{project_id}/terrain/upload/presign/",
+        {"filename": "dem.tif", "content_type": "image/tiff"},
+        format="json",
+    ).json()
     parts = urlsplit(presigned["upload_url"])
     stored = Client().put(f"{parts.path}?{parts.query}", data=DEM.read_bytes(), content_type="image/tiff")
     assert stored.status_code == 200, stored.content
@@ -51,11 +54,16 @@ def test_expired_upload_slots_that_were_never_finalized_are_deleted_with_their_f
     user = make_user()
     client, project = draft_client(user), make_project(user)
     expired, fresh, finalized = (presign_and_put(client, project.pk) for _ in range(3))
-    assert client.post(f"{PROJECTS}{project.pk}/terrain/upload/finalize/",
-                       {"staging_key": finalized["staging_key"]}, format="json").status_code == 202
+    assert (
+        client.post(
+            f"{PROJECTS}{project.pk}/terrain/upload/finalize/", {"staging_key": finalized["staging_key"]}, format="json"
+        ).status_code
+        == 202
+    )
     an_hour_ago = timezone.now() - timedelta(hours=1)
     TerrainUpload.objects.filter(staging_key__in=[expired["staging_key"], finalized["staging_key"]]).update(
-        expires_at=an_hour_ago)
+        expires_at=an_hour_ago
+    )
     storage = get_storage()
 
     printed = cleanup_command()
@@ -63,8 +71,10 @@ def test_expired_upload_slots_that_were_never_finalized_are_deleted_with_their_f
     assert "Deleted 1 expired upload slot(s)" in printed
     assert not storage.exists(key=expired["staging_key"])
     assert not TerrainUpload.objects.filter(staging_key=expired["staging_key"]).exists()
-    assert storage.exists(key=fresh["staging_key"]) and TerrainUpload.objects.filter(
-        staging_key=fresh["staging_key"]).exists()
+    assert (
+        storage.exists(key=fresh["staging_key"])
+        and TerrainUpload.objects.filter(staging_key=fresh["staging_key"]).exists()
+    )
     assert TerrainUpload.objects.filter(staging_key=finalized["staging_key"]).exists()
 
 
@@ -72,8 +82,10 @@ def test_a_terrains_staged_upload_is_deleted_once_its_import_ended_a_retention_p
     settings.HYDRATA_STAGING_RETENTION_HOURS = 24
     user = make_user()
     client, project = draft_client(user), make_project(user)
-    old, recent = (client.post(f"{PROJECTS}{project.pk}/terrain/upload/", {"file": DEM.open("rb")},
-                               format="multipart").json() for _ in range(2))
+    old, recent = (
+        client.post(f"{PROJECTS}{project.pk}/terrain/upload/", {"file": DEM.open("rb")}, format="multipart").json()
+        for _ in range(2)
+    )
     Terrain.objects.filter(pk=old["id"]).update(updated_at=timezone.now() - timedelta(hours=25))
     old_source, recent_source = (Terrain.objects.get(pk=t["id"]).source_key for t in (old, recent))
     storage = get_storage()

@@ -12,9 +12,15 @@ from tests.model_setup import api
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SECRETS = {"DATABASE_URL": "postgres://hydrata:db-password@db/hydrata", "CELERY_BROKER_URL": "redis://:pw@broker/0",
-           "PGPASSWORD": "pg-password", "SENTRY_DSN": "https://public@sentry.example/1", "SECRET_KEY": "k" * 50,
-           "AWS_SECRET_ACCESS_KEY": "aws-secret", "HYDRATA_S3_BUCKET": "bucket"}
+SECRETS = {
+    "DATABASE_URL": "postgres://hydrata:db-password@db/hydrata",
+    "CELERY_BROKER_URL": "redis://:pw@broker/0",
+    "PGPASSWORD": "pg-password",
+    "SENTRY_DSN": "https://public@sentry.example/1",
+    "SECRET_KEY": "k" * 50,
+    "AWS_SECRET_ACCESS_KEY": "aws-secret",
+    "HYDRATA_S3_BUCKET": "bucket",
+}
 
 
 @pytest.fixture
@@ -34,8 +40,7 @@ def child_environment(run_id: int, *, seconds: float = 90) -> dict[str, str]:
     raise AssertionError("the simulation child never started")
 
 
-def test_the_child_gets_no_secret_of_the_worker_even_when_they_are_set(queued, live_asgi, start_worker,
-                                                                       monkeypatch):
+def test_the_child_gets_no_secret_of_the_worker_even_when_they_are_set(queued, live_asgi, start_worker, monkeypatch):
     key, run_id = queued
     for name, value in SECRETS.items():
         monkeypatch.setenv(name, value)
@@ -53,11 +58,14 @@ def test_the_child_gets_no_secret_of_the_worker_even_when_they_are_set(queued, l
         time.sleep(0.2)
 
 
-@pytest.mark.parametrize(("limits", "reason"), [
-    ({"HYDRATA_RUN_MIN_CPU_SECONDS": 1, "HYDRATA_RUN_MIN_WALL_SECONDS": 600}, "CPU-time limit of 1 s"),
-    ({"HYDRATA_RUN_MIN_CPU_SECONDS": 600, "HYDRATA_RUN_MIN_WALL_SECONDS": 3}, "wall-clock limit of 3 s"),
-    ({"HYDRATA_RUN_MAX_FILE_BYTES": 4096}, "larger than its limit of 4,096 bytes"),
-])
+@pytest.mark.parametrize(
+    ("limits", "reason"),
+    [
+        ({"HYDRATA_RUN_MIN_CPU_SECONDS": 1, "HYDRATA_RUN_MIN_WALL_SECONDS": 600}, "CPU-time limit of 1 s"),
+        ({"HYDRATA_RUN_MIN_CPU_SECONDS": 600, "HYDRATA_RUN_MIN_WALL_SECONDS": 3}, "wall-clock limit of 3 s"),
+        ({"HYDRATA_RUN_MAX_FILE_BYTES": 4096}, "larger than its limit of 4,096 bytes"),
+    ],
+)
 def test_a_run_over_a_limit_of_its_child_ends_in_error_saying_which(queued, settings, limits, reason):
     _, run_id = queued
     settings.HYDRATA_RUN_LIMIT_MARGIN = 1e-9  # the estimate no longer counts: the floors above are the limits
