@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from hydrata.anuga.models import Run, Terrain
-from hydrata.anuga.run_results import LAYERS
+from hydrata.anuga.run_results import LAYERS, layers_of
 from hydrata.compute.results import WET_DEPTH_M
 from hydrata.compute.tiles import Ramp, colour_tile, hillshade_tile, transparent_tile, value_range
 from hydrata.core.errors import NotFound
@@ -17,7 +17,14 @@ from hydrata.storage import get_storage
 API = "/api/v2/anuga"
 TILE_TEMPLATE = "{z}/{x}/{y}.png"
 # The colour map of each result (rio-tiler's names) and where on it the ramp starts.
-RESULT_COLOURS = {"max_depth": ("ylgnbu", 0.25), "max_speed": ("plasma", 0.0), "max_stage": ("viridis", 0.0)}
+RESULT_COLOURS = {
+    "max_depth": ("ylgnbu", 0.25),
+    "max_speed": ("plasma", 0.0),
+    "max_stage": ("viridis", 0.0),
+    "max_hazard": ("ylorrd", 0.0),
+    "time_of_inundation": ("cividis", 0.0),
+    "duration_of_inundation": ("magma", 0.0),
+}
 TERRAIN_STYLES = {"hillshade": ("Hillshade", ""), "elevation": ("Elevation", "m")}
 ELEVATION_COLOURS = ("terrain", 0.25)  # skip the ramp's blues: land must not look like water
 
@@ -25,7 +32,8 @@ ELEVATION_COLOURS = ("terrain", 0.25)  # skip the ramp's blues: land must not lo
 def run_tile_layers(*, run: Run) -> list[dict[str, Any]]:
     """Each result raster as a tiled layer: its tile URL template, units and the legend of its colours."""
     layers = []
-    for name, (title, units) in LAYERS.items():
+    for name in layers_of(run):
+        title, units = LAYERS[name]
         ramp = _result_ramp(run, name)
         layers.append(
             {
@@ -41,8 +49,10 @@ def run_tile_layers(*, run: Run) -> list[dict[str, Any]]:
 
 
 def run_tile(*, run: Run, layer: str, z: int, x: int, y: int) -> bytes:
-    if layer not in LAYERS:
-        raise NotFound(f"Run results have no layer {layer!r}; they have {', '.join(LAYERS)}.", code="LAYER_NOT_FOUND")
+    if layer not in layers_of(run):
+        raise NotFound(
+            f"Run results have no layer {layer!r}; they have {', '.join(layers_of(run))}.", code="LAYER_NOT_FOUND"
+        )
 
     def render() -> bytes:
         ramp = _result_ramp(run, layer)
