@@ -239,7 +239,7 @@ def test_hazard_inundation_series_and_impact_of_real_runs_through_the_tools(live
         ("unknown", "UNKNOWN_GAUGE"),
         ("mismatch", "GRID_MISMATCH"),
         ("foreign", "RUN_NOT_FOUND"),
-        ("bad_crs", "UNKNOWN_CRS"),
+        ("bad_crs", "INVALID_CRS"),
     ):
         assert answers[name].is_error and code in answers[name].content[0].text, (name, answers[name].content)
     assert "'middle'" in answers["unknown"].content[0].text  # says which gauges the run has
