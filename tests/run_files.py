@@ -102,6 +102,7 @@ def assert_statistics_match_the_files(statistics: dict, *, sww: Path, max_depth:
     assert raster.wet_area_m2 == pytest.approx(mesh.wet_area_m2, rel=RASTER_VS_MESH)
     # The peak is at least the deepest triangle of any stored frame, and the raster (cells finer than any
     # triangle) shows it.
-    assert statistics["peak_depth_m"] >= mesh.peak_depth_m - 1e-6
+    # 0.1 mm: the .sww keeps stage and elevation in float32, a few ulps of a stage of tens of metres.
+    assert statistics["peak_depth_m"] >= mesh.peak_depth_m - 1e-4, (statistics["peak_depth_m"], mesh.peak_depth_m)
     assert raster.max_depth_m == pytest.approx(statistics["peak_depth_m"], rel=1e-6)
     return mesh
