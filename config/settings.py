@@ -281,6 +281,23 @@ HYDRATA_TASK_TIME_LIMITS = {
     "storage_cleanup": int(os.environ.get("HYDRATA_CLEANUP_TIME_LIMIT_SECONDS", "1800")),
 }
 HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS = int(os.environ.get("HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS", "60"))
+# A Redis broker hands an unacknowledged message out again after its visibility timeout. Tasks that acknowledge
+# late (all but the simulation, which is acknowledged as it starts) must end, at their hard limit, well before that,
+# or a slow build would be handed to a second worker while the first still runs; so the default outlasts the
+# longest of them by an hour. Each service also claims its record before working, so a redelivery does nothing.
+_LATE_ACK_TASKS = [name for name in HYDRATA_TASK_TIME_LIMITS if name != "run_simulation"]
+HYDRATA_BROKER_VISIBILITY_TIMEOUT_SECONDS = int(
+    os.environ.get(
+        "HYDRATA_BROKER_VISIBILITY_TIMEOUT_SECONDS",
+        str(
+            max(HYDRATA_TASK_TIME_LIMITS[name] for name in _LATE_ACK_TASKS)
+            + HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS
+            + 3600
+        ),
+    )
+)
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": HYDRATA_BROKER_VISIBILITY_TIMEOUT_SECONDS}
 
 # The map page: an optional background map (an XYZ template such as https://tile.example/{z}/{x}/{y}.png; empty = the
 # terrain's hillshade is the background, and the page asks no other server for anything), and how long rendered

@@ -25,9 +25,9 @@ def terrain_import_task(terrain_id: int) -> None:
     terrain_import(terrain_id=terrain_id)
 
 
-@shared_task(name="anuga.run_build", **time_limits("run_build"))
-def run_build_task(run_id: int) -> None:
-    run = run_build(run_id=run_id)
+@shared_task(name="anuga.run_build", bind=True, **time_limits("run_build"))
+def run_build_task(self, run_id: int) -> None:
+    run = run_build(run_id=run_id, worker=self.request.hostname or "")
     if run.status == RunStatus.BUILT and run.start_after_build:
         run_queue_after_build(run=run)
 

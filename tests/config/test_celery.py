@@ -1,5 +1,10 @@
 """Every task type of the platform has a soft and a hard Celery time limit, taken from settings."""
 
+import json
+import os
+import subprocess
+import sys
+
 from config.celery import app
 
 PLATFORM_TASKS = {
@@ -25,3 +30,27 @@ def test_every_platform_task_has_a_soft_and_a_hard_time_limit_from_settings(sett
         soft = settings.HYDRATA_TASK_TIME_LIMITS[PLATFORM_TASKS[name]]
         assert task.soft_time_limit == soft, name
         assert task.time_limit == soft + settings.HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS, name
+
+
+def redis_transport_options(**environment: str) -> dict:
+    """The broker options the settings give a deployment on Redis (settings are read once, so in a fresh process)."""
+    script = (
+        "from django.conf import settings; import json; print(json.dumps(settings.CELERY_BROKER_TRANSPORT_OPTIONS))"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "CELERY_BROKER_URL": "redis://127.0.0.1:1/0"}
+    answer = subprocess.run(
+        [sys.executable, "-c", script], env={**env, **environment}, capture_output=True, text=True, check=True
+    )
+    return json.loads(answer.stdout)
+
+
+def test_on_redis_every_late_acknowledged_task_is_killed_long_before_its_message_could_be_handed_out_again():
+    visibility = redis_transport_options()["visibility_timeout"]
+
+    for name, task in platform_tasks().items():
+        if task.acks_late is not False:  # the simulation is acknowledged as it starts, so it is never handed out again
+            assert task.time_limit + 3600 <= visibility, name
+
+
+def test_the_visibility_timeout_on_redis_is_a_setting():
+    assert redis_transport_options(HYDRATA_BROKER_VISIBILITY_TIMEOUT_SECONDS="90000") == {"visibility_timeout": 90000}

@@ -2,6 +2,7 @@
 
 import json
 import logging
+import socket
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -172,15 +173,29 @@ def _is_number(value: str) -> bool:
     return True
 
 
-def run_build(*, run_id: int) -> Run:
+def _build_claim(*, run_id: int, worker: str) -> bool:
+    """One conditional UPDATE, so that of any number of deliveries of a build exactly one starts it."""
+    now = timezone.now()
+    return bool(
+        Run.objects.filter(pk=run_id, status=RunStatus.CREATED).update(
+            status=RunStatus.BUILDING,
+            phase="preparing_inputs",
+            build_started_at=now,
+            worker_hostname=worker,
+            updated_at=now,
+        )
+    )
+
+
+def run_build(*, run_id: int, worker: str = "") -> Run:
     """Write scenario.json, the clipped DEM, the inputs in the project CRS and the mesh; built or error.
 
     A run built to start at once (a retry) is queued by the task that called this, not here: a build knows
     nothing of runs being launched."""
+    claimed = _build_claim(run_id=run_id, worker=worker or socket.gethostname())
     run = Run.objects.select_related("scenario__project", "scenario__terrain").get(pk=run_id)
-    if run.status != RunStatus.CREATED:
-        return run  # a redelivered task: this build already started
-    record_update(run, status=RunStatus.BUILDING, phase="preparing_inputs", build_started_at=timezone.now())
+    if not claimed:
+        return run  # a redelivered task, or two workers handed the same one: only the first builds
     try:
         with tempfile.TemporaryDirectory(prefix=f"build-{run.pk}-") as workdir:
             package = _write_package(run, Path(workdir))

@@ -131,24 +131,47 @@ def run_retry(*, run: Run, user: User, grant: AgentGrant | None) -> Run:
     return retry
 
 
+BUILD_LOST = {
+    "error_message": "The worker building this scenario was lost (killed, restarted or its machine gone) before "
+    "the build finished.",
+    "user_message": "Building the scenario was interrupted on our side. Build it again with build_scenario.",
+}
+
+
 def runs_reap_stale(*, now=None) -> int:
-    """End in error every computing run whose worker stopped reporting (killed, machine lost, restarted)."""
+    """End in error every run whose worker was lost: a computing run that stopped reporting, and a build still
+    going after its task's hard time limit (by then Celery has killed it, or its machine is gone)."""
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=settings.HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS)
-    return Run.objects.filter(status__in=(RunStatus.COMPUTING, RunStatus.PROCESSING), heartbeat_at__lt=cutoff).update(
+    computing = Run.objects.filter(
+        status__in=(RunStatus.COMPUTING, RunStatus.PROCESSING), heartbeat_at__lt=cutoff
+    ).update(
         status=RunStatus.ERROR,
         finished_at=now,
+        updated_at=now,
         error_message="The worker running this simulation stopped reporting (it was killed or its machine was "
         "lost) before the run finished.",
         user_message="The simulation was interrupted on our side. Retry it with retry_run.",
     )
+    build_limit = settings.HYDRATA_TASK_TIME_LIMITS["run_build"] + settings.HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS
+    building = Run.objects.filter(
+        status=RunStatus.BUILDING, build_started_at__lt=now - timedelta(seconds=build_limit)
+    ).update(status=RunStatus.ERROR, phase="", finished_at=now, updated_at=now, **BUILD_LOST)
+    return computing + building
 
 
 def runs_fail_for_worker(*, hostname: str) -> int:
-    """A worker (re)started: nothing it was computing before can still be running."""
-    return Run.objects.filter(status__in=(RunStatus.COMPUTING, RunStatus.PROCESSING), worker_hostname=hostname).update(
+    """A worker (re)started: nothing it was building or computing before can still be going."""
+    now = timezone.now()
+    mine = Run.objects.filter(worker_hostname=hostname)
+    computing = mine.filter(status__in=(RunStatus.COMPUTING, RunStatus.PROCESSING)).update(
         status=RunStatus.ERROR,
-        finished_at=timezone.now(),
+        finished_at=now,
+        updated_at=now,
         error_message=f"The worker {hostname} restarted while this simulation was running.",
         user_message="The simulation was interrupted by a restart on our side. Retry it with retry_run.",
     )
+    building = mine.filter(status=RunStatus.BUILDING).update(
+        status=RunStatus.ERROR, phase="", finished_at=now, updated_at=now, **BUILD_LOST
+    )
+    return computing + building
