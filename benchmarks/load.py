@@ -17,7 +17,6 @@ import asyncio
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -30,7 +29,8 @@ if str(ROOT) not in sys.path:
 
 from tests.mcp_client import mcp_client  # noqa: E402
 from tests.model_setup import PROJECTS, api, small_test_model  # noqa: E402
-from tests.production.stack import free_port, production_servers, wait_for_port  # noqa: E402
+from tests.processes import agent_key, free_port, manage, web_command  # noqa: E402
+from tests.production.stack import production_servers  # noqa: E402
 
 WRITE_EVERY = 20
 GOAL_P95_OVER_SINGLE_MEDIAN = 10
@@ -149,33 +149,13 @@ def main() -> int:
         )
         if options.web_workers:
             env["HYDRATA_WEB_WORKERS"] = str(options.web_workers)
-        manage = [sys.executable, "manage.py"]
-        subprocess.run([*manage, "migrate", "--noinput"], cwd=ROOT, env=env, check=True, capture_output=True)
-        key = subprocess.run(
-            [*manage, "create_agent_key", "--username", "load", "--level", "draft", "--create-user"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout.strip()
-        with (Path(scratch) / "web.log").open("wb") as log:
-            web = subprocess.Popen(
-                [sys.executable, "-m", "config.serve", "--host", "127.0.0.1", "--port", str(port)],
-                cwd=ROOT,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        try:
-            wait_for_port(port, web, name="web")
+        manage(env, "migrate", "--noinput")
+        key = agent_key(env, username="load")
+        with web_command(env, port=port, log=Path(scratch) / "web.log"):
             target = arrange(url, key)
             measure(target, clients=1, seconds=2)  # warm every process's imports and connections
             single = measure(target, clients=1, seconds=options.single_seconds)
             loaded = measure(target, clients=options.clients, seconds=options.seconds)
-        finally:
-            web.terminate()
-            web.wait(timeout=30)
     goal_ms = GOAL_P95_OVER_SINGLE_MEDIAN * single["p50_ms"]
     report = {
         "web_workers": int(env.get("HYDRATA_WEB_WORKERS", os.cpu_count() or 1)),

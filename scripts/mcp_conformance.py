@@ -16,7 +16,6 @@ import argparse
 import asyncio
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -26,6 +25,8 @@ from pathlib import Path
 
 import httpx
 import uvicorn
+
+from tests.processes import agent_key, free_port, manage, web_command
 
 ROOT = Path(__file__).resolve().parent.parent
 # The scenarios that apply to this server (README: which do not, and why), per protocol revision.
@@ -54,12 +55,6 @@ SCENARIOS = {
 }
 EXPECTED_FAILURES = Path(__file__).with_name("conformance_not_applicable.yaml")
 HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "content-length"}
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def key_adding_proxy(upstream: str, key: str):
@@ -114,17 +109,6 @@ def serve_in_thread(app, port: int) -> uvicorn.Server:
             raise RuntimeError("the proxy did not start")
         time.sleep(0.05)
     return server
-
-
-def wait_for(url: str, process: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            httpx.get(url, timeout=2)
-            return
-        except httpx.TransportError:
-            time.sleep(0.2)
-    raise RuntimeError("the web command did not start")
 
 
 def run_suite(*, node_dir: Path, url: str, requirements: str, scenario: str, output: Path) -> bool:
@@ -215,26 +199,9 @@ def main() -> int:
             LOG_LEVEL="WARNING",
         )
         env.pop("DATABASE_URL", None)
-        manage = [sys.executable, "manage.py"]
-        subprocess.run([*manage, "migrate", "--noinput"], cwd=ROOT, env=env, check=True, capture_output=True)
-        key = subprocess.run(
-            [*manage, "create_agent_key", "--username", "conformance", "--level", "draft", "--create-user"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout.strip()
-        with (Path(scratch) / "web.log").open("wb") as log:
-            web = subprocess.Popen(
-                [sys.executable, "-m", "config.serve", "--port", str(port)],
-                cwd=ROOT,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        try:
-            wait_for(url + "/accounts/login/", web)
+        manage(env, "migrate", "--noinput")
+        key = agent_key(env, username="conformance")
+        with web_command(env, port=port, log=Path(scratch) / "web.log"):
             proxy = serve_in_thread(key_adding_proxy(url, key), proxy_port)
             results = [
                 run_suite(
@@ -249,9 +216,6 @@ def main() -> int:
             ]
             results.append(inspector_lists_tools(node_dir=options.node_dir, url=f"{url}/mcp/", key=key))
             proxy.should_exit = True
-        finally:
-            web.terminate()
-            web.wait(timeout=30)
     print(f"conformance: {sum(results)} of {len(results)} runs passed")
     return 0 if all(results) else 1
 

@@ -15,18 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 WEB_PROCESSES = 2
 HEARTBEAT_TIMEOUT_SECONDS = 10  # a killed worker's run is ended in error this soon
 
 if not os.environ.get("HYDRATA_PRODUCTION_PROFILE"):
     collect_ignore_glob = ["test_*.py"]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def database_url(settings_dict: dict) -> str:

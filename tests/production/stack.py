@@ -6,7 +6,6 @@ the production tests against them, and stops them.
 import contextlib
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -15,30 +14,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.processes import free_port, wait_for_port
+
 BUCKET = "hydrata-production-test"
 REGION = "ap-southeast-2"
 DATABASE = "hydrata"
 DATABASE_USER = "hydrata"
 APT_PACKAGES = ("postgresql", "redis-server")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_for_port(port: int, process: subprocess.Popen, *, name: str, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"{name} exited with {process.returncode} before it listened")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"{name} did not listen on {port} within {seconds} s")
 
 
 def postgres_binaries() -> Path | None:
