@@ -15,18 +15,22 @@ EPSG_PATTERN = re.compile(r"EPSG:(\d{4,6})", re.IGNORECASE)
 AUTHORITY_CODE_PATTERN = re.compile(r"(EPSG|ESRI|OGC|IGNF):([A-Za-z0-9_]{1,20})", re.IGNORECASE)
 
 
+CRS_HINT = "Send an authority code such as 'EPSG:4326' (longitude/latitude) or the project's own CRS."
+
+
 def crs_code_validate(value: str) -> str:
-    """Return 'AUTHORITY:CODE' for a horizontal CRS (projected or geographic), or raise INVALID_CRS saying why."""
+    """Return 'AUTHORITY:CODE' for a horizontal CRS (projected or geographic), or raise INVALID_CRS saying why.
+
+    The one check of a CRS a caller names for points (samples, series, observations)."""
     match = AUTHORITY_CODE_PATTERN.fullmatch(value.strip())
     if match is None:
-        raise ValidationFailed(
-            f"crs must be an authority code such as 'EPSG:4326' or 'EPSG:28356', not {value[:40]!r}.",
-            code="INVALID_CRS",
-        )
+        raise ValidationFailed(f"crs {value[:40]!r} is not an authority code. {CRS_HINT}", code="INVALID_CRS")
     code = f"{match.group(1).upper()}:{match.group(2)}"
-    crs = _crs_of(code, error_code="INVALID_CRS")
+    crs = _crs_of(code, error_code="INVALID_CRS", hint=CRS_HINT)
     if not (crs.is_projected or crs.is_geographic):
-        raise ValidationFailed(f"{code} ({crs.name}) is not a horizontal CRS; points need x and y.", code="INVALID_CRS")
+        raise ValidationFailed(
+            f"{code} ({crs.name}) is not a horizontal CRS; points need x and y. {CRS_HINT}", code="INVALID_CRS"
+        )
     return code
 
 
@@ -38,7 +42,7 @@ def projection_normalise(value: str) -> str:
             f"projection must be an EPSG code such as 'EPSG:28356', not {value[:40]!r}.", code="INVALID_PROJECTION"
         )
     code = f"EPSG:{int(match.group(1))}"
-    crs = _crs_of(code, error_code="INVALID_PROJECTION")
+    crs = _crs_of(code, error_code="INVALID_PROJECTION", hint="Use a projected CRS in metres.")
     if not crs.is_projected:
         raise ValidationFailed(
             f"{code} ({crs.name}) is not a projected CRS. Use a projected CRS in metres, e.g. the UTM or MGA zone "
@@ -54,8 +58,8 @@ def projection_normalise(value: str) -> str:
     return code
 
 
-def _crs_of(code: str, *, error_code: str) -> CRS:
+def _crs_of(code: str, *, error_code: str, hint: str) -> CRS:
     try:
         return CRS.from_user_input(code)
     except CRSError:
-        raise ValidationFailed(f"{code} is not a known coordinate reference system.", code=error_code) from None
+        raise ValidationFailed(f"{code} is not a known coordinate reference system. {hint}", code=error_code) from None

@@ -6,11 +6,10 @@ from typing import Any
 
 from django.conf import settings
 from pyproj import Transformer
-from pyproj.exceptions import CRSError
 
 from hydrata.anuga.models import Run
+from hydrata.anuga.projections import crs_code_validate
 from hydrata.compute.sampling import sample_rasters
-from hydrata.core.errors import ValidationFailed
 from hydrata.storage import get_storage
 
 LAYERS = {
@@ -73,15 +72,9 @@ def preview_png(run: Run) -> str:
 
 
 def in_project_crs(run: Run, points: list[tuple[float, float]], crs: str) -> list[tuple[float, float]]:
-    """The points, given in `crs`, in the project's CRS; an unknown `crs` is a 400 UNKNOWN_CRS."""
-    try:
-        transformer = Transformer.from_crs(crs, run.scenario.project.projection, always_xy=True)
-    except CRSError:
-        raise ValidationFailed(
-            f"crs {crs[:60]!r} is not a coordinate reference system pyproj knows; send an EPSG "
-            "code such as 'EPSG:4326', or leave it out for the project's.",
-            code="UNKNOWN_CRS",
-        ) from None
+    """The points, given in `crs` (an authority code, checked again here: pyproj would read a file a definition
+    names), in the project's CRS."""
+    transformer = Transformer.from_crs(crs_code_validate(crs), run.scenario.project.projection, always_xy=True)
     xs, ys = transformer.transform([p[0] for p in points], [p[1] for p in points])
     return list(zip(xs, ys, strict=True))
 

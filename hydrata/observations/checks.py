@@ -1,20 +1,18 @@
-"""What makes an observation usable: a CRS pyproj knows, a place in the project CRS inside the terrain, a finite
-value and a positive tolerance. Each problem is a (code, message) pair; a single write raises it, an import lists
-it per row."""
+"""What makes an observation usable (its CRS is checked by hydrata.anuga.projections): a place in the project CRS
+inside the terrain, a finite value and a positive tolerance. Each problem is a (code, message) pair; a single
+write raises it, an import lists it per row."""
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pyproj import CRS, Transformer
-from pyproj.exceptions import CRSError, ProjError
+from pyproj import Transformer
+from pyproj.exceptions import ProjError
 
 from hydrata.anuga.models import Project, Terrain, TerrainStatus
 from hydrata.core.errors import ValidationFailed
 from hydrata.observations.models import Quantity
 
-CRS_CODE = re.compile(r"(?P<authority>[A-Za-z]+):(?P<code>[A-Za-z0-9]+)")
 Problem = tuple[str, str]
 
 
@@ -30,24 +28,6 @@ class Extent:
 
     def describe(self) -> str:
         return f"x {self.west:.1f} to {self.east:.1f}, y {self.south:.1f} to {self.north:.1f}"
-
-
-def crs_normalise(value: str) -> str:
-    """'AUTHORITY:CODE' of a horizontal CRS pyproj knows, or a 400 UNKNOWN_CRS saying what to send instead."""
-    match = CRS_CODE.fullmatch(value.strip())
-    crs = None
-    if match is not None:
-        try:
-            crs = CRS.from_authority(match["authority"].upper(), match["code"].upper())
-        except CRSError:
-            crs = None
-    if crs is None or not (crs.is_geographic or crs.is_projected):
-        raise ValidationFailed(
-            f"{value[:60]!r} is not a coordinate reference system this platform knows. Send an "
-            "EPSG code such as 'EPSG:4326' (longitude/latitude) or the project's own CRS.",
-            code="UNKNOWN_CRS",
-        )
-    return f"{match['authority'].upper()}:{match['code'].upper()}" if match else value
 
 
 def to_project_crs(*, project: Project, crs: str, points: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:

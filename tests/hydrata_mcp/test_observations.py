@@ -387,7 +387,7 @@ def test_bad_input_is_a_tool_error_with_the_platforms_code_and_nothing_is_half_w
     answers, listed = asyncio.run(session())
 
     expected = {
-        "unknown_crs": "UNKNOWN_CRS",
+        "unknown_crs": "INVALID_CRS",
         "tolerance": "INVALID_TOLERANCE",
         "outside": "OUTSIDE_TERRAIN",
         "unknown_event": "EVENT_NOT_FOUND",

@@ -57,12 +57,20 @@ class PointInput(serializers.Serializer):
     y = serializers.FloatField()
 
 
+class CrsCodeField(serializers.CharField):
+    """An authority code such as 'EPSG:4326', or blank for the project's CRS; anything else is 400 INVALID_CRS."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(required=False, allow_blank=True, default="", max_length=64, **kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        value = super().to_internal_value(data)
+        return crs_code_validate(value) if value else value
+
+
 class SampleInput(serializers.Serializer):
     points = PointInput(many=True, allow_empty=False, max_length=1000)  # type: ignore[call-arg]  # DRF 3.15 has it; its stubs not yet
-    crs = serializers.CharField(required=False, allow_blank=True, default="")
-
-    def validate_crs(self, value: str) -> str:
-        return crs_code_validate(value) if value else value
+    crs = CrsCodeField()
 
 
 class TimeSeriesInput(serializers.Serializer):
@@ -73,7 +81,7 @@ class TimeSeriesInput(serializers.Serializer):
         child=serializers.CharField(max_length=200), required=False, allow_null=True, default=None, max_length=50
     )
     points = PointInput(many=True, required=False, default=list, max_length=50)  # type: ignore[call-arg]  # DRF 3.15 has it; its stubs not yet
-    crs = serializers.CharField(required=False, allow_blank=True, default="")
+    crs = CrsCodeField()
 
 
 def run_status(run: Run) -> dict[str, Any]:

@@ -6,9 +6,9 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from hydrata.anuga.models import Project
+from hydrata.anuga.projections import crs_code_validate
 from hydrata.core.errors import ValidationFailed
 from hydrata.observations.checks import (
-    crs_normalise,
     place_problem,
     refuse,
     terrain_extent,
@@ -53,7 +53,7 @@ def _check_period(*, started_at: datetime, ended_at: datetime | None) -> None:
 
 def _placed(*, project: Project, x: float, y: float, crs: str | None) -> dict[str, Any]:
     """The position fields of an observation given at (x, y) in `crs` (default the project's)."""
-    given_crs = crs_normalise(crs) if crs else project.projection
+    given_crs = crs_code_validate(crs) if crs else project.projection
     [(px, py)] = to_project_crs(project=project, crs=given_crs, points=[(x, y)])
     refuse(place_problem(px, py, crs=given_crs, extent=terrain_extent(project=project)))
     return {"x": px, "y": py, "given_x": x, "given_y": y, "given_crs": given_crs}

@@ -55,3 +55,13 @@ def test_series_arguments_are_checked_before_anything_is_read(runs):
 
     for response in (too_many, not_a_list):
         assert response.status_code == 400 and response.json()["code"] == "VALIDATION_ERROR"
+
+
+@pytest.mark.parametrize("crs", ["+init=epsg:4326", "+proj=longlat +datum=WGS84", 'GEOGCS["WGS 84"]', "EPSG:99999999"])
+def test_a_series_crs_that_is_not_a_known_authority_code_is_refused_before_pyproj_reads_it(runs, crs):
+    client, mine, _ = runs
+    asked = {"points": [{"x": 1, "y": 2}], "crs": crs}
+
+    response = client.post(f"{RUNS}{mine['id']}/time-series/", asked, format="json")
+
+    assert response.status_code == 400 and response.json()["code"] == "INVALID_CRS"

@@ -60,7 +60,7 @@ def test_a_crs_pyproj_does_not_know_is_refused_and_nothing_is_stored(mine, crs):
 
     response = observation(client, project.pk, event["id"], crs=crs)
 
-    assert response.status_code == 400 and response.json()["code"] == "UNKNOWN_CRS"
+    assert response.status_code == 400 and response.json()["code"] == "INVALID_CRS"
     assert "EPSG:4326" in response.json()["detail"]
     assert not Observation.objects.exists()
 
