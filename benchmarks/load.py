@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import json
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -81,8 +82,24 @@ async def one_client(target: Target, deadline: float, tally: Tally, offset: int)
             n += 1
 
 
+def machine_cpu_seconds() -> tuple[float, float]:
+    """(busy, idle) CPU seconds of the whole machine since boot, all cores (/proc/stat): the web processes, the
+    database, the broker and this client together."""
+    fields = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle and iowait
+    tick = os.sysconf("SC_CLK_TCK")
+    return (sum(fields) - idle) / tick, idle / tick
+
+
+def client_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def measure(target: Target, *, clients: int, seconds: float) -> dict:
     tally = Tally()
+    busy_before, idle_before = machine_cpu_seconds()
+    client_before = client_cpu_seconds()
 
     async def everyone() -> None:
         deadline = time.monotonic() + seconds
@@ -91,6 +108,9 @@ def measure(target: Target, *, clients: int, seconds: float) -> dict:
     started = time.perf_counter()
     asyncio.run(everyone())
     wall = time.perf_counter() - started
+    busy_after, idle_after = machine_cpu_seconds()
+    busy, idle = busy_after - busy_before, idle_after - idle_before
+    client_cpu = client_cpu_seconds() - client_before
     ordered = sorted(tally.latencies_ms)
 
     def percentile(p: float) -> float:
@@ -107,6 +127,9 @@ def measure(target: Target, *, clients: int, seconds: float) -> dict:
         "errors": len(tally.errors),
         "first_errors": tally.errors[:5],
         "p50_ms_by_tool": {name: round(statistics.median(values), 1) for name, values in tally.by_tool.items()},
+        "machine_busy_pct": round(100 * busy / (busy + idle), 1) if busy + idle else 0.0,
+        "cpu_ms_per_call": round(1000 * busy / len(ordered), 1) if ordered else 0.0,
+        "client_cpu_ms_per_call": round(1000 * client_cpu / len(ordered), 1) if ordered else 0.0,
     }
 
 
@@ -157,12 +180,17 @@ def main() -> int:
             single = measure(target, clients=1, seconds=options.single_seconds)
             loaded = measure(target, clients=options.clients, seconds=options.seconds)
     goal_ms = GOAL_P95_OVER_SINGLE_MEDIAN * single["p50_ms"]
+    # Little's law: N clients always waiting keep N calls in flight, so when every core is busy the mean latency
+    # cannot fall below N x (CPU per call) / cores, however the server is arranged.
+    cores = os.cpu_count() or 1
+    floor_ms = options.clients * loaded["cpu_ms_per_call"] / cores
     report = {
         "web_workers": int(env.get("HYDRATA_WEB_WORKERS", os.cpu_count() or 1)),
         "cores": os.cpu_count(),
         "single": single,
         "loaded": loaded,
         "goal_p95_ms": round(goal_ms, 1),
+        "mean_latency_floor_ms": round(floor_ms, 1),
         "met": loaded["errors"] == 0 and loaded["p95_ms"] < goal_ms,
     }
     if options.json:
@@ -175,6 +203,14 @@ def main() -> int:
                 f"p50 {row['p50_ms']} ms, p95 {row['p95_ms']} ms, p99 {row['p99_ms']} ms, errors {row['errors']}"
             )
             print(" " * 13 + "p50 by tool: " + ", ".join(f"{k} {v} ms" for k, v in row["p50_ms_by_tool"].items()))
+            print(
+                " " * 13 + f"machine busy {row['machine_busy_pct']} %, CPU per call {row['cpu_ms_per_call']} ms "
+                f"(this client's share {row['client_cpu_ms_per_call']} ms)"
+            )
+        print(
+            f"the cores bound the mean latency of {options.clients} clients to at least {floor_ms:.0f} ms "
+            f"({options.clients} x {loaded['cpu_ms_per_call']} ms of CPU per call / {cores} cores)"
+        )
         print(f"goal: no errors and p95 under {goal_ms:.0f} ms: {'met' if report['met'] else 'NOT met'}")
         for error in loaded["first_errors"]:
             print("  error:", error)
