@@ -1,8 +1,11 @@
-"""The OpenAPI schema at /api/v2/schema/: valid, complete over the URLconf, with the house's security and errors."""
+"""The OpenAPI schema at /api/v2/schema/: valid, complete over the URLconf, with the house's security and errors,
+and describing what each operation takes and answers."""
 
 import re
+from collections import Counter
 
 import pytest
+from django.core.management import call_command
 from django.urls import URLPattern, URLResolver, get_resolver
 from openapi_spec_validator import validate
 from rest_framework.test import APIClient
@@ -10,6 +13,14 @@ from rest_framework.test import APIClient
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db
+# The POSTs whose view reads no body: the route says it all.
+BODILESS = {
+    "anuga_comparisons_recompute_create",
+    "anuga_projects_scenarios_approve_create",
+    "anuga_projects_scenarios_build_create",
+    "anuga_runs_cancel_create",
+    "anuga_runs_retry_create",
+}
 
 
 def api_routes(patterns, prefix: str = "") -> set[str]:
@@ -37,6 +48,47 @@ def test_the_schema_is_valid_openapi_and_describes_every_api_route():
     routes = {r for r in api_routes(get_resolver().url_patterns) if r.startswith("/api/v2/")}
     routes -= {"/api/v2/schema/", "/api/v2/schema/docs/"}
     assert routes and routes <= set(document["paths"]), sorted(routes - set(document["paths"]))
+
+
+def operations(document: dict) -> list[tuple[str, str, dict]]:
+    return [(path, method, op) for path, methods in document["paths"].items() for method, op in methods.items()]
+
+
+def test_generating_the_schema_gives_no_error_and_no_warning(tmp_path):
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yaml"))
+
+
+def test_every_operation_has_an_operation_id_of_its_own():
+    counts = Counter(op["operationId"] for _, _, op in operations(schema()))
+
+    assert [name for name, count in counts.items() if count > 1] == []
+
+
+def test_every_success_but_a_204_declares_the_body_it_answers():
+    missing = [
+        f"{method} {path} {status}"
+        for path, method, op in operations(schema())
+        for status, response in op["responses"].items()
+        if status.startswith("2") and status != "204" and not response.get("content")
+    ]
+
+    assert missing == []
+
+
+def test_every_post_and_patch_that_reads_a_body_declares_it_and_the_others_declare_none():
+    document = schema()
+    writes = [(op["operationId"], op) for _, method, op in operations(document) if method in ("post", "patch")]
+
+    assert sorted(name for name, op in writes if "requestBody" not in op) == sorted(BODILESS)
+
+
+def test_a_tile_is_declared_a_png_and_a_list_a_page_of_results():
+    paths = schema()["paths"]
+
+    tile = paths["/api/v2/anuga/runs/{run_id}/tiles/{layer}/{z}/{x}/{y}.png"]["get"]["responses"]["200"]
+    assert list(tile["content"]) == ["image/png"]
+    page = paths["/api/v2/anuga/projects/{project_id}/runs/"]["get"]["responses"]["200"]["content"]
+    assert page["application/json"]["schema"] == {"$ref": "#/components/schemas/PaginatedRunDetailList"}
 
 
 def test_the_schema_names_the_agent_key_and_the_connect_flow_and_every_error_carries_a_code():
