@@ -60,7 +60,7 @@ class TerrainPresign(serializers.Serializer):
     headers = serializers.DictField(child=serializers.CharField())
 
 
-class TerrainUploadRequest(serializers.Serializer):
+class TerrainUpload(serializers.Serializer):
     """TerrainDirectUploadView's multipart form."""
 
     file = serializers.FileField(help_text="The GeoTIFF.")

@@ -66,7 +66,7 @@ class TerrainDirectUploadView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
     parser_classes = [MultiPartParser]
 
-    @extend_schema(request=schemas.TerrainUploadRequest, responses={202: schemas.Terrain})
+    @extend_schema(request=schemas.TerrainUpload, responses={202: schemas.Terrain})
     def post(self, request: AuthenticatedRequest) -> Response:
         uploaded = request.FILES.get("file")
         if uploaded is None:
