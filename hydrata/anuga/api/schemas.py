@@ -4,28 +4,30 @@ Nothing serializes with these; each mirrors the function named in its docstring.
 schema tests and the schemathesis fuzz check real answers against them.
 """
 
+from typing import Any
+
 from rest_framework import serializers
 
 from hydrata.anuga.api.serializers import InputLayerOutput, ProjectOutput, TerrainOutput
 from hydrata.anuga.models import InputKind, RunStatus
 
 
-def numbers(**kwargs: object) -> serializers.ListField:
+def numbers(**kwargs: Any) -> serializers.ListField:
     return serializers.ListField(child=serializers.FloatField(), **kwargs)
 
 
-def positions(**kwargs: object) -> serializers.ListField:
+def positions(**kwargs: Any) -> serializers.ListField:
     """[[lon, lat], ...]"""
-    return serializers.ListField(child=numbers(min_length=2, max_length=2), **kwargs)  # type: ignore[arg-type]
+    return serializers.ListField(child=numbers(min_length=2, max_length=2), **kwargs)
 
 
 def segments() -> serializers.ListField:
     """[[[lon, lat], [lon, lat]], ...]: each a straight line between two mesh nodes."""
-    return serializers.ListField(child=positions(min_length=2, max_length=2))  # type: ignore[arg-type]
+    return serializers.ListField(child=positions(min_length=2, max_length=2))
 
 
-def free_form(**kwargs: object) -> serializers.DictField:
-    return serializers.DictField(child=serializers.JSONField(), **kwargs)  # type: ignore[arg-type]
+def free_form(**kwargs: Any) -> serializers.DictField:
+    return serializers.DictField(child=serializers.JSONField(), **kwargs)
 
 
 SERIES_KINDS = ["gauge", "flow_line", "point"]
@@ -38,7 +40,7 @@ def run_status_field() -> serializers.ChoiceField:
 class Terrain(TerrainOutput):
     """TerrainOutput; a browser session's answer leaves out the signed hillshade link."""
 
-    s3_hillshade_url = serializers.CharField(required=False, allow_null=True)
+    s3_hillshade_url = serializers.CharField(required=False, allow_null=True)  # type: ignore[assignment]  # doc only
 
 
 class MapDetail(serializers.Serializer):
@@ -120,7 +122,7 @@ class ScenarioMesh(serializers.Serializer):
     run = serializers.IntegerField()
     current = serializers.BooleanField(help_text="Built from the scenario as it is now.")
     triangle_count = serializers.IntegerField()
-    bbox_wgs84 = numbers(min_length=4, max_length=4)  # type: ignore[arg-type]
+    bbox_wgs84 = numbers(min_length=4, max_length=4)
     outline = segments()
     view = MeshView(required=False)
 
@@ -327,7 +329,8 @@ class RunResults(Withheld, ResultLayers):
 
 class Picture(serializers.Serializer):
     mime_type = serializers.ChoiceField(choices=["image/png"])
-    data = serializers.CharField(help_text="Base64.")
+    # DRF's metaclass takes declared fields off the class, so this does not shadow Serializer.data at run time.
+    data = serializers.CharField(help_text="Base64.")  # type: ignore[assignment]
 
 
 class RunPreview(Picture):

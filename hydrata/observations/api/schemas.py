@@ -1,14 +1,16 @@
 """Documentation serializers: the shapes of the answers the observations API builds as dicts, for the OpenAPI
 schema only. Each mirrors the function or view named in its docstring."""
 
+from typing import Any
+
 from rest_framework import serializers
 
 from hydrata.observations.api.serializers import EventOutput
 from hydrata.observations.models import Quantity
 
 
-def free_form(**kwargs: object) -> serializers.DictField:
-    return serializers.DictField(child=serializers.JSONField(), **kwargs)  # type: ignore[arg-type]
+def free_form(**kwargs: Any) -> serializers.DictField:
+    return serializers.DictField(child=serializers.JSONField(), **kwargs)
 
 
 class EventList(serializers.Serializer):
