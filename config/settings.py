@@ -186,8 +186,21 @@ SPECTACULAR_SETTINGS = {
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
     "COMPONENT_SPLIT_REQUEST": True,
+    # Choice sets that share a field name (status, kind) get a name each.
+    "ENUM_NAME_OVERRIDES": {
+        "RunStatusEnum": "hydrata.anuga.models.RunStatus",
+        "TerrainStatusEnum": "hydrata.anuga.models.TerrainStatus",
+        "UploadStatusEnum": "hydrata.uploads.models.UploadStatus",
+        "InputKindEnum": "hydrata.anuga.models.InputKind",
+        "SeriesTypeEnum": "hydrata.anuga.models.SeriesType",
+        "SeriesKindEnum": "hydrata.anuga.api.schemas.SERIES_KINDS",
+        "GrantKindEnum": "hydrata.agents.models.GrantKind",
+        "GrantLevelEnum": "hydrata.agents.models.GrantLevel",
+        "QuantityEnum": "hydrata.observations.models.Quantity",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
+        "hydrata.core.schema.name_slashless_aliases",
         "hydrata.core.schema.add_error_responses",
     ],
 }

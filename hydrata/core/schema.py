@@ -57,6 +57,17 @@ class ConnectFlowScheme(OpenApiAuthenticationExtension):
         }
 
 
+def name_slashless_aliases(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    """GeoNode clients call some routes with and without the trailing slash: the alias without it gets an
+    operationId of its own (`..._no_slash`) rather than the numeral spectacular would add with a warning."""
+    paths = result.get("paths", {})
+    for path, operations in paths.items():
+        if not path.endswith("/") and f"{path}/" in paths:
+            for operation in operations.values():
+                operation["operationId"] += "_no_slash"
+    return result
+
+
 def add_error_responses(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
     """Every operation may answer with the error body; spectacular only sees the success shapes."""
     result.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR_BODY

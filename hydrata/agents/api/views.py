@@ -1,8 +1,10 @@
 from django.utils import timezone
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from hydrata.agents.api import schemas
 from hydrata.agents.api.serializers import CapabilitySuggestionInput
 from hydrata.agents.permissions import grant_of
 from hydrata.agents.selectors import account_for_user, spend_used_this_month
@@ -16,6 +18,7 @@ class AgentMeView(APIView):
 
     grant_levels = {"GET": "read"}
 
+    @extend_schema(responses={200: schemas.AgentMe})
     def get(self, request: AuthenticatedRequest) -> Response:
         grant = grant_of(request)
         if grant is None:
@@ -47,6 +50,7 @@ class AgentMeView(APIView):
 class CapabilitySuggestionCreateView(APIView):
     grant_levels = {"POST": "read"}
 
+    @extend_schema(request=CapabilitySuggestionInput, responses={201: schemas.CapabilitySuggestion})
     def post(self, request: AuthenticatedRequest) -> Response:
         data = CapabilitySuggestionInput(data=request.data)
         data.is_valid(raise_exception=True)

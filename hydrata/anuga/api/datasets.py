@@ -1,3 +1,4 @@
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -11,6 +12,7 @@ class DatasetDetailView(APIView):
 
     grant_levels = {"GET": "read"}
 
+    @extend_schema(responses={200: inline_serializer("DatasetDetail", {"dataset": DatasetOutput()})})
     def get(self, request: AuthenticatedRequest, dataset_id: int) -> Response:
         dataset = dataset_visible_get(user=request.user, dataset_id=dataset_id)
         return Response({"dataset": DatasetOutput(dataset).data})

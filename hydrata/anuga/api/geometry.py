@@ -1,8 +1,10 @@
 """What the map draws as vectors, in WGS84: an input row's features and a scenario's mesh."""
 
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from hydrata.anuga.api import schemas
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.selectors.map_geometry import input_layer_features, scenario_mesh
 from hydrata.anuga.selectors.model_inputs import input_layer_get
@@ -13,6 +15,7 @@ class InputLayerFeaturesView(ProjectScopedView):
     grant_levels = {"GET": "read"}
     kind: str = ""
 
+    @extend_schema(responses={200: schemas.LayerFeatures})
     def get(self, request: Request, layer_id: int) -> Response:
         layer = input_layer_get(project=self.project, kind=self.kind, layer_id=layer_id)
         return Response(input_layer_features(layer=layer))
@@ -36,6 +39,14 @@ def bounds_of(text: str) -> tuple[float, float, float, float] | None:
 class ScenarioMeshView(ProjectScopedView):
     grant_levels = {"GET": "read"}
 
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "bbox", str, description="west,south,east,north in degrees: also the triangles' edges in that window."
+            )
+        ],
+        responses={200: schemas.ScenarioMesh},
+    )
     def get(self, request: Request, scenario_id: int) -> Response:
         scenario = self.scenario_get(scenario_id)
         bounds = bounds_of(request.query_params.get("bbox", ""))

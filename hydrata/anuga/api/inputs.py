@@ -1,9 +1,12 @@
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 
+from hydrata.anuga.api import schemas
 from hydrata.anuga.api.base import ProjectScopedView
-from hydrata.anuga.models import InputKind, InputLayer
+from hydrata.anuga.api.serializers import InputLayerOutput
+from hydrata.anuga.models import InputKind
 from hydrata.anuga.selectors.model_inputs import input_layer_get, input_layers_of
 from hydrata.anuga.services.inputs import input_layer_attach
 from hydrata.core.requests import AuthenticatedRequest
@@ -21,28 +24,6 @@ KIND_PATHS = {
 }
 
 
-class InputLayerOutput(serializers.ModelSerializer):
-    gn_layer = serializers.IntegerField(source="dataset_id", allow_null=True)
-    has_features = serializers.SerializerMethodField()
-
-    class Meta:
-        model = InputLayer
-        fields = [
-            "id",
-            "kind",
-            "title",
-            "is_default",
-            "gn_layer",
-            "has_features",
-            "feature_count",
-            "bbox_wgs84",
-            "updated_at",
-        ]
-
-    def get_has_features(self, layer: InputLayer) -> bool:
-        return layer.feature_count > 0
-
-
 class AttachInput(serializers.Serializer):
     gn_layer = serializers.IntegerField(allow_null=True, min_value=1)
 
@@ -51,6 +32,7 @@ class InputLayerListView(ProjectScopedView, GenericAPIView):
     grant_levels = {"GET": "read"}
     kind: str = ""
 
+    @extend_schema(responses={200: InputLayerOutput(many=True)})
     def get(self, request: AuthenticatedRequest) -> Response:
         page = self.paginate_queryset(input_layers_of(project=self.project, kind=self.kind))
         return self.get_paginated_response(InputLayerOutput(page, many=True).data)
@@ -60,10 +42,12 @@ class InputLayerDetailView(ProjectScopedView):
     grant_levels = {"GET": "read", "PATCH": "draft"}
     kind: str = ""
 
+    @extend_schema(responses={200: InputLayerOutput})
     def get(self, request: AuthenticatedRequest, layer_id: int) -> Response:
         layer = input_layer_get(project=self.project, kind=self.kind, layer_id=layer_id)
         return Response(InputLayerOutput(layer).data)
 
+    @extend_schema(request=AttachInput, responses={200: InputLayerOutput})
     def patch(self, request: AuthenticatedRequest, layer_id: int) -> Response:
         layer = input_layer_get(project=self.project, kind=self.kind, layer_id=layer_id)
         data = AttachInput(data=request.data)
@@ -78,6 +62,7 @@ class AllInputsView(ProjectScopedView):
 
     grant_levels = {"GET": "read"}
 
+    @extend_schema(responses={200: schemas.InputsByKind})
     def get(self, request: AuthenticatedRequest) -> Response:
         grouped: dict[str, list] = {kind: [] for kind in InputKind.values}
         for row in InputLayerOutput(input_layers_of(project=self.project), many=True).data:

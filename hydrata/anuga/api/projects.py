@@ -1,8 +1,10 @@
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from hydrata.anuga.api import schemas
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.api.serializers import ProjectCreateInput, ProjectOutput
 from hydrata.anuga.selectors.projects import project_for_map, projects_visible_to, roles_for
@@ -13,11 +15,13 @@ from hydrata.core.requests import AuthenticatedRequest
 class ProjectListCreateView(GenericAPIView):
     grant_levels = {"GET": "read", "POST": "draft"}
 
+    @extend_schema(responses={200: ProjectOutput(many=True)})
     def get(self, request: AuthenticatedRequest) -> Response:
         page = self.paginate_queryset(projects_visible_to(user=request.user))
         roles = roles_for(user=request.user, project_ids=[p.pk for p in page or []])
         return self.get_paginated_response(ProjectOutput(page, many=True, context={"roles": roles}).data)
 
+    @extend_schema(request=ProjectCreateInput, responses={201: ProjectOutput})
     def post(self, request: AuthenticatedRequest) -> Response:
         data = ProjectCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -29,6 +33,7 @@ class ProjectListCreateView(GenericAPIView):
 class ProjectDetailView(ProjectScopedView):
     grant_levels = {"GET": "read"}
 
+    @extend_schema(responses={200: ProjectOutput})
     def get(self, request: AuthenticatedRequest) -> Response:
         roles = roles_for(user=request.user, project_ids=[self.project.pk])
         return Response(ProjectOutput(self.project, context={"roles": roles}).data)
@@ -39,6 +44,7 @@ class MapDetailView(APIView):
 
     grant_levels = {"GET": "read"}
 
+    @extend_schema(responses={200: schemas.MapDetail})
     def get(self, request: AuthenticatedRequest, map_id: int) -> Response:
         project = project_for_map(user=request.user, map_id=map_id)
         roles = roles_for(user=request.user, project_ids=[project.pk])

@@ -1,11 +1,13 @@
 from typing import Any
 
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from hydrata.agents.permissions import grant_of, signed_links_for
+from hydrata.anuga.api import schemas
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.models import Run, RunStatus, Scenario
 from hydrata.anuga.projections import crs_code_validate
@@ -73,6 +75,7 @@ class SampleInput(serializers.Serializer):
     crs = CrsCodeField()
 
 
+@extend_schema_serializer(component_name="RunTimeSeriesInput")  # time_series.py has a TimeSeriesInput too
 class TimeSeriesInput(serializers.Serializer):
     gauges = serializers.ListField(
         child=serializers.CharField(max_length=200), required=False, allow_null=True, default=None, max_length=50
@@ -159,6 +162,7 @@ def _writable_run(request: AuthenticatedRequest, run_id: int) -> Run:
 class ScenarioRunView(APIView):
     grant_levels = {"POST": "launch"}
 
+    @extend_schema(request=StartInput, responses={202: schemas.RunDetail})
     def post(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
         scenario = Scenario.objects.filter(pk=scenario_id, project__in=projects_visible_to(user=request.user)).first()
         if scenario is None:
@@ -177,6 +181,7 @@ class RunStatusView(APIView):
 
     grant_levels = {"GET": "read"}
 
+    @extend_schema(responses={200: schemas.RunState})
     def get(self, request: AuthenticatedRequest, run_id: int) -> Response:
         runs_reap_stale()
         run, in_full = _readable_run(request, run_id)
@@ -186,6 +191,7 @@ class RunStatusView(APIView):
 class RunDetailView(APIView):
     grant_levels = {"GET": "read"}
 
+    @extend_schema(responses={200: schemas.RunDetail})
     def get(self, request: AuthenticatedRequest, run_id: int) -> Response:
         runs_reap_stale()
         run, in_full = _readable_run(request, run_id)
@@ -195,6 +201,7 @@ class RunDetailView(APIView):
 class RunCancelView(APIView):
     grant_levels = {"POST": "launch"}
 
+    @extend_schema(request=None, responses={202: schemas.RunState})
     def post(self, request: AuthenticatedRequest, run_id: int) -> Response:
         run = run_cancel(run=_writable_run(request, run_id))
         return Response(run_status(run), status=status.HTTP_202_ACCEPTED)
@@ -203,6 +210,7 @@ class RunCancelView(APIView):
 class RunRetryView(APIView):
     grant_levels = {"POST": "launch"}
 
+    @extend_schema(request=None, responses={202: schemas.RunDetail})
     def post(self, request: AuthenticatedRequest, run_id: int) -> Response:
         retry = run_retry(run=_writable_run(request, run_id), user=request.user, grant=grant_of(request))
         return Response(run_detail(retry, signed_links=signed_links_for(request)), status=status.HTTP_202_ACCEPTED)
@@ -211,6 +219,10 @@ class RunRetryView(APIView):
 class ProjectRunsView(ProjectScopedView, GenericAPIView):
     grant_levels = {"GET": "read"}
 
+    @extend_schema(
+        parameters=[OpenApiParameter("status", str, enum=RunStatus.values, description="Only runs in this state.")],
+        responses={200: schemas.RunDetail(many=True)},
+    )
     def get(self, request: AuthenticatedRequest) -> Response:
         wanted = request.query_params.get("status") or None
         if wanted and wanted not in RunStatus.values:
@@ -234,6 +246,7 @@ def finished_run(run: Run) -> Run:
 class RunResultsView(APIView):
     grant_levels = {"GET": "read"}
 
+    @extend_schema(responses={200: schemas.RunResults})
     def get(self, request: AuthenticatedRequest, run_id: int) -> Response:
         run, in_full = _readable_run(request, run_id)
         finished_run(run)
@@ -249,6 +262,7 @@ class RunResultsView(APIView):
 class RunPreviewView(APIView):
     grant_levels = {"GET": "read"}
 
+    @extend_schema(responses={200: schemas.RunPreview})
     def get(self, request: AuthenticatedRequest, run_id: int) -> Response:
         run = finished_run(run_get(user=request.user, run_id=run_id))
         return Response({"id": run.pk, "mime_type": "image/png", "data": preview_png(run)})
@@ -257,6 +271,7 @@ class RunPreviewView(APIView):
 class RunSampleView(APIView):
     grant_levels = {"POST": "read"}
 
+    @extend_schema(request=SampleInput, responses={200: schemas.RunSample})
     def post(self, request: AuthenticatedRequest, run_id: int) -> Response:
         run = finished_run(run_get(user=request.user, run_id=run_id))
         data = SampleInput(data=request.data)
@@ -269,6 +284,7 @@ class RunSampleView(APIView):
 class RunTimeSeriesView(APIView):
     grant_levels = {"POST": "read"}
 
+    @extend_schema(request=TimeSeriesInput, responses={200: schemas.RunTimeSeries})
     def post(self, request: AuthenticatedRequest, run_id: int) -> Response:
         run = run_get(user=request.user, run_id=run_id)
         data = TimeSeriesInput(data=request.data)
@@ -296,6 +312,7 @@ class RunTimeSeriesView(APIView):
 class RunImpactView(APIView):
     grant_levels = {"GET": "read"}
 
+    @extend_schema(responses={200: schemas.RunImpact})
     def get(self, request: AuthenticatedRequest, run_id: int, other_run_id: int) -> Response:
         run = run_get(user=request.user, run_id=run_id)
         other = comparable(run, run_get(user=request.user, run_id=other_run_id))

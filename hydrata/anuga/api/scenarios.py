@@ -1,10 +1,12 @@
 from typing import Any
 
 from django.contrib.auth.models import User
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 
+from hydrata.anuga.api import schemas
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.api.runs import run_answer
 from hydrata.anuga.models import Run, Scenario
@@ -17,6 +19,12 @@ from hydrata.core.limits import DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH
 from hydrata.core.requests import AuthenticatedRequest
 
 REFERENCES = ("terrain", *Scenario.INPUT_FIELDS)
+# A member reads the scenario in full; a non-member of a public project its published part (`reduced`).
+SCENARIO_READ = PolymorphicProxySerializer(
+    component_name="ScenarioRead",
+    serializers=[schemas.ScenarioDetail, schemas.ScenarioPublic],
+    resource_type_field_name=None,
+)
 
 
 class ScenarioInput(serializers.Serializer):
@@ -108,11 +116,13 @@ def _shape(request: AuthenticatedRequest, scenario: Scenario) -> dict[str, Any]:
 class ScenarioListCreateView(ProjectScopedView, GenericAPIView):
     grant_levels = {"GET": "read", "POST": "draft"}
 
+    @extend_schema(responses={200: schemas.ScenarioSummary(many=True)})
     def get(self, request: AuthenticatedRequest) -> Response:
         page = self.paginate_queryset(scenarios_of(project=self.project).prefetch_related("runs"))
         in_full = reads_in_full(user=request.user, project_id=self.project.pk)
         return self.get_paginated_response([_compact(s, in_full=in_full) for s in page or []])
 
+    @extend_schema(request=ScenarioInput, responses={201: schemas.ScenarioDetail})
     def post(self, request: AuthenticatedRequest) -> Response:
         data = ScenarioInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -141,9 +151,11 @@ def _compact(scenario: Scenario, *, in_full: bool) -> dict[str, Any]:
 class ScenarioDetailView(ProjectScopedView):
     grant_levels = {"GET": "read", "PATCH": "draft"}
 
+    @extend_schema(responses={200: SCENARIO_READ})
     def get(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
         return Response(_shape(request, self.scenario_get(scenario_id)))
 
+    @extend_schema(request=ScenarioInput, responses={200: schemas.ScenarioDetail})
     def patch(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
         scenario = self.scenario_get(scenario_id)
         data = ScenarioInput(data=request.data, partial=True)
@@ -156,6 +168,7 @@ class ScenarioDetailView(ProjectScopedView):
 class ScenarioCloneView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
+    @extend_schema(request=CloneInput, responses={201: schemas.ScenarioDetail})
     def post(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
         scenario = self.scenario_get(scenario_id)
         data = CloneInput(data=request.data)
@@ -167,6 +180,7 @@ class ScenarioCloneView(ProjectScopedView):
 class ScenarioBuildView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
+    @extend_schema(request=None, responses={202: schemas.ScenarioBuild})
     def post(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
         scenario = self.scenario_get(scenario_id)
         run = scenario_build_request(scenario=scenario, user=request.user)

@@ -1,6 +1,8 @@
+from django.conf import settings
 from rest_framework import serializers
 
-from hydrata.anuga.models import Project
+from hydrata.anuga.models import InputLayer, Project, Terrain, TerrainStatus
+from hydrata.storage import get_storage
 
 
 class ProjectCreateInput(serializers.Serializer):
@@ -25,3 +27,75 @@ class ProjectOutput(serializers.ModelSerializer):
     def get_role(self, project: Project) -> str | None:
         roles: dict[int, str] = self.context.get("roles", {})
         return roles.get(project.pk) or ("public" if project.is_public else None)
+
+
+class TerrainOutput(serializers.ModelSerializer):
+    resolution = serializers.SerializerMethodField()
+    s3_hillshade_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Terrain
+        fields = [
+            "id",
+            "project",
+            "title",
+            "status",
+            "error_message",
+            "source_filename",
+            "native_crs",
+            "crs",
+            "reprojected",
+            "width",
+            "height",
+            "resolution",
+            "bbox_wgs84",
+            "bbox_native",
+            "elevation_min",
+            "elevation_max",
+            "nodata_fraction",
+            "s3_hillshade_url",
+            "created_at",
+            "updated_at",
+        ]
+
+    def get_resolution(self, terrain: Terrain) -> list[float] | None:
+        if terrain.resolution_x is None or terrain.resolution_y is None:
+            return None
+        return [terrain.resolution_x, terrain.resolution_y]
+
+    def to_representation(self, terrain: Terrain) -> dict:
+        data = super().to_representation(terrain)
+        if not self.context.get("signed_links", True):
+            data.pop("s3_hillshade_url")
+        return data
+
+    def get_s3_hillshade_url(self, terrain: Terrain) -> str | None:
+        if not self.context.get("signed_links", True):
+            return None
+        if terrain.status != TerrainStatus.READY or not terrain.hillshade_key:
+            return None
+        return get_storage().presign_download(
+            key=terrain.hillshade_key, expires_in=settings.HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS
+        )
+
+
+class InputLayerOutput(serializers.ModelSerializer):
+    gn_layer = serializers.IntegerField(source="dataset_id", allow_null=True)
+    has_features = serializers.SerializerMethodField()
+
+    class Meta:
+        model = InputLayer
+        fields = [
+            "id",
+            "kind",
+            "title",
+            "is_default",
+            "gn_layer",
+            "has_features",
+            "feature_count",
+            "bbox_wgs84",
+            "updated_at",
+        ]
+
+    def get_has_features(self, layer: InputLayer) -> bool:
+        return layer.feature_count > 0

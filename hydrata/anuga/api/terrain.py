@@ -1,17 +1,18 @@
 from django.conf import settings
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
 from hydrata.agents.permissions import signed_links_for
+from hydrata.anuga.api import schemas
 from hydrata.anuga.api.base import ProjectScopedView
-from hydrata.anuga.models import Terrain, TerrainStatus
+from hydrata.anuga.api.serializers import TerrainOutput
 from hydrata.anuga.selectors.model_inputs import terrain_get, terrains_of
 from hydrata.anuga.services.terrain import terrain_upload_direct, terrain_upload_finalize, terrain_upload_presign
 from hydrata.core.errors import ValidationFailed
 from hydrata.core.requests import AuthenticatedRequest
-from hydrata.storage import get_storage
 
 
 class PresignInput(serializers.Serializer):
@@ -26,56 +27,6 @@ class FinalizeInput(serializers.Serializer):
     title = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 
-class TerrainOutput(serializers.ModelSerializer):
-    resolution = serializers.SerializerMethodField()
-    s3_hillshade_url = serializers.SerializerMethodField()
-
-    class Meta:
-        model = Terrain
-        fields = [
-            "id",
-            "project",
-            "title",
-            "status",
-            "error_message",
-            "source_filename",
-            "native_crs",
-            "crs",
-            "reprojected",
-            "width",
-            "height",
-            "resolution",
-            "bbox_wgs84",
-            "bbox_native",
-            "elevation_min",
-            "elevation_max",
-            "nodata_fraction",
-            "s3_hillshade_url",
-            "created_at",
-            "updated_at",
-        ]
-
-    def get_resolution(self, terrain: Terrain) -> list[float] | None:
-        if terrain.resolution_x is None or terrain.resolution_y is None:
-            return None
-        return [terrain.resolution_x, terrain.resolution_y]
-
-    def to_representation(self, terrain: Terrain) -> dict:
-        data = super().to_representation(terrain)
-        if not self.context.get("signed_links", True):
-            data.pop("s3_hillshade_url")
-        return data
-
-    def get_s3_hillshade_url(self, terrain: Terrain) -> str | None:
-        if not self.context.get("signed_links", True):
-            return None
-        if terrain.status != TerrainStatus.READY or not terrain.hillshade_key:
-            return None
-        return get_storage().presign_download(
-            key=terrain.hillshade_key, expires_in=settings.HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS
-        )
-
-
 def _links(request: AuthenticatedRequest) -> dict[str, bool]:
     return {"signed_links": signed_links_for(request)}
 
@@ -83,6 +34,7 @@ def _links(request: AuthenticatedRequest) -> dict[str, bool]:
 class TerrainPresignView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
+    @extend_schema(request=PresignInput, responses={200: schemas.TerrainPresign})
     def post(self, request: AuthenticatedRequest) -> Response:
         data = PresignInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -102,6 +54,7 @@ class TerrainPresignView(ProjectScopedView):
 class TerrainFinalizeView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
+    @extend_schema(request=FinalizeInput, responses={202: schemas.Terrain})
     def post(self, request: AuthenticatedRequest) -> Response:
         data = FinalizeInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -113,6 +66,7 @@ class TerrainDirectUploadView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
     parser_classes = [MultiPartParser]
 
+    @extend_schema(request=schemas.TerrainUpload, responses={202: schemas.Terrain})
     def post(self, request: AuthenticatedRequest) -> Response:
         uploaded = request.FILES.get("file")
         if uploaded is None:
@@ -129,6 +83,7 @@ class TerrainDirectUploadView(ProjectScopedView):
 class TerrainListView(ProjectScopedView, GenericAPIView):
     grant_levels = {"GET": "read"}
 
+    @extend_schema(responses={200: schemas.Terrain(many=True)})
     def get(self, request: AuthenticatedRequest) -> Response:
         page = self.paginate_queryset(terrains_of(project=self.project))
         return self.get_paginated_response(TerrainOutput(page, many=True, context=_links(request)).data)
@@ -137,6 +92,7 @@ class TerrainListView(ProjectScopedView, GenericAPIView):
 class TerrainDetailView(ProjectScopedView):
     grant_levels = {"GET": "read"}
 
+    @extend_schema(responses={200: schemas.Terrain})
     def get(self, request: AuthenticatedRequest, terrain_id: int) -> Response:
         return Response(
             TerrainOutput(terrain_get(project=self.project, terrain_id=terrain_id), context=_links(request)).data

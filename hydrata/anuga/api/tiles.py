@@ -1,10 +1,13 @@
 """Map tiles (XYZ PNG) of terrain and run results, readable by whoever may read the terrain or the run."""
 
 from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from hydrata.anuga.api import schemas
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.api.runs import finished_run
 from hydrata.anuga.models import Terrain, TerrainStatus
@@ -46,6 +49,7 @@ def png(content: bytes) -> HttpResponse:
 class RunTileLayersView(APIView):
     grant_levels = {"GET": "read"}
 
+    @extend_schema(responses={200: schemas.TileLayers})
     def get(self, request: AuthenticatedRequest, run_id: int) -> Response:
         run = finished_run(run_get(user=request.user, run_id=run_id))
         return Response({"id": run.pk, "results": run_tile_layers(run=run)})
@@ -54,6 +58,7 @@ class RunTileLayersView(APIView):
 class RunTileView(APIView):
     grant_levels = {"GET": "read"}
 
+    @extend_schema(operation_id="anuga_runs_tile_retrieve", responses={(200, "image/png"): OpenApiTypes.BINARY})
     def get(self, request: AuthenticatedRequest, run_id: int, layer: str, z: str, x: str, y: str) -> HttpResponse:
         run = finished_run(run_get(user=request.user, run_id=run_id))
         zoom, column, row = tile_address(z, x, y)
@@ -75,6 +80,7 @@ class ReadyTerrainView(ProjectScopedView):
 class TerrainTileLayersView(ReadyTerrainView):
     grant_levels = {"GET": "read"}
 
+    @extend_schema(responses={200: schemas.TileLayers})
     def get(self, request: AuthenticatedRequest, terrain_id: int) -> Response:
         terrain = self.ready_terrain(terrain_id)
         return Response({"id": terrain.pk, "results": terrain_tile_layers(terrain=terrain)})
@@ -83,6 +89,9 @@ class TerrainTileLayersView(ReadyTerrainView):
 class TerrainTileView(ReadyTerrainView):
     grant_levels = {"GET": "read"}
 
+    @extend_schema(
+        operation_id="anuga_projects_terrain_tile_retrieve", responses={(200, "image/png"): OpenApiTypes.BINARY}
+    )
     def get(self, request: AuthenticatedRequest, terrain_id: int, style: str, z: str, x: str, y: str) -> HttpResponse:
         terrain = self.ready_terrain(terrain_id)
         zoom, column, row = tile_address(z, x, y)

@@ -1,3 +1,4 @@
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
@@ -58,10 +59,12 @@ class TimeSeriesDetail(serializers.ModelSerializer):
 class TimeSeriesListCreateView(ProjectScopedView, GenericAPIView):
     grant_levels = {"GET": "read", "POST": "draft"}
 
+    @extend_schema(responses={200: TimeSeriesSummary(many=True)})
     def get(self, request: AuthenticatedRequest) -> Response:
         page = self.paginate_queryset(time_series_of(project=self.project))
         return self.get_paginated_response(TimeSeriesSummary(page, many=True).data)
 
+    @extend_schema(request=TimeSeriesInput, responses={201: TimeSeriesDetail})
     def post(self, request: AuthenticatedRequest) -> Response:
         data = TimeSeriesInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -72,5 +75,6 @@ class TimeSeriesListCreateView(ProjectScopedView, GenericAPIView):
 class TimeSeriesDetailView(ProjectScopedView):
     grant_levels = {"GET": "read"}
 
+    @extend_schema(responses={200: TimeSeriesDetail})
     def get(self, request: AuthenticatedRequest, series_id: int) -> Response:
         return Response(TimeSeriesDetail(time_series_get(project=self.project, series_id=series_id)).data)

@@ -1,3 +1,4 @@
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -7,6 +8,7 @@ from hydrata.anuga.selectors.projects import project_get_writable
 from hydrata.anuga.selectors.runs import run_get
 from hydrata.compute.comparison import differing_settings
 from hydrata.core.requests import AuthenticatedRequest
+from hydrata.observations.api import schemas
 from hydrata.observations.api.serializers import CompareInput, RankingInput, comparison_detail
 from hydrata.observations.models import FloodEvent
 from hydrata.observations.run_reading import MODEL_SETTINGS
@@ -24,6 +26,7 @@ def _writable_event(request: AuthenticatedRequest, event_id: int) -> FloodEvent:
 class ComparisonDetailView(APIView):
     grant_levels = {"GET": "read"}
 
+    @extend_schema(responses={200: schemas.ComparisonDetail})
     def get(self, request: AuthenticatedRequest, comparison_id: int) -> Response:
         return Response(comparison_detail(comparison_get(user=request.user, comparison_id=comparison_id)))
 
@@ -31,6 +34,7 @@ class ComparisonDetailView(APIView):
 class ComparisonRecomputeView(APIView):
     grant_levels = {"POST": "draft"}
 
+    @extend_schema(request=None, responses={200: schemas.ComparisonDetail})
     def post(self, request: AuthenticatedRequest, comparison_id: int) -> Response:
         comparison = comparison_get(user=request.user, comparison_id=comparison_id)
         project_get_writable(user=request.user, project_id=comparison.event.project_id)
@@ -40,6 +44,7 @@ class ComparisonRecomputeView(APIView):
 class RunCompareView(APIView):
     grant_levels = {"POST": "draft"}
 
+    @extend_schema(request=CompareInput, responses={201: schemas.ComparisonDetail})
     def post(self, request: AuthenticatedRequest, run_id: int) -> Response:
         run = run_get(user=request.user, run_id=run_id)
         data = CompareInput(data=request.data)
@@ -52,6 +57,7 @@ class RunCompareView(APIView):
 class RankingView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
+    @extend_schema(request=RankingInput, responses={200: schemas.Ranking})
     def post(self, request: AuthenticatedRequest) -> Response:
         data = RankingInput(data=request.data)
         data.is_valid(raise_exception=True)

@@ -1,8 +1,10 @@
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.core.requests import AuthenticatedRequest
+from hydrata.observations.api import schemas
 from hydrata.observations.api.serializers import EventInput, EventOutput, ImportInput
 from hydrata.observations.checks import bbox_wgs84
 from hydrata.observations.selectors import event_get, events_of
@@ -13,9 +15,11 @@ from hydrata.observations.services.observations import flood_event_create
 class EventListCreateView(ProjectScopedView):
     grant_levels = {"GET": "read", "POST": "draft"}
 
+    @extend_schema(operation_id="anuga_projects_events_list", responses={200: schemas.EventList})
     def get(self, request: AuthenticatedRequest) -> Response:
         return Response({"results": EventOutput(events_of(project=self.project), many=True).data})
 
+    @extend_schema(request=EventInput, responses={201: EventOutput})
     def post(self, request: AuthenticatedRequest) -> Response:
         data = EventInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -26,6 +30,7 @@ class EventListCreateView(ProjectScopedView):
 class EventDetailView(ProjectScopedView):
     grant_levels = {"GET": "read"}
 
+    @extend_schema(responses={200: EventOutput})
     def get(self, request: AuthenticatedRequest, event_id: int) -> Response:
         return Response(EventOutput(event_get(project=self.project, event_id=event_id)).data)
 
@@ -33,6 +38,7 @@ class EventDetailView(ProjectScopedView):
 class ObservationImportView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
+    @extend_schema(request=ImportInput, responses={201: schemas.ObservationImport})
     def post(self, request: AuthenticatedRequest, event_id: int) -> Response:
         event = event_get(project=self.project, event_id=event_id)
         data = ImportInput(data=request.data)

@@ -1,3 +1,4 @@
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
@@ -23,11 +24,16 @@ def _event_filter(project: Project, raw: str | None) -> FloodEvent | None:
 class ObservationListCreateView(ProjectScopedView, GenericAPIView):
     grant_levels = {"GET": "read", "POST": "draft"}
 
+    @extend_schema(
+        parameters=[OpenApiParameter("event", int, description="Only the observations of this flood event.")],
+        responses={200: ObservationOutput(many=True)},
+    )
     def get(self, request: AuthenticatedRequest) -> Response:
         event = _event_filter(self.project, request.query_params.get("event"))
         page = self.paginate_queryset(observations_of(project=self.project, event=event))
         return self.get_paginated_response(ObservationOutput(page, many=True).data)
 
+    @extend_schema(request=ObservationInput, responses={201: ObservationOutput})
     def post(self, request: AuthenticatedRequest) -> Response:
         data = ObservationInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -40,9 +46,11 @@ class ObservationListCreateView(ProjectScopedView, GenericAPIView):
 class ObservationDetailView(ProjectScopedView):
     grant_levels = {"GET": "read", "PATCH": "draft", "DELETE": "draft"}
 
+    @extend_schema(responses={200: ObservationOutput})
     def get(self, request: AuthenticatedRequest, observation_id: int) -> Response:
         return Response(ObservationOutput(self._observation(observation_id)).data)
 
+    @extend_schema(request=ObservationInput, responses={200: ObservationOutput})
     def patch(self, request: AuthenticatedRequest, observation_id: int) -> Response:
         observation = self._observation(observation_id)
         data = ObservationInput(data=request.data, partial=True)
@@ -52,6 +60,7 @@ class ObservationDetailView(ProjectScopedView):
             changes["event"] = event_get(project=self.project, event_id=changes["event"])
         return Response(ObservationOutput(observation_update(observation=observation, changes=changes)).data)
 
+    @extend_schema(responses={204: None})
     def delete(self, request: AuthenticatedRequest, observation_id: int) -> Response:
         observation_delete(observation=self._observation(observation_id))
         return Response(status=status.HTTP_204_NO_CONTENT)

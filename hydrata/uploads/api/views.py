@@ -1,4 +1,5 @@
-from rest_framework import status
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -15,6 +16,10 @@ class UploadCreateView(APIView):
     grant_levels = {"POST": "draft"}
     parser_classes = [MultiPartParser, FormParser]
 
+    @extend_schema(
+        request=UploadCreateInput,
+        responses={201: inline_serializer("UploadStarted", {"execution_id": serializers.UUIDField()})},
+    )
     def post(self, request: AuthenticatedRequest) -> Response:
         data = UploadCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -25,6 +30,7 @@ class UploadCreateView(APIView):
 class ExecutionStatusView(APIView):
     grant_levels = {"GET": "read"}
 
+    @extend_schema(responses={200: ExecutionStatusOutput})
     def get(self, request: AuthenticatedRequest, execution_id: str) -> Response:
         execution = execution_get(user=request.user, execution_id=execution_id)
         return Response(ExecutionStatusOutput(execution).data)

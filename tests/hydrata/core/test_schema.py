@@ -1,0 +1,157 @@
+"""The OpenAPI schema at /api/v2/schema/: valid, complete over the URLconf, with the house's security and errors,
+and describing what each operation takes and answers."""
+
+import re
+from collections import Counter
+
+import pytest
+from django.core.management import call_command
+from django.urls import URLPattern, URLResolver, get_resolver
+from openapi_schema_validator import OAS30Validator
+from openapi_spec_validator import validate
+from rest_framework.test import APIClient
+
+from tests.factories import make_finished_run, make_grant, make_project, make_user
+
+pytestmark = pytest.mark.django_db
+# The POSTs whose view reads no body: the route says it all.
+BODILESS = {
+    "anuga_comparisons_recompute_create",
+    "anuga_projects_scenarios_approve_create",
+    "anuga_projects_scenarios_build_create",
+    "anuga_runs_cancel_create",
+    "anuga_runs_retry_create",
+}
+
+
+def api_routes(patterns, prefix: str = "") -> set[str]:
+    """Every route of the URLconf, in the schema's spelling (/api/v2/runs/{run_id}/)."""
+    routes = set()
+    for pattern in patterns:
+        route = prefix + str(pattern.pattern)
+        if isinstance(pattern, URLResolver):
+            routes |= api_routes(pattern.url_patterns, route)
+        elif isinstance(pattern, URLPattern):
+            routes.add("/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", route))
+    return routes
+
+
+def schema() -> dict:
+    response = APIClient().get("/api/v2/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert response.status_code == 200
+    return response.json()
+
+
+def test_the_schema_is_valid_openapi_and_describes_every_api_route():
+    document = schema()
+
+    validate(document)
+    routes = {r for r in api_routes(get_resolver().url_patterns) if r.startswith("/api/v2/")}
+    routes -= {"/api/v2/schema/", "/api/v2/schema/docs/"}
+    assert routes and routes <= set(document["paths"]), sorted(routes - set(document["paths"]))
+
+
+def operations(document: dict) -> list[tuple[str, str, dict]]:
+    return [(path, method, op) for path, methods in document["paths"].items() for method, op in methods.items()]
+
+
+def test_generating_the_schema_gives_no_error_and_no_warning(tmp_path):
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yaml"))
+
+
+def test_every_operation_has_an_operation_id_of_its_own():
+    counts = Counter(op["operationId"] for _, _, op in operations(schema()))
+
+    assert [name for name, count in counts.items() if count > 1] == []
+
+
+def test_every_success_but_a_204_declares_the_body_it_answers():
+    missing = [
+        f"{method} {path} {status}"
+        for path, method, op in operations(schema())
+        for status, response in op["responses"].items()
+        if status.startswith("2") and status != "204" and not response.get("content")
+    ]
+
+    assert missing == []
+
+
+def test_every_post_and_patch_that_reads_a_body_declares_it_and_the_others_declare_none():
+    document = schema()
+    writes = [(op["operationId"], op) for _, method, op in operations(document) if method in ("post", "patch")]
+
+    assert sorted(name for name, op in writes if "requestBody" not in op) == sorted(BODILESS)
+
+
+def test_a_tile_is_declared_a_png_and_a_list_a_page_of_results():
+    paths = schema()["paths"]
+
+    tile = paths["/api/v2/anuga/runs/{run_id}/tiles/{layer}/{z}/{x}/{y}.png"]["get"]["responses"]["200"]
+    assert list(tile["content"]) == ["image/png"]
+    page = paths["/api/v2/anuga/projects/{project_id}/runs/"]["get"]["responses"]["200"]["content"]
+    assert page["application/json"]["schema"] == {"$ref": "#/components/schemas/PaginatedRunDetailList"}
+
+
+def assert_answers_as_documented(document: dict, route: str, response) -> None:
+    assert response.status_code == 200, response.content
+    declared = document["paths"][route]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    OAS30Validator({**declared, "components": document["components"]}).validate(response.json())
+
+
+def test_what_a_stranger_reads_of_a_public_projects_runs_and_scenarios_is_as_documented():
+    """The draft-key fuzz reads every answer in full; the reduced answers (withheld fields null) are checked here."""
+    document, project = schema(), make_project(is_public=True)
+    run = make_finished_run(project)
+    stranger = APIClient(HTTP_AUTHORIZATION=f"Bearer {make_grant(level='read')[1]}")
+    runs, scenarios = "/api/v2/anuga/runs/", f"/api/v2/anuga/projects/{project.pk}/scenarios/"
+
+    for route, url in [
+        ("/api/v2/anuga/runs/{run_id}/", f"{runs}{run.pk}/"),
+        ("/api/v2/anuga/runs/{run_id}/status/", f"{runs}{run.pk}/status/"),
+        ("/api/v2/anuga/runs/{run_id}/results/", f"{runs}{run.pk}/results/"),
+        ("/api/v2/anuga/projects/{project_id}/runs/", f"/api/v2/anuga/projects/{project.pk}/runs/"),
+        ("/api/v2/anuga/projects/{project_id}/scenarios/", scenarios),
+        ("/api/v2/anuga/projects/{project_id}/scenarios/{scenario_id}/", f"{scenarios}{run.scenario_id}/"),
+    ]:
+        answer = stranger.get(url)
+        assert_answers_as_documented(document, route, answer)
+    assert answer.json()["reduced"] is True
+
+
+def test_what_a_members_browser_reads_without_signed_links_is_as_documented():
+    document, project = schema(), make_project()
+    run = make_finished_run(project)
+    browser = APIClient()
+    browser.force_login(project.owner)
+    terrain = f"/api/v2/anuga/projects/{project.pk}/terrain/{run.scenario.terrain_id}/"
+
+    assert_answers_as_documented(document, "/api/v2/anuga/runs/{run_id}/", browser.get(f"/api/v2/anuga/runs/{run.pk}/"))
+    answer = browser.get(terrain)
+    assert_answers_as_documented(document, "/api/v2/anuga/projects/{project_id}/terrain/{terrain_id}/", answer)
+    assert "s3_hillshade_url" not in answer.json()
+
+
+def test_the_schema_names_the_agent_key_and_the_connect_flow_and_every_error_carries_a_code():
+    document = schema()
+
+    schemes = document["components"]["securitySchemes"]
+    assert schemes["agentKey"]["scheme"] == "bearer"
+    assert set(schemes["connectFlow"]["flows"]["authorizationCode"]["scopes"]) >= {"read", "draft", "launch"}
+    assert document["components"]["schemas"]["Error"]["required"] == ["code", "detail"]
+    run = document["paths"]["/api/v2/anuga/scenarios/{scenario_id}/run/"]["post"]
+    assert {"agentKey": []} in run["security"] and {"connectFlow": []} in run["security"]
+    assert run["responses"]["403"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
+
+
+def test_the_docs_page_is_behind_the_sites_login(client):
+    assert client.get("/api/v2/schema/docs/").status_code == 302
+    client.force_login(make_user())
+    assert client.get("/api/v2/schema/docs/").status_code == 200
+
+
+def test_a_path_no_api_route_matches_answers_the_json_error_body_not_a_page(client):
+    response = client.get("/api/v2/anuga/runs/-1/")
+
+    assert response.status_code == 404 and response["Content-Type"] == "application/json"
+    assert response.json()["code"] == "NOT_FOUND"
+    assert client.get("/no-such-page/")["Content-Type"].startswith("text/html")
