@@ -21,7 +21,8 @@ class Row(BaseModel):
 
 
 class SeriesData(BaseModel):
-    rowData: list[Row]  # noqa: N815  (the platform's wire name, as Hydrata clients send it) = Field(min_length=1, max_length=100_000)
+    # The platform's wire name, as Hydrata clients send it.
+    rowData: list[Row] = Field(min_length=1, max_length=100_000)  # noqa: N815
 
 
 class TimeSeriesSummary(BaseModel):
