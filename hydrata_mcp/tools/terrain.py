@@ -100,7 +100,8 @@ async def finalize_terrain_upload(
     process_id: Annotated[str, Field(description="From presign_terrain_upload.")] = "",
     title: Annotated[str, Field(max_length=200, description="Default: the file name.")] = "",
 ) -> FinalizedTerrain:
-    """Start importing a PUT terrain; get_terrain waits for it. A ready terrain brings default input rows."""
+    """Start importing the terrain file you PUT; get_terrain waits for it. Once ready, the project has its default
+    input rows."""
     api = PlatformClient.for_context(ctx)
     response = await api.post(
         f"{PROJECTS}{project_id}/terrain/upload/finalize/",
