@@ -19,15 +19,12 @@ TimeoutSeconds = Annotated[
     float,
     Field(
         ge=0,
-        description="How long to wait for a final state, in seconds (default 240, clamped to 280; 0 reads once). "
-        "If the result's outcome is timed_out, call again with the same arguments.",
+        description="Seconds to wait, at most 280 (0 reads once); on timed_out, call again.",
     ),
 ]
 PollIntervalSeconds = Annotated[
     float,
-    Field(
-        ge=MIN_POLL_INTERVAL_SECONDS, le=60, description="Seconds between checks while waiting (default 5, at least 2)."
-    ),
+    Field(ge=MIN_POLL_INTERVAL_SECONDS, le=60, description="Seconds between checks."),
 ]
 
 T = TypeVar("T")

@@ -15,15 +15,22 @@ from hydrata_mcp.ui.resource import app_only_tools_hidden, map_app
 INSTRUCTIONS = """\
 Hydrata builds and runs ANUGA flood models. You act for a flood engineer, within the level of the agent key
 you were given (read < draft < launch); the platform enforces it and tells you the level a refusal needs.
+Reading needs read; tools that change something need draft; start_simulation, cancel_run and retry_run need
+launch.
 
 How to work:
 - Results that change something carry `ui_url`, `summary` and `say_to_user`. After each layer, terrain or
   scenario lands, give the user the `ui_url` link so they can check it in the map, and relay `say_to_user`.
 - The numbers in `summary` are real readings of the data; quote them rather than guessing.
 - Never call start_simulation until the user has looked at the model and said to run it: a run spends money.
-- No tool accepts file contents. Upload terrain with presign_terrain_upload then a PUT, and GeoJSON layers by
-  POSTing to the uploads endpoint; then hand the tools the key or execution id.
-- Waiting tools return outcome `timed_out` as a normal result: call them again with the same arguments.
+- Ids come from the list_ and create_ tools (a project's from list_projects, a run's from start_simulation).
+- No tool accepts file contents. Terrain: presign_terrain_upload, PUT the file to its upload_url with the
+  returned Content-Type, then finalize_terrain_upload. A GeoJSON layer (inputs, observation points): POST it as
+  multipart field `base_file` to /api/v2/uploads/upload/ with the same Authorization header; it answers
+  {"execution_id": ...}, which attach_input_layer or import_observations takes.
+- Waiting tools (timeout_seconds) return outcome `timed_out` as a normal result: call them again with the
+  same arguments. Paginated tools (page): ask for next_page while it is not null.
+- A refusal carries a machine code (e.g. MESH_TOO_LARGE, BOUNDARY_NO_EXTERNAL); relay its detail.
 - When you need something no tool does, call suggest_capability with what you needed and why.
 """
 

@@ -28,11 +28,8 @@ class Suggestion(BaseModel):
 
 @tool(title="Describe this agent grant", read_only=True, idempotent=True)
 async def get_agent_grant(ctx: Context) -> AgentGrant:
-    """Describe the grant in use (an agent key, or this app's sign-in connection): its level (read < draft <
-    launch), the account, whether the account has paused agent access, this month's agent spend and its limit,
-    and the grant's expiry.
-
-    Call it first when unsure what you may do, or after a refusal."""
+    """The grant in use (agent key or signed-in app): level, account, paused, spend and limit, expiry. Call it
+    when unsure what you may do."""
     api = PlatformClient.for_context(ctx)
     response = await api.get("/api/v2/agents/me/")
     return AgentGrant(**{name: response.data.get(name) for name in AgentGrant.model_fields})

@@ -14,7 +14,12 @@ from hydrata_mcp.tools.runs import RUNS, RunId
 
 COMPARISONS = "/api/v2/anuga/comparisons/"
 PANEL = "comparison"
-ComparisonId = Annotated[int, Field(ge=1, description="The comparison's id, from compare_run_with_observations.")]
+ComparisonId = Annotated[int, Field(ge=1, description="From compare_run_with_observations.")]
+COMPARISON_NAMES = (
+    "id",
+    *(f"points.{key}" for key in ("observation_id", "observed", "modelled", "error", "within_tolerance")),
+    *(f"metrics.{key}" for key in ("n", "bias", "mae", "rmse", "max_abs_error", "within_tolerance")),
+)
 
 
 class Metrics(BaseModel):
@@ -124,27 +129,24 @@ async def _handed_back(api: PlatformClient, data: dict[str, Any]) -> ComparisonH
     )
 
 
-@tool(title="Compare a run with flood observations")
+@tool(title="Compare a run with flood observations", relied_on=COMPARISON_NAMES)
 async def compare_run_with_observations(ctx: Context, run_id: RunId, event_id: EventId) -> ComparisonHandBack:
-    """Compare a complete run with the observations of a flood event of its project, point by point: observed,
-    the run's modelled peak (stage or depth, as each observation says), error = modelled - observed, within
-    tolerance, wet or dry; and the metrics n, bias, MAE, RMSE, max abs error, count within tolerance. Needs
-    draft level. Comparing the same run and event again brings its comparison up to date."""
+    """Compare a complete run's peaks with a flood event's observations point by point (error = modelled -
+    observed), with metrics; again for the same pair updates it."""
     api = PlatformClient.for_context(ctx)
     return await _handed_back(api, (await api.post(f"{RUNS}{run_id}/compare/", json={"event": event_id})).data)
 
 
-@tool(title="Recompute a comparison", idempotent=True)
+@tool(title="Recompute a comparison", idempotent=True, relied_on=COMPARISON_NAMES)
 async def recompute_comparison(ctx: Context, comparison_id: ComparisonId) -> ComparisonHandBack:
-    """Compute a comparison again from the event's observations as they are now (after observations were added,
-    changed or deleted). Needs draft level."""
+    """Compute a comparison again from the event's observations as they are now."""
     api = PlatformClient.for_context(ctx)
     return await _handed_back(api, (await api.post(f"{COMPARISONS}{comparison_id}/recompute/")).data)
 
 
-@tool(title="Get a comparison", read_only=True, idempotent=True)
+@tool(title="Get a comparison", read_only=True, idempotent=True, relied_on=COMPARISON_NAMES)
 async def get_comparison(ctx: Context, comparison_id: ComparisonId) -> Comparison:
-    """Read a comparison: its points, its metrics, and whether observations changed since it was computed."""
+    """Read a comparison: points, metrics, and whether observations changed since (is_stale)."""
     api = PlatformClient.for_context(ctx)
     return comparison_of((await api.get(f"{COMPARISONS}{comparison_id}/")).data)
 
@@ -159,9 +161,8 @@ async def rank_runs_against_observations(
         Field(min_length=1, max_length=20, description="Complete runs of the project, e.g. one per Manning's n."),
     ],
 ) -> Ranking:
-    """Calibration: compare each run with the event's observations and rank them, best first (lowest RMSE, ties
-    by MAE), with the settings that differ between them side by side (resolution, friction, inflow, rainfall),
-    e.g. to see which Manning's n fits best. Needs draft level."""
+    """Calibration: compare runs with an event's observations, ranked by RMSE then MAE, with the settings that
+    differ between them (e.g. which Manning's n fits best)."""
     api = PlatformClient.for_context(ctx)
     data = (await api.post(f"{PROJECTS}{project_id}/rankings/", json={"event": event_id, "runs": run_ids})).data
     results = [RankedRun.model_validate(entry) for entry in data["results"]]

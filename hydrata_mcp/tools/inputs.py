@@ -94,40 +94,31 @@ def input_row(data: dict[str, Any]) -> InputRow:
 
 @tool(title="List input layers", read_only=True, idempotent=True)
 async def list_inputs(ctx: Context, project_id: ProjectId) -> ProjectInputs:
-    """List every input row of a project, per kind (boundary, friction, inflow, rainfall, structure, mesh_region,
-    gauge, flow_line): id, title, the attached dataset, whether it has features and how many. Rows appear once the
-    terrain is ready."""
+    """List a project's input rows per kind: id, title, dataset, has_features, feature_count. Rows appear once
+    the terrain is ready."""
     api = PlatformClient.for_context(ctx)
     grouped = (await api.get(f"{PROJECTS}{project_id}/inputs/")).data
     return ProjectInputs(**{kind: [input_row(r) for r in grouped.get(kind, [])] for kind in KIND_PATHS})
 
 
-@tool(title="Attach an uploaded layer to the model")
+@tool(
+    title="Attach an uploaded layer to the model",
+    relied_on=("outcome", "kind", "row_id", "dataset_pk", "feature_count"),
+)
 async def attach_input_layer(
     ctx: Context,
     project_id: ProjectId,
-    kind: Annotated[
-        Kind,
-        Field(
-            description="Which input the features are: boundary, friction, inflow, rainfall, "
-            "structure, mesh_region, gauge or flow_line."
-        ),
-    ],
-    execution_id: Annotated[uuid.UUID, Field(description="The execution_id the GeoJSON upload returned.")],
+    kind: Annotated[Kind, Field(description="Which input the features are (breakline and culvert are refused).")],
+    execution_id: Annotated[uuid.UUID, Field(description="What the GeoJSON upload returned.")],
     timeout_seconds: TimeoutSeconds = DEFAULT_TIMEOUT_SECONDS,
     poll_interval_seconds: PollIntervalSeconds = DEFAULT_POLL_INTERVAL_SECONDS,
 ) -> Attachment:
-    """Follow a GeoJSON upload until its import ends, then attach the dataset to the project's default row of
-    that kind. Needs draft level.
-
-    Upload first: POST the file as multipart field `base_file` to /api/v2/uploads/upload/ with the same
-    Authorization header; it answers {"execution_id": ...}. Features must fit the kind: boundary = lines with
-    `boundary` (Reflective, Transmissive, Dirichlet with `stage` in m or a stage time series name, or NormalDepth
-    with `slope`, the friction slope in m/m) and `location` (External/Internal); friction = polygons with
-    `mannings`; inflow = lines with `type` Surface and `data` (m3/s or a hydrograph name); rainfall = polygons
-    with `data` (mm/hr or a hyetograph name); structure = polygons with `method`; mesh_region = polygons with
-    `resolution`; gauge = points with a unique `name`; flow_line = lines with a unique `name`. A misfit is
-    refused with the missing property named."""
+    """Attach a GeoJSON upload, once imported, to the project's default row of its kind; outcome attached,
+    timed_out, upload_failed, no_default_row or no_dataset. Features per kind: boundary lines with
+    `boundary` (Reflective, Transmissive, Dirichlet with `stage` m or stage series name, NormalDepth with `slope`
+    m/m) and `location` (External/Internal); friction polygons, `mannings`; inflow lines, `type` Surface and
+    `data` (m3/s or hydrograph name); rainfall polygons, `data` (mm/hr or hyetograph name); structure polygons,
+    `method`; mesh_region polygons, `resolution`; gauge points, flow_line lines: unique `name`."""
     if kind in UNSUPPORTED_KINDS:
         raise ToolError(
             f"{kind} layers cannot be attached as model inputs yet. Model the feature as a structure "

@@ -23,22 +23,18 @@ from hydrata_mcp.tools.registry import tool
 PANEL = "observations"
 UPLOAD_DONE = {"finished", "failed"}
 
-EventId = Annotated[int, Field(ge=1, description="The flood event's id, from create_flood_event or list_observations.")]
-ObservationId = Annotated[int, Field(ge=1, description="The observation's id, from list_observations.")]
+EventId = Annotated[int, Field(ge=1, description="From list_observations.")]
+ObservationId = Annotated[int, Field(ge=1, description="From list_observations.")]
 Quantity = Literal["peak_stage", "peak_depth"]
 QuantityArg = Annotated[
-    Quantity,
-    Field(
-        description="peak_stage = the highest water level (m, the terrain's datum); "
-        "peak_depth = the deepest water above ground (m)."
-    ),
+    Quantity, Field(description="peak_stage: highest water level (m, datum); peak_depth: deepest water (m).")
 ]
 Coordinate = Annotated[float, Field(allow_inf_nan=False)]
 Metres = Annotated[float, Field(allow_inf_nan=False, description="Metres.")]
-Crs = Annotated[
-    str | None,
-    Field(max_length=64, description="CRS of x and y, e.g. EPSG:4326 (x = longitude); default the project's."),
-]
+Crs = Annotated[str | None, Field(max_length=64, description="CRS of x and y, e.g. EPSG:4326; default the project's.")]
+Notes = Annotated[str, Field(description="Free text.")]
+Source = Annotated[str, Field(max_length=300, description="Who or what recorded it.")]
+ObservedAt = Annotated[datetime | None, Field(description="When it was seen, ISO 8601.")]
 
 
 class FloodEvent(BaseModel):
@@ -147,8 +143,7 @@ async def list_observations(
     page: Page = 1,
     page_size: PageSize = 100,
 ) -> ObservationList:
-    """List a project's flood events and their observations (high-water marks and gauge peaks): position in the
-    project CRS and as given, quantity, value and tolerance. Paginated: ask for next_page while it is not null."""
+    """List a project's flood events and their observations (high-water marks, gauge peaks)."""
     api = PlatformClient.for_context(ctx)
     params: dict[str, Any] = {"page": page, "page_size": page_size}
     if event_id is not None:
@@ -162,17 +157,16 @@ async def list_observations(
     )
 
 
-@tool(title="Record a flood event")
+@tool(title="Record a flood event", relied_on=("id",))
 async def create_flood_event(
     ctx: Context,
     project_id: ProjectId,
-    name: Annotated[str, Field(min_length=1, max_length=200, description="e.g. 'March 2022 flood'.")],
+    name: Annotated[str, Field(min_length=1, max_length=200, description="e.g. March 2022 flood.")],
     started_at: Annotated[datetime, Field(description="ISO 8601, e.g. 2022-03-01T00:00:00Z.")],
     ended_at: Annotated[datetime | None, Field(description="ISO 8601; leave out if unknown.")] = None,
-    description: str = "",
+    description: Notes = "",
 ) -> CreatedEvent:
-    """Record a historic flood of the project: the event that observations belong to and that a run of it is
-    compared with. Needs draft level."""
+    """Record a historic flood: the event observations belong to and runs are compared with."""
     api = PlatformClient.for_context(ctx)
     data = (
         await api.post(
@@ -201,26 +195,22 @@ async def create_flood_event(
     )
 
 
-@tool(title="Record a flood observation")
+@tool(title="Record a flood observation", relied_on=("id",))
 async def create_observation(
     ctx: Context,
     project_id: ProjectId,
     event_id: EventId,
-    x: Annotated[Coordinate, Field(description="Easting, or longitude when crs is geographic.")],
+    x: Annotated[Coordinate, Field(description="Easting, or longitude.")],
     y: Annotated[Coordinate, Field(description="Northing, or latitude.")],
-    value_m: Annotated[
-        Metres, Field(description="The observed peak in metres (a level for peak_stage, a depth for peak_depth).")
-    ],
+    value_m: Annotated[Metres, Field(description="The observed peak, m: a level or a depth, as quantity says.")],
     quantity: QuantityArg = "peak_stage",
     crs: Crs = None,
-    tolerance_m: Annotated[Metres, Field(description="How far the model may be off and still agree (m, > 0).")] = 0.3,
-    observed_at: Annotated[datetime | None, Field(description="When it was seen, ISO 8601.")] = None,
-    source: Annotated[str, Field(max_length=300, description="Who or what recorded it.")] = "",
-    notes: str = "",
+    tolerance_m: Annotated[Metres, Field(description="How far off the model may be and still agree (m, > 0).")] = 0.3,
+    observed_at: ObservedAt = None,
+    source: Source = "",
+    notes: Notes = "",
 ) -> ChangedObservation:
-    """Record one high-water mark or gauge peak of a flood event at a point. Needs draft level. The point is
-    placed in the project CRS; one outside the project's terrain, in an unknown CRS, or with a tolerance <= 0 is
-    refused with a code."""
+    """Record a flood event's high-water mark or gauge peak at a point (refused off the terrain)."""
     api = PlatformClient.for_context(ctx)
     data = (
         await api.post(
@@ -242,32 +232,24 @@ async def create_observation(
     return await _changed(api, project_id, data, "recorded")
 
 
-@tool(title="Import flood observations from an upload")
+@tool(title="Import flood observations from an upload", relied_on=("outcome", "imported", "observation_count"))
 async def import_observations(
     ctx: Context,
     project_id: ProjectId,
     event_id: EventId,
-    execution_id: Annotated[uuid.UUID, Field(description="The execution_id the GeoJSON upload returned.")],
+    execution_id: Annotated[uuid.UUID, Field(description="What the GeoJSON upload returned.")],
     quantity: QuantityArg,
     value_property: Annotated[
-        str, Field(min_length=1, max_length=200, description="The feature property holding each value in metres.")
+        str, Field(min_length=1, max_length=200, description="The feature property holding each value, m.")
     ],
     tolerance_property: Annotated[
-        str | None,
-        Field(
-            max_length=200,
-            description="The property holding each tolerance in metres; without it every point takes 0.3.",
-        ),
+        str | None, Field(max_length=200, description="The property holding each tolerance, m; default 0.3 each.")
     ] = None,
     timeout_seconds: TimeoutSeconds = DEFAULT_TIMEOUT_SECONDS,
     poll_interval_seconds: PollIntervalSeconds = DEFAULT_POLL_INTERVAL_SECONDS,
 ) -> ImportedObservations:
-    """Follow a GeoJSON upload of points until its import ends, then add every point to the flood event as an
-    observation, reprojected to the project CRS. Needs draft level. All or nothing: a bad row (not a point,
-    missing or non-numeric value, outside the terrain) refuses the whole file with every bad row named.
-
-    Upload first: POST the file as multipart field `base_file` to /api/v2/uploads/upload/ with the same
-    Authorization header; it answers {"execution_id": ...}."""
+    """Wait for a GeoJSON upload of points, then add each as an observation of the event, all or nothing;
+    outcome imported, timed_out, upload_failed or no_dataset."""
     api = PlatformClient.for_context(ctx)
     base_map = await base_map_of(api, project_id)
     link = ui_url(base_map=base_map, panel=PANEL, event=event_id)
@@ -348,24 +330,24 @@ async def import_observations(
     )
 
 
-@tool(title="Change a flood observation", idempotent=True)
+@tool(title="Change a flood observation", idempotent=True, relied_on=("id",))
 async def update_observation(
     ctx: Context,
     project_id: ProjectId,
     observation_id: ObservationId,
     event_id: Annotated[int | None, Field(ge=1, description="Move it to another event of the project.")] = None,
     x: Annotated[Coordinate | None, Field(description="A move gives x and y together.")] = None,
-    y: Coordinate | None = None,
+    y: Annotated[Coordinate | None, Field(description="Northing, or latitude.")] = None,
     crs: Crs = None,
-    quantity: Quantity | None = None,
+    quantity: QuantityArg | None = None,
     value_m: Metres | None = None,
     tolerance_m: Metres | None = None,
-    observed_at: datetime | None = None,
-    source: Annotated[str | None, Field(max_length=300)] = None,
-    notes: str | None = None,
+    observed_at: ObservedAt = None,
+    source: Source | None = None,
+    notes: Notes | None = None,
 ) -> ChangedObservation:
-    """Change any of an observation's fields (only those given). Needs draft level. Comparisons computed before
-    the change say they are stale until recompute_comparison."""
+    """Change an observation's fields (only those given); earlier comparisons say they are stale until
+    recompute_comparison."""
     changes = {
         "event": event_id,
         "x": x,
@@ -386,10 +368,9 @@ async def update_observation(
     return await _changed(api, project_id, data, "updated")
 
 
-@tool(title="Delete a flood observation", destructive=True, idempotent=True)
+@tool(title="Delete a flood observation", destructive=True, idempotent=True, relied_on=("id", "deleted"))
 async def delete_observation(ctx: Context, project_id: ProjectId, observation_id: ObservationId) -> DeletedObservation:
-    """Delete an observation for good. Needs draft level. Comparisons computed before say they are stale until
-    recompute_comparison."""
+    """Delete an observation for good; earlier comparisons say they are stale until recompute_comparison."""
     api = PlatformClient.for_context(ctx)
     path = f"{PROJECTS}{project_id}/observations/{observation_id}/"
     observation = observation_of((await api.get(path)).data)

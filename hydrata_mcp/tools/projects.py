@@ -49,9 +49,7 @@ def _project(record: dict[str, Any]) -> Project:
 
 @tool(title="List projects", read_only=True, idempotent=True)
 async def list_projects(ctx: Context, page: Page = 1, page_size: PageSize = 100) -> ProjectPage:
-    """List the Hydrata projects this account can see (its own, shared with it, and public ones), newest first.
-
-    Paginated: `count` is the total; ask for `next_page` while it is not null."""
+    """List the projects this account can see (own, shared and public), newest first."""
     api = PlatformClient.for_context(ctx)
     response = await api.get(PROJECTS, params={"page": page, "page_size": page_size})
     return ProjectPage(**page_numbers(response.data), results=[_project(r) for r in response.data["results"]])
@@ -59,28 +57,21 @@ async def list_projects(ctx: Context, page: Page = 1, page_size: PageSize = 100)
 
 @tool(title="Get a project", read_only=True, idempotent=True)
 async def get_project(ctx: Context, project_id: ProjectId) -> Project:
-    """Read one project: name, projection, visibility, the caller's role, its base map and a link to its map."""
+    """Read a project: name, projection, visibility, the caller's role, base map and map link."""
     api = PlatformClient.for_context(ctx)
     response = await api.get(f"{PROJECTS}{project_id}/")
     return _project(response.data)
 
 
-@tool(title="Create a project")
+@tool(title="Create a project", relied_on=("id",))
 async def create_project(
     ctx: Context,
     name: Annotated[str, Field(min_length=1, max_length=200, description="A name the engineer will recognise.")],
     projection: Annotated[
-        str,
-        Field(
-            description="EPSG code of a projected CRS in metres for the site, e.g. 'EPSG:28356' (MGA zone 56). "
-            "Geographic CRSs such as EPSG:4326 are refused."
-        ),
+        str, Field(description="EPSG code of a projected CRS in metres, e.g. EPSG:28356; EPSG:4326 is refused.")
     ],
 ) -> CreatedProject:
-    """Create a private flood-modelling project owned by the caller's account. Needs a draft-level key.
-
-    Everything else (terrain, input layers, scenarios) lives inside a project. Give the user the returned
-    `ui_url`."""
+    """Create a private project owned by the caller's account; terrain, inputs and scenarios live inside it."""
     api = PlatformClient.for_context(ctx)
     response = await api.post(PROJECTS, json={"name": name, "projection": projection})
     project = _project(response.data)

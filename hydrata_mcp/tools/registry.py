@@ -1,4 +1,5 @@
-"""The one tool registry: names, titles, annotations, and the SDK tools built from them."""
+"""The one tool registry: names, titles, annotations, the names in results clients rely on, and the SDK tools
+built from them, publishing lean schemas (hydrata_mcp.tools.schemas)."""
 
 import importlib
 import inspect
@@ -11,6 +12,8 @@ from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp_types import ToolAnnotations
 from pydantic import ConfigDict
 
+from hydrata_mcp.handback import HandBack
+from hydrata_mcp.tools.schemas import published_input_schema, published_output_schema
 from hydrata_mcp.ui import ui_meta
 
 TOOL_MODULES = (
@@ -36,6 +39,7 @@ class ToolSpec:
     destructive: bool
     idempotent: bool
     app_only: bool = False
+    relied_on: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -51,15 +55,17 @@ class ToolSpec:
         )
 
     def to_tool(self) -> Tool:
-        return Tool.from_function(
+        # The title is published once, as the annotation TOOLS.md asks for: clients show a tool's `title`, else
+        # its `annotations.title` (the spec's order), so a second copy would only cost every catalog its bytes.
+        built = Tool.from_function(
             self.fn,
             name=self.name,
-            title=self.title,
             description=inspect.getdoc(self.fn),
             annotations=self.annotations(),
             meta=ui_meta(name=self.name, app_only=self.app_only),
             structured_output=True,
         )
+        return _publishing_lean_output(built, relied_on=self.relied_on)
 
 
 REGISTRY: dict[str, ToolSpec] = {}
@@ -72,16 +78,20 @@ def tool(
     destructive: bool = False,
     idempotent: bool = False,
     app_only: bool = False,
+    relied_on: tuple[str, ...] = (),
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register a tool. Its name is the function's (verb_noun); its description is the docstring. An `app_only`
-    tool serves the map view (hydrata_mcp.ui) and is kept out of the model's catalog."""
+    tool serves the map view (hydrata_mcp.ui) and is kept out of the model's catalog. `relied_on` names the keys
+    of its result clients rely on (TOOLS.md "Names in results"; dotted for a nested key, e.g. "points.x"): its
+    output schema publishes those, typed and required; without it, every top-level key of the result. A
+    hand-back result relies on the hand-back keys without saying so."""
 
     def register(fn: Callable[..., Any]) -> Callable[..., Any]:
         if fn.__name__ in REGISTRY:
             raise ValueError(f"Tool {fn.__name__} is registered twice")
         if not inspect.getdoc(fn):
             raise ValueError(f"Tool {fn.__name__} needs a docstring: it is the tool's description")
-        REGISTRY[fn.__name__] = ToolSpec(fn, title, read_only, destructive, idempotent, app_only)
+        REGISTRY[fn.__name__] = ToolSpec(fn, title, read_only, destructive, idempotent, app_only, relied_on)
         return fn
 
     return register
@@ -104,4 +114,17 @@ def _forbidding_unknown_arguments(built: Tool) -> Tool:
     namespace = {"__module__": loose.__module__, "model_config": ConfigDict(extra="forbid")}
     strict = cast(type[ArgModelBase], type(loose.__name__, (loose,), namespace))
     metadata = built.fn_metadata.model_copy(update={"arg_model": strict})
-    return built.model_copy(update={"fn_metadata": metadata, "parameters": strict.model_json_schema(by_alias=True)})
+    parameters = published_input_schema(strict.model_json_schema(by_alias=True))
+    return built.model_copy(update={"fn_metadata": metadata, "parameters": parameters})
+
+
+def _publishing_lean_output(built: Tool, *, relied_on: tuple[str, ...]) -> Tool:
+    """The SDK reads `output_schema` live for what it publishes and `output_model` for what it validates, so
+    only the published schema slims: results are still checked against, and keep, every field of the model."""
+    metadata = built.fn_metadata
+    if metadata.output_schema is None:
+        return built
+    model = metadata.output_model
+    hand_back = tuple(HandBack.model_fields) if isinstance(model, type) and issubclass(model, HandBack) else ()
+    lean = published_output_schema(metadata.output_schema, relied_on=(*hand_back, *relied_on), every_key=not relied_on)
+    return built.model_copy(update={"fn_metadata": metadata.model_copy(update={"output_schema": lean})})

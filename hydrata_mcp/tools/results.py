@@ -67,27 +67,23 @@ def _image(data: dict[str, Any]) -> ImageContent:
     return ImageContent(type="image", data=data["data"], mime_type=data["mime_type"])
 
 
-@tool(title="Get run time series", read_only=True, idempotent=True)
+@tool(
+    title="Get run time series",
+    read_only=True,
+    idempotent=True,
+    relied_on=tuple(f"series.{key}" for key in ("name", "kind", "x", "y", "t", "stage", "depth", "speed", "discharge")),
+)
 async def get_run_time_series(
     ctx: Context,
     run_id: RunId,
-    gauges: Annotated[
-        Names,
-        Field(
-            description="Gauge names (the run's gauge layer); null = none, or every "
-            "gauge when nothing at all is asked for."
-        ),
-    ] = None,
-    flow_lines: Annotated[Names, Field(description="Flow line names (the run's flow_line layer).")] = None,
+    gauges: Annotated[Names, Field(description="Names in the run's gauge layer.")] = None,
+    flow_lines: Annotated[Names, Field(description="Names in the run's flow_line layer.")] = None,
     points: Annotated[
-        list[Point] | None,
-        Field(max_length=50, description="Ad-hoc [{x, y}] in the project's CRS, read from the stored output."),
+        list[Point] | None, Field(max_length=50, description="Ad-hoc [{x, y}] in the project's CRS.")
     ] = None,
 ) -> Annotated[CallToolResult, TimeSeries]:
-    """Time series of a complete run: stage, depth and speed at named gauges (recorded at every yield step while it
-    ran) and at ad-hoc points (read from its stored ANUGA output), and discharge through named flow lines; with a
-    PNG chart of them (as an image). With no arguments, every gauge and flow line the run recorded. An unknown
-    name is refused with the names the run has."""
+    """A complete run's stage, depth and speed over time at gauges and points, and discharge through flow lines,
+    with a PNG chart; no arguments means every gauge and flow line."""
     api = PlatformClient.for_context(ctx)
     body: dict[str, Any] = {
         "gauges": gauges,
@@ -102,23 +98,29 @@ async def get_run_time_series(
     )
 
 
-@tool(title="Compare two runs (impact map)", read_only=True, idempotent=True)
+@tool(
+    title="Compare two runs (impact map)",
+    read_only=True,
+    idempotent=True,
+    relied_on=tuple(
+        f"statistics.{key}"
+        for key in (
+            "max_increase_m",
+            "max_decrease_m",
+            "area_wetter_m2",
+            "area_drier_m2",
+            "area_newly_wet_m2",
+            "area_no_longer_wet_m2",
+        )
+    ),
+)
 async def compare_runs(
     ctx: Context,
-    run_id: Annotated[int, Field(ge=1, description="The base run (e.g. existing conditions).")],
-    other_run_id: Annotated[
-        int,
-        Field(
-            ge=1,
-            description="The run compared with it (e.g. with the development), "
-            "of the same project and on the same terrain grid.",
-        ),
-    ],
+    run_id: Annotated[int, Field(ge=1, description="The base run, e.g. existing conditions.")],
+    other_run_id: Annotated[int, Field(ge=1, description="The run compared with it, e.g. with the development.")],
 ) -> Annotated[CallToolResult, RunImpact]:
-    """The impact (afflux) map of other - run on maximum depth and maximum stage, for two complete runs of one
-    project on the same DEM grid: the largest rise and fall, the areas wetter and drier by more than 1 cm, newly
-    wet and no longer wet, the impact layers, and a PNG with a diverging ramp and legend (as an image). Runs on
-    different grids are refused (GRID_MISMATCH); a run of another project is not found."""
+    """The impact (afflux, other - run) on maximum depth and stage of two complete runs on one DEM grid: largest
+    rise and fall, areas changed over 1 cm, impact layers and a PNG."""
     api = PlatformClient.for_context(ctx)
     data = (await api.get(f"{RUNS}{run_id}/impact/{other_run_id}/")).data
     statistics = ImpactStatistics(**data["statistics"])

@@ -15,7 +15,12 @@ from hydrata_mcp.tools.projects import PROJECTS, base_map_of
 from hydrata_mcp.tools.registry import tool
 
 RUNS = "/api/v2/anuga/runs/"
-RunId = Annotated[int, Field(ge=1, description="The run's id, from start_simulation, build_scenario or list_runs.")]
+RunId = Annotated[int, Field(ge=1, description="From list_runs.")]
+RUN_LAYERS = tuple(
+    f"result_layers.gn_layer_{name}"
+    for name in ("max_depth", "max_speed", "max_stage", "max_hazard", "time_of_inundation", "duration_of_inundation")
+)
+RUN_STATISTICS = ("statistics.hazard_area_m2_by_class", "statistics.mass_balance_error_pct")
 Status = Literal["created", "building", "built", "queued", "computing", "processing", "complete", "error", "cancelled"]
 
 
@@ -163,19 +168,16 @@ async def _launched(api: PlatformClient, data: dict[str, Any], verb: str, say: s
     )
 
 
-@tool(title="Start a simulation")
+@tool(title="Start a simulation", relied_on=("id", "status"))
 async def start_simulation(
     ctx: Context,
     scenario_id: Annotated[int, Field(ge=1, description="A built scenario (see build_scenario).")],
     compute_backend: Annotated[
-        Literal["local", "ec2", "batch"], Field(description="Where to compute; 'local' runs on the platform's workers.")
+        Literal["local", "ec2", "batch"], Field(description="Where to compute; local is the platform's workers.")
     ] = "local",
 ) -> LaunchedRun:
-    """Start the ANUGA simulation of a built scenario. Needs a launch-level key and SPENDS MONEY: only call it
-    after the user has reviewed the model and said to run it. Refused when the scenario is not built, when the
-    account has paused agents, when the price would pass the monthly spend limit, or (APPROVAL_REQUIRED, with the
-    link where the user signs off) when the account wants its owner's approval of the scenario first. Then follow
-    it with get_run_status."""
+    """Run a built scenario's ANUGA simulation. It SPENDS MONEY: only after the user reviewed the model and said
+    to run it. Refused when paused, over the spend limit or unapproved (APPROVAL_REQUIRED, with the link)."""
     api = PlatformClient.for_context(ctx)
     data = await _post_launch(
         api, f"/api/v2/anuga/scenarios/{scenario_id}/run/", json={"compute_backend": compute_backend}
@@ -188,17 +190,21 @@ async def start_simulation(
     )
 
 
-@tool(title="Get run status", read_only=True, idempotent=True)
+@tool(
+    title="Get run status",
+    read_only=True,
+    idempotent=True,
+    relied_on=("id", "status", "phase", "progress_pct", "eta_seconds", "error_message", "compute_backend"),
+)
 async def get_run_status(ctx: Context, run_id: RunId) -> RunStatus:
-    """The light, fast status of a run: status, phase, progress_pct, eta_seconds, error_message. Poll this (every
-    10-30 s) while a simulation computes."""
+    """A run's light, fast status; poll it every 10-30 s while a simulation computes."""
     api = PlatformClient.for_context(ctx)
     return run_status((await api.get(f"{RUNS}{run_id}/status/")).data)
 
 
-@tool(title="Get a run", read_only=True, idempotent=True)
+@tool(title="Get a run", read_only=True, idempotent=True, relied_on=(*RUN_LAYERS, *RUN_STATISTICS))
 async def get_run(ctx: Context, run_id: RunId) -> Run:
-    """The full record of a run: timing, mesh, cost, the log's last lines, statistics and result layers."""
+    """A run's full record: timing, mesh, cost, the log's last lines, statistics and result layers (gn_layer_*)."""
     api = PlatformClient.for_context(ctx)
     return run_of((await api.get(f"{RUNS}{run_id}/")).data)
 
@@ -211,7 +217,7 @@ async def list_runs(
     page: Page = 1,
     page_size: PageSize = 100,
 ) -> RunList:
-    """List a project's runs, newest first, optionally only those in one state."""
+    """List a project's runs, newest first, optionally in one state only."""
     api = PlatformClient.for_context(ctx)
     params: dict[str, Any] = {"page": page, "page_size": page_size}
     if status_filter:
@@ -220,31 +226,33 @@ async def list_runs(
     return RunList(**page_numbers(data), results=[run_of(item) for item in data["results"]])
 
 
-@tool(title="Cancel a run", destructive=True)
+@tool(title="Cancel a run", destructive=True, relied_on=("id", "status"))
 async def cancel_run(ctx: Context, run_id: RunId) -> LaunchedRun:
-    """Stop a run: one not yet computing ends at once; a computing one is stopped within seconds and keeps no
-    results. Needs a launch-level key. Refused (409) for a run that already ended."""
+    """Stop a run (a computing one within seconds, keeping no results); refused (409) once it ended."""
     api = PlatformClient.for_context(ctx)
     await api.post(f"{RUNS}{run_id}/cancel/")
     data = (await api.get(f"{RUNS}{run_id}/")).data
     return await _launched(api, data, "cancelled", f"Run {run_id} is being cancelled (now {data['status']}).")
 
 
-@tool(title="Retry a failed run")
+@tool(title="Retry a failed run", relied_on=("id", "status"))
 async def retry_run(ctx: Context, run_id: RunId) -> LaunchedRun:
-    """Retry a run that ended in error: the scenario is built again as a new run, which then computes. Needs a
-    launch-level key and spends money like start_simulation."""
+    """Retry a run that ended in error as a new run (built again, then computed); it spends money like
+    start_simulation."""
     api = PlatformClient.for_context(ctx)
     data = await _post_launch(api, f"{RUNS}{run_id}/retry/")
     return await _launched(api, data, "retried", f"Run {run_id} is being retried as run {data['id']}.")
 
 
-@tool(title="Get run results", read_only=True, idempotent=True)
+@tool(
+    title="Get run results",
+    read_only=True,
+    idempotent=True,
+    relied_on=(*RUN_LAYERS, *RUN_STATISTICS),
+)
 async def get_run_results(ctx: Context, run_id: RunId) -> Annotated[CallToolResult, RunResults]:
-    """The results of a complete run: peak depth, speed and stage with where and when each happened, flooded area
-    per depth band and per ARR 2019 hazard class, the volume balance and its mass error (with a warning above
-    1%), the result layers (maximum depth, speed, stage and hazard, time and duration of inundation), and a PNG
-    preview of the maximum depth (as an image)."""
+    """A complete run's peaks (where, when), flooded areas by depth and ARR 2019 hazard class, mass balance
+    (read the warnings), result layers, and a PNG of maximum depth."""
     api = PlatformClient.for_context(ctx)
     data = (await api.get(f"{RUNS}{run_id}/results/")).data
     preview = (await api.get(f"{RUNS}{run_id}/preview/")).data
@@ -266,15 +274,19 @@ async def get_run_results(ctx: Context, run_id: RunId) -> Annotated[CallToolResu
     )
 
 
-@tool(title="Sample run results at points", read_only=True, idempotent=True)
+@tool(
+    title="Sample run results at points",
+    read_only=True,
+    idempotent=True,
+    relied_on=tuple(f"points.{key}" for key in ("x", "y", "peak_depth", "peak_stage", "peak_speed")),
+)
 async def sample_run_results(
     ctx: Context,
     run_id: RunId,
     points: Annotated[list[Point], Field(min_length=1, max_length=1000, description="[{x, y}, ...]")],
     crs: Annotated[str | None, Field(description="CRS of the points, e.g. EPSG:4326; default the project's.")] = None,
 ) -> SampledPoints:
-    """Peak depth, stage and speed, the hazard class and the time and duration of inundation of a complete run at
-    given points, in the order given (null outside the mesh)."""
+    """A complete run's peaks, hazard class and inundation times at points, in order (null outside the mesh)."""
     api = PlatformClient.for_context(ctx)
     data = (
         await api.post(f"{RUNS}{run_id}/sample/", json={"points": [p.model_dump() for p in points], "crs": crs or ""})

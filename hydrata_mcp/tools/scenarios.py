@@ -20,25 +20,16 @@ from hydrata_mcp.tools.registry import tool
 CONFIRM_ABOVE_TRIANGLES = 100_000
 BUILD_IN_FLIGHT = {"created", "building"}
 BUILD_FAILED = {"error", "cancelled"}
+# What a scenario's result promises: the price of a run before it is built, and where the scenario stands.
+ESTIMATE = ("mesh_triangle_count_estimate", "compute_cost_estimate", "vcpu_hours_estimate", "computed_status")
 
-ScenarioId = Annotated[int, Field(ge=1, description="The scenario's id, from list_scenarios or create_scenario.")]
+ScenarioId = Annotated[int, Field(ge=1, description="From list_scenarios.")]
 Resolution = Annotated[
-    float,
-    Field(
-        ge=0.1,
-        le=1000,
-        description="Mesh resolution in metres (the base mesh's maximum triangle area is resolution²/2).",
-    ),
+    float, Field(ge=0.1, le=1000, description="Mesh resolution, m (largest base triangle: resolution²/2 m²).")
 ]
-Duration = Annotated[int, Field(ge=1, le=2_592_000, description="Simulated time in seconds.")]
-InputId = Annotated[
-    int | None,
-    Field(
-        ge=1,
-        description="An input row id from list_inputs; left out = the "
-        "project's default row of that kind, if it has features.",
-    ),
-]
+Duration = Annotated[int, Field(ge=1, le=2_592_000, description="Simulated seconds.")]
+InputId = Annotated[int | None, Field(ge=1, description="From list_inputs.")]
+ModelStart = Annotated[datetime | None, Field(description="When the simulation starts (for time series).")]
 InputName = Literal[
     "terrain", "boundary", "friction", "inflow", "rainfall", "structure", "mesh_region", "gauge", "flow_line"
 ]
@@ -47,9 +38,7 @@ InundationThreshold = Annotated[
     Field(
         gt=0,
         le=10,
-        description=(
-            "Depth (m) above which a cell counts as inundated, for the time and duration of inundation; default 0.05."
-        ),
+        description="Depth (m) above which a cell counts as inundated; default 0.05.",
     ),
 ]
 
@@ -187,11 +176,11 @@ async def _handed_back(api: PlatformClient, project_id: int, data: dict[str, Any
     return ScenarioWithHandBack(**view.model_dump(), **_handback(view, await base_map_of(api, project_id), verb))
 
 
-@tool(title="Create a scenario")
+@tool(title="Create a scenario", relied_on=("id", *ESTIMATE))
 async def create_scenario(
     ctx: Context,
     project_id: ProjectId,
-    name: Annotated[str, Field(min_length=1, max_length=200)],
+    name: Annotated[str, Field(min_length=1, max_length=200, description="A name the engineer will recognise.")],
     resolution: Resolution,
     duration: Duration,
     terrain: InputId = None,
@@ -203,13 +192,12 @@ async def create_scenario(
     mesh_region: InputId = None,
     gauge: InputId = None,
     flow_line: InputId = None,
-    description: str = "",
-    model_start: Annotated[datetime | None, Field(description="When the simulation starts (for time series).")] = None,
+    description: Annotated[str, Field(description="Free text.")] = "",
+    model_start: ModelStart = None,
     inundation_threshold_m: InundationThreshold = None,
 ) -> ScenarioWithHandBack:
-    """Create a draft scenario: a terrain and input rows with a mesh resolution and a duration. Needs draft level.
-    Nothing is built or spent; the result carries the triangle estimate and the price of a run, which the
-    engineer should see before build_scenario."""
+    """Create a draft scenario (nothing is built or spent). An input left out takes the project's default row of
+    its kind, if that has features. Show the engineer the triangle estimate and price before build_scenario."""
     api = PlatformClient.for_context(ctx)
     body: dict[str, Any] = {
         "name": name,
@@ -234,18 +222,16 @@ async def create_scenario(
     return await _handed_back(api, project_id, (await api.post(_path(project_id), json=body)).data, "created")
 
 
-@tool(title="Get a scenario", read_only=True, idempotent=True)
+@tool(title="Get a scenario", read_only=True, idempotent=True, relied_on=ESTIMATE)
 async def get_scenario(ctx: Context, project_id: ProjectId, scenario_id: ScenarioId) -> ScenarioView:
-    """Read a scenario: computed_status, inputs, resolution, duration, the triangle estimate with its breakdown per
-    region, vCPU-hours and price, the latest run (id, status, error) and whether it is still valid, and whether
-    the engineer approved the scenario as it is now (approval)."""
+    """Read a scenario: status, inputs, numbers, triangle estimate and price, latest run, the engineer's approval."""
     api = PlatformClient.for_context(ctx)
     return scenario_view((await api.get(_path(project_id, scenario_id))).data)
 
 
 @tool(title="List scenarios", read_only=True, idempotent=True)
 async def list_scenarios(ctx: Context, project_id: ProjectId) -> ScenarioList:
-    """List a project's scenarios, newest first, with each one's computed_status and latest run."""
+    """List a project's scenarios, newest first, with computed_status and latest run."""
     api = PlatformClient.for_context(ctx)
     rows = (await api.get(_path(project_id))).data["results"]
     return ScenarioList(
@@ -259,16 +245,16 @@ async def list_scenarios(ctx: Context, project_id: ProjectId) -> ScenarioList:
     )
 
 
-@tool(title="Update a scenario")
+@tool(title="Update a scenario", relied_on=("id", *ESTIMATE, "latest_run_is_valid"))
 async def update_scenario(
     ctx: Context,
     project_id: ProjectId,
     scenario_id: ScenarioId,
-    name: Annotated[str | None, Field(min_length=1, max_length=200)] = None,
-    description: str | None = None,
+    name: Annotated[str | None, Field(min_length=1, max_length=200, description="A new name.")] = None,
+    description: Annotated[str | None, Field(description="Free text.")] = None,
     resolution: Resolution | None = None,
     duration: Duration | None = None,
-    model_start: datetime | None = None,
+    model_start: ModelStart = None,
     terrain: InputId = None,
     boundary: InputId = None,
     friction: InputId = None,
@@ -281,8 +267,8 @@ async def update_scenario(
     inundation_threshold_m: InundationThreshold = None,
     clear: Annotated[list[InputName], Field(description="Inputs to remove from the scenario, e.g. ['rainfall'].")] = [],  # noqa: B006  (pydantic copies defaults)
 ) -> ScenarioWithHandBack:
-    """Change a scenario's name, numbers or inputs (only the arguments given). Needs draft level. Any change
-    marks the latest run invalid, so the next build_scenario builds again."""
+    """Change a scenario's name, numbers or inputs (only those given); a change marks the latest run invalid, so
+    build_scenario builds again."""
     api = PlatformClient.for_context(ctx)
     given = {
         "name": name,
@@ -307,41 +293,37 @@ async def update_scenario(
     )
 
 
-@tool(title="Clone a scenario")
+@tool(title="Clone a scenario", relied_on=("id", *ESTIMATE))
 async def clone_scenario(
     ctx: Context,
     project_id: ProjectId,
     scenario_id: ScenarioId,
     name: Annotated[str, Field(min_length=1, max_length=200, description="The new scenario's name.")],
     overrides: Annotated[
-        dict[str, Any], Field(description='Fields to change in the copy, e.g. {"friction": 12} or {"resolution": 2}.')
+        dict[str, Any], Field(description='Fields to change in the copy, e.g. {"friction": 12, "resolution": 2}.')
     ] = {},  # noqa: B006
 ) -> ScenarioWithHandBack:
-    """Copy a scenario under a new name, with some inputs or numbers changed: e.g. the same model with another
-    friction or rainfall, for comparing. Needs draft level."""
+    """Copy a scenario under a new name with some inputs or numbers changed, e.g. another friction or rainfall."""
     api = PlatformClient.for_context(ctx)
     response = await api.post(f"{_path(project_id, scenario_id)}clone/", json={"name": name, "overrides": overrides})
     return await _handed_back(api, project_id, response.data, "created")
 
 
-@tool(title="Build a scenario (mesh it)")
+@tool(
+    title="Build a scenario (mesh it)",
+    relied_on=("outcome", "computed_status", "run_id", "mesh_triangle_count", "mesh_triangle_count_estimate", "posted"),
+)
 async def build_scenario(
     ctx: Context,
     project_id: ProjectId,
     scenario_id: ScenarioId,
-    confirm: Annotated[
-        bool, Field(description="Needed when the mesh would exceed 100,000 triangles; ask the user first.")
-    ] = False,
+    confirm: Annotated[bool, Field(description="Needed above 100,000 triangles; ask the user first.")] = False,
     rebuild: Annotated[bool, Field(description="Build again even if the latest build is valid.")] = False,
     timeout_seconds: TimeoutSeconds = DEFAULT_TIMEOUT_SECONDS,
     poll_interval_seconds: PollIntervalSeconds = DEFAULT_POLL_INTERVAL_SECONDS,
 ) -> BuildResult:
-    """Build a scenario into a runnable package with a real triangular mesh, and wait for it. Needs draft level.
-
-    It reads the scenario first: a build in flight is followed, not repeated; a valid build is reused unless
-    rebuild=true; an unbuildable model is refused with its code (BOUNDARY_EMPTY, BOUNDARY_NO_EXTERNAL,
-    MESH_REGION_UNITS_UNMARKED, NO_FORCING, NO_TERRAIN, MESH_TOO_LARGE) and, when it can be fixed in the map,
-    a ui_url; above 100,000 triangles it asks for confirm=true and states the number."""
+    """Mesh a scenario and wait; outcome built, error, timed_out, refused (code, detail; ui_url when fixable in
+    the map) or needs_confirmation (call again with confirm=true). A valid build is reused unless rebuild."""
     api = PlatformClient.for_context(ctx)
     base_map = await base_map_of(api, project_id)
     view = scenario_view((await api.get(_path(project_id, scenario_id))).data)

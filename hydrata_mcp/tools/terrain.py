@@ -65,20 +65,16 @@ def terrain_record(data: dict[str, Any]) -> TerrainRecord:
     return TerrainRecord.model_validate({name: data.get(name) for name in TerrainRecord.model_fields})
 
 
-@tool(title="Get an upload URL for terrain")
+@tool(title="Get an upload URL for terrain", relied_on=("upload_url", "staging_key", "process_id", "expires_in"))
 async def presign_terrain_upload(
     ctx: Context,
     project_id: ProjectId,
     filename: Annotated[str, Field(min_length=1, max_length=200, description="The DEM's file name, e.g. dem.tif.")],
     content_type: Annotated[str, Field(description="The Content-Type the PUT will send.")] = "image/tiff",
-    size: Annotated[
-        int | None, Field(ge=1, description="The file's size in bytes (files over 5 GiB are refused up front).")
-    ] = None,
+    size: Annotated[int | None, Field(ge=1, description="Bytes; over 5 GiB is refused.")] = None,
 ) -> PresignedUpload:
-    """Reserve an upload for a terrain GeoTIFF (a DEM) and get a signed URL to PUT its bytes to. Needs draft level.
-
-    Then: PUT the file to `upload_url` with exactly the returned Content-Type header, and call
-    finalize_terrain_upload with `staging_key` and `process_id`. No tool accepts file contents."""
+    """A signed URL to PUT a terrain GeoTIFF (DEM) to, with exactly the returned content_type; then
+    finalize_terrain_upload."""
     api = PlatformClient.for_context(ctx)
     response = await api.post(
         f"{PROJECTS}{project_id}/terrain/upload/presign/",
@@ -96,17 +92,16 @@ async def presign_terrain_upload(
     )
 
 
-@tool(title="Finish a terrain upload")
+@tool(title="Finish a terrain upload", relied_on=("id", "status"))
 async def finalize_terrain_upload(
     ctx: Context,
     project_id: ProjectId,
     staging_key: Annotated[str, Field(min_length=1, description="From presign_terrain_upload.")],
     process_id: Annotated[str, Field(description="From presign_terrain_upload.")] = "",
-    title: Annotated[str, Field(max_length=200, description="A name for the terrain; defaults to the file name.")] = "",
+    title: Annotated[str, Field(max_length=200, description="Default: the file name.")] = "",
 ) -> FinalizedTerrain:
-    """Turn a completed terrain PUT into the project's terrain and start its import (reprojection, statistics,
-    hillshade). Needs draft level. Refused with UPLOAD_NOT_FOUND when nothing was PUT. Then call get_terrain to
-    wait for it; once ready the project gets its default input rows (one per input kind)."""
+    """Start importing the terrain file you PUT; get_terrain waits for it. Once ready, the project has its default
+    input rows."""
     api = PlatformClient.for_context(ctx)
     response = await api.post(
         f"{PROJECTS}{project_id}/terrain/upload/finalize/",
@@ -123,20 +118,21 @@ async def finalize_terrain_upload(
     )
 
 
-@tool(title="Get terrain (waits for its import)", read_only=True, idempotent=True)
+@tool(
+    title="Get terrain (waits for its import)",
+    read_only=True,
+    idempotent=True,
+    relied_on=("outcome", "status", "terrain.id", "polls", "elapsed_seconds"),
+)
 async def get_terrain(
     ctx: Context,
     project_id: ProjectId,
-    terrain_id: Annotated[
-        int | None, Field(ge=1, description="The terrain's id; default the project's newest.")
-    ] = None,
+    terrain_id: Annotated[int | None, Field(ge=1, description="Default: the project's newest terrain.")] = None,
     timeout_seconds: TimeoutSeconds = DEFAULT_TIMEOUT_SECONDS,
     poll_interval_seconds: PollIntervalSeconds = DEFAULT_POLL_INTERVAL_SECONDS,
 ) -> TerrainWait:
-    """Read a project's terrain, waiting while it imports (creating -> styling -> ready | error).
-
-    The summary holds what the engineer can check against the source: WGS84 bbox, elevation range, nodata
-    fraction and the native CRS. outcome timed_out is normal for a large DEM: call again."""
+    """Read a project's terrain, waiting while it imports; outcome ready, error, timed_out or not_found. The
+    summary: WGS84 bbox, elevation range, nodata fraction, native CRS."""
     api = PlatformClient.for_context(ctx)
     base_map = await base_map_of(api, project_id)
 

@@ -14,14 +14,13 @@ DEFAULT_UNITS = {"hyetograph": "mm/hr", "hydrograph": "m3/s", "stage": "m", "gen
 
 
 class Row(BaseModel):
-    timestamp: datetime = Field(
-        description="ISO 8601, e.g. 2024-01-01T00:30:00Z; without an offset it is read in the series' timezone."
-    )
+    timestamp: datetime = Field(description="ISO 8601; without an offset, in the series' timezone.")
     value: float = Field(allow_inf_nan=False)
 
 
 class SeriesData(BaseModel):
-    rowData: list[Row]  # noqa: N815  (the platform's wire name, as Hydrata clients send it) = Field(min_length=1, max_length=100_000)
+    # The platform's wire name, as Hydrata clients send it.
+    rowData: list[Row] = Field(min_length=1, max_length=100_000)  # noqa: N815
 
 
 class TimeSeriesSummary(BaseModel):
@@ -48,7 +47,7 @@ def summary_of(data: dict) -> TimeSeriesSummary:
     return TimeSeriesSummary.model_validate({name: data.get(name) for name in TimeSeriesSummary.model_fields})
 
 
-@tool(title="Create a time series")
+@tool(title="Create a time series", relied_on=("id",))
 async def create_time_series(
     ctx: Context,
     project_id: ProjectId,
@@ -57,22 +56,21 @@ async def create_time_series(
         Field(
             min_length=1,
             max_length=200,
-            description="Unique in the project. A rainfall polygon whose `data` is this exact name uses it.",
+            description="Unique in the project; a rainfall polygon whose `data` is this name uses it.",
         ),
     ],
-    data: Annotated[SeriesData, Field(description='{"rowData": [{"timestamp": ..., "value": ...}, ...]}')],
+    data: Annotated[SeriesData, Field(description="Rows of timestamp and value.")],
     series_type: Annotated[
         Literal["hyetograph", "hydrograph", "stage", "generic"],
-        Field(description="hyetograph = rainfall (mm/hr), hydrograph = flow (m3/s), stage = water level (m)."),
+        Field(description="hyetograph: rain (mm/hr), hydrograph: flow (m3/s), stage: water level (m)."),
     ] = "hyetograph",
-    units: Annotated[str | None, Field(max_length=30, description="Default by type: mm/hr, m3/s, m.")] = None,
-    description: str = "",
+    units: Annotated[str | None, Field(max_length=30, description="Default: the series type's unit.")] = None,
+    description: Annotated[str, Field(description="Free text.")] = "",
     source: Annotated[str, Field(max_length=300, description="Where the numbers come from.")] = "",
     location_name: Annotated[str, Field(max_length=200, description="The gauge or place.")] = "",
     timezone: Annotated[str, Field(description="IANA zone for timestamps without an offset.")] = "UTC",
 ) -> CreatedTimeSeries:
-    """Store a gauge record (rainfall, flow or level over time) in a project. Needs draft level. Rows are checked
-    before anything is sent; a bad row is named by its index."""
+    """Store a gauge record (rain, flow or level over time) in a project; a bad row is refused by its index."""
     api = PlatformClient.for_context(ctx)
     rows = [{"timestamp": row.timestamp.isoformat(), "value": row.value} for row in data.rowData]
     response = await api.post(
@@ -110,7 +108,7 @@ async def create_time_series(
 
 @tool(title="List time series", read_only=True, idempotent=True)
 async def list_time_series(ctx: Context, project_id: ProjectId) -> TimeSeriesList:
-    """List a project's time series: id, name, type, units, row count and first/last timestamp (never the rows)."""
+    """List a project's time series: id, name, type, units, row count, first and last timestamp (not the rows)."""
     api = PlatformClient.for_context(ctx)
     listed = (await api.get(f"{PROJECTS}{project_id}/time-series/")).data["results"]
     return TimeSeriesList(results=[summary_of(item) for item in listed])

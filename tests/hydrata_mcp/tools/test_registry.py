@@ -60,8 +60,10 @@ def test_a_tool_schema_forbids_arguments_it_does_not_name(live_asgi, name):
 def hint_problems(tool) -> list[str]:
     hints, spec = tool.annotations, REGISTRY[tool.name]
     problems = []
-    if not (tool.title and hints.title == tool.title):
-        problems.append("no title")
+    if not (hints.title and hints.title == spec.title):
+        problems.append("no title annotation")
+    if tool.title not in (None, hints.title):
+        problems.append("a second title that differs")
     if {type(hints.read_only_hint), type(hints.destructive_hint), type(hints.idempotent_hint)} != {bool}:
         problems.append("a hint is missing")
     if (hints.read_only_hint, hints.destructive_hint, hints.idempotent_hint) != (
@@ -77,7 +79,7 @@ def hint_problems(tool) -> list[str]:
     return problems
 
 
-def test_every_tool_publishes_a_title_all_three_hints_and_an_output_schema(live_asgi):
+def test_every_tool_publishes_a_title_annotation_all_three_hints_and_an_output_schema(live_asgi):
     _, key = make_grant(level="read")
 
     tools = listed(live_asgi.url, key)
