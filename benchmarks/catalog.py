@@ -16,12 +16,16 @@ import tempfile
 from pathlib import Path
 
 import httpx2
-from get_project import free_port, manage, wait_until_up
 from mcp.client import Client
 from mcp.client.extension import advertise
 from mcp.client.streamable_http import streamable_http_client
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.processes import agent_key, free_port, manage, wait_for_port  # noqa: E402
+
 COMMAND = ".venv/bin/python benchmarks/catalog.py"
 # Measured with this script on commit 8b7d82c, before the catalog was trimmed: a model's 38 tools in 122,599 bytes
 # (an Apps host's 41 in 128,613).
@@ -66,11 +70,11 @@ def main() -> None:
     origin = f"http://127.0.0.1:{port}"
     env = dict(os.environ, HYDRATA_VAR_DIR=workdir, HYDRATA_SITE_URL=origin, LOG_LEVEL="WARNING")
     manage(env, "migrate", "--noinput")
-    key = manage(env, "create_agent_key", "--username", "bench", "--level", "read", "--create-user")
+    key = agent_key(env, username="bench", level="read")
     uvicorn = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port)]
     server = subprocess.Popen([*uvicorn, "--log-level", "warning", "--no-access-log"], cwd=ROOT, env=env)
     try:
-        wait_until_up(origin + "/")
+        wait_for_port(port, server, name="uvicorn")
         model_catalog = asyncio.run(listed_tools(origin, key))
         apps_catalog = asyncio.run(listed_tools(origin, key, **APPS_HOST))
     finally:
