@@ -1,3 +1,4 @@
+import asyncio
 import base64
 from datetime import datetime
 from typing import Annotated, Any, Literal
@@ -246,8 +247,8 @@ async def get_run_results(ctx: Context, run_id: RunId) -> Annotated[CallToolResu
     1%), the result layers (maximum depth, speed, stage and hazard, time and duration of inundation), and a PNG
     preview of the maximum depth (as an image)."""
     api = PlatformClient.for_context(ctx)
-    data = (await api.get(f"{RUNS}{run_id}/results/")).data
-    preview = (await api.get(f"{RUNS}{run_id}/preview/")).data
+    answers = await asyncio.gather(api.get(f"{RUNS}{run_id}/results/"), api.get(f"{RUNS}{run_id}/preview/"))
+    data, preview = (answer.data for answer in answers)
     statistics = data.get("statistics") or {}
     results = RunResults(
         id=data["id"],
