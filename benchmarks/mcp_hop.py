@@ -1,11 +1,16 @@
 """The MCP hop: each read tool through /mcp/ against the REST calls it makes, on a real small_test run.
 
-Starts the production web command (`python -m config.serve`, HYDRATA_WEB_WORKERS processes, default the core
-count) on loopback with a throwaway SQLite database and eager background tasks, arranges a small_test model and
-computes one real run through the REST API, then alternates each pair (direct REST, then the same read as a
-tools/call) for the given number of rounds and prints the medians, their ratios and the goals, all from one run.
+Starts the production web command (`python -m config.serve`) on loopback with a throwaway SQLite database and
+eager background tasks, arranges a small_test model and computes one real run through the REST API, then
+alternates each pair (direct REST, then the same read as a tools/call) for the given number of rounds and prints
+the medians, their ratios and the goals, all from one run.
 
-    .venv/bin/python benchmarks/mcp_hop.py [--rounds 200] [--web-workers N]
+Beside the wall-clock medians it prints the web server's CPU time per call (from /proc, summed over its processes
+and spread over the calls it was spent in): on a shared machine the wall clock also counts the other work's hold
+on the cores at every thread hop, the CPU time much less. One web process by default: several on one SQLite file
+wait for each other's file locks, which says nothing of the hop (with PostgreSQL, pass --web-workers).
+
+    .venv/bin/python benchmarks/mcp_hop.py [--rounds 200] [--web-workers 1]
 """
 
 import argparse
@@ -46,6 +51,30 @@ class Pair:
     rest_paths: list[str]
     rest_ms: list[float] = field(default_factory=list)
     mcp_ms: list[float] = field(default_factory=list)
+    rest_cpu_s: float = 0.0
+    mcp_cpu_s: float = 0.0
+
+
+class ServerCPU:
+    """CPU seconds the web command's processes (it and its worker processes) have used so far."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.tick = os.sysconf("SC_CLK_TCK")
+
+    def seconds(self) -> float:
+        return sum(self._of(pid) for pid in [self.pid, *self._children()]) / self.tick
+
+    def _children(self) -> list[int]:
+        path = Path(f"/proc/{self.pid}/task/{self.pid}/children")
+        return [int(pid) for pid in path.read_text().split()] if path.exists() else []
+
+    def _of(self, pid: int) -> int:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            return 0
+        return int(fields[11]) + int(fields[12])  # utime + stime, in clock ticks
 
 
 def manage(env: dict[str, str], *args: str) -> str:
@@ -79,13 +108,14 @@ def computed_run(url: str, key: str) -> tuple[int, int]:
     return model.project_id, run["id"]
 
 
-def timed(fn: Callable[[Pair], None], pair: Pair) -> float:
-    start = time.perf_counter()
+def timed(fn: Callable[[Pair], None], pair: Pair, cpu: ServerCPU) -> tuple[float, float]:
+    """Wall milliseconds of the call, and the server's CPU seconds while it ran."""
+    used, start = cpu.seconds(), time.perf_counter()
     fn(pair)
-    return (time.perf_counter() - start) * 1000
+    return (time.perf_counter() - start) * 1000, cpu.seconds() - used
 
 
-def measure(http: httpx.Client, pairs: list[Pair], rounds: int) -> None:
+def measure(http: httpx.Client, pairs: list[Pair], rounds: int, cpu: ServerCPU) -> None:
     def via_rest(pair: Pair) -> None:
         for path in pair.rest_paths:
             assert http.get(path).status_code == 200, path
@@ -102,8 +132,12 @@ def measure(http: httpx.Client, pairs: list[Pair], rounds: int) -> None:
             via_mcp(pair)
     for _ in range(rounds):
         for pair in pairs:
-            pair.rest_ms.append(timed(via_rest, pair))
-            pair.mcp_ms.append(timed(via_mcp, pair))
+            wall, used = timed(via_rest, pair, cpu)
+            pair.rest_ms.append(wall)
+            pair.rest_cpu_s += used
+            wall, used = timed(via_mcp, pair, cpu)
+            pair.mcp_ms.append(wall)
+            pair.mcp_cpu_s += used
 
 
 def report(pairs: list[Pair], rounds: int, workers: int, loads: tuple[str, str]) -> str:
@@ -111,14 +145,17 @@ def report(pairs: list[Pair], rounds: int, workers: int, loads: tuple[str, str])
         f"rounds: {rounds} per pair, interleaved (REST, then tools/call), after {WARM_UP_ROUNDS} warm-up rounds",
         f"server: python -m config.serve, {workers} web worker(s); load average before {loads[0]}, after {loads[1]}",
         "",
-        f"{'tools/call':<17} {'REST calls':<44} {'REST p50':>9} {'MCP p50':>9} {'MCP p90':>9} {'ratio':>6} {'goal':>6}",
+        f"{'tools/call':<16} {'REST calls':<36} {'REST p50':>9} {'MCP p50':>9} {'MCP p90':>9} {'ratio':>6} "
+        f"{'goal':>5} | {'server CPU per call: REST':>25} {'MCP':>8} {'ratio':>6}",
     ]
     for pair in pairs:
         rest, mcp = statistics.median(pair.rest_ms), statistics.median(pair.mcp_ms)
+        rest_cpu, mcp_cpu = pair.rest_cpu_s / rounds * 1000, pair.mcp_cpu_s / rounds * 1000
         paths = " + ".join(path.removeprefix("/api/v2/anuga") for path in pair.rest_paths)
         lines.append(
-            f"{pair.tool:<17} {paths:<44} {rest:7.2f}ms {mcp:7.2f}ms {_p90(pair.mcp_ms):7.2f}ms "
-            f"{mcp / rest:6.2f} {'<=' + format(GOALS[pair.tool], 'g'):>6}"
+            f"{pair.tool:<16} {paths:<36} {rest:7.2f}ms {mcp:7.2f}ms {_p90(pair.mcp_ms):7.2f}ms "
+            f"{mcp / rest:6.2f} {'<=' + format(GOALS[pair.tool], 'g'):>5} | "
+            f"{rest_cpu:23.2f}ms {mcp_cpu:6.2f}ms {mcp_cpu / rest_cpu:6.2f}"
         )
     status = next(pair for pair in pairs if pair.tool == "get_run_status")
     lines += ["", f"get_run_status through MCP: p50 {statistics.median(status.mcp_ms):.2f} ms"]
@@ -137,7 +174,7 @@ def _load() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=200)
-    parser.add_argument("--web-workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--web-workers", type=int, default=1)
     options = parser.parse_args()
 
     workdir = tempfile.mkdtemp(prefix="hydrata-hop-")
@@ -174,7 +211,7 @@ def main() -> None:
         ]
         before = _load()
         with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=60) as http:
-            measure(http, pairs, options.rounds)
+            measure(http, pairs, options.rounds, ServerCPU(server.pid))
         print(report(pairs, options.rounds, options.web_workers, (before, _load())))
     finally:
         server.terminate()
