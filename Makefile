@@ -62,7 +62,7 @@ conformance: install $(NODE_DIR)/.installed
 	$(PY) -m scripts.mcp_conformance --node-dir $(NODE_DIR)
 
 bench: install
-	$(PY) benchmarks/get_project.py
+	$(PY) benchmarks/mcp_hop.py
 
 # The MCP App's view: one HTML document with the vendored Leaflet inlined (committed; rebuild after editing
 # hydrata_mcp/ui/view/src/).

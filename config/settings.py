@@ -234,8 +234,16 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Periodic work, sent by `celery beat` (the worker's --beat locally, the Procfile's one beat process in production).
 HYDRATA_CLEANUP_INTERVAL_SECONDS = int(os.environ.get("HYDRATA_CLEANUP_INTERVAL_SECONDS", "3600"))
+# The stale-run sweep: a computing run whose worker went silent is ended in error (reads never write, so the status
+# GET stays light). A sweep no worker took within its interval expires: the next one does the same work.
+HYDRATA_RUN_REAP_INTERVAL_SECONDS = float(os.environ.get("HYDRATA_RUN_REAP_INTERVAL_SECONDS", "30"))
 CELERY_BEAT_SCHEDULE = {
     "storage-cleanup": {"task": "anuga.storage_cleanup", "schedule": float(HYDRATA_CLEANUP_INTERVAL_SECONDS)},
+    "runs-reap-stale": {
+        "task": "anuga.runs_reap_stale",
+        "schedule": HYDRATA_RUN_REAP_INTERVAL_SECONDS,
+        "options": {"expires": HYDRATA_RUN_REAP_INTERVAL_SECONDS},
+    },
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
@@ -292,6 +300,7 @@ HYDRATA_TASK_TIME_LIMITS = {
     "run_simulation": int(os.environ.get("HYDRATA_SIMULATION_TIME_LIMIT_SECONDS", str(48 * 3600))),
     "dataset_import": int(os.environ.get("HYDRATA_DATASET_IMPORT_TIME_LIMIT_SECONDS", "600")),
     "storage_cleanup": int(os.environ.get("HYDRATA_CLEANUP_TIME_LIMIT_SECONDS", "1800")),
+    "runs_reap_stale": int(os.environ.get("HYDRATA_REAP_TIME_LIMIT_SECONDS", "60")),
 }
 HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS = int(os.environ.get("HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS", "60"))
 # A Redis broker hands an unacknowledged message out again after its visibility timeout. Tasks that acknowledge

@@ -85,7 +85,7 @@ def eager_tasks():
 class CeleryWorker:
     """A real `celery worker` process on the filesystem broker, sharing the test database and media folder."""
 
-    def __init__(self, var_dir: Path, media_root: Path, database: str, name: str) -> None:
+    def __init__(self, var_dir: Path, media_root: Path, database: str, name: str, *, beat: bool = False) -> None:
         self.var_dir = var_dir
         self.nodename = f"{name}@{socket.gethostname()}"
         self.log = var_dir / "worker.log"
@@ -95,6 +95,7 @@ class CeleryWorker:
             MEDIA_ROOT=str(media_root),
             DATABASE_URL=f"sqlite:///{database}",
             CELERY_BROKER_URL="filesystem://",
+            HYDRATA_RUN_REAP_INTERVAL_SECONDS="1",  # for a worker with --beat: the stale-run sweep every second
         )
         with self.log.open("wb") as log:  # a file, not a pipe: a full pipe would stall the worker
             self.process = subprocess.Popen(
@@ -113,6 +114,7 @@ class CeleryWorker:
                     "--without-mingle",
                     "--hostname",
                     self.nodename,
+                    *(["--beat"] if beat else []),
                 ],
                 cwd=ROOT,
                 env=env,
@@ -170,12 +172,12 @@ def start_worker(transactional_db, tmp_path, media_root, celery_queue_dir):
     celery_app.conf.task_always_eager = False
     workers: list[CeleryWorker] = []
 
-    def start(name: str | None = None) -> CeleryWorker:
+    def start(name: str | None = None, *, beat: bool = False) -> CeleryWorker:
         var_dir = tmp_path / f"worker-var-{len(workers)}"
         (var_dir / "celery").mkdir(parents=True)
         (var_dir / "celery" / "queue").symlink_to(celery_queue_dir)
         name = name or f"test-worker-{len(workers)}"
-        workers.append(CeleryWorker(var_dir, media_root, connection.settings_dict["NAME"], name))
+        workers.append(CeleryWorker(var_dir, media_root, connection.settings_dict["NAME"], name, beat=beat))
         return workers[-1]
 
     yield start

@@ -1,31 +1,23 @@
 """Records every REST request made with an agent grant, after the response is known."""
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.http import HttpRequest, HttpResponse
 
 from hydrata.agents.services import activity_record
 
 
 class AgentActivityMiddleware:
+    # Sync only, on purpose: as the innermost middleware it decides the mode of the whole stack. Sync, every
+    # middleware and the sync views of a request run on one thread with no hop between them; async-capable, Django
+    # would hop threads twice for each of its own middleware (and once more for the sync WhiteNoise above them).
     sync_capable = True
-    async_capable = True
+    async_capable = False
 
     def __init__(self, get_response):
         self.get_response = get_response
-        if iscoroutinefunction(get_response):
-            markcoroutinefunction(self)
 
     def __call__(self, request: HttpRequest):
-        if iscoroutinefunction(self):
-            return self._acall(request)
         response = self.get_response(request)
         _record(request, response)
-        return response
-
-    async def _acall(self, request: HttpRequest) -> HttpResponse:
-        response = await self.get_response(request)
-        if getattr(request, "agent_grant", None) is not None:
-            await sync_to_async(_record)(request, response)
         return response
 
 

@@ -14,7 +14,7 @@ from celery.signals import worker_ready
 
 from hydrata.anuga.models import RunStatus
 from hydrata.anuga.services.build import run_build
-from hydrata.anuga.services.runs import run_queue_after_build, runs_fail_for_worker
+from hydrata.anuga.services.runs import run_queue_after_build, runs_fail_for_worker, runs_reap_stale
 from hydrata.anuga.services.simulation import run_simulate
 from hydrata.anuga.services.terrain import terrain_import
 from hydrata.core.task_limits import time_limits
@@ -43,6 +43,12 @@ def storage_cleanup_task() -> None:
     from hydrata.anuga.services.cleanup import storage_cleanup
 
     storage_cleanup()
+
+
+# Sent by celery beat every HYDRATA_RUN_REAP_INTERVAL_SECONDS (config/settings.py CELERY_BEAT_SCHEDULE).
+@shared_task(name="anuga.runs_reap_stale", **time_limits("runs_reap_stale"))
+def runs_reap_stale_task() -> int:
+    return runs_reap_stale()
 
 
 @worker_ready.connect

@@ -1,3 +1,4 @@
+import asyncio
 import base64
 from datetime import datetime
 from typing import Annotated, Any, Literal
@@ -254,8 +255,8 @@ async def get_run_results(ctx: Context, run_id: RunId) -> Annotated[CallToolResu
     """A complete run's peaks (where, when), flooded areas by depth and ARR 2019 hazard class, mass balance
     (read the warnings), result layers, and a PNG of maximum depth."""
     api = PlatformClient.for_context(ctx)
-    data = (await api.get(f"{RUNS}{run_id}/results/")).data
-    preview = (await api.get(f"{RUNS}{run_id}/preview/")).data
+    answers = await asyncio.gather(api.get(f"{RUNS}{run_id}/results/"), api.get(f"{RUNS}{run_id}/preview/"))
+    data, preview = (answer.data for answer in answers)
     statistics = data.get("statistics") or {}
     results = RunResults(
         id=data["id"],

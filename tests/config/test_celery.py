@@ -12,6 +12,7 @@ PLATFORM_TASKS = {
     "anuga.run_build": "run_build",
     "anuga.run_simulation": "run_simulation",
     "anuga.storage_cleanup": "storage_cleanup",
+    "anuga.runs_reap_stale": "runs_reap_stale",
     "hydrata.uploads.tasks.dataset_import_task": "dataset_import",
 }
 

@@ -187,6 +187,7 @@ def test_a_killed_worker_ends_its_run_in_error_with_a_reason_and_retry_completes
             await poll_status(client, run_id, {"computing"}, seconds=120)
             child = await child_of(run_id)
             worker.process.send_signal(signal.SIGKILL)
+            start_worker(beat=True)  # another machine's worker, and beat, whose sweep ends the silent run
             seen = await poll_status(client, run_id, {"error", "complete", "cancelled"}, seconds=60)
             return run_id, child["pid"], seen
 
@@ -195,7 +196,6 @@ def test_a_killed_worker_ends_its_run_in_error_with_a_reason_and_retry_completes
     assert seen[-1]["status"] == "error" and "worker" in seen[-1]["error_message"]
     assert gone(pid), "the child should die with its worker"
 
-    start_worker()
     Scenario.objects.filter(runs__pk=run_id).update(duration=300)  # the retry rebuilds from the scenario
 
     async def retry():

@@ -20,6 +20,7 @@ from tests.processes import free_port
 ROOT = Path(__file__).resolve().parents[2]
 WEB_PROCESSES = 2
 HEARTBEAT_TIMEOUT_SECONDS = 10  # a killed worker's run is ended in error this soon
+REAP_INTERVAL_SECONDS = 2  # after the sweep beat sends this often
 
 if not os.environ.get("HYDRATA_PRODUCTION_PROFILE"):
     collect_ignore_glob = ["test_*.py"]
@@ -123,6 +124,18 @@ class Worker(Process):
         )
 
 
+class Beat(Process):
+    """Celery beat as the Procfile's `beat` runs it, sending the stale-run sweep every REAP_INTERVAL_SECONDS."""
+
+    def __init__(self, var_dir: Path, database: str) -> None:
+        env = process_environment(var_dir, database, HYDRATA_RUN_REAP_INTERVAL_SECONDS=str(REAP_INTERVAL_SECONDS))
+        super().__init__(
+            [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel=INFO"],
+            env=env,
+            log=var_dir / "beat.log",
+        )
+
+
 @pytest.fixture(scope="session")
 def test_database_url(django_db_setup, django_db_blocker) -> Iterator[str]:
     from django.db import connection
@@ -165,3 +178,10 @@ def start_production_worker(transactional_db, test_database_url, tmp_path) -> It
 @pytest.fixture
 def two_workers(start_production_worker) -> list[Worker]:
     return [start_production_worker(), start_production_worker()]
+
+
+@pytest.fixture
+def beat(transactional_db, test_database_url, tmp_path) -> Iterator[Beat]:
+    process = Beat(tmp_path / "beat", test_database_url)
+    yield process
+    print("beat log:\n" + process.stop())

@@ -52,7 +52,9 @@ def test_concurrent_starts_against_a_limit_that_allows_one_charge_exactly_one(pr
     assert spends[0].reference == f"run:{started[0].structured_content['id']}"
 
 
-def test_a_worker_killed_mid_run_ends_it_in_error_and_the_other_worker_completes_its_retry(production_web, two_workers):
+def test_a_worker_killed_mid_run_ends_it_in_error_and_the_other_worker_completes_its_retry(
+    production_web, two_workers, beat
+):
     _, key = make_grant(level="launch")
     model = small_test_model(production_web.url, key)
 

@@ -16,7 +16,7 @@ from hydrata.anuga.run_results import preview_png, result_layers, sample
 from hydrata.anuga.run_series import run_time_series, series_chart_png
 from hydrata.anuga.selectors.projects import project_get_writable, projects_visible_to, reads_in_full
 from hydrata.anuga.selectors.runs import phase_of, run_get, runs_of
-from hydrata.anuga.services.runs import run_cancel, run_retry, run_start, runs_reap_stale
+from hydrata.anuga.services.runs import run_cancel, run_retry, run_start
 from hydrata.core.errors import Conflict, NotFound
 from hydrata.core.requests import AuthenticatedRequest
 
@@ -177,13 +177,13 @@ class ScenarioRunView(APIView):
 
 
 class RunStatusView(APIView):
-    """Light by design: one indexed lookup joined to the caller's visible projects."""
+    """Light by design: one indexed lookup joined to the caller's visible projects, and no write (stale runs are
+    ended by the periodic sweep, anuga.runs_reap_stale)."""
 
     grant_levels = {"GET": "read"}
 
     @extend_schema(responses={200: schemas.RunState})
     def get(self, request: AuthenticatedRequest, run_id: int) -> Response:
-        runs_reap_stale()
         run, in_full = _readable_run(request, run_id)
         return Response(run_answer(run_status(run), in_full=in_full))
 
@@ -193,7 +193,6 @@ class RunDetailView(APIView):
 
     @extend_schema(responses={200: schemas.RunDetail})
     def get(self, request: AuthenticatedRequest, run_id: int) -> Response:
-        runs_reap_stale()
         run, in_full = _readable_run(request, run_id)
         return Response(run_answer(run_detail(run, signed_links=signed_links_for(request)), in_full=in_full))
 

@@ -5,16 +5,22 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from config.celery import app as celery_app
 from hydrata.agents.models import AgentSpend
 from hydrata.agents.services import account_set_paused, account_set_spend_limit
-from hydrata.anuga.models import Run, RunStatus
-from tests.factories import make_grant
+from hydrata.anuga.models import Run, RunStatus, Scenario
+from hydrata.anuga.tasks import runs_reap_stale_task
+from tests.factories import make_grant, make_project
 from tests.model_setup import PROJECTS, api, small_test_model, until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 # The worker's own log line once it has handled the simulation task (what it did is the test's question).
+WRITE = re.compile(r"\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNORECASE)
 SIMULATION_DONE = re.compile(r"Task anuga\.run_simulation\[[0-9a-f-]+\] succeeded")
 
 
@@ -167,17 +173,70 @@ def test_a_run_cancelled_while_queued_never_starts_its_child(built, live_asgi, s
     assert run.status == RunStatus.CANCELLED and run.started_at is None and run.child_pid is None
 
 
-def test_a_computing_run_whose_worker_went_silent_is_ended_in_error(built, live_asgi, settings):
-    _, key, scenario = built
-    run = start(live_asgi.url, key, scenario["id"]).json()
-    Run.objects.filter(pk=run["id"]).update(
-        status=RunStatus.COMPUTING, heartbeat_at=timezone.now() - timedelta(minutes=5)
+def silent(run_id: int) -> None:
+    """The run computes on a worker that stopped reporting five minutes ago."""
+    Run.objects.filter(pk=run_id).update(status=RunStatus.COMPUTING, heartbeat_at=timezone.now() - timedelta(minutes=5))
+
+
+def computing_run(owner: User | None = None) -> Run:
+    """A run computing on a worker that reported just now."""
+    scenario = Scenario.objects.create(project=make_project(owner), name="s", resolution=10, duration=60)
+    return Run.objects.create(
+        scenario=scenario, status=RunStatus.COMPUTING, resolution=10, duration=60, heartbeat_at=timezone.now()
     )
 
+
+def test_the_periodic_sweep_ends_a_computing_run_whose_worker_went_silent(built, live_asgi, start_worker):
+    _, key, scenario = built
+    run = start(live_asgi.url, key, scenario["id"]).json()
+    silent(run["id"])
+
+    start_worker(beat=True)  # beat sends anuga.runs_reap_stale every HYDRATA_RUN_REAP_INTERVAL_SECONDS (1 s here)
     with api(live_asgi.url, key) as http:
-        status = http.get(f"/api/v2/anuga/runs/{run['id']}/status/").json()
+        status = until(
+            lambda: http.get(f"/api/v2/anuga/runs/{run['id']}/status/").json(),
+            lambda read: read["status"] != RunStatus.COMPUTING,
+            seconds=60,
+        )
 
     assert status["status"] == "error" and "stopped reporting" in status["error_message"]
+
+
+def test_the_sweep_ends_only_runs_whose_worker_went_silent():
+    stale, alive = (computing_run() for _ in range(2))
+    silent(stale.pk)
+
+    ended = runs_reap_stale_task.apply().get()
+
+    assert ended == 1
+    assert Run.objects.get(pk=stale.pk).status == RunStatus.ERROR
+    assert Run.objects.get(pk=alive.pk).status == RunStatus.COMPUTING
+
+
+def test_beat_sends_the_sweep_at_the_interval_of_its_setting(settings):
+    entry = next(entry for entry in settings.CELERY_BEAT_SCHEDULE.values() if entry["task"] == "anuga.runs_reap_stale")
+
+    assert entry["schedule"] == settings.HYDRATA_RUN_REAP_INTERVAL_SECONDS
+    assert "anuga.runs_reap_stale" in celery_app.tasks
+
+
+@pytest.mark.parametrize("suffix", ["status/", ""])
+def test_reading_a_silent_run_writes_nothing_to_the_database(client, suffix):
+    grant, key = make_grant(level="read")
+    run = computing_run(grant.user)
+    silent(run.pk)
+
+    path, headers = f"/api/v2/anuga/runs/{run.pk}/{suffix}", {"Authorization": f"Bearer {key}"}
+    client.get(path, headers=headers)  # the key's last use is stamped at most once a minute: here, not below
+
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(path, headers=headers)
+
+    writes = [query["sql"] for query in queries if WRITE.match(query["sql"])]
+    assert response.status_code == 200 and response.json()["status"] == "computing"
+    # The one write of any agent request: its line in the account's activity log.
+    assert all('INSERT INTO "agents_agentactivity"' in sql for sql in writes), writes
+    assert Run.objects.get(pk=run.pk).status == RunStatus.COMPUTING
 
 
 def test_a_restarted_worker_leaves_no_run_computing(built, live_asgi, start_worker):

@@ -1,0 +1,85 @@
+"""The production ASGI application: one warm thread per request, and the middleware stack in one mode."""
+
+import asyncio
+import threading
+
+from asgiref.sync import SyncToAsync, sync_to_async
+from django.core.handlers.asgi import ASGIHandler
+
+from config.asgi import MAX_IDLE_REQUEST_THREADS, WarmRequestThreads
+
+
+class SyncWork:
+    """An ASGI app whose requests run two thread-sensitive sync calls, as a sync view and middleware do."""
+
+    def __init__(self) -> None:
+        self.threads: list[tuple[int, int]] = []
+        self.release = asyncio.Event()
+
+    async def __call__(self, scope, receive, send) -> None:
+        first = await sync_to_async(threading.get_ident)()
+        if scope.get("wait"):
+            await self.release.wait()
+        self.threads.append((first, await sync_to_async(threading.get_ident)()))
+
+
+def request(app: WarmRequestThreads, **scope):
+    return app({"type": "http", **scope}, None, None)
+
+
+def test_requests_one_after_another_run_their_sync_code_on_one_kept_thread():
+    work = SyncWork()
+    app = WarmRequestThreads(work)
+
+    async def two_requests() -> None:
+        await request(app)
+        await request(app)
+
+    asyncio.run(two_requests())
+
+    (first, second), (third, fourth) = work.threads
+    assert first == second == third == fourth != threading.get_ident()
+    assert len(app.idle) == 1
+
+
+def test_requests_at_the_same_time_each_have_a_thread_of_their_own():
+    work = SyncWork()
+    app = WarmRequestThreads(work)
+
+    async def overlapping() -> None:
+        waiting = asyncio.create_task(request(app, wait=True))
+        await asyncio.sleep(0.2)
+        await request(app)
+        work.release.set()
+        await waiting
+
+    asyncio.run(overlapping())
+
+    (short, short_again), (long, long_again) = work.threads
+    assert short == short_again and long == long_again and short != long
+    assert len(app.idle) == 2
+
+
+def test_no_more_than_the_cap_of_idle_threads_is_kept():
+    work = SyncWork()
+    app = WarmRequestThreads(work)
+    many = MAX_IDLE_REQUEST_THREADS + 3
+
+    async def at_once() -> None:
+        waiting = [asyncio.create_task(request(app, wait=True)) for _ in range(many)]
+        await asyncio.sleep(0.5)
+        work.release.set()
+        await asyncio.gather(*waiting)
+
+    asyncio.run(at_once())
+
+    assert len({first for first, _ in work.threads}) == many
+    assert len(app.idle) == MAX_IDLE_REQUEST_THREADS
+
+
+def test_django_builds_the_whole_middleware_stack_in_sync_mode_entered_by_one_thread_hop():
+    # An async-capable middleware at the bottom of MIDDLEWARE would split the stack into sync and async parts, with
+    # two thread hops for each of Django's own middleware.
+    handler = ASGIHandler()
+
+    assert isinstance(handler._middleware_chain, SyncToAsync)
