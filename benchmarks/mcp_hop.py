@@ -32,7 +32,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from tests.model_setup import PROJECTS, small_test_model, until  # noqa: E402
-from tests.production.stack import free_port, wait_for_port  # noqa: E402
+from tests.processes import free_port, wait_for_port  # noqa: E402
 
 RUNS = "/api/v2/anuga/runs/"
 MCP_HEADERS = {
