@@ -186,23 +186,18 @@ def test_get_terrain_on_a_strangers_project_is_a_tool_error_not_a_missing_terrai
 # --- attaching input layers ------------------------------------------------------------------------------------
 
 
+def attach_boundary(url: str, key: str, project, execution_id: str):
+    """attach_input_layer of an upload as the project's boundary, waiting up to 20 s for its import."""
+    arguments = {"project_id": project.pk, "kind": "boundary", "execution_id": execution_id}
+    return call(url, key, "attach_input_layer", arguments | {"timeout_seconds": 20, "poll_interval_seconds": 2})
+
+
 def test_attaching_an_upload_that_is_not_json_reports_upload_failed_with_the_log(live_asgi):
     grant, key = make_grant(level="draft")
     project = owned_project(grant.user, seeded=True)
     execution_id = upload_geojson(live_asgi.url, key, "broken.geojson", b'{"type": "FeatureCollection", oops')
 
-    result = call(
-        live_asgi.url,
-        key,
-        "attach_input_layer",
-        {
-            "project_id": project.pk,
-            "kind": "boundary",
-            "execution_id": execution_id,
-            "timeout_seconds": 20,
-            "poll_interval_seconds": 2,
-        },
-    )
+    result = attach_boundary(live_asgi.url, key, project, execution_id)
 
     assert not result.is_error
     attached = result.structured_content
@@ -220,18 +215,7 @@ def test_attaching_a_boundary_without_its_properties_is_a_tool_error_naming_boun
         feature["properties"] = {}
     execution_id = upload_geojson(live_asgi.url, key, "bare.geojson", json.dumps(original).encode())
 
-    result = call(
-        live_asgi.url,
-        key,
-        "attach_input_layer",
-        {
-            "project_id": project.pk,
-            "kind": "boundary",
-            "execution_id": execution_id,
-            "timeout_seconds": 20,
-            "poll_interval_seconds": 2,
-        },
-    )
+    result = attach_boundary(live_asgi.url, key, project, execution_id)
 
     assert result.is_error
     text = text_of(result)
@@ -297,18 +281,7 @@ def test_attaching_before_the_project_has_terrain_reports_no_default_row(live_as
     project = owned_project(grant.user, seeded=False)
     execution_id = upload_geojson(live_asgi.url, key, "boundary.geojson", BOUNDARY.read_bytes())
 
-    result = call(
-        live_asgi.url,
-        key,
-        "attach_input_layer",
-        {
-            "project_id": project.pk,
-            "kind": "boundary",
-            "execution_id": execution_id,
-            "timeout_seconds": 20,
-            "poll_interval_seconds": 2,
-        },
-    )
+    result = attach_boundary(live_asgi.url, key, project, execution_id)
 
     assert not result.is_error
     attached = result.structured_content
