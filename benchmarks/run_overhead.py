@@ -305,9 +305,16 @@ def built_scenario(http: httpx.Client, data: DataSet) -> tuple[dict, int]:
         ),
         201,
     )
-    build = ok(http.post(f"{base}scenarios/{scenario['id']}/build/"), 202)
+    return scenario, build(http, scenario)
+
+
+def build(http: httpx.Client, scenario: dict) -> int:
+    """Build the scenario (again: a scenario whose run completed is built anew before its next run); returns the
+    built run's id."""
+    path = f"{PROJECTS}{scenario['project']}/scenarios/{scenario['id']}/"
+    built = ok(http.post(f"{path}build/"), 202)
     scenario = wait_for(
-        lambda: ok(http.get(f"{base}scenarios/{scenario['id']}/"), 200),
+        lambda: ok(http.get(path), 200),
         lambda s: s["computed_status"] not in ("created", "building"),
         seconds=1800,
         what="the build",
@@ -315,7 +322,7 @@ def built_scenario(http: httpx.Client, data: DataSet) -> tuple[dict, int]:
     )
     if scenario["computed_status"] != "built":
         raise RuntimeError(f"the build ended {scenario['computed_status']}: {scenario['latest_run']}")
-    return scenario, build["run"]["id"]
+    return built["run"]["id"]
 
 
 def poll_interval(status: dict) -> float:
@@ -462,11 +469,11 @@ def measure(stack: Stack, rounds: Rounds, *, settle: float, repeats: int, with_c
     with httpx.Client(base_url=stack.origin, headers={"Authorization": f"Bearer {stack.key}"}, timeout=120) as http:
         print(f"[{data.name}] arranging the model through the REST API ...", flush=True)
         scenario, run_id = built_scenario(http, data)
-        package = stack.var / "media" / "runs" / str(run_id) / "package"
-        if not (package / "scenario.json").is_file():
-            raise RuntimeError(f"no built package at {package}")
-        print(f"[{data.name}] built package {package}", flush=True)
         for index in range(1, repeats + 1):
+            if index > 1:
+                run_id = build(http, scenario)
+            package = built_package(stack, run_id)
+            print(f"[{data.name}] round {index}: built package {package}", flush=True)
             time.sleep(settle)
             platform = platform_run(http, scenario["id"])
             time.sleep(settle)
@@ -481,6 +488,14 @@ def measure(stack: Stack, rounds: Rounds, *, settle: float, repeats: int, with_c
                 rounds.child.append(child_run(stack, package, stack.var / f"child-{data.name}-{index}"))
                 line += f", child alone {rounds.child[-1].wall_seconds:.1f} s"
             print(f"{line} (load {_load(load())})", flush=True)
+
+
+def built_package(stack: Stack, run_id: int) -> Path:
+    """The package the run's build wrote: its mesh is what the platform's run and the bare run both evolve."""
+    package = stack.var / "media" / "runs" / str(run_id) / "package"
+    if not (package / "scenario.json").is_file():
+        raise RuntimeError(f"no built package at {package}")
+    return package
 
 
 def _load(values: tuple[float, float, float]) -> str:
@@ -504,6 +519,8 @@ def report(rounds: Rounds, threads: int) -> str:
     data, platform, bare = rounds.data, rounds.platform, rounds.bare
     sim = float(bare[0].report["sim_seconds"])
     triangles, steps = int(bare[0].report["triangles"]), int(bare[0].report["steps"])
+    meshes = sorted({(int(run.report["triangles"]), int(run.report["steps"])) for run in bare})
+    same = "every round's build made the same mesh" if len(meshes) == 1 else f"the rounds' meshes differ: {meshes}"
     mega_steps = triangles * steps / 1e6
     per_worker = [
         run.worker_seconds / run_bare.report["evolve_wall_seconds"]
@@ -534,7 +551,7 @@ def report(rounds: Rounds, threads: int) -> str:
     ]
     lines = [
         f"### {data.name}: {triangles:,} triangles, {sim:g} sim-s, {steps:,} internal steps, OpenMP threads "
-        f"{threads}, {os.cpu_count()} cores, {len(platform)} rounds",
+        f"{threads}, {os.cpu_count()} cores, {len(platform)} rounds ({same})",
         "",
         "| measure | median (range) | each round, in order |",
         "|---|---|---|",
