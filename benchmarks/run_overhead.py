@@ -1,4 +1,4 @@
-"""Wall time of a simulation through the platform against a bare ANUGA evolve of the same mesh, in one run.
+"""Wall time of a simulation through the platform against a bare ANUGA evolve of the same mesh, interleaved.
 
 For each data set (small_test from tests/data, merewether from the shared data folder), this script:
 
@@ -6,15 +6,23 @@ For each data set (small_test from tests/data, merewether from the shared data f
    and ONE Celery worker (solo pool), both with the same HYDRATA_ANUGA_THREADS;
 2. arranges the model through the REST API with a launch-level key, as an agent would: project, terrain
    (multipart), GeoJSON uploads attached to the default rows, a scenario, its build;
-3. starts the run and polls its status until complete: the platform's wall time, client-observed (POST to the
-   first status read that says complete) and worker-side (the run's started_at to finished_at);
-4. runs, on the SAME built package (read from the var dir's media folder), benchmarks/bare_anuga.py and then the
-   simulation child alone (python -m hydrata.compute.simulate), each in a subprocess with the same threads;
+3. then, --repeats times: starts the run and polls its status until complete (the platform's wall time,
+   client-observed: POST to the first status read that says complete; and worker-side: the run's started_at to
+   finished_at), then runs benchmarks/bare_anuga.py on the SAME built package (read from the var dir's media
+   folder) with the same threads, yield step and duration (and, with --child, the simulation child alone,
+   python -m hydrata.compute.simulate, as the worker starts it): platform, bare, platform, bare, ... so that the
+   machine's noise falls on both and shows as spread;
 
-then prints a Markdown table per data set, and a second one estimating where the platform's extra seconds go.
+then prints a Markdown table per data set (medians, ranges and every round, sim-seconds per wall-second and
+triangle-steps per second), where the platform's extra seconds go, and the figure's row for the issue's table.
 
     .venv/bin/python benchmarks/run_overhead.py [--only small_test|merewether] [--merewether PATH] [--threads N]
-                                                [--settle SECONDS] [--keep]
+                                                [--repeats N] [--duration S] [--child] [--settle SECONDS] [--keep]
+
+The ratio is the platform's whole run as a client sees it (request, queue, package download, the child's
+interpreter, imports, mesh and forcing set-up, evolve with its recorder, .sww and progress, post-processing,
+result upload, the poll that sees it complete) over the bare evolve loop alone (bare_anuga.py's clock starts
+after its imports, mesh and forcing set-up): everything the platform adds is counted against it.
 
 The status is polled every 0.2 s except while the run computes, when the poll waits a quarter of the run's ETA
 (at most 5 s), so that the client's own requests do not compete with ANUGA's threads for the cores yet the moment
@@ -27,11 +35,12 @@ import os
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -57,6 +66,7 @@ CLEARED_ENV = (
     "OMP_NUM_THREADS",
 )
 TERMINAL = ("complete", "error", "cancelled")
+THREAD_ENV_NAMES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")
 
 
 @dataclass(frozen=True)
@@ -295,9 +305,16 @@ def built_scenario(http: httpx.Client, data: DataSet) -> tuple[dict, int]:
         ),
         201,
     )
-    build = ok(http.post(f"{base}scenarios/{scenario['id']}/build/"), 202)
+    return scenario, build(http, scenario)
+
+
+def build(http: httpx.Client, scenario: dict) -> int:
+    """Build the scenario (again: a scenario whose run completed is built anew before its next run); returns the
+    built run's id."""
+    path = f"{PROJECTS}{scenario['project']}/scenarios/{scenario['id']}/"
+    built = ok(http.post(f"{path}build/"), 202)
     scenario = wait_for(
-        lambda: ok(http.get(f"{base}scenarios/{scenario['id']}/"), 200),
+        lambda: ok(http.get(path), 200),
         lambda s: s["computed_status"] not in ("created", "building"),
         seconds=1800,
         what="the build",
@@ -305,7 +322,7 @@ def built_scenario(http: httpx.Client, data: DataSet) -> tuple[dict, int]:
     )
     if scenario["computed_status"] != "built":
         raise RuntimeError(f"the build ended {scenario['computed_status']}: {scenario['latest_run']}")
-    return scenario, build["run"]["id"]
+    return built["run"]["id"]
 
 
 def poll_interval(status: dict) -> float:
@@ -373,7 +390,7 @@ class ProcessRun:
 
 def bare_run(stack: Stack, package: Path) -> ProcessRun:
     start_load = load()
-    env = stack.env | {"OMP_NUM_THREADS": str(stack.threads)}
+    env = stack.env | {name: str(stack.threads) for name in THREAD_ENV_NAMES}  # as the worker sets them for the child
     wall, code, output = stack.timed(
         [sys.executable, str(BARE_SCRIPT), str(package), "--threads", str(stack.threads), "--json"],
         log=stack.var / "bare.log",
@@ -389,7 +406,7 @@ def child_run(stack: Stack, package: Path, output: Path) -> ProcessRun:
     """The simulation child as the worker starts it (same command, environment filter and working directory)."""
     output.mkdir(parents=True)
     env = {key: value for key, value in stack.env.items() if not key.startswith(("DJANGO", "AWS_", "SECRET"))}
-    env["OMP_NUM_THREADS"] = str(stack.threads)
+    env |= {name: str(stack.threads) for name in THREAD_ENV_NAMES}
     start_load = load()
     wall, code, _ = stack.timed(
         [
@@ -431,117 +448,172 @@ def child_phases(output: Path) -> dict[str, float]:
     }
 
 
-# --- one data set ----------------------------------------------------------------------------------------------
+# --- one data set, interleaved ---------------------------------------------------------------------------------
 
 
-def measure(stack: Stack, data: DataSet, settle: float) -> dict:
+@dataclass
+class Rounds:
+    """Every measurement of one data set, in the order taken: platform, bare(, child), platform, bare, ..."""
+
+    data: DataSet
+    platform: list[PlatformRun] = field(default_factory=list)
+    bare: list[ProcessRun] = field(default_factory=list)
+    child: list[ProcessRun] = field(default_factory=list)
+
+
+def measure(stack: Stack, rounds: Rounds, *, settle: float, repeats: int, with_child: bool) -> None:
+    """Build once, then alternate the platform and bare ANUGA on the same package, so that the machine's noise
+    falls on both alike and shows as spread. Appends to `rounds` as it goes: an interrupted benchmark still
+    reports the rounds it finished."""
+    data = rounds.data
     with httpx.Client(base_url=stack.origin, headers={"Authorization": f"Bearer {stack.key}"}, timeout=120) as http:
         print(f"[{data.name}] arranging the model through the REST API ...", flush=True)
         scenario, run_id = built_scenario(http, data)
-        package = stack.var / "media" / "runs" / str(run_id) / "package"
-        if not (package / "scenario.json").is_file():
-            raise RuntimeError(f"no built package at {package}")
-        time.sleep(settle)
-        print(f"[{data.name}] run {run_id} through the platform ...", flush=True)
-        platform = platform_run(http, scenario["id"])
-    print(f"[{data.name}]   client-observed {platform.client_seconds:.1f} s; bare ANUGA ...", flush=True)
-    time.sleep(settle)
-    bare = bare_run(stack, package)
-    print(
-        f"[{data.name}]   bare evolve {bare.report['evolve_wall_seconds']:.1f} s; the simulation child alone ...",
-        flush=True,
-    )
-    time.sleep(settle)
-    child = child_run(stack, package, stack.var / f"child-{data.name}")
-    print(f"[{data.name}]   child process {child.wall_seconds:.1f} s", flush=True)
-    return {"data": data, "platform": platform, "bare": bare, "child": child}
+        for index in range(1, repeats + 1):
+            if index > 1:
+                run_id = build(http, scenario)
+            package = built_package(stack, run_id)
+            print(f"[{data.name}] round {index}: built package {package}", flush=True)
+            time.sleep(settle)
+            platform = platform_run(http, scenario["id"])
+            time.sleep(settle)
+            rounds.bare.append(bare_run(stack, package))
+            rounds.platform.append(platform)
+            line = (
+                f"[{data.name}] round {index}/{repeats}: platform {rounds.platform[-1].client_seconds:.1f} s, "
+                f"bare evolve {rounds.bare[-1].report['evolve_wall_seconds']:.1f} s"
+            )
+            if with_child:
+                time.sleep(settle)
+                rounds.child.append(child_run(stack, package, stack.var / f"child-{data.name}-{index}"))
+                line += f", child alone {rounds.child[-1].wall_seconds:.1f} s"
+            print(f"{line} (load {_load(load())})", flush=True)
+
+
+def built_package(stack: Stack, run_id: int) -> Path:
+    """The package the run's build wrote: its mesh is what the platform's run and the bare run both evolve."""
+    package = stack.var / "media" / "runs" / str(run_id) / "package"
+    if not (package / "scenario.json").is_file():
+        raise RuntimeError(f"no built package at {package}")
+    return package
 
 
 def _load(values: tuple[float, float, float]) -> str:
     return " / ".join(f"{value:.2f}" for value in values)
 
 
-def report(result: dict, threads: int) -> str:
-    data, platform, bare, child = result["data"], result["platform"], result["bare"], result["child"]
-    statistics = platform.detail.get("statistics") or {}
-    sim = float(statistics.get("sim_seconds") or bare.report["sim_seconds"])
-    evolve = bare.report["evolve_wall_seconds"]
-    triangles = platform.detail.get("mesh_triangle_count") or bare.report["triangles"]
-    rows = [
-        ("triangles", f"{triangles:,}"),
-        ("sim seconds", f"{sim:g} (resolution {data.resolution:g} m, OpenMP threads {threads})"),
-        ("bare ANUGA evolve wall", f"{evolve:.2f} s (whole bare process {bare.wall_seconds:.2f} s)"),
-        ("simulation child process wall", f"{child.wall_seconds:.2f} s"),
-        ("platform wall, worker-side (started_at → finished_at)", f"{platform.worker_seconds:.2f} s"),
-        ("platform wall, client-observed (POST → first complete status)", f"{platform.client_seconds:.2f} s"),
-        (
-            "**overhead ratio platform (client) / bare evolve**",
-            f"**{platform.client_seconds / evolve:.3f}** (goal ≤ 1.05)",
-        ),
-        ("overhead ratio child / bare evolve", f"{child.wall_seconds / evolve:.3f}"),
-        ("sim-seconds per wall-second, platform (client-observed)", f"{sim / platform.client_seconds:.2f}"),
-        ("sim-seconds per wall-second, bare evolve", f"{sim / evolve:.2f}"),
-        ("load average at start: platform run (1 / 5 / 15 min)", _load(platform.load)),
-        ("load average at start: bare ANUGA", _load(bare.load)),
-        ("load average at start: child alone", _load(child.load)),
-    ]
-    lines = [f"### {data.name}", "", "| measure | value |", "|---|---|"]
-    lines += [f"| {name} | {value} |" for name, value in rows]
+def spread(values: list[float], digits: int = 2) -> str:
+    """median (min-max) and every value in the order taken."""
+    each = ", ".join(f"{value:.{digits}f}" for value in values)
+    low, high = min(values), max(values)
+    return f"{statistics.median(values):.{digits}f} ({low:.{digits}f}-{high:.{digits}f}) | {each}"
 
-    phases = child.report
-    queued = platform.moment("queued_at")
-    worker_extra = platform.worker_seconds - child.wall_seconds
-    platform_child = float(statistics.get("wall_seconds") or 0.0)
-    breakdown = [
-        ("POST → run queued (request, spend, commit)", queued - platform.posted_at, "client clock vs queued_at"),
-        (
-            "queued → worker started the task (broker pickup)",
-            platform.moment("started_at") - queued,
-            "queued_at → started_at",
-        ),
-        (
-            "worker-side minus child alone (package download, spawn, 1 s watch tick, result upload, DB)",
-            worker_extra,
-            "worker-side − child process wall (two different runs)",
-        ),
-        (
-            "  of which: the platform's child ran slower than the child alone by",
-            platform_child - phases["statistics_wall"],
-            f"statistics.json wall_seconds {platform_child:.2f} vs "
-            f"{phases['statistics_wall']:.2f} s (run to run noise, contention)",
-        ),
-        (
-            "finished → client saw complete (poll interval)",
-            platform.seen_at - platform.moment("finished_at"),
-            f"finished_at → status read ({platform.status_reads} status reads)",
-        ),
-        (
-            "child: interpreter, imports, package, domain set-up",
-            child.wall_seconds - phases["last_line"] + phases["setup"],
-            "child alone: before its first evolve yield + interpreter start and exit",
-        ),
-        (
-            "child: evolve minus bare evolve (maxima operator, .sww frames, per-yield progress and guard)",
-            phases["evolve"] - evolve,
-            f"child alone, .sww {phases['sww_mb']:.1f} MB",
-        ),
-        (
-            "child: post-processing (rasters, statistics, preview, commit)",
-            phases["post_processing"],
-            f"child alone, {phases['results_mb']:.1f} MB of results",
-        ),
+
+def ratio(rounds: Rounds) -> list[float]:
+    """Platform (client-observed) over the bare evolve of the same round."""
+    pairs = zip(rounds.platform, rounds.bare, strict=True)
+    return [platform.client_seconds / bare.report["evolve_wall_seconds"] for platform, bare in pairs]
+
+
+def report(rounds: Rounds, threads: int) -> str:
+    data, platform, bare = rounds.data, rounds.platform, rounds.bare
+    sim = float(bare[0].report["sim_seconds"])
+    triangles, steps = int(bare[0].report["triangles"]), int(bare[0].report["steps"])
+    meshes = sorted({(int(run.report["triangles"]), int(run.report["steps"])) for run in bare})
+    same = "every round's build made the same mesh" if len(meshes) == 1 else f"the rounds' meshes differ: {meshes}"
+    mega_steps = triangles * steps / 1e6
+    per_worker = [
+        run.worker_seconds / run_bare.report["evolve_wall_seconds"]
+        for run, run_bare in zip(platform, bare, strict=True)
     ]
-    lines += [
-        "",
-        f"Where the platform's {platform.client_seconds - evolve:.2f} extra seconds go (estimated: "
-        "the rows other than 'of which' add up to it; the child rows come from the standalone child "
-        "run):",
-        "",
-        "| component | seconds | from |",
-        "|---|---:|---|",
+    evolve = [run.report["evolve_wall_seconds"] for run in bare]
+    client = [run.client_seconds for run in platform]
+    worker = [run.worker_seconds for run in platform]
+    rows = [
+        ("bare ANUGA evolve wall, s", spread(evolve)),
+        ("bare ANUGA evolve CPU, s", spread([run.report["evolve_cpu_seconds"] for run in bare])),
+        ("bare ANUGA whole process wall, s", spread([run.wall_seconds for run in bare])),
+        ("platform, client-observed (POST → first complete status), s", spread(client)),
+        ("platform, worker-side (started_at → finished_at), s", spread(worker)),
+        ("platform's child, start to post-processing (its wall_seconds), s", spread([child_wall(r) for r in platform])),
     ]
-    lines += [f"| {name} | {seconds:.2f} | {source} |" for name, seconds, source in breakdown]
+    if rounds.child:
+        rows.append(("simulation child alone, process wall, s", spread([run.wall_seconds for run in rounds.child])))
+    rows += [
+        ("**platform (client) / bare evolve, same round**", f"**{spread(ratio(rounds), 3)}**"),
+        ("platform (worker-side) / bare evolve, same round", spread(per_worker, 3)),
+        ("sim-seconds per wall-second, platform (client)", spread([sim / value for value in client])),
+        ("sim-seconds per wall-second, bare evolve", spread([sim / value for value in evolve])),
+        ("million triangle-steps per wall-second, platform (client)", spread([mega_steps / v for v in client])),
+        ("million triangle-steps per wall-second, bare evolve", spread([mega_steps / v for v in evolve])),
+        ("1-min load average at the start, platform", spread([run.load[0] for run in platform])),
+        ("1-min load average at the start, bare", spread([run.load[0] for run in bare])),
+    ]
+    lines = [
+        f"### {data.name}: {triangles:,} triangles, {sim:g} sim-s, {steps:,} internal steps, OpenMP threads "
+        f"{threads}, {os.cpu_count()} cores, {len(platform)} rounds ({same})",
+        "",
+        "| measure | median (range) | each round, in order |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {name} | {value} |" for name, value in rows]
+    lines += ["", *breakdown(rounds)]
     return "\n".join(lines)
+
+
+def child_wall(run: PlatformRun) -> float:
+    return float((run.detail.get("statistics") or {}).get("wall_seconds") or 0.0)
+
+
+def breakdown(rounds: Rounds) -> list[str]:
+    """Where the platform's seconds beyond the bare evolve go, as medians over the rounds."""
+    platform = rounds.platform
+    median = statistics.median
+    evolve = median(run.report["evolve_wall_seconds"] for run in rounds.bare)
+    parts = [
+        ("POST → run queued (request, spend, commit)", median(r.moment("queued_at") - r.posted_at for r in platform)),
+        ("queued → worker started the task", median(r.moment("started_at") - r.moment("queued_at") for r in platform)),
+        (
+            "worker-side minus its child's own wall (download, spawn, interpreter, result upload, DB)",
+            median(r.worker_seconds - child_wall(r) for r in platform),
+        ),
+        (
+            "its child's wall minus the bare evolve (interpreter, set-up, recorder, .sww, progress, post-processing)",
+            median(child_wall(r) for r in platform) - evolve,
+        ),
+        ("finished → client saw complete (poll)", median(r.seen_at - r.moment("finished_at") for r in platform)),
+    ]
+    lines = [
+        f"Where the platform's {median(r.client_seconds for r in platform) - evolve:.2f} s beyond the bare evolve go "
+        "(medians over the rounds, so the rows add up only roughly):",
+        "",
+        "| component | seconds |",
+        "|---|---:|",
+    ]
+    lines += [f"| {name} | {seconds:.2f} |" for name, seconds in parts]
+    if rounds.child:
+        phases = {
+            key: median(run.report[key] for run in rounds.child) for key in ("setup", "evolve", "post_processing")
+        }
+        lines += [
+            "",
+            "The simulation child alone (medians): "
+            f"set-up before its first yield {phases['setup']:.2f} s, evolve {phases['evolve']:.2f} s "
+            f"(bare {evolve:.2f} s), post-processing {phases['post_processing']:.2f} s.",
+        ]
+    return lines
+
+
+BEFORE = {"merewether": "1.143", "small_test": "2.669 (one run, before issue 15)"}
+
+
+def goal_row(rounds: Rounds) -> str:
+    return (
+        f"| {rounds.data.name} ({rounds.data.duration} model-s) run through the platform / bare ANUGA | "
+        f"{BEFORE[rounds.data.name]} | "
+        f"{statistics.median(ratio(rounds)):.3f} (range {min(ratio(rounds)):.3f}-{max(ratio(rounds)):.3f}, "
+        f"{len(rounds.platform)} interleaved rounds) | <= 1.05 |"
+    )
 
 
 # --- main ------------------------------------------------------------------------------------------------------
@@ -556,6 +628,11 @@ def main() -> None:
     parser.add_argument("--only", choices=("small_test", "merewether"), default=None)
     parser.add_argument("--merewether", type=Path, default=DEFAULT_MEREWETHER)
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--repeats", type=int, default=3, help="rounds of platform then bare, interleaved")
+    parser.add_argument(
+        "--duration", type=int, default=None, help="model seconds instead of the data set's (a shorter measurement)"
+    )
+    parser.add_argument("--child", action="store_true", help="add the simulation child alone to every round")
     parser.add_argument("--settle", type=float, default=3.0, help="seconds of quiet before each measurement")
     parser.add_argument("--keep", action="store_true", help="keep the throwaway var dir (logs, packages)")
     options = parser.parse_args()
@@ -570,19 +647,21 @@ def main() -> None:
             print(f"merewether skipped: no scenario.json in {options.merewether}", flush=True)
     if not sets:
         return
+    if options.duration:
+        sets = [replace(data, duration=options.duration) for data in sets]
 
     signal.signal(signal.SIGTERM, _terminated)
     signal.signal(signal.SIGINT, signal.default_int_handler)  # even when started in the background
     stack = Stack(options.threads)
-    results, failed = [], False
+    results, failed = [Rounds(data=data) for data in sets], False
     print(
         f"var dir {stack.var}; server {stack.origin}; OpenMP threads {options.threads}; cores {os.cpu_count()}",
         flush=True,
     )
     try:
         stack.start()
-        for data in sets:
-            results.append(measure(stack, data, options.settle))
+        for rounds in results:
+            measure(stack, rounds, settle=options.settle, repeats=options.repeats, with_child=options.child)
     except KeyboardInterrupt:
         failed = True
         print("interrupted; stopping the server, the worker and any simulation", file=sys.stderr, flush=True)
@@ -602,9 +681,14 @@ def main() -> None:
             shutil.rmtree(stack.var, ignore_errors=True)
 
     print()
+    results = [result for result in results if result.platform]  # --repeats 0 only builds (with --keep: a package)
     for result in results:
         print(report(result, options.threads))
         print()
+    print("| figure | before | now | goal |\n|---|---|---|---|")
+    for result in results:
+        print(goal_row(result))
+    print(f"\ncommand: {' '.join([Path(sys.executable).name, *sys.argv])}; load at the end {_load(load())}")
 
 
 if __name__ == "__main__":

@@ -24,15 +24,20 @@ _DEPTH_LIMITS = np.array([limit[2] for limit in LIMITS])
 _SPEED_LIMITS = np.array([limit[3] for limit in LIMITS])
 
 
-def hazard_class(*, depth: np.ndarray, speed: np.ndarray, film_m: float) -> np.ndarray:
+def hazard_class(
+    *, depth: np.ndarray, speed: np.ndarray, film_m: float, depth_speed: np.ndarray | None = None
+) -> np.ndarray:
     """The hazard class (uint8, 1-6) of each (depth m, speed m/s) pair; 0 where the water is shallower than
-    `film_m` (not classified, as speeds are not measured in such films)."""
+    `film_m` (not classified, as speeds are not measured in such films). `depth_speed` (m²/s) defaults to
+    depth x speed; a record of peaks passes the peak of the product instead, which is not the product of the
+    peaks."""
     depth = np.asarray(depth, dtype=float)
     speed = np.asarray(speed, dtype=float)
+    product = depth * speed if depth_speed is None else np.asarray(depth_speed, dtype=float)
     # the lowest class a quantity keeps is 1 + the number of limits it exceeds (a value on a limit keeps it)
     classes = np.searchsorted(_DEPTH_LIMITS, depth, side="left")
     np.maximum(classes, np.searchsorted(_SPEED_LIMITS, speed, side="left"), out=classes)
-    np.maximum(classes, np.searchsorted(_PRODUCT_LIMITS, depth * speed, side="left"), out=classes)
+    np.maximum(classes, np.searchsorted(_PRODUCT_LIMITS, product, side="left"), out=classes)
     classes = (classes + 1).astype(np.uint8)
     classes[~(depth >= film_m)] = DRY
     return classes

@@ -103,6 +103,8 @@ def named(features: list[dict], kind: str) -> list[tuple[str, dict]]:
 
 def locate_gauges(domain: Any, features: list[dict]) -> list[Gauge]:
     """Each gauge point with the mesh triangle containing it; a point outside the mesh is refused by name."""
+    if not features:
+        return []  # the point finder costs seconds on a large mesh
     nodes = np.asarray(domain.get_nodes(absolute=True), dtype=float)
     finder = Triangulation(nodes[:, 0], nodes[:, 1], np.asarray(domain.get_triangles())).get_trifinder()
     gauges = []

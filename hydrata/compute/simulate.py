@@ -247,7 +247,7 @@ def build_model(*, package: "Package", output_dir: Path, threads: int) -> Model:
     domain.set_boundary(
         forcing.boundary_map(domain, boundary_features=boundary_features, log=log, series=series, start=start)
     )
-    recorder, recorded_series = add_recorders(domain, package)
+    recorder, recorded_series = add_recorders(domain, package, log=log)
 
     declared = set((package.manifest.get("boundary_tags") or {}).keys())
     if declared and declared != set(domain.get_boundary_tags()):
@@ -283,7 +283,9 @@ def bound_inlet_timestep(domain: Any, inflows: list[Any]) -> None:
         )
 
 
-def add_recorders(domain: Any, package: "Package") -> tuple["RecordingOperator", "SeriesRecorder"]:
+def add_recorders(
+    domain: Any, package: "Package", *, log: Callable[[str], None]
+) -> tuple["RecordingOperator", "SeriesRecorder"]:
     """The per-step recorder (registered after every forcing operator) and the gauges and flow lines."""
     from hydrata.compute.peaks import TrianglePeaks
     from hydrata.compute.recording import RecordingOperator, SeriesRecorder, cross_sections, locate_gauges
@@ -309,6 +311,13 @@ def default_yield_seconds(duration: float) -> float:
     return float(min(duration, max(1.0, min(60.0, duration / 100.0))))
 
 
+def sww_output_step(*, duration: float, yield_seconds: float) -> float:
+    """Model seconds between .sww frames: every yield, or every few yields so that a run keeps at most
+    MAX_SWW_FRAMES."""
+    frames = math.ceil(duration / yield_seconds)
+    return yield_seconds * max(1, math.ceil(frames / MAX_SWW_FRAMES))
+
+
 def came_in_volume(*, forcing_volume: float, boundary_net_inflow: float, has_dirichlet: bool) -> float:
     """What the guard compares the stored volume with: rain and inflow lines, plus the net volume that entered
     through the boundary when a Dirichlet boundary (the only kind that may legitimately bring water in) exists."""
@@ -319,8 +328,7 @@ def evolve(model: Model, *, duration: float, yield_seconds: float, progress: Pro
     """Run the model to `duration`, a progress line and a guard check per yield; returns the simulated seconds."""
     domain = model.domain
     guard = InstabilityGuard()
-    frames = math.ceil(duration / yield_seconds)
-    output_step = yield_seconds * max(1, math.ceil(frames / MAX_SWW_FRAMES))
+    output_step = sww_output_step(duration=duration, yield_seconds=yield_seconds)
     computing_started = time.monotonic()
     sim_time = 0.0
     try:

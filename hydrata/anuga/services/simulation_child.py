@@ -59,6 +59,9 @@ def child_environment(*, threads: int) -> dict[str, str]:
     env = {name: value for name, value in os.environ.items() if name in CHILD_ENV_NAMES or name.startswith("LC_")}
     env |= {name: str(threads) for name in THREAD_ENV_NAMES}
     env["PYTHONPATH"] = str(SOURCE_ROOT)
+    # Under its file-size limit a byte-code write is cut short without an error, and Python would rename the
+    # truncated .pyc into the shared __pycache__ for every later process to fail on.
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
     return env
 
 

@@ -1,4 +1,5 @@
-"""The per-triangle record of every internal step: maxima with their times, hazard of each step, inundation."""
+"""The per-triangle record of every internal step: maxima with their times, the highest hazard of any one step,
+inundation."""
 
 import numpy as np
 import pytest
@@ -62,3 +63,44 @@ def test_inundation_starts_when_the_depth_first_passes_the_threshold_and_lasts_w
     assert peaks.duration_of_inundation[0] == 1.5  # three steps above 0.05 m, one of them after a dip
     assert peaks.time_of_inundation[2] == 3.0 and peaks.duration_of_inundation[2] == 0.5
     assert peaks.steps == 6
+
+
+def test_the_recorded_hazard_and_peaks_are_those_of_classifying_and_comparing_every_step_one_by_one():
+    rng = np.random.default_rng(7)
+    count, film = 2000, 0.01
+    bed = rng.uniform(0.0, 5.0, count)
+    peaks = TrianglePeaks(count=count, film_m=film, inundation_threshold_m=0.05)
+    step_classes, depths, speeds = [], [], []
+    for index in range(8):
+        depth = np.clip(rng.normal(0.2, 0.6, count), 0.0, None) * (rng.random(count) > 0.3)
+        xmomentum, ymomentum = rng.normal(0.0, 0.8, count) * depth, rng.normal(0.0, 0.6, count) * depth
+        stage = bed + depth
+        peaks.update(
+            StepState(
+                time=0.5 * (index + 1),
+                timestep=0.5,
+                stage=stage,
+                elevation=bed,
+                xmomentum=xmomentum,
+                ymomentum=ymomentum,
+            )
+        )
+        depth = np.maximum(stage - bed, 0.0)  # as a step's depth is read: stage less the bed
+        speed = np.where(depth >= film, np.hypot(xmomentum, ymomentum) / np.maximum(depth, film), 0.0)
+        step_classes.append(hazard_class(depth=depth, speed=speed, film_m=film))
+        depths.append(depth)
+        speeds.append(speed)
+
+    assert np.array_equal(peaks.max_hazard, np.max(step_classes, axis=0))
+    assert len(set(peaks.max_hazard.tolist())) >= 4  # the steps spread over several classes
+    assert np.array_equal(peaks.max_depth, np.max(depths, axis=0))
+    assert peaks.max_speed == pytest.approx(np.max(speeds, axis=0), rel=1e-12)
+    assert peaks.max_stage == pytest.approx(bed + np.max(depths, axis=0), abs=1e-12)
+
+
+def test_the_peak_stage_is_reached_with_the_deepest_water_and_a_never_wet_triangle_stands_at_its_bed():
+    peaks = recorded(step(1.0, [0.2, 0.0, 0.0], [0.0] * 3), step(2.0, [0.5, 0.0, 0.0], [0.0] * 3))
+
+    assert peaks.max_stage.tolist() == pytest.approx([100.5, 100.0, 100.0])
+    assert peaks.time_of_max_stage.tolist() == [2.0, 1.0, 1.0]
+    assert np.isnan(TrianglePeaks(count=2, film_m=0.01, inundation_threshold_m=0.05).max_stage).all()
