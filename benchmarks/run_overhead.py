@@ -48,6 +48,11 @@ from typing import Any
 import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.processes import celery_worker_command, free_port  # noqa: E402
+
 SMALL_TEST = ROOT / "tests" / "data" / "small_test"
 DEFAULT_MEREWETHER = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "merewether"
 BARE_SCRIPT = Path(__file__).resolve().parent / "bare_anuga.py"
@@ -105,12 +110,6 @@ def data_set(name: str, folder: Path) -> DataSet:
 # --- processes -------------------------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def load() -> tuple[float, float, float]:
     return os.getloadavg()
 
@@ -165,22 +164,7 @@ class Stack:
             log=self.var / "server.log",
         )
         self.spawn(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "--pool=solo",
-                "--concurrency=1",
-                "--loglevel=INFO",
-                "--without-heartbeat",
-                "--without-gossip",
-                "--without-mingle",
-                "--hostname",
-                f"bench@{socket.gethostname()}",
-            ],
+            celery_worker_command(f"bench@{socket.gethostname()}", "--without-heartbeat"),
             log=self.var / "worker.log",
         )
         deadline = time.monotonic() + 60

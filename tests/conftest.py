@@ -1,7 +1,6 @@
 import os
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -11,6 +10,7 @@ import pytest
 import uvicorn
 
 from config.celery import app as celery_app
+from tests.processes import celery_worker_command
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -99,23 +99,7 @@ class CeleryWorker:
         )
         with self.log.open("wb") as log:  # a file, not a pipe: a full pipe would stall the worker
             self.process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "config",
-                    "worker",
-                    "--pool=solo",
-                    "--concurrency=1",
-                    "--loglevel=INFO",
-                    "--without-heartbeat",
-                    "--without-gossip",
-                    "--without-mingle",
-                    "--hostname",
-                    self.nodename,
-                    *(["--beat"] if beat else []),
-                ],
+                celery_worker_command(self.nodename, "--without-heartbeat", *(["--beat"] if beat else [])),
                 cwd=ROOT,
                 env=env,
                 stdout=log,

@@ -31,6 +31,26 @@ def wait_for_port(port: int, process: subprocess.Popen, *, name: str, seconds: f
     raise RuntimeError(f"{name} did not listen on {port} within {seconds} s")
 
 
+def celery_worker_command(hostname: str, *options: str) -> list[str]:
+    """One Celery worker process that takes one task at a time (solo pool), under the given node name."""
+    return [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "config",
+        "worker",
+        "--pool=solo",
+        "--concurrency=1",
+        "--loglevel=INFO",
+        "--without-gossip",
+        "--without-mingle",
+        "--hostname",
+        hostname,
+        *options,
+    ]
+
+
 def manage(env: dict[str, str], *args: str) -> str:
     """Run a manage.py command in env; its standard output."""
     command = [sys.executable, "manage.py", *args]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.processes import free_port
+from tests.processes import celery_worker_command, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB_PROCESSES = 2
@@ -104,21 +104,7 @@ class Worker(Process):
         self.name = name
         self.media_root = var_dir / "media"
         super().__init__(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "--pool=solo",
-                "--concurrency=1",
-                "--loglevel=INFO",
-                "--without-gossip",
-                "--without-mingle",
-                "--hostname",
-                f"{name}@{socket.gethostname()}",
-            ],
+            celery_worker_command(f"{name}@{socket.gethostname()}"),
             env=process_environment(var_dir, database),
             log=var_dir / "worker.log",
         )
