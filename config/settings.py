@@ -128,6 +128,23 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory, so a test server thread sees what the test wrote.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
 
+# On PostgreSQL, the connections a process's threads share, each lent for one request or task (psycopg's pool; 0:
+# none, a new connection per request). Off by default when DATABASE_CONN_MAX_AGE keeps connections instead.
+DATABASE_POOL_MAX_SIZE = int(
+    os.environ.get("DATABASE_POOL_MAX_SIZE", "0" if DATABASES["default"]["CONN_MAX_AGE"] else "10")
+)
+if DATABASE_POOL_MAX_SIZE > 0 and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    if DATABASES["default"]["CONN_MAX_AGE"]:
+        raise ImproperlyConfigured(
+            "Set DATABASE_POOL_MAX_SIZE or DATABASE_CONN_MAX_AGE, not both: a pooled connection goes back to the pool "
+            "when its request ends."
+        )
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": DATABASE_POOL_MAX_SIZE,
+        "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT_SECONDS", "10")),
+    }
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

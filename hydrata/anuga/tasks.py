@@ -17,6 +17,7 @@ from hydrata.anuga.services.build import run_build
 from hydrata.anuga.services.runs import run_queue_after_build, runs_fail_for_worker, runs_reap_stale
 from hydrata.anuga.services.simulation import run_simulate
 from hydrata.anuga.services.terrain import terrain_import
+from hydrata.core.database import database_pools_close
 from hydrata.core.task_limits import time_limits
 
 
@@ -54,3 +55,6 @@ def runs_reap_stale_task() -> int:
 @worker_ready.connect
 def fail_runs_of_a_restarted_worker(sender, **kwargs) -> None:
     runs_fail_for_worker(hostname=sender.hostname)
+    # This runs in the worker's main process, which forks a new pool process whenever one ends: leave none of
+    # them a connection pool (its sockets and threads) to inherit.
+    database_pools_close()

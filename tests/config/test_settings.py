@@ -13,7 +13,8 @@ def load_settings(
     environment = {
         k: v
         for k, v in os.environ.items()
-        if k not in {"SECRET_KEY", "HYDRATA_ENV", "HYDRATA_CONNECT_FLOW", "HYDRATA_OAUTH_SIGNING_KEY"}
+        if k not in {"SECRET_KEY", "HYDRATA_ENV", "HYDRATA_CONNECT_FLOW", "HYDRATA_OAUTH_SIGNING_KEY", "DATABASE_URL"}
+        and not k.startswith(("DATABASE_POOL", "DATABASE_CONN"))
     }
     environment.update(HYDRATA_VAR_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="config.settings", **env)
     code = script or f"from django.conf import settings; print({show})"
@@ -71,3 +72,36 @@ def test_no_allowed_metadata_document_host_turns_cimd_off(tmp_path):
 
     assert default.stdout.strip() == "True ['claude.ai', 'claude.com']"
     assert empty.stdout.strip() == "False []"
+
+
+POOL = "settings.DATABASES['default'].get('OPTIONS', {}).get('pool')"
+POSTGRES = "postgres://hydrata@127.0.0.1:5432/hydrata"
+
+
+def test_postgresql_connections_are_pooled_by_default(tmp_path):
+    result = load_settings(tmp_path, show=POOL, DATABASE_URL=POSTGRES)
+
+    assert result.stdout.strip() == "{'min_size': 1, 'max_size': 10, 'timeout': 10.0}"
+
+
+def test_a_pool_size_of_zero_gives_each_request_its_own_postgresql_connection(tmp_path):
+    result = load_settings(tmp_path, show=POOL, DATABASE_URL=POSTGRES, DATABASE_POOL_MAX_SIZE="0")
+
+    assert result.stdout.strip() == "None"
+
+
+def test_persistent_connections_turn_the_pool_off_unless_both_are_asked_for_which_is_refused(tmp_path):
+    kept = load_settings(tmp_path, show=POOL, DATABASE_URL=POSTGRES, DATABASE_CONN_MAX_AGE="60")
+    both = load_settings(
+        tmp_path, show=POOL, DATABASE_URL=POSTGRES, DATABASE_CONN_MAX_AGE="60", DATABASE_POOL_MAX_SIZE="5"
+    )
+
+    assert kept.stdout.strip() == "None"
+    assert both.returncode != 0
+    assert "Set DATABASE_POOL_MAX_SIZE or DATABASE_CONN_MAX_AGE, not both" in both.stderr
+
+
+def test_sqlite_has_no_pool_whatever_its_size_says(tmp_path):
+    result = load_settings(tmp_path, show=POOL, DATABASE_POOL_MAX_SIZE="5")
+
+    assert result.stdout.strip() == "None"
