@@ -179,6 +179,10 @@ def main() -> int:
             measure(target, clients=1, seconds=2)  # warm every process's imports and connections
             single = measure(target, clients=1, seconds=options.single_seconds)
             loaded = measure(target, clients=options.clients, seconds=options.seconds)
+        if loaded["errors"]:
+            logged = (Path(scratch) / "web.log").read_text().splitlines()
+            warnings = [line for line in logged if " WARNING " in line or " ERROR " in line]
+            print("the web command's warnings and errors:", *warnings[-40:], sep="\n")
     goal_ms = GOAL_P95_OVER_SINGLE_MEDIAN * single["p50_ms"]
     # Little's law: N clients always waiting keep N calls in flight, so when every core is busy the mean latency
     # cannot fall below N x (CPU per call) / cores, however the server is arranged.

@@ -6,6 +6,7 @@ showing it a URL, a header or a traceback.
 """
 
 import email.utils
+import logging
 import math
 import re
 import threading
@@ -22,6 +23,8 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 
 from hydrata_mcp import __version__
+
+logger = logging.getLogger(__name__)
 
 CLIENT_NAME = f"mcp/{__version__}"
 # X-Hydrata-Session is stable for one MCP client session when the client sends Mcp-Session-Id (derived, so
@@ -142,10 +145,19 @@ class PlatformClient:
                 "Nothing is lost; try the same call again.",
                 code="PLATFORM_TIMEOUT",
             ) from None
-        except requests.RequestException:
+        except requests.RequestException as failure:
+            # Names of the failure and its cause only: their messages carry the loopback URL.
+            logger.warning("A loopback %s failed: %s from %s", method, type(failure).__name__, _cause_name(failure))
             raise PlatformToolError(
                 "The Hydrata platform could not be reached. Try again in a minute.", code="PLATFORM_UNREACHABLE"
             ) from None
+
+
+def _cause_name(failure: BaseException) -> str:
+    cause = failure.__cause__ or failure.__context__
+    while cause is not None and (cause.__cause__ or cause.__context__) is not None:
+        cause = cause.__cause__ or cause.__context__
+    return type(cause).__name__ if cause is not None else "nothing further"
 
 
 def session_id_for(mcp_session_id: str | None) -> str:
