@@ -3,11 +3,18 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import ThreadSensitiveContext
+from django.conf import settings
 from django.core.asgi import get_asgi_application
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.core.handlers.exception import convert_exception_to_response
+from django.utils.module_loading import import_string
+
+from hydrata_mcp.jsonrpc import MCP_PATHS
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 MAX_IDLE_REQUEST_THREADS = 32
+MCP_MIDDLEWARE_PREFIX = "hydrata_mcp."
 
 
 class WarmRequestThreads:
@@ -40,4 +47,45 @@ class WarmRequestThreads:
             executor.shutdown(wait=False)
 
 
-application = WarmRequestThreads(get_asgi_application())
+class MCPHandler(ASGIHandler):
+    """Django for /mcp/ alone: the MCP wing's own middleware (its entries of MIDDLEWARE, in their order), async
+    throughout, so the async view runs on the event loop with no thread hop on its way in or out.
+
+    The site's stack is sync (see hydrata.agents.middleware) and the MCP view async: through it, a tools/call
+    would hop to a request thread for the middleware and back to the loop for the view, and again on the way
+    out, and pay for sessions, CSRF, messages and the rest, none of which /mcp/ uses.
+    """
+
+    def load_middleware(self, is_async: bool = False) -> None:
+        # What BaseHandler.load_middleware sets up, for a list of middleware it does not read from settings.
+        self._view_middleware: list[Any] = []
+        self._template_response_middleware: list[Any] = []
+        self._exception_middleware: list[Any] = []
+        handler = convert_exception_to_response(self._get_response_async)  # type: ignore[attr-defined]
+        for middleware in reversed(mcp_middleware()):
+            handler = convert_exception_to_response(middleware(handler))
+        self._middleware_chain = handler
+
+
+def mcp_middleware() -> list[Any]:
+    return [import_string(path) for path in settings.MIDDLEWARE if path.startswith(MCP_MIDDLEWARE_PREFIX)]
+
+
+class MCPRoute:
+    """/mcp/ to its own handler, everything else to the site's."""
+
+    def __init__(self, *, site: Any, mcp: Any) -> None:
+        self.site = site
+        self.mcp = mcp
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        app = self.mcp if scope["type"] == "http" and _path_info(scope) in MCP_PATHS else self.site
+        await app(scope, receive, send)
+
+
+def _path_info(scope: dict[str, Any]) -> str:
+    """The path as Django routes it: without the prefix the site is served under (root_path or FORCE_SCRIPT_NAME)."""
+    return str(scope["path"]).removeprefix(get_script_prefix(scope))
+
+
+application = WarmRequestThreads(MCPRoute(site=get_asgi_application(), mcp=MCPHandler()))

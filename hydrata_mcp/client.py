@@ -1,4 +1,4 @@
-"""The one HTTP client of the MCP wing: the only code that calls `requests`.
+"""The one HTTP client of the MCP wing: the only code that calls `urllib3`.
 
 It forwards the caller's Authorization header unchanged, adds X-Hydrata-Client and X-Hydrata-Session, runs
 off the event loop, has timeouts, and turns every failure into a tool error the model can act on, never
@@ -6,18 +6,19 @@ showing it a URL, a header or a traceback.
 """
 
 import email.utils
+import json as jsonlib
 import logging
 import math
 import re
-import threading
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import urlencode
 
 import anyio.to_thread
-import requests
+import urllib3
 from django.conf import settings
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
@@ -33,8 +34,10 @@ SESSION_NAMESPACE = uuid.UUID("5b0f3a8e-52a4-4d5e-9a55-2c1f0e7c9d11")
 URL_IN_TEXT = re.compile(r"https?://\S+")
 MAX_DETAIL_CHARS = 600
 THROTTLED = 429
-
-_local = threading.local()
+# Kept-alive connections to the platform: as many as the worker threads that may call it at once (anyio's default).
+POOL_CONNECTIONS = 40
+# Thread-safe, and no proxy from the environment: the calls go to the platform's own origin.
+_pool = urllib3.PoolManager(maxsize=POOL_CONNECTIONS, retries=False)
 
 
 class PlatformToolError(ToolError):
@@ -58,6 +61,13 @@ class PlatformToolError(ToolError):
 class ApiResponse:
     status: int
     data: Any
+
+
+@dataclass(frozen=True)
+class _Reply:
+    status_code: int
+    content: bytes
+    headers: Mapping[str, str]
 
 
 class PlatformClient:
@@ -128,29 +138,44 @@ class PlatformClient:
             return ApiResponse(status=response.status_code, data=data)
         raise refusal_error(response.status_code, data, retry_after=response.headers.get("Retry-After"))
 
-    def _send(self, method: str, path: str, params: dict[str, Any] | None, json: Any) -> requests.Response:
+    def _send(self, method: str, path: str, params: dict[str, Any] | None, json: Any) -> _Reply:
+        headers, body = self._headers, None
+        if json is not None:
+            headers, body = {**headers, "Content-Type": "application/json"}, jsonlib.dumps(json, allow_nan=False)
         try:
-            return _session().request(
+            response = _pool.request(
                 method,
-                settings.HYDRATA_API_ORIGIN + path,
-                params=params,
-                json=json,
-                headers=self._headers,
-                timeout=(5, settings.HYDRATA_API_TIMEOUT_SECONDS),
-                allow_redirects=False,
+                settings.HYDRATA_API_ORIGIN + path + _query(params),
+                body=body,
+                headers=headers,
+                timeout=urllib3.Timeout(connect=5, read=settings.HYDRATA_API_TIMEOUT_SECONDS),
+                redirect=False,
             )
-        except requests.Timeout:
+        except urllib3.exceptions.NewConnectionError:  # a refused connection (urllib3 counts it a timeout too)
+            raise _unreachable() from None
+        except urllib3.exceptions.TimeoutError:
             raise PlatformToolError(
                 f"The Hydrata platform did not answer within {settings.HYDRATA_API_TIMEOUT_SECONDS:g} seconds. "
                 "Nothing is lost; try the same call again.",
                 code="PLATFORM_TIMEOUT",
             ) from None
-        except requests.RequestException as failure:
+        except urllib3.exceptions.HTTPError as failure:
             # Names of the failure and its cause only: their messages carry the loopback URL.
             logger.warning("A loopback %s failed: %s from %s", method, type(failure).__name__, _cause_name(failure))
-            raise PlatformToolError(
-                "The Hydrata platform could not be reached. Try again in a minute.", code="PLATFORM_UNREACHABLE"
-            ) from None
+            raise _unreachable() from None
+        return _Reply(status_code=response.status, content=response.data, headers=response.headers)
+
+
+def _unreachable() -> PlatformToolError:
+    return PlatformToolError(
+        "The Hydrata platform could not be reached. Try again in a minute.", code="PLATFORM_UNREACHABLE"
+    )
+
+
+def _query(params: dict[str, Any] | None) -> str:
+    """The query string for `params`, leaving out those that are None."""
+    pairs = [(name, value) for name, value in (params or {}).items() if value is not None]
+    return f"?{urlencode(pairs, doseq=True)}" if pairs else ""
 
 
 def _cause_name(failure: BaseException) -> str:
@@ -166,21 +191,11 @@ def session_id_for(mcp_session_id: str | None) -> str:
     return str(uuid.uuid4())
 
 
-def _session() -> requests.Session:
-    """One pooled session per worker thread (requests sessions are not shared across threads)."""
-    session = getattr(_local, "session", None)
-    if session is None:
-        session = requests.Session()
-        session.trust_env = False  # loopback calls must not go through a proxy from the environment
-        _local.session = session
-    return session
-
-
-def _json_or_none(response: requests.Response) -> Any:
+def _json_or_none(response: _Reply) -> Any:
     if not response.content:
         return None
     try:
-        return response.json()
+        return jsonlib.loads(response.content)
     except ValueError:
         return None
 

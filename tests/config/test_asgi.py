@@ -1,12 +1,16 @@
-"""The production ASGI application: one warm thread per request, and the middleware stack in one mode."""
+"""The production ASGI application: one warm thread per request, the site's middleware stack in one mode, and
+/mcp/ through its own async stack."""
 
 import asyncio
 import threading
 
-from asgiref.sync import SyncToAsync, sync_to_async
+import pytest
+from asgiref.sync import SyncToAsync, iscoroutinefunction, sync_to_async
 from django.core.handlers.asgi import ASGIHandler
 
-from config.asgi import MAX_IDLE_REQUEST_THREADS, WarmRequestThreads
+from config.asgi import MAX_IDLE_REQUEST_THREADS, MCPHandler, MCPRoute, WarmRequestThreads, mcp_middleware
+from hydrata_mcp.gate import MCPGateMiddleware
+from hydrata_mcp.redaction import RedactionMiddleware
 
 
 class SyncWork:
@@ -83,3 +87,39 @@ def test_django_builds_the_whole_middleware_stack_in_sync_mode_entered_by_one_th
     handler = ASGIHandler()
 
     assert isinstance(handler._middleware_chain, SyncToAsync)
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.paths: list[str] = []
+
+    async def __call__(self, scope, receive, send) -> None:
+        self.paths.append(scope["path"])
+
+
+@pytest.mark.parametrize(
+    ("path", "root_path", "to_mcp"),
+    [("/mcp/", "", True), ("/mcp", "", True), ("/x/mcp/", "/x", True), ("/api/v2/agents/me/", "", False)],
+)
+def test_an_mcp_request_goes_to_the_mcp_handler_and_any_other_to_the_sites(path, root_path, to_mcp):
+    site, mcp = Recorder(), Recorder()
+
+    asyncio.run(MCPRoute(site=site, mcp=mcp)({"type": "http", "path": path, "root_path": root_path}, None, None))
+
+    assert (mcp.paths, site.paths) == (([path], []) if to_mcp else ([], [path]))
+
+
+def test_under_a_forced_script_name_an_mcp_request_still_goes_to_the_mcp_handler(settings):
+    settings.FORCE_SCRIPT_NAME = "/x"
+    site, mcp = Recorder(), Recorder()
+
+    asyncio.run(MCPRoute(site=site, mcp=mcp)({"type": "http", "path": "/x/mcp/"}, None, None))
+
+    assert mcp.paths == ["/x/mcp/"] and site.paths == []
+
+
+def test_the_mcp_handler_runs_the_mcp_wings_middleware_alone_and_async_with_no_thread_hop():
+    chain = MCPHandler()._middleware_chain
+
+    assert iscoroutinefunction(chain) and not isinstance(chain, SyncToAsync)
+    assert mcp_middleware() == [MCPGateMiddleware, RedactionMiddleware]

@@ -34,11 +34,11 @@ def test_hydrata_mcp_never_imports_the_platform():
     assert {path: mods for path, mods in offenders.items() if mods} == {}
 
 
-def test_only_the_client_calls_requests():
+def test_only_the_client_makes_http_calls():
     callers = sorted(
         str(path.relative_to(MCP_ROOT))
         for path in MCP_ROOT.rglob("*.py")
-        if any(m.split(".")[0] == "requests" for m in imported_modules(path))
+        if any(m.split(".")[0] in {"urllib3", "requests", "httpx"} for m in imported_modules(path))
     )
     assert callers == ["client.py"]
 

@@ -138,3 +138,75 @@ def test_a_retry_after_given_as_a_date_becomes_seconds_from_now(settings):
     error = throttled_call(settings, retry_after=when, body=b"")
 
     assert 110 <= error.retry_after_seconds <= 121
+
+
+class Echoing(BaseHTTPRequestHandler):
+    """A real HTTP server that answers every request with what it received."""
+
+    protocol_version = "HTTP/1.1"  # keep-alive, as the platform's server
+
+    def do_GET(self):
+        self._echo()
+
+    def do_POST(self):
+        self._echo()
+
+    def _echo(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        seen = {
+            "method": self.command,
+            "path": self.path,
+            "headers": {name.lower(): value for name, value in self.headers.items()},
+            "body": body.decode(),
+            "port": self.client_address[1],
+        }
+        payload = json.dumps(seen).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def echoing(settings):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Echoing)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    settings.HYDRATA_API_ORIGIN = f"http://127.0.0.1:{server.server_address[1]}"
+    yield
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_get_sends_its_params_as_the_query_leaving_out_those_that_are_none(echoing):
+    api = PlatformClient(authorization=f"Bearer {KEY}", session_id="s")
+
+    seen = asyncio.run(api.get("/api/v2/anuga/runs/", params={"page": 2, "status": None, "id": [3, 4]})).data
+
+    assert seen["method"] == "GET" and seen["path"] == "/api/v2/anuga/runs/?page=2&id=3&id=4"
+
+
+def test_a_post_sends_json_with_the_callers_authorization_unchanged(echoing):
+    api = PlatformClient(authorization=f"Bearer {KEY}", session_id="s")
+
+    seen = asyncio.run(api.post("/api/v2/anuga/projects/", json={"name": "Mérewether"})).data
+
+    assert seen["method"] == "POST" and json.loads(seen["body"]) == {"name": "Mérewether"}
+    assert seen["headers"]["content-type"] == "application/json"
+    assert seen["headers"]["authorization"] == f"Bearer {KEY}"
+    assert seen["headers"]["x-hydrata-session"] == "s" and seen["headers"]["x-hydrata-client"].startswith("mcp/")
+
+
+def test_calls_one_after_another_reuse_one_kept_alive_connection(echoing):
+    api = PlatformClient(authorization=f"Bearer {KEY}", session_id="s")
+
+    async def twice() -> tuple[int, int]:
+        first, second = await api.get("/a/"), await api.get("/b/")
+        return first.data["port"], second.data["port"]
+
+    first_port, second_port = asyncio.run(twice())
+
+    assert first_port == second_port
