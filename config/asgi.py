@@ -2,7 +2,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from asgiref.sync import ThreadSensitiveContext
+from asgiref.sync import ThreadSensitiveContext, markcoroutinefunction
 from django.conf import settings
 from django.core.asgi import get_asgi_application
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
@@ -15,6 +15,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 MAX_IDLE_REQUEST_THREADS = 32
 MCP_MIDDLEWARE_PREFIX = "hydrata_mcp."
+# The site's header middleware an MCP answer gets too (nosniff, referrer and opener policies, no framing), after
+# the MCP wing's own.
+MCP_HEADER_MIDDLEWARE = (
+    "django.middleware.security.SecurityMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+)
 
 
 class WarmRequestThreads:
@@ -62,6 +68,8 @@ class MCPHandler(ASGIHandler):
         self._template_response_middleware: list[Any] = []
         self._exception_middleware: list[Any] = []
         handler = convert_exception_to_response(self._get_response_async)  # type: ignore[attr-defined]
+        for path in reversed(MCP_HEADER_MIDDLEWARE):
+            handler = convert_exception_to_response(HeadersOnTheLoop(import_string(path), handler))
         for middleware in reversed(mcp_middleware()):
             handler = convert_exception_to_response(middleware(handler))
         self._middleware_chain = handler
@@ -69,6 +77,26 @@ class MCPHandler(ASGIHandler):
 
 def mcp_middleware() -> list[Any]:
     return [import_string(path) for path in settings.MIDDLEWARE if path.startswith(MCP_MIDDLEWARE_PREFIX)]
+
+
+class HeadersOnTheLoop:
+    """A Django middleware whose hooks only read the request and set response headers, run on the event loop.
+
+    Django's adapter for a sync hook in an async chain hops to a thread and back for each; these do no I/O.
+    """
+
+    def __init__(self, middleware_class: Any, get_response: Any) -> None:
+        self.middleware = middleware_class(get_response)
+        self.get_response = get_response
+        markcoroutinefunction(self)
+
+    async def __call__(self, request: Any) -> Any:
+        process_request = getattr(self.middleware, "process_request", None)
+        response = process_request(request) if process_request else None
+        if response is None:
+            response = await self.get_response(request)
+        process_response = getattr(self.middleware, "process_response", None)
+        return process_response(request, response) if process_response else response
 
 
 class MCPRoute:

@@ -4,11 +4,19 @@
 import asyncio
 import threading
 
+import httpx
 import pytest
 from asgiref.sync import SyncToAsync, iscoroutinefunction, sync_to_async
 from django.core.handlers.asgi import ASGIHandler
 
-from config.asgi import MAX_IDLE_REQUEST_THREADS, MCPHandler, MCPRoute, WarmRequestThreads, mcp_middleware
+from config.asgi import (
+    MAX_IDLE_REQUEST_THREADS,
+    MCPHandler,
+    MCPRoute,
+    WarmRequestThreads,
+    application,
+    mcp_middleware,
+)
 from hydrata_mcp.gate import MCPGateMiddleware
 from hydrata_mcp.redaction import RedactionMiddleware
 
@@ -123,3 +131,25 @@ def test_the_mcp_handler_runs_the_mcp_wings_middleware_alone_and_async_with_no_t
 
     assert iscoroutinefunction(chain) and not isinstance(chain, SyncToAsync)
     assert mcp_middleware() == [MCPGateMiddleware, RedactionMiddleware]
+
+
+def test_an_mcp_answer_carries_the_sites_security_headers():
+    async def ping() -> httpx.Response:
+        transport = httpx.ASGITransport(app=application)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000") as client:
+            return await client.post(
+                "/mcp/",
+                json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
+                headers={
+                    "Authorization": "Bearer hk_" + "a" * 43,
+                    "Accept": "application/json, text/event-stream",
+                    "MCP-Protocol-Version": "2025-11-25",
+                },
+            )
+
+    answer = asyncio.run(ping())
+
+    assert answer.status_code == 200 and answer.json()["id"] == 1
+    assert answer.headers["X-Content-Type-Options"] == "nosniff"
+    assert answer.headers["X-Frame-Options"] == "DENY"
+    assert answer.headers["Referrer-Policy"] == "same-origin"
