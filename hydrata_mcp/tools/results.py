@@ -98,21 +98,22 @@ async def get_run_time_series(
     )
 
 
+# The impact statistics a comparison's summary carries, and that clients rely on.
+IMPACT_SUMMARY = (
+    "max_increase_m",
+    "max_decrease_m",
+    "area_wetter_m2",
+    "area_drier_m2",
+    "area_newly_wet_m2",
+    "area_no_longer_wet_m2",
+)
+
+
 @tool(
     title="Compare two runs (impact map)",
     read_only=True,
     idempotent=True,
-    relied_on=tuple(
-        f"statistics.{key}"
-        for key in (
-            "max_increase_m",
-            "max_decrease_m",
-            "area_wetter_m2",
-            "area_drier_m2",
-            "area_newly_wet_m2",
-            "area_no_longer_wet_m2",
-        )
-    ),
+    relied_on=tuple(f"statistics.{key}" for key in IMPACT_SUMMARY),
 )
 async def compare_runs(
     ctx: Context,
@@ -137,17 +138,7 @@ async def compare_runs(
         statistics=statistics,
         ui_url=link,
         result_layers={key: ResultLayer(**value) for key, value in data.items() if key.startswith("gn_layer_")},
-        summary={
-            key: getattr(statistics, key)
-            for key in (
-                "max_increase_m",
-                "max_decrease_m",
-                "area_wetter_m2",
-                "area_drier_m2",
-                "area_newly_wet_m2",
-                "area_no_longer_wet_m2",
-            )
-        },
+        summary={key: getattr(statistics, key) for key in IMPACT_SUMMARY},
         say_to_user=f"Run {other_run_id} against run {run_id}: maximum depth up to "
         f"{statistics.max_increase_m or 0:.2f} m higher and {statistics.max_decrease_m or 0:.2f} m "
         f"lower; {statistics.area_wetter_m2:,.0f} m² wetter, {statistics.area_newly_wet_m2:,.0f} m² "
