@@ -151,8 +151,8 @@ class PlatformClient:
                 timeout=urllib3.Timeout(connect=5, read=settings.HYDRATA_API_TIMEOUT_SECONDS),
                 redirect=False,
             )
-        except urllib3.exceptions.NewConnectionError:  # a refused connection (urllib3 counts it a timeout too)
-            raise _unreachable() from None
+        except urllib3.exceptions.NewConnectionError as refused:  # urllib3 counts a refused connection a timeout too
+            raise _unreachable(method, refused) from None
         except urllib3.exceptions.TimeoutError:
             raise PlatformToolError(
                 f"The Hydrata platform did not answer within {settings.HYDRATA_API_TIMEOUT_SECONDS:g} seconds. "
@@ -160,13 +160,13 @@ class PlatformClient:
                 code="PLATFORM_TIMEOUT",
             ) from None
         except urllib3.exceptions.HTTPError as failure:
-            # Names of the failure and its cause only: their messages carry the loopback URL.
-            logger.warning("A loopback %s failed: %s from %s", method, type(failure).__name__, _cause_name(failure))
-            raise _unreachable() from None
+            raise _unreachable(method, failure) from None
         return _Reply(status_code=response.status, content=response.data, headers=response.headers)
 
 
-def _unreachable() -> PlatformToolError:
+def _unreachable(method: str, failure: urllib3.exceptions.HTTPError) -> PlatformToolError:
+    # Names of the failure and its root cause only: their messages carry the loopback URL.
+    logger.warning("A loopback %s failed: %s from %s", method, type(failure).__name__, _root_cause_name(failure))
     return PlatformToolError(
         "The Hydrata platform could not be reached. Try again in a minute.", code="PLATFORM_UNREACHABLE"
     )
@@ -178,11 +178,11 @@ def _query(params: dict[str, Any] | None) -> str:
     return f"?{urlencode(pairs, doseq=True)}" if pairs else ""
 
 
-def _cause_name(failure: BaseException) -> str:
-    cause = failure.__cause__ or failure.__context__
-    while cause is not None and (cause.__cause__ or cause.__context__) is not None:
-        cause = cause.__cause__ or cause.__context__
-    return type(cause).__name__ if cause is not None else "nothing further"
+def _root_cause_name(failure: BaseException) -> str:
+    cause = failure
+    while (earlier := cause.__cause__ or cause.__context__) is not None:
+        cause = earlier
+    return type(cause).__name__ if cause is not failure else "nothing further"
 
 
 def session_id_for(mcp_session_id: str | None) -> str:
