@@ -86,17 +86,17 @@ class HeadersOnTheLoop:
     """
 
     def __init__(self, middleware_class: Any, get_response: Any) -> None:
-        self.middleware = middleware_class(get_response)
+        middleware = middleware_class(get_response)
+        self.process_request = getattr(middleware, "process_request", None)
+        self.process_response = getattr(middleware, "process_response", None)
         self.get_response = get_response
         markcoroutinefunction(self)
 
     async def __call__(self, request: Any) -> Any:
-        process_request = getattr(self.middleware, "process_request", None)
-        response = process_request(request) if process_request else None
+        response = self.process_request(request) if self.process_request else None
         if response is None:
             response = await self.get_response(request)
-        process_response = getattr(self.middleware, "process_response", None)
-        return process_response(request, response) if process_response else response
+        return self.process_response(request, response) if self.process_response else response
 
 
 class MCPRoute:
