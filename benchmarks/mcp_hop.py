@@ -17,7 +17,6 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -32,7 +31,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from tests.model_setup import PROJECTS, small_test_model, until  # noqa: E402
-from tests.processes import free_port, wait_for_port  # noqa: E402
+from tests.processes import agent_key, free_port, manage, web_command  # noqa: E402
 
 RUNS = "/api/v2/anuga/runs/"
 MCP_HEADERS = {
@@ -75,12 +74,6 @@ class ServerCPU:
         except FileNotFoundError:
             return 0
         return int(fields[11]) + int(fields[12])  # utime + stime, in clock ticks
-
-
-def manage(env: dict[str, str], *args: str) -> str:
-    return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True, capture_output=True, text=True
-    ).stdout.strip()
 
 
 def computed_run(url: str, key: str) -> tuple[int, int]:
@@ -191,18 +184,9 @@ def main() -> None:
         LOG_LEVEL="WARNING",
     )
     manage(env, "migrate", "--noinput")
-    key = manage(env, "create_agent_key", "--username", "bench", "--level", "launch", "--create-user")
-    log = Path(workdir) / "web.log"
-    with log.open("wb") as output:  # the access log, kept out of the table
-        server = subprocess.Popen(
-            [sys.executable, "-m", "config.serve", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        wait_for_port(port, server, name="config.serve")
+    key = agent_key(env, username="bench", level="launch")
+    # The access log goes to a file, kept out of the table.
+    with web_command(env, port=port, log=Path(workdir) / "web.log") as server:
         project_id, run_id = computed_run(url, key)
         pairs = [
             Pair("get_project", {"project_id": project_id}, [f"{PROJECTS}{project_id}/"]),
@@ -213,9 +197,6 @@ def main() -> None:
         with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=60) as http:
             measure(http, pairs, options.rounds, ServerCPU(server.pid))
         print(report(pairs, options.rounds, options.web_workers, (before, _load())))
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
 
 
 if __name__ == "__main__":
