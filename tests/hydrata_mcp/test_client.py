@@ -54,6 +54,42 @@ def test_an_unreachable_platform_is_a_tool_error_without_the_address(settings):
     assert "/api/v2/" not in str(caught.value) and KEY not in str(caught.value)
 
 
+def test_a_platform_that_hangs_up_without_answering_is_logged_by_the_failures_names_alone(settings, caplog):
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    threading.Thread(target=lambda: listener.accept()[0].close(), daemon=True).start()
+    port = listener.getsockname()[1]
+    settings.HYDRATA_API_ORIGIN = f"http://127.0.0.1:{port}"
+
+    try:
+        with caplog.at_level("WARNING", logger="hydrata_mcp.client"), pytest.raises(ToolError) as caught:
+            asyncio.run(PlatformClient(authorization=f"Bearer {KEY}", session_id="s").get("/api/v2/agents/me/"))
+    finally:
+        listener.close()
+
+    assert "could not be reached" in str(caught.value)
+    logged = caplog.messages
+    # The hang-up arrives as a reset or as an empty answer, as the two sockets' timing falls.
+    assert logged in (
+        ["A loopback GET failed: ProtocolError from RemoteDisconnected"],
+        ["A loopback GET failed: ProtocolError from ConnectionResetError"],
+    )
+    assert all("127.0.0.1" not in line and str(port) not in line and "/api/v2/" not in line for line in logged)
+
+
+def test_a_refused_connection_is_logged_by_the_failures_names_alone(settings, caplog):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    settings.HYDRATA_API_ORIGIN = f"http://127.0.0.1:{port}"
+
+    with caplog.at_level("WARNING", logger="hydrata_mcp.client"), pytest.raises(ToolError):
+        asyncio.run(PlatformClient(authorization=f"Bearer {KEY}", session_id="s").get("/api/v2/agents/me/"))
+
+    assert caplog.messages == ["A loopback GET failed: NewConnectionError from ConnectionRefusedError"]
+
+
 def test_a_platform_that_does_not_answer_in_time_is_a_tool_error(settings):
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
