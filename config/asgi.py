@@ -1,20 +1,28 @@
+import asyncio
+import contextlib
 import os
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, cast
 
 from asgiref.sync import ThreadSensitiveContext, markcoroutinefunction
 from django.conf import settings
 from django.core.asgi import get_asgi_application
+from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.exception import convert_exception_to_response
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
+from django.urls import set_script_prefix
 from django.utils.module_loading import import_string
 
 from hydrata_mcp.jsonrpc import MCP_PATHS
+from hydrata_mcp.transport import finish_after_answer, finish_answered
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 MAX_IDLE_REQUEST_THREADS = 32
 MCP_MIDDLEWARE_PREFIX = "hydrata_mcp."
+MCP_URLCONF = "hydrata_mcp.urls"
 # The site's header middleware an MCP answer gets too (nosniff, referrer and opener policies, no framing), after
 # the MCP wing's own.
 MCP_HEADER_MIDDLEWARE = (
@@ -60,7 +68,47 @@ class MCPHandler(ASGIHandler):
     The site's stack is sync (see hydrata.agents.middleware) and the MCP view async: through it, a tools/call
     would hop to a request thread for the middleware and back to the loop for the view, and again on the way
     out, and pay for sessions, CSRF, messages and the rest, none of which /mcp/ uses.
+
+    Nor does it send Django's request_started and request_finished signals. Their receivers reset and close
+    database connections and caches, which an MCP request never opens (its tools reach the platform over HTTP,
+    and the database refuses the event loop), and sending them to sync receivers costs a hop to a request
+    thread and back at each end of every request.
     """
+
+    async def handle(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        with body_file:
+            set_script_prefix(get_script_prefix(scope))
+            request, refusal = self.create_request(scope, body_file)
+            if request is None:  # an undecodable path or an oversized body: Django's own refusal
+                await self.send_response(cast(HttpResponseBase, refusal), send)
+                return
+            # The routes of /mcp/ alone: resolving it against the whole site walks every pattern before it.
+            request.urlconf = MCP_URLCONF
+            await self._answer_unless_hung_up(request, receive, send)
+
+    async def _answer_unless_hung_up(self, request: HttpRequest, receive: Any, send: Any) -> None:
+        """Answer, and stop the view (a tool still waiting, a progress stream) if the client hangs up first."""
+        answering = asyncio.create_task(self._answer(request, send))
+        hang_up = asyncio.create_task(self.listen_for_disconnect(receive))
+        await asyncio.wait((hang_up, answering), return_when=asyncio.FIRST_COMPLETED)
+        for task in (hang_up, answering):
+            if not task.done():
+                task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, RequestAborted):
+                await task
+
+    async def _answer(self, request: HttpRequest, send: Any) -> None:
+        finish_after_answer(request)
+        response = await self.run_get_response(request)
+        try:
+            with contextlib.suppress(asyncio.CancelledError):  # the client went away while it was sent
+                await self.send_response(response, send)
+        finally:
+            await finish_answered(request)
 
     def load_middleware(self, is_async: bool = False) -> None:
         # What BaseHandler.load_middleware sets up, for a list of middleware it does not read from settings.

@@ -23,6 +23,8 @@ from hydrata_mcp.server import lowlevel_server
 logger = logging.getLogger(__name__)
 
 INTERNAL_ERROR = -32603
+# The request attribute where a handler that finishes the SDK's requests itself collects them.
+AFTER_ANSWER = "mcp_after_answer"
 HOP_BY_HOP = {"content-length", "transfer-encoding", "connection"}
 
 
@@ -32,7 +34,7 @@ async def mcp_endpoint(request: HttpRequest) -> HttpResponseBase:
     messages = jsonrpc_messages(body)
     stream = messages is not None and asks_for_progress(messages)
     manager = StreamableHTTPSessionManager(app=lowlevel_server(), json_response=not stream, stateless=True)
-    exchange = _Exchange(asgi_scope(request), body)
+    exchange = _Exchange(asgi_scope(request), body, after_answer=getattr(request, AFTER_ANSWER, None))
     task = asyncio.create_task(exchange.serve(manager))
     start = await exchange.next_message()
     if start is None or start["type"] != "http.response.start":
@@ -75,9 +77,10 @@ def asgi_scope(request: HttpRequest) -> dict[str, Any]:
 class _Exchange:
     """One ASGI request/response pair between this view and the SDK."""
 
-    def __init__(self, scope: dict[str, Any], body: bytes) -> None:
+    def __init__(self, scope: dict[str, Any], body: bytes, *, after_answer: list[asyncio.Task[None]] | None) -> None:
         self.scope = scope
         self.body = body
+        self.after_answer = after_answer
         self.body_delivered = False
         self.finished = asyncio.Event()
         self.messages: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
@@ -123,7 +126,21 @@ class _Exchange:
             self.finished.set()
             if not complete:
                 task.cancel()  # the client went away mid-stream: stop the tool's work too
-            await _finish(task)
+            if complete and self.after_answer is not None:
+                self.after_answer.append(task)
+            else:
+                await _finish(task)
+
+
+def finish_after_answer(request: HttpRequest) -> None:
+    """For a handler that sends the answer, then calls `finish_answered`: the view then does not hold the answer
+    back while the SDK tears its request down (about a quarter of a millisecond)."""
+    setattr(request, AFTER_ANSWER, [])
+
+
+async def finish_answered(request: HttpRequest) -> None:
+    for task in getattr(request, AFTER_ANSWER, ()):
+        await _finish(task)
 
 
 async def _finish(task: asyncio.Task[None]) -> None:

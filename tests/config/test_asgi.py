@@ -2,12 +2,14 @@
 /mcp/ through its own async stack."""
 
 import asyncio
+import json
 import threading
 
 import httpx
 import pytest
 from asgiref.sync import SyncToAsync, iscoroutinefunction, sync_to_async
 from django.core.handlers.asgi import ASGIHandler
+from django.core.signals import request_finished, request_started
 
 from config.asgi import (
     MAX_IDLE_REQUEST_THREADS,
@@ -19,6 +21,13 @@ from config.asgi import (
 )
 from hydrata_mcp.gate import MCPGateMiddleware
 from hydrata_mcp.redaction import RedactionMiddleware
+
+MCP_HEADERS = {
+    "Authorization": "Bearer hk_" + "a" * 43,
+    "Accept": "application/json, text/event-stream",
+    "MCP-Protocol-Version": "2025-11-25",
+}
+PING = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
 
 
 class SyncWork:
@@ -133,23 +142,104 @@ def test_the_mcp_handler_runs_the_mcp_wings_middleware_alone_and_async_with_no_t
     assert mcp_middleware() == [MCPGateMiddleware, RedactionMiddleware]
 
 
-def test_an_mcp_answer_carries_the_sites_security_headers():
-    async def ping() -> httpx.Response:
-        transport = httpx.ASGITransport(app=application)
-        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000") as client:
-            return await client.post(
-                "/mcp/",
-                json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
-                headers={
-                    "Authorization": "Bearer hk_" + "a" * 43,
-                    "Accept": "application/json, text/event-stream",
-                    "MCP-Protocol-Version": "2025-11-25",
-                },
-            )
+async def post(path: str, body: dict) -> httpx.Response:
+    transport = httpx.ASGITransport(app=application)
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000") as client:
+        return await client.post(path, json=body, headers=MCP_HEADERS)
 
-    answer = asyncio.run(ping())
+
+def test_an_mcp_answer_carries_the_sites_security_headers():
+    answer = asyncio.run(post("/mcp/", PING))
 
     assert answer.status_code == 200 and answer.json()["id"] == 1
     assert answer.headers["X-Content-Type-Options"] == "nosniff"
     assert answer.headers["X-Frame-Options"] == "DENY"
     assert answer.headers["Referrer-Policy"] == "same-origin"
+
+
+@pytest.mark.parametrize("path", ["/mcp/", "/mcp"])
+def test_the_mcp_handler_answers_at_both_spellings_of_its_path(path):
+    answer = asyncio.run(post(path, PING))
+
+    assert answer.status_code == 200 and answer.json() == {"jsonrpc": "2.0", "id": 1, "result": {}}
+
+
+def test_an_mcp_request_sends_no_request_signals_where_a_site_request_does():
+    sent: list[str] = []
+
+    def record(signal, **_):
+        sent.append("started" if signal is request_started else "finished")
+
+    request_started.connect(record)
+    request_finished.connect(record)
+    try:
+        asyncio.run(post("/mcp/", PING))
+        assert sent == []
+        asyncio.run(post("/no/such/page/", {}))
+    finally:
+        request_started.disconnect(record)
+        request_finished.disconnect(record)
+
+    assert sent == ["started", "finished"]
+
+
+def sdk_requests() -> int:
+    """How many requests the SDK is serving (or tearing down) on this loop."""
+    return sum(1 for task in asyncio.all_tasks() if task.get_coro().__qualname__ == "_Exchange.serve")
+
+
+def test_the_answer_goes_out_before_the_sdk_tears_its_request_down_and_the_handler_waits_for_that():
+    at_the_answers_end: list[int] = []
+
+    async def one_ping() -> int:
+        async def send(message):
+            if message["type"] == "http.response.body" and not message.get("more_body"):
+                at_the_answers_end.append(sdk_requests())
+
+        body = json.dumps(PING).encode()
+        messages = iter([{"type": "http.request", "body": body, "more_body": False}])
+
+        async def receive():
+            return next(messages, None) or await asyncio.Event().wait()
+
+        headers = [(name.lower().encode(), value.encode()) for name, value in MCP_HEADERS.items()]
+        headers.append((b"content-type", b"application/json"))
+        scope = {"type": "http", "method": "POST", "path": "/mcp/", "headers": headers, "query_string": b""}
+        await application(scope, receive, send)
+        return sdk_requests()
+
+    assert asyncio.run(one_ping()) == 0
+    assert at_the_answers_end == [1]
+
+
+class StuckView(MCPHandler):
+    """The MCP handler with a view that waits until it is cancelled (a tool still polling, a progress stream)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cancelled = False
+
+    async def run_get_response(self, request):
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            self.cancelled = True
+            raise
+
+
+def test_a_client_that_hangs_up_stops_the_mcp_view():
+    handler = StuckView()
+    messages = iter([{"type": "http.request", "body": b"{}", "more_body": False}, {"type": "http.disconnect"}])
+    sent: list[dict] = []
+
+    async def receive():
+        await asyncio.sleep(0.05)
+        return next(messages)
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/mcp/", "headers": [], "query_string": b""}
+    asyncio.run(asyncio.wait_for(handler(scope, receive, send), timeout=5))
+
+    assert handler.cancelled and sent == []
