@@ -192,7 +192,7 @@ def main() -> None:
         "--production", action="store_true", help="on PostgreSQL, Redis and S3 (the production profile's servers)"
     )
     options = parser.parse_args()
-    workers = options.web_workers or (os.cpu_count() or 1 if options.production else 1)
+    workers = options.web_workers or ((os.cpu_count() or 1) if options.production else 1)
 
     with contextlib.ExitStack() as stack:
         profile = stack.enter_context(production_servers()) if options.production else {}

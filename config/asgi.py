@@ -103,11 +103,11 @@ class MCPHandler(ASGIHandler):
 
     async def _answer(self, request: HttpRequest, send: Any) -> None:
         finish_after_answer(request)
-        response = await self.run_get_response(request)
         try:
+            response = await self.run_get_response(request)
             with contextlib.suppress(asyncio.CancelledError):  # the client went away while it was sent
                 await self.send_response(response, send)
-        finally:
+        finally:  # also when a hang-up cancels the view after the SDK had answered it
             await finish_answered(request)
 
     def load_middleware(self, is_async: bool = False) -> None:
