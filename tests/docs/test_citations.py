@@ -11,19 +11,23 @@ CITING_DOCS = ("docs/security-model.md",)
 # A citation is a backticked path to a Python file, optionally followed by ::names (class, function, method).
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
 CITATION = re.compile(r"(?P<path>[\w./-]+\.py)(?P<names>(?:::[\w]+)*)")
+FOLDER = re.compile(r"[\w.-]+(?:/[\w.-]+)*/")
 
 
 def citations(doc: str) -> list[str]:
+    """Every backticked span that names a Python file (a bare `services.py` too) or carries ::names."""
     spans = CODE_SPAN.findall((ROOT / doc).read_text(encoding="utf-8"))
-    # A bare `services.py` names a kind of module, not a file; a path or a ::name is a citation.
     return [
         span
         for span in spans
-        if " " not in span
-        and "*" not in span
-        and span != "::"
-        and ("::" in span or ("/" in span and span.split("::")[0].endswith(".py")))
+        if " " not in span and "*" not in span and span != "::" and ("::" in span or span.endswith(".py"))
     ]
+
+
+def folder_citations(doc: str) -> list[str]:
+    """Backticked folders of the tree (`hydrata/oauth/`); URL paths begin with a slash and are not folders."""
+    spans = CODE_SPAN.findall((ROOT / doc).read_text(encoding="utf-8"))
+    return [span for span in spans if FOLDER.fullmatch(span) and not span.startswith(("/", "."))]
 
 
 def defined_names(path: Path) -> dict[str, set[str]]:
@@ -47,7 +51,7 @@ def defined_names(path: Path) -> dict[str, set[str]]:
 
 def citation_problem(span: str) -> str | None:
     match = CITATION.fullmatch(span)
-    if match is None:
+    if match is None or "/" not in match["path"]:
         return "not a full path from the repository root (path/to/file.py::name)"
     path = ROOT / match["path"]
     if not path.is_file():
@@ -65,6 +69,17 @@ def citation_problem(span: str) -> str | None:
 def test_every_citation_names_a_file_and_a_definition_that_exist(doc):
     problems = {span: problem for span in citations(doc) if (problem := citation_problem(span))}
     assert problems == {}
+
+
+@pytest.mark.parametrize("doc", CITING_DOCS)
+def test_every_folder_cited_is_a_full_path_from_the_repository_root(doc):
+    assert [span for span in folder_citations(doc) if not (ROOT / span).is_dir()] == []
+
+
+def test_a_bare_file_name_or_folder_is_not_a_citation():
+    assert citation_problem("services.py") == "not a full path from the repository root (path/to/file.py::name)"
+    assert citation_problem("services.py::run_start") is not None
+    assert not (ROOT / "tools/").is_dir()
 
 
 def test_the_security_model_cites_tests():
