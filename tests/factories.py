@@ -72,13 +72,24 @@ def make_ready_terrain(project: Project, *, dem: Path = DEM) -> Terrain:
     return terrain_import(terrain_id=terrain.pk)
 
 
-def make_finished_run(project: Project, *, depth: np.ndarray | None = None, stage_above_ground: float = 0.0) -> Run:
+def make_finished_run(
+    project: Project,
+    *,
+    scenario: Scenario | None = None,
+    depth: np.ndarray | None = None,
+    stage_above_ground: float = 0.0,
+) -> Run:
     """A complete run whose result rasters are written on the terrain's grid by the simulation's own writer.
 
-    `depth` is the maximum depth per DEM cell (default: 1 m over the western half, dry elsewhere); the speed is
-    half the depth and the stage is the ground plus the depth."""
-    terrain = make_ready_terrain(project)
-    scenario = Scenario.objects.create(project=project, name="finished", terrain=terrain, resolution=10, duration=60)
+    A run of `scenario` (which needs a ready terrain), or of a new one on a new terrain. `depth` is the maximum
+    depth per DEM cell (default: 1 m over the western half, dry elsewhere); the speed is half the depth and the
+    stage is the ground plus the depth."""
+    if scenario is None:
+        scenario = Scenario.objects.create(
+            project=project, name="finished", terrain=make_ready_terrain(project), resolution=10, duration=60
+        )
+    terrain = scenario.terrain
+    assert terrain is not None, "the scenario needs a terrain"
     run = Run.objects.create(scenario=scenario, status=RunStatus.COMPLETE, resolution=10, duration=60, statistics={})
     storage = get_storage()
     with storage.local_path(key=terrain.dem_key) as dem_path, rasterio.open(dem_path) as dem:

@@ -16,7 +16,7 @@ from django.test import override_settings
 from playwright.sync_api import sync_playwright
 
 from config.celery import app as celery_app
-from tests.browser import Visit, launch, visit
+from tests.browser import Visit, launch, off_the_browser_thread, visit
 from tests.conftest import CeleryWorker, LiveASGIServer, use_celery_queue
 from tests.data import BOUNDARY, DEM, RAINFALL
 from tests.factories import make_grant, make_user
@@ -92,7 +92,8 @@ def celery_queue_dir(browser_queue_dir) -> Path:
 
 
 @pytest.fixture(scope="package")
-def site(django_db_setup, django_db_blocker, site_media, browser_queue_dir, tmp_path_factory) -> Iterator[Site]:
+def live_site(django_db_setup, django_db_blocker, site_media, browser_queue_dir, tmp_path_factory) -> Iterator[str]:
+    """The live server and its Celery worker, shared by the folder; the address of the site."""
     from django.db import connection
 
     with (
@@ -109,14 +110,25 @@ def site(django_db_setup, django_db_blocker, site_media, browser_queue_dir, tmp_
                 (var_dir / "celery").mkdir()
                 (var_dir / "celery" / "queue").symlink_to(use_celery_queue(browser_queue_dir))
                 worker = CeleryWorker(var_dir, site_media, connection.settings_dict["NAME"], "browser-worker")
-                user = make_user("engineer", password=PASSWORD)
-                _, key = make_grant(user, level="launch", name="browser tests")
-                yield asyncio.run(_workflow(server.url, key, user.get_username()))
+                yield server.url
             finally:
                 if worker is not None:
                     print("browser worker log:\n" + worker.stop())  # shown by pytest on failure
                 server.stop()
                 call_command("flush", interactive=False, verbosity=0)
+
+
+@pytest.fixture(scope="package")
+def site(live_site) -> Site:
+    """The engineer's small_test workflow with its real run. Made beside the browser's event loop, so the browser
+    may start before or after it."""
+
+    def workflow() -> Site:
+        user = make_user("engineer", password=PASSWORD)
+        _, key = make_grant(user, level="launch", name="browser tests")
+        return asyncio.run(_workflow(live_site, key, user.get_username()))
+
+    return off_the_browser_thread(workflow)
 
 
 async def _workflow(url: str, key: str, username: str) -> Site:
@@ -193,9 +205,9 @@ async def _workflow(url: str, key: str, username: str) -> Site:
 
 
 @pytest.fixture(scope="package")
-def browser(site):
-    """Started after the site: Playwright runs an event loop on this thread, where Django's ORM and asyncio.run
-    then refuse to work (see tests.browser.off_the_browser_thread)."""
+def browser(live_site):
+    """Playwright runs an event loop on this thread, where Django's ORM and asyncio.run then refuse to work: work
+    of theirs runs beside it (tests.browser.off_the_browser_thread)."""
     with sync_playwright() as playwright:
         chromium = launch(playwright)
         yield chromium
