@@ -351,6 +351,11 @@ HYDRATA_MESH_VIEW_MAX_TRIANGLES = int(os.environ.get("HYDRATA_MESH_VIEW_MAX_TRIA
 # Requests a minute per agent key (0: no limit); polling once a second uses 60. People on the site are not counted.
 HYDRATA_AGENT_RATE_LIMIT = int(os.environ.get("HYDRATA_AGENT_RATE_LIMIT", "600"))
 HYDRATA_GRANT_LAST_USED_THROTTLE_SECONDS = int(os.environ.get("HYDRATA_GRANT_LAST_USED_THROTTLE_SECONDS", "60"))
+# Sudo mode: what widens what agents may do (a launch key, a higher spend limit, run approval off, resuming
+# paused agents, connecting an app at launch level) needs the password entered, or a sign-in, within this many
+# seconds; after this many wrong passwords in a row, the password is not checked again until that window has passed.
+HYDRATA_SUDO_SECONDS = int(os.environ.get("HYDRATA_SUDO_SECONDS", "600"))
+HYDRATA_SUDO_MAX_FAILURES = int(os.environ.get("HYDRATA_SUDO_MAX_FAILURES", "5"))
 
 
 # The connect flow: MCP clients sign people in with OAuth (django-oauth-toolkit, configured and extended in

@@ -3,15 +3,12 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.urls import include, path, reverse_lazy
 
+from hydrata.agents.views import SignInView
 from hydrata.core.schema import SchemaDocsView, SchemaView
 
 # The site's own sign-in (any active account); /admin/ stays for staff.
 accounts = [
-    path(
-        "login/",
-        auth_views.LoginView.as_view(template_name="accounts/login.html", redirect_authenticated_user=True),
-        name="login",
-    ),
+    path("login/", SignInView.as_view(), name="login"),  # Django's, and a sign-in starts sudo mode
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "password/",

@@ -10,6 +10,7 @@ import rasterio
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core.files import File
+from django.test import Client
 from django.utils import timezone
 
 from hydrata.agents.models import AgentGrant
@@ -23,11 +24,20 @@ from hydrata.storage import get_storage
 from tests.data import DEM
 
 _sequence = itertools.count(1)
+PASSWORD = "a-long-test-password"
 
 
-def make_user(username: str | None = None, *, password: str = "a-long-test-password", **fields) -> User:
+def make_user(username: str | None = None, *, password: str = PASSWORD, **fields) -> User:
     username = username or f"user{next(_sequence)}"
     return get_user_model().objects.create_user(username=username, password=password, **fields)
+
+
+def sign_in(client: Client, user: User, *, password: str = PASSWORD) -> Client:
+    """Sign in on the site's sign-in page, as a person does (not `force_login`): the session then counts as having
+    entered the password just now."""
+    response = client.post("/accounts/login/", {"username": user.get_username(), "password": password})
+    assert response.status_code == 302, response.content
+    return client
 
 
 def make_grant(

@@ -15,6 +15,17 @@ LEVEL_EXPLANATIONS = {
 }
 
 
+def password_again(field_id: str) -> forms.CharField:
+    """The password asked for again before an action that widens what agents may do (hydrata/agents/sudo.py).
+    Optional here: whether it is needed is the sudo rule's to say. Never rendered back into the page."""
+    return forms.CharField(
+        required=False,
+        strip=False,
+        label="Your password",
+        widget=forms.PasswordInput(attrs={"id": field_id, "autocomplete": "current-password"}),
+    )
+
+
 class GrantCreateForm(forms.Form):
     name = forms.CharField(
         max_length=MAX_GRANT_NAME_LENGTH,
@@ -27,9 +38,15 @@ class GrantCreateForm(forms.Form):
         help_text="The key stops working at the end of this day (UTC). Leave empty for no expiry.",
         widget=forms.DateInput(attrs={"type": "date"}),
     )
+    password = password_again("create-password")
 
     # Which field a service error code belongs to; anything else is shown above the form.
-    SERVICE_ERROR_FIELDS = {"INVALID_NAME": "name", "INVALID_LEVEL": "level", "INVALID_EXPIRY": "expires_on"}
+    SERVICE_ERROR_FIELDS = {
+        "INVALID_NAME": "name",
+        "INVALID_LEVEL": "level",
+        "INVALID_EXPIRY": "expires_on",
+        "PASSWORD_REQUIRED": "password",
+    }
 
     def expires_at(self) -> datetime | None:
         return end_of_day(self.cleaned_data.get("expires_on"))
@@ -54,12 +71,14 @@ class PauseForm(forms.Form):
     paused = forms.TypedChoiceField(
         choices=[("1", "Pause"), ("0", "Resume")], coerce=lambda value: value == "1", empty_value=None
     )
+    password = password_again("resume-password")
 
 
 class RunApprovalForm(forms.Form):
     required = forms.TypedChoiceField(
         choices=[("1", "Required"), ("0", "Not required")], coerce=lambda value: value == "1", empty_value=None
     )
+    password = password_again("run-approval-password")
 
 
 class SpendLimitForm(forms.Form):
@@ -72,5 +91,6 @@ class SpendLimitForm(forms.Form):
         help_text="Leave empty for no limit.",
         widget=forms.NumberInput(attrs={"step": "0.01"}),
     )
+    password = password_again("spend-password")
 
-    SERVICE_ERROR_FIELDS = {"INVALID_SPEND_LIMIT": "limit"}
+    SERVICE_ERROR_FIELDS = {"INVALID_SPEND_LIMIT": "limit", "PASSWORD_REQUIRED": "password"}

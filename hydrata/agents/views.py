@@ -3,11 +3,16 @@ Views parse, call a service, and render.
 
 Every action is a POST that redirects back to the page, except creating a grant: its key is rendered once,
 in that POST's response, and is kept nowhere else (not the session, not a message, not a log).
+
+What widens what agents may do needs the password again unless the person signed in or entered it lately
+(hydrata/agents/sudo.py); refused, the page says so (403) and nothing changes.
 """
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.views import LoginView
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -32,10 +37,33 @@ from hydrata.agents.services import (
     grant_revoke,
     grants_revoke_all,
 )
-from hydrata.core.errors import PlatformError
+from hydrata.agents.sudo import (
+    grant_level_widens,
+    resume_widens,
+    run_approval_widens,
+    spend_limit_widens,
+    sudo_active,
+    sudo_require,
+    sudo_start,
+    sudo_window_minutes,
+)
+from hydrata.core.errors import PasswordRequired, PlatformError
 from hydrata.core.requests import AuthenticatedHttpRequest
 
 ACTIVITY_ROWS = 20
+
+
+class SignInView(LoginView):
+    """The site's sign-in (Django's), which also starts sudo mode: whoever just typed the password need not type
+    it again for the next HYDRATA_SUDO_SECONDS."""
+
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        response = super().form_valid(form)  # signs in: the session survives under a new key
+        sudo_start(session=self.request.session)
+        return response
 
 
 @login_required
@@ -49,8 +77,11 @@ def grants_page(request: AuthenticatedHttpRequest) -> HttpResponse:
 @never_cache
 def create_grant(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = GrantCreateForm(request.POST)
+    status = 400
     if form.is_valid():
         try:
+            if grant_level_widens(level=form.cleaned_data["level"]):
+                _sudo(request, form, action="Creating a launch-level key")
             grant, key = grant_create(
                 user=request.user,
                 name=form.cleaned_data["name"],
@@ -59,9 +90,10 @@ def create_grant(request: AuthenticatedHttpRequest) -> HttpResponse:
             )
         except PlatformError as error:
             _add_service_error(form, error)
+            status = error.status_code
         else:
             return _render_page(request, new_grant=grant, new_key=key)
-    return _render_page(request, status=400, create_form=form)
+    return _render_page(request, status=status, create_form=form)
 
 
 @login_required
@@ -101,6 +133,11 @@ def set_paused(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _render_page(request, status=400, page_error="Choose whether to pause or resume agent access.")
     paused: bool = form.cleaned_data["paused"]
+    try:
+        if resume_widens(user=request.user, paused=paused):
+            _sudo(request, form, action="Resuming agent access")
+    except PasswordRequired as error:
+        return _render_page(request, status=error.status_code, page_error=str(error.detail))
     account_set_paused(user=request.user, paused=paused)
     if paused:
         messages.success(request, "Agent access is paused. Every key is refused until you resume.")
@@ -116,6 +153,11 @@ def set_run_approval(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _render_page(request, status=400, page_error="Choose whether agents need your approval to run.")
     required: bool = form.cleaned_data["required"]
+    try:
+        if run_approval_widens(user=request.user, required=required):
+            _sudo(request, form, action="Letting agents start runs without your approval")
+    except PasswordRequired as error:
+        return _render_page(request, status=error.status_code, page_error=str(error.detail))
     account_set_runs_need_approval(user=request.user, required=required)
     if required:
         messages.success(
@@ -130,19 +172,27 @@ def set_run_approval(request: AuthenticatedHttpRequest) -> HttpResponse:
 @require_POST
 def set_spend_limit(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = SpendLimitForm(request.POST)
+    status = 400
     if form.is_valid():
         limit = form.cleaned_data["limit"]
         try:
+            if spend_limit_widens(user=request.user, limit=limit):
+                _sudo(request, form, action="Raising or removing the spend limit")
             account_set_spend_limit(user=request.user, limit=limit)
         except PlatformError as error:
             _add_service_error(form, error)
+            status = error.status_code
         else:
             if limit is None:
                 messages.success(request, "The monthly spend limit is removed.")
             else:
                 messages.success(request, f"The monthly spend limit is now ${limit} USD.")
             return redirect("agents:grants")
-    return _render_page(request, status=400, spend_form=form)
+    return _render_page(request, status=status, spend_form=form)
+
+
+def _sudo(request: AuthenticatedHttpRequest, form: forms.Form, *, action: str) -> None:
+    sudo_require(session=request.session, user=request.user, password=form.cleaned_data["password"], action=action)
 
 
 def _add_service_error(form: forms.Form, error: PlatformError) -> None:
@@ -177,6 +227,8 @@ def _render_page(
         "create_form": create_form or GrantCreateForm(),
         "spend_form": spend_form or SpendLimitForm(initial={"limit": spend_limit}),
         "page_error": page_error,
+        "password_needed": not sudo_active(session=request.session, now=now),
+        "sudo_minutes": sudo_window_minutes(),
         "new_grant": new_grant,
         "new_key": new_key,
         "agents_me_url": request.build_absolute_uri(reverse("agents-me")),

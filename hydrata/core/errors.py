@@ -61,6 +61,12 @@ class AgentPaused(Forbidden):
     default_detail = "Agent access to this account is paused. The account owner can resume it on the /agents/ page."
 
 
+class PasswordRequired(Forbidden):
+    """Sudo mode: the action widens what agents may do and the person has not entered the password recently."""
+
+    error_code = "PASSWORD_REQUIRED"
+
+
 class AuthenticationError(PlatformError, AuthenticationFailed):
     """DRF adds WWW-Authenticate to AuthenticationFailed and its subclasses."""
 

@@ -7,7 +7,7 @@ from django import forms
 from django.utils import timezone
 from oauth2_provider.forms import AllowForm
 
-from hydrata.agents.forms import end_of_day, level_choices
+from hydrata.agents.forms import end_of_day, level_choices, password_again
 from hydrata.agents.models import GrantLevel
 
 
@@ -25,6 +25,7 @@ class ConsentForm(AllowForm):
         help_text="It stops working at the end of this day (UTC). Leave empty to keep it until you revoke it.",
         widget=forms.DateInput(attrs={"type": "date"}),
     )
+    password = password_again("consent-password")
 
     def clean_expires_on(self):
         chosen = self.cleaned_data.get("expires_on")

@@ -15,6 +15,8 @@ from oauth2_provider.views.dynamic_client_registration import (
 )
 from oauth2_provider.views.metadata import OAuthProtectedResourceMetadataView, OAuthServerMetadataView
 
+from hydrata.agents.sudo import grant_level_widens, sudo_active, sudo_require, sudo_window_minutes
+from hydrata.core.errors import PasswordRequired
 from hydrata.oauth.forms import Consent, ConsentForm, preselected_level
 from hydrata.oauth.keys import jwks
 from hydrata.oauth.policy import redirect_uri_allowed
@@ -38,7 +40,11 @@ def flow_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
 
 class ConsentView(AuthorizationView):
     """Behind the site's login: names the client, lets the person choose the level and an expiry, and (through
-    the validator) creates the agent grant the code and its tokens belong to."""
+    the validator) creates the agent grant the code and its tokens belong to.
+
+    Allowing launch level needs the password again (sudo mode, hydrata/agents/sudo.py) unless the person signed in
+    or entered it lately, as on the usual way here (the client sends them to sign in, then to this page): a script
+    riding an old session must not connect an app of its own choosing that can spend money."""
 
     template_name = "oauth/consent.html"
     form_class = ConsentForm
@@ -68,10 +74,26 @@ class ConsentView(AuthorizationView):
                 client_host=client_host(application, redirect_uri),
                 from_metadata_document=application.registration_source == "cimd",
             )
+        context.update(
+            password_needed=not sudo_active(session=self.request.session), sudo_minutes=sudo_window_minutes()
+        )
         return context
 
     def form_valid(self, form: ConsentForm) -> HttpResponse:
         self.consent = form.consent() if form.cleaned_data.get("allow") else None
+        if self.consent is not None and grant_level_widens(level=self.consent.level):
+            try:
+                sudo_require(
+                    session=self.request.session,
+                    user=self.request.user,
+                    password=form.cleaned_data["password"],
+                    action="Connecting an app at launch level",
+                )
+            except PasswordRequired as error:
+                form.add_error("password", str(error.detail))
+                response = self.form_invalid(form)
+                response.status_code = error.status_code
+                return response
         return super().form_valid(form)
 
     def create_authorization_response(self, request: HttpRequest, scopes: str, credentials: dict, allow: bool):

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from hydrata.agents.models import AgentAccount, AgentGrant, AgentSpend
 from hydrata.agents.services import account_set_paused, account_set_spend_limit, activity_record
-from tests.factories import make_grant, make_user
+from tests.factories import make_grant, make_user, sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -35,8 +35,9 @@ def user():
 
 @pytest.fixture
 def signed_in(client, user):
-    client.force_login(user)
-    return client
+    """Signed in on the sign-in page just now, so what widens agents needs no password again (tests/hydrata/agents/
+    test_sudo.py covers the password)."""
+    return sign_in(client, user)
 
 
 def test_the_page_lists_the_users_own_grants_and_not_other_peoples(signed_in, user):

@@ -14,6 +14,8 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 from django.conf import settings
 from django.test import Client
 
+from tests.factories import sign_in
+
 REDIRECT_URI = "http://localhost/callback"
 HIDDEN_INPUT = re.compile(r'<input type="hidden" name="([\w-]+)"(?: value="([^"]*)")?')
 
@@ -124,8 +126,7 @@ def connect(user, *, level: str = "draft", **consent_fields: str) -> Connection:
     """The whole flow for a user, as a DCR client: what an MCP client holds afterwards."""
     client = Client()
     client_id = register(client)["client_id"]
-    browser = Client()
-    browser.force_login(user)
+    browser = sign_in(Client(), user)  # on the sign-in page, as the flow sends people: launch needs no password again
     pkce = Pkce()
     code = redirect_params(consent(browser, authorize_url(client_id, pkce), level=level, **consent_fields))["code"]
     response = exchange(client, client_id, code, pkce)
