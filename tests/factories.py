@@ -1,6 +1,7 @@
 """Factories: the smallest real objects a test needs, made through the same services the product uses."""
 
 import itertools
+import json
 import tempfile
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -10,6 +11,7 @@ import rasterio
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core.files import File
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils import timezone
 
@@ -21,6 +23,8 @@ from hydrata.anuga.services.terrain import terrain_import, terrain_upload_direct
 from hydrata.compute.package import Grid
 from hydrata.compute.results import write_cog
 from hydrata.storage import get_storage
+from hydrata.uploads.models import Dataset, UploadExecution
+from hydrata.uploads.services import dataset_import, upload_create
 from tests.data import DEM
 
 _sequence = itertools.count(1)
@@ -80,6 +84,17 @@ def make_ready_terrain(project: Project, *, dem: Path = DEM) -> Terrain:
     with dem.open("rb") as stream:
         terrain = terrain_upload_direct(project=project, user=project.owner, uploaded_file=File(stream, dem.name))
     return terrain_import(terrain_id=terrain.pk)
+
+
+def make_dataset(owner: User, collection: dict | Path, *, name: str = "layer.geojson") -> Dataset:
+    """A dataset made by the real upload and import services (the import run here, not on a worker)."""
+    body = collection.read_bytes() if isinstance(collection, Path) else json.dumps(collection).encode()
+    upload = SimpleUploadedFile(name, body, content_type="application/geo+json")
+    execution = upload_create(user=owner, uploaded_file=upload)
+    dataset_import(execution_id=execution.pk)  # nothing, when an eager worker already imported it on commit
+    execution = UploadExecution.objects.get(pk=execution.pk)
+    assert execution.dataset is not None, execution.log
+    return execution.dataset
 
 
 def make_finished_run(

@@ -1,16 +1,26 @@
 """The sign-off over REST: owners and editors approve a scenario as it is; with the account switch on, agents
 cannot start a run of a scenario their account's owner has not approved in its current state."""
 
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
+from rest_framework import serializers
 
 from config.celery import app as celery_app
 from hydrata.agents.models import AgentSpend
 from hydrata.agents.services import account_set_runs_need_approval
-from hydrata.anuga.models import Project, Run, RunStatus
-from tests.data import RAINFALL
+from hydrata.anuga.api.scenarios import REFERENCES, ScenarioInput
+from hydrata.anuga.models import Project, Run, RunStatus, Scenario
+from tests.data import BOUNDARY, RAINFALL
 from tests.factories import make_grant, make_user
-from tests.model_setup import PROJECTS, api, attach, small_test_model, upload_geojson
+from tests.model_setup import PROJECTS, Model, api, attach, small_test_model, upload_geojson
+
+MGA56 = "EPSG:28356"
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -79,6 +89,29 @@ def test_a_change_to_the_scenario_leaves_the_approval_stale(built, live_asgi):
     assert refused.status_code == 409 and refused.json()["code"] == "APPROVAL_REQUIRED"
 
 
+def test_a_draft_key_raising_the_inundation_threshold_voids_the_owners_approval(built, live_asgi):
+    """The reported case: the owner approved, a draft key of the account changed inundation_threshold_m from 0.05
+    to 3.0 and built again, and the approval still held, so a launch key could start the run."""
+    grant, key, model, scenario = built
+    _, draft_key = make_grant(grant.user, level="draft", name="drafter")
+    approve(person(grant.user), model, scenario)
+    celery_app.conf.task_always_eager = True  # the rebuild runs at once
+    with api(live_asgi.url, draft_key) as http:
+        changed = http.patch(
+            f"{PROJECTS}{model.project_id}/scenarios/{scenario['id']}/", json={"inundation_threshold_m": 3.0}
+        )
+        assert http.post(f"{PROJECTS}{model.project_id}/scenarios/{scenario['id']}/build/").status_code == 202
+    celery_app.conf.task_always_eager = False
+
+    refused = start(live_asgi.url, key, scenario)
+
+    assert scenario["inundation_threshold_m"] == 0.05 and changed.json()["inundation_threshold_m"] == 3.0
+    assert changed.json()["approval"]["approved"] is False
+    assert changed.json()["approval"]["stale_approval"]["by"] == grant.user.username
+    assert refused.status_code == 409 and refused.json()["code"] == "APPROVAL_REQUIRED"
+    assert AgentSpend.objects.count() == 0
+
+
 def test_a_change_to_an_input_row_leaves_the_approval_stale(built, live_asgi):
     grant, key, model, scenario = built
     approve(person(grant.user), model, scenario)
@@ -138,3 +171,171 @@ def test_with_the_switch_off_agents_start_without_approval(built, live_asgi):
     account_set_runs_need_approval(user=grant.user, required=False)
 
     assert start(live_asgi.url, key, scenario).status_code == 202
+
+
+# --- every writable field and every input, changed through the API by a draft key, voids the approval -----------
+
+
+def collection(*features: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "FeatureCollection",
+        "crs": {"type": "name", "properties": {"name": MGA56}},
+        "features": [*features],
+    }
+
+
+def line(**properties: Any) -> dict[str, Any]:
+    coordinates = [[251050.0, 6271900.0], [251150.0, 6271900.0]]
+    return {"type": "Feature", "properties": properties, "geometry": {"type": "LineString", "coordinates": coordinates}}
+
+
+def square(**properties: Any) -> dict[str, Any]:
+    ring = [[251050.0, 6271850.0], [251150.0, 6271850.0], [251150.0, 6271950.0], [251050.0, 6271950.0]]
+    geometry = {"type": "Polygon", "coordinates": [[*ring, ring[0]]]}
+    return {"type": "Feature", "properties": properties, "geometry": geometry}
+
+
+def point(**properties: Any) -> dict[str, Any]:
+    return {
+        "type": "Feature",
+        "properties": properties,
+        "geometry": {"type": "Point", "coordinates": [251100, 6271900]},
+    }
+
+
+def with_property(layer: Path, index: int, **properties: Any) -> dict[str, Any]:
+    changed = json.loads(layer.read_text())
+    changed["features"][index]["properties"].update(properties)
+    return changed
+
+
+# kind -> (the layer the scenario is built with, the same layer with one property of one feature changed)
+LAYERS: dict[str, tuple[dict[str, Any] | Path, dict[str, Any]]] = {
+    "boundary": (BOUNDARY, with_property(BOUNDARY, 0, boundary="Reflective")),
+    "rainfall": (RAINFALL, with_property(RAINFALL, 0, data="60.0")),
+    "friction": (collection(square(mannings=0.035)), collection(square(mannings=0.05))),
+    "inflow": (collection(line(type="Surface", data="1.0")), collection(line(type="Surface", data="2.0"))),
+    "structure": (collection(square(method="Mannings")), collection(square(method="Weir"))),
+    "mesh_region": (
+        collection(square(resolution=5, resolution_units="m")),
+        collection(square(resolution=6, resolution_units="m")),
+    ),
+    "gauge": (collection(point(name="G1")), collection(point(name="G2"))),
+    "flow_line": (collection(line(name="L1")), collection(line(name="L2"))),
+}
+assert set(LAYERS) == set(Scenario.INPUT_FIELDS)
+
+
+@dataclass
+class SignOff:
+    url: str
+    owner: User
+    launch_key: str
+    draft_key: str
+    model: Model
+    scenario_id: int
+
+    @property
+    def scenario_url(self) -> str:
+        return f"{PROJECTS}{self.model.project_id}/scenarios/{self.scenario_id}/"
+
+    def read(self) -> dict[str, Any]:
+        with api(self.url, self.draft_key) as http:
+            return http.get(self.scenario_url).json()
+
+    def approve(self) -> None:
+        approved = person(self.owner).post(f"{self.scenario_url}approve/")
+        assert approved.status_code == 201 and approved.json()["approved"] is True
+
+    def patch(self, key: str, changes: dict[str, Any]) -> dict[str, Any]:
+        with api(self.url, key) as http:
+            response = http.patch(self.scenario_url, json=changes)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    def build(self) -> None:
+        celery_app.conf.task_always_eager = True  # the build runs at once
+        with api(self.url, self.draft_key) as http:
+            assert http.post(f"{self.scenario_url}build/").status_code == 202
+        celery_app.conf.task_always_eager = False  # nothing computes: a start that got through stays queued
+
+    def start(self) -> tuple[int, str | None]:
+        started = start(self.url, self.launch_key, {"id": self.scenario_id})
+        return started.status_code, started.json().get("code")
+
+
+@pytest.fixture
+def signed_off(live_asgi) -> SignOff:
+    """A scenario using a layer of every kind, of an account that wants to approve runs, with its launch key and
+    a draft key; nothing is approved yet."""
+    grant, launch_key = make_grant(level="launch")
+    _, draft_key = make_grant(grant.user, level="draft", name="drafter")
+    account_set_runs_need_approval(user=grant.user, required=True)
+    model = small_test_model(live_asgi.url, launch_key, rainfall=False, boundary=False)
+    with api(live_asgi.url, launch_key) as http:
+        for kind, (layer, _) in LAYERS.items():
+            assert attach(http, model, kind, upload_geojson(http, f"{kind}.geojson", layer)).status_code == 200
+        scenario = http.post(
+            f"{PROJECTS}{model.project_id}/scenarios/", json={"name": "sign me off", "resolution": 10, "duration": 300}
+        ).json()
+    assert all(scenario[kind] == model.rows[kind] for kind in LAYERS)
+    return SignOff(live_asgi.url, grant.user, launch_key, draft_key, model, scenario["id"])
+
+
+def another_value(name: str, field: serializers.Field, current: Any) -> Any:
+    if isinstance(field, serializers.CharField):
+        return f"{current} (changed)"
+    if isinstance(field, serializers.FloatField):
+        return current * 2
+    if isinstance(field, serializers.IntegerField):
+        return current + 1
+    if isinstance(field, serializers.DateTimeField):
+        return "2024-01-01T00:00:00Z" if current is None else "2024-06-01T00:00:00Z"
+    pytest.fail(f"The walk knows no other value for {name} ({type(field).__name__}): teach another_value one.")
+
+
+def test_a_draft_key_changing_any_writable_field_of_the_scenario_voids_the_approval(signed_off):
+    writable = {name: field for name, field in ScenarioInput().fields.items() if not field.read_only}
+    held = {}
+    for name, field in writable.items():
+        current = signed_off.read()[name]
+        if name in REFERENCES:  # a reference is set away first, approved so, then set back by the draft key
+            signed_off.patch(signed_off.launch_key, {name: None})
+            after = current
+        else:
+            after = another_value(name, field, current)
+        signed_off.approve()
+
+        changed = signed_off.patch(signed_off.draft_key, {name: after})
+        signed_off.build()
+
+        if changed["approval"]["approved"] or signed_off.start() != (409, "APPROVAL_REQUIRED"):
+            held[name] = (current, after)
+
+    assert writable.keys() >= {"inundation_threshold_m", "resolution", "terrain", *Scenario.INPUT_FIELDS}
+    assert held == {}, "the approval held after these changes"
+
+
+def test_a_draft_key_changing_any_input_row_or_adding_a_time_series_voids_the_approval(signed_off):
+    signed_off.build()
+    held = []
+    for kind, (_, changed_layer) in LAYERS.items():
+        signed_off.approve()
+
+        celery_app.conf.task_always_eager = True  # the upload's import runs at once
+        with api(signed_off.url, signed_off.draft_key) as http:
+            dataset = upload_geojson(http, f"{kind}-changed.geojson", changed_layer)
+            assert attach(http, signed_off.model, kind, dataset).status_code == 200
+        celery_app.conf.task_always_eager = False
+
+        if signed_off.read()["approval"]["approved"] or signed_off.start() != (409, "APPROVAL_REQUIRED"):
+            held.append(kind)
+    signed_off.approve()
+    with api(signed_off.url, signed_off.draft_key) as http:
+        rows = [{"timestamp": "2024-01-01T00:00:00Z", "value": 0.0}, {"timestamp": "2024-01-01T01:00:00Z", "value": 5}]
+        series = {"name": "Creek", "series_type": "hydrograph", "units": "m3/s", "data": {"rowData": rows}}
+        assert http.post(f"{PROJECTS}{signed_off.model.project_id}/time-series/", json=series).status_code == 201
+    if signed_off.read()["approval"]["approved"] or signed_off.start() != (409, "APPROVAL_REQUIRED"):
+        held.append("a new time series")
+
+    assert held == [], "the approval held after these changes"
