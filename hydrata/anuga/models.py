@@ -249,6 +249,12 @@ class Run(models.Model):
     mesh_triangle_count_estimate = models.PositiveIntegerField(null=True, blank=True)
     mesh_triangle_count = models.PositiveIntegerField(null=True, blank=True)
     package_prefix = models.CharField(max_length=300, blank=True, help_text="Storage prefix of the built package.")
+    state_digest = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="The scenario's state digest (selectors/approvals.py) its package was built from; empty when "
+        "the state changed while it was built. A start needs it to match the scenario as it is now.",
+    )
     error_message = models.TextField(blank=True, help_text="What went wrong, for the engineer and support.")
     user_message = models.TextField(blank=True, help_text="One sentence for the person, saying what to do.")
     log = models.TextField(blank=True)

@@ -15,6 +15,7 @@ from django.utils import timezone
 from shapely.geometry import shape
 
 from hydrata.anuga.models import BUILD_IN_FLIGHT, Run, RunStatus, Scenario, SeriesType, TerrainStatus, TimeSeries
+from hydrata.anuga.selectors.approvals import scenario_state_digest
 from hydrata.anuga.selectors.scenarios import latest_run, layer_features, scenario_estimate, scenario_geometry
 from hydrata.compute.errors import ModelGeometryError, TerrainFileError
 from hydrata.compute.geometry import internal_lines
@@ -196,6 +197,7 @@ def run_build(*, run_id: int, worker: str = "") -> Run:
     run = Run.objects.select_related("scenario__project", "scenario__terrain").get(pk=run_id)
     if not claimed:
         return run  # a redelivered task, or two workers handed the same one: only the first builds
+    before = scenario_state_digest(scenario=run.scenario)
     try:
         with tempfile.TemporaryDirectory(prefix=f"build-{run.pk}-") as workdir:
             package = _write_package(run, Path(workdir))
@@ -225,8 +227,33 @@ def run_build(*, run_id: int, worker: str = "") -> Run:
             error_message="The build failed with an internal error; it has been logged.",
             user_message="The build failed on our side. Try building again; contact support if it repeats.",
         )
+    return _record_built(run, built_from=_built_from(run, before=before))
+
+
+def _built_from(run: Run, *, before: str) -> str:
+    """The state the package holds: read before and after writing it, so a change made meanwhile (an input
+    row's PATCH, a new time series) leaves a build that matches no state, and so no sign-off."""
+    after = scenario_state_digest(scenario=Scenario.objects.get(pk=run.scenario_id))
+    return before if before == after else ""
+
+
+def _record_built(run: Run, *, built_from: str) -> Run:
+    now = timezone.now()
+    if run.start_after_build and built_from != run.state_digest:
+        # A retry was allowed (and signed off) for the state it was asked in; it never computes another one.
+        message = (
+            "The scenario changed while this retry was being built, so it did not start. Build and start it again."
+        )
+        return record_update(
+            run, status=RunStatus.ERROR, phase="", error_message=message, user_message=message, build_finished_at=now
+        )
     return record_update(
-        run, status=RunStatus.BUILT, phase="", package_prefix=f"runs/{run.pk}/package", build_finished_at=timezone.now()
+        run,
+        status=RunStatus.BUILT,
+        phase="",
+        package_prefix=f"runs/{run.pk}/package",
+        state_digest=built_from,
+        build_finished_at=now,
     )
 
 

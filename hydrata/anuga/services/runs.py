@@ -12,6 +12,7 @@ from hydrata.agents.models import AgentGrant
 from hydrata.agents.services import agent_spend_charge
 from hydrata.anuga.models import TERMINAL_RUN_STATES, Run, RunStatus, Scenario
 from hydrata.anuga.pricing import compute_cost_estimate
+from hydrata.anuga.selectors.approvals import scenario_state_digest
 from hydrata.anuga.selectors.runs import run_vcpu_hours
 from hydrata.anuga.selectors.scenarios import latest_run
 from hydrata.anuga.services.approvals import run_approval_check
@@ -53,7 +54,7 @@ def run_start(*, scenario: Scenario, user: User, grant: AgentGrant | None, compu
     with transaction.atomic():
         scenario = Scenario.objects.select_for_update().get(pk=scenario.pk)
         run = latest_run(scenario=scenario)
-        if run is None or run.status != RunStatus.BUILT or not scenario.latest_run_is_valid:
+        if run is None or run.status != RunStatus.BUILT or not _built_from_current_state(run, scenario):
             raise Conflict(
                 "The scenario is not built (or changed since its build). Build it with build_scenario, "
                 "then start the simulation.",
@@ -65,6 +66,12 @@ def run_start(*, scenario: Scenario, user: User, grant: AgentGrant | None, compu
         _charge(run=run, grant=grant, price=price)
         _queue(run, compute_backend=compute_backend, price=price, user=user, grant=grant)
     return run
+
+
+def _built_from_current_state(run: Run, scenario: Scenario) -> bool:
+    """The package holds the scenario as it is now: what an approval of the current state signs off is what
+    runs. (An input row's features or a time series changed after the build do not clear latest_run_is_valid.)"""
+    return scenario.latest_run_is_valid and run.state_digest == scenario_state_digest(scenario=scenario)
 
 
 def _queue(
@@ -124,6 +131,7 @@ def run_retry(*, run: Run, user: User, grant: AgentGrant | None) -> Run:
     with transaction.atomic():
         retry = scenario_build_request(scenario=run.scenario, user=user)
         retry.start_after_build, retry.retry_of, retry.compute_backend = True, run, backend
+        retry.state_digest = scenario_state_digest(scenario=run.scenario)  # the state the approval check saw
         retry.launched_by, retry.launched_by_grant_id = user, grant.pk if grant else None
         retry.compute_cost = run_price(run=retry)
         retry.save()

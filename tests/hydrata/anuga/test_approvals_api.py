@@ -16,6 +16,7 @@ from hydrata.agents.models import AgentSpend
 from hydrata.agents.services import account_set_runs_need_approval
 from hydrata.anuga.api.scenarios import REFERENCES, ScenarioInput
 from hydrata.anuga.models import Project, Run, RunStatus, Scenario
+from hydrata.anuga.tasks import run_build_task
 from tests.data import BOUNDARY, RAINFALL
 from tests.factories import make_grant, make_user
 from tests.model_setup import PROJECTS, Model, api, attach, small_test_model, upload_geojson
@@ -125,6 +126,50 @@ def test_a_change_to_an_input_row_leaves_the_approval_stale(built, live_asgi):
     assert read["approval"]["approved"] is False and read["approval"]["stale_approval"] is not None
 
 
+def test_a_build_of_an_earlier_state_cannot_start_once_the_owner_approves_the_changed_inputs(built, live_asgi):
+    """The package built before an input row changed holds the old row, so approving the new state must not
+    let that package run: attaching a dataset did not mark the build stale, and the start used it."""
+    grant, key, model, scenario = built
+    celery_app.conf.task_always_eager = True  # the upload's import (and later the rebuild) run at once
+    with api(live_asgi.url, key) as http:
+        heavier_rain = upload_geojson(http, "heavier-rain.geojson", with_property(RAINFALL, 0, data="500.0"))
+        assert attach(http, model, "rainfall", heavier_rain).status_code == 200
+    celery_app.conf.task_always_eager = False
+    approved = approve(person(grant.user), model, scenario)
+    refused = start(live_asgi.url, key, scenario)
+
+    celery_app.conf.task_always_eager = True
+    with api(live_asgi.url, key) as http:
+        assert http.post(f"{PROJECTS}{model.project_id}/scenarios/{scenario['id']}/build/").status_code == 202
+    celery_app.conf.task_always_eager = False
+    started = start(live_asgi.url, key, scenario)
+
+    assert approved.status_code == 201 and approved.json()["approved"] is True
+    assert refused.status_code == 409 and refused.json()["code"] == "SCENARIO_NOT_BUILT"
+    assert started.status_code == 202, started.json()  # the rebuild holds the approved state
+    assert AgentSpend.objects.count() == 1  # only the start that went charged
+
+
+def test_a_retry_whose_inputs_change_before_its_build_runs_ends_in_error_and_never_computes(built, live_asgi):
+    """The other way into a run: a retry is signed off for the state it was asked in, and its build runs later."""
+    grant, key, model, scenario = built
+    Run.objects.filter(scenario_id=scenario["id"]).update(status=RunStatus.ERROR)
+    approve(person(grant.user), model, scenario)
+    with api(live_asgi.url, key) as http:
+        errored = Run.objects.get(scenario_id=scenario["id"])
+        retried = http.post(f"/api/v2/anuga/runs/{errored.pk}/retry/")  # no worker: its build waits
+        celery_app.conf.task_always_eager = True  # the upload's import runs at once
+        heavier_rain = upload_geojson(http, "heavier-rain.geojson", with_property(RAINFALL, 0, data="500.0"))
+        assert attach(http, model, "rainfall", heavier_rain).status_code == 200
+        celery_app.conf.task_always_eager = False
+    run_build_task.apply(args=[retried.json()["id"]])  # the queued build, as a worker would run it
+
+    retry = Run.objects.get(pk=retried.json()["id"])
+    assert retried.status_code == 202
+    assert retry.status == RunStatus.ERROR and "changed while this retry was being built" in retry.user_message
+    assert retry.queued_at is None
+
+
 def test_an_agent_key_cannot_approve_whatever_its_level(built, live_asgi):
     _, key, model, scenario = built
 
@@ -209,6 +254,8 @@ def with_property(layer: Path, index: int, **properties: Any) -> dict[str, Any]:
     return changed
 
 
+# A changed input makes the old build stale too (SCENARIO_NOT_BUILT comes first); either way nothing starts.
+REFUSED = {(409, "APPROVAL_REQUIRED"), (409, "SCENARIO_NOT_BUILT")}
 # kind -> (the layer the scenario is built with, the same layer with one property of one feature changed)
 LAYERS: dict[str, tuple[dict[str, Any] | Path, dict[str, Any]]] = {
     "boundary": (BOUNDARY, with_property(BOUNDARY, 0, boundary="Reflective")),
@@ -328,14 +375,14 @@ def test_a_draft_key_changing_any_input_row_or_adding_a_time_series_voids_the_ap
             assert attach(http, signed_off.model, kind, dataset).status_code == 200
         celery_app.conf.task_always_eager = False
 
-        if signed_off.read()["approval"]["approved"] or signed_off.start() != (409, "APPROVAL_REQUIRED"):
+        if signed_off.read()["approval"]["approved"] or signed_off.start() not in REFUSED:
             held.append(kind)
     signed_off.approve()
     with api(signed_off.url, signed_off.draft_key) as http:
         rows = [{"timestamp": "2024-01-01T00:00:00Z", "value": 0.0}, {"timestamp": "2024-01-01T01:00:00Z", "value": 5}]
         series = {"name": "Creek", "series_type": "hydrograph", "units": "m3/s", "data": {"rowData": rows}}
         assert http.post(f"{PROJECTS}{signed_off.model.project_id}/time-series/", json=series).status_code == 201
-    if signed_off.read()["approval"]["approved"] or signed_off.start() != (409, "APPROVAL_REQUIRED"):
+    if signed_off.read()["approval"]["approved"] or signed_off.start() not in REFUSED:
         held.append("a new time series")
 
     assert held == [], "the approval held after these changes"
