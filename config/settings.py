@@ -71,6 +71,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "csp",
     "hydrata.core",
     "hydrata.agents",
     "hydrata.anuga",
@@ -83,6 +85,7 @@ MIDDLEWARE = [
     "hydrata_mcp.gate.MCPGateMiddleware",
     "hydrata_mcp.redaction.RedactionMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -202,6 +205,9 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
+    # Swagger UI from this site (drf-spectacular-sidecar), as the CSP allows no other: never a CDN's `@latest`.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # Choice sets that share a field name (status, kind) get a name each.
     "ENUM_NAME_OVERRIDES": {
@@ -346,6 +352,54 @@ HYDRATA_BASEMAP_ATTRIBUTION = os.environ.get("HYDRATA_BASEMAP_ATTRIBUTION", "")
 HYDRATA_TILE_CACHE_SECONDS = int(os.environ.get("HYDRATA_TILE_CACHE_SECONDS", "86400"))
 # The most triangles of a mesh the map is sent for one view; above it the map shows the outline and asks to zoom in.
 HYDRATA_MESH_VIEW_MAX_TRIANGLES = int(os.environ.get("HYDRATA_MESH_VIEW_MAX_TRIANGLES", "20000"))
+# What a host (and port) in a CSP source may hold; a space, `;` or `,` would write another directive or source.
+_CSP_HOST_CHARACTERS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]")
+
+
+def _csp_source(url: str, *, setting: str) -> str:
+    """The CSP source of a tile server: the origin of its URL or XYZ template, a leading `{s}.` (Leaflet's
+    subdomains) as `*.`. Anything else is refused: a stray character would change the policy itself."""
+    parts = urlsplit(url)
+    host = parts.netloc.removeprefix("{s}.")
+    wildcard = "*." if host != parts.netloc else ""
+    if parts.scheme not in {"http", "https"} or not host or not set(host) <= _CSP_HOST_CHARACTERS:
+        raise ImproperlyConfigured(
+            f"{setting} must be http(s) URLs of tile servers, such as https://tile.example/{{z}}/{{x}}/{{y}}.png "
+            f"(got {url!r})."
+        )
+    return f"{parts.scheme}://{wildcard}{host}"
+
+
+# Hosts besides the background map's that the map page may show images from (tiles of another server).
+HYDRATA_CSP_EXTRA_IMG_HOSTS = _env_list("HYDRATA_CSP_EXTRA_IMG_HOSTS", [])
+# The Content-Security-Policy of every page (django-csp): scripts, styles, fonts and fetches from this site only,
+# no inline script or style and no eval (so a string that slipped into markup still cannot run), no plugins, no
+# <base>, never framed, forms sent here only. Images also from data: (Leaflet's blank tile, the favicon) and the
+# tile servers above. Pages that need more say so themselves (the connect flow's consent: hydrata/oauth/views.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": [
+            "'self'",
+            "data:",
+            *sorted(
+                {
+                    _csp_source(url, setting="HYDRATA_BASEMAP_URL and HYDRATA_CSP_EXTRA_IMG_HOSTS")
+                    for url in [HYDRATA_BASEMAP_URL, *HYDRATA_CSP_EXTRA_IMG_HOSTS]
+                    if url
+                }
+            ),
+        ],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    }
+}
 
 # Agent grants
 # Requests a minute per agent key (0: no limit); polling once a second uses 60. People on the site are not counted.

@@ -25,6 +25,13 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "var" / "test-artifacts"
 VIEWPORT = {"width": 1400, "height": 900}
+# Every Content-Security-Policy violation in any frame of the tab, reported to the test as it happens.
+REPORT_CSP_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", function (event) {
+  window.reportCspViolation(event.violatedDirective + " refused " + (event.blockedURI || "inline") + " in " +
+                            event.documentURI.split("?")[0] + (event.sample ? ": " + event.sample : ""));
+}, true);
+"""
 
 
 def launch(playwright) -> Browser:
@@ -41,6 +48,7 @@ class Visit:
     requests: list[str] = field(default_factory=list)
     responses: list[Response] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)
+    csp_violations: list[str] = field(default_factory=list)
 
     def foreign_requests(self) -> list[str]:
         return [url for url in self.requests if not url.startswith((self.origin + "/", "data:", "blob:"))]
@@ -60,8 +68,11 @@ class Visit:
 
 def visit(browser: Browser, origin: str) -> Visit:
     context = browser.new_context(viewport=VIEWPORT)
+    violations: list[str] = []
+    context.expose_function("reportCspViolation", lambda text: violations.append(text))
+    context.add_init_script(REPORT_CSP_VIOLATIONS)
     page = context.new_page()
-    tab = Visit(context=context, page=page, origin=origin)
+    tab = Visit(context=context, page=page, origin=origin, csp_violations=violations)
     page.on("request", lambda request: tab.requests.append(request.url))
     page.on("response", lambda response: tab.responses.append(response))
     page.on("console", lambda message: _console(tab, message))

@@ -6,7 +6,7 @@ The extensions name their authentication classes by dotted path, so this module 
 from typing import Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 ERROR_STATUSES = ("400", "401", "402", "403", "404", "405", "409", "413", "415", "422", "429")
 ERROR_BODY = {
@@ -89,5 +89,9 @@ class SchemaView(SpectacularAPIView):
     grant_levels = {"GET": "read"}
 
 
-class SchemaDocsView(SpectacularSwaggerView):
+class SchemaDocsView(SpectacularSwaggerSplitView):
+    """Swagger UI under the site's CSP: its files from this site (the sidecar), its start-up script from this same
+    URL with `?script` rather than inline, and its page's style from a file."""
+
     grant_levels = {"GET": "read"}
+    template_name = "core/swagger_ui.html"

@@ -2,9 +2,11 @@
 more (the consent page, the JWKS, stricter client registration)."""
 
 import json
+import string
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from oauth2_provider.models import get_application_model
@@ -19,11 +21,12 @@ from hydrata.agents.sudo import grant_level_widens, sudo_active, sudo_require, s
 from hydrata.core.errors import PasswordRequired
 from hydrata.oauth.forms import Consent, ConsentForm, preselected_level
 from hydrata.oauth.keys import jwks
-from hydrata.oauth.policy import redirect_uri_allowed
+from hydrata.oauth.policy import LOOPBACK_HOSTS, redirect_uri_allowed
 from hydrata.oauth.site import LEVEL_SCOPES, connect_flow_on
 from hydrata.oauth.validator import client_host
 
 REGISTRABLE_GRANT_TYPES = {"authorization_code", "refresh_token"}
+SOURCE_HOST_CHARACTERS = set(string.ascii_lowercase + string.digits + ".-:")
 
 
 def flow_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -102,9 +105,36 @@ class ConsentView(AuthorizationView):
             credentials = {**credentials, "connect_consent": self.consent}
         return super().create_authorization_response(request, scopes, credentials, allow)
 
+    def render_to_response(self, context: dict[str, Any], **response_kwargs: Any) -> HttpResponse:
+        response = super().render_to_response(context, **response_kwargs)
+        application = context.get("application")
+        if application is not None and not context.get("error"):
+            # The form is sent here, and its answer redirects to the client: the browser checks the site's
+            # `form-action` on that redirect too, so the page allows the client's registered redirect origins.
+            # (The attribute django-csp's @csp_update sets, given per response here.)
+            response._csp_update = {"form-action": redirect_sources(application.redirect_uris.split())}
+        return response
+
     def _posted_application(self, form: ConsentForm | None) -> Any:
         client_id = form.data.get("client_id") if form is not None and form.is_bound else None
         return get_application_model().objects.filter(client_id=client_id).first() if client_id else None
+
+
+def redirect_sources(redirect_uris: list[str]) -> list[str]:
+    """CSP sources of a client's redirect URIs: their origins, any port of a loopback host (RFC 8252 clients listen
+    on a port they choose at each sign-in). A URI that could not be one source is left out, never written in."""
+    sources = set()
+    for uri in redirect_uris:
+        parts = urlsplit(uri)
+        host = parts.hostname or ""
+        if not redirect_uri_allowed(uri) or not host or not set(host) <= SOURCE_HOST_CHARACTERS:
+            continue
+        shown = f"[{host}]" if ":" in host else host
+        if parts.scheme == "http" and host in LOOPBACK_HOSTS:
+            sources.add(f"{parts.scheme}://{shown}:*")
+        else:
+            sources.add(f"{parts.scheme}://{shown}" + (f":{parts.port}" if parts.port else ""))
+    return sorted(sources)
 
 
 class ServerMetadataView(OAuthServerMetadataView):

@@ -12,8 +12,9 @@ BUNDLE = Path(__file__).resolve().parent / "view" / "dist" / "map.html"
 
 
 def map_app() -> Apps:
-    """The extension that serves the built view: one self-contained HTML document (Leaflet inlined), so its CSP
-    names no domain at all; its data comes through tools/call on the host."""
+    """The extension that serves the built view: one self-contained HTML document (Leaflet inlined) whose data
+    comes through tools/call on the host. So its CSP (`_meta.ui.csp`, which the host enforces on the view's frame)
+    names every list and leaves each empty: no origin to connect to or load from, no frame, no other base."""
     apps = Apps()
     apps.add_html_resource(
         MAP_URI,
@@ -21,7 +22,7 @@ def map_app() -> Apps:
         name="hydrata-map",
         title="Hydrata flood map",
         description="The scenario's layers and mesh, a run's progress and flood depths, a comparison's errors.",
-        csp=ResourceCsp(),
+        csp=ResourceCsp(connect_domains=[], resource_domains=[], frame_domains=[], base_uri_domains=[]),
         prefers_border=True,
     )
     return apps

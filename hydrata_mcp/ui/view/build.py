@@ -34,7 +34,8 @@ def built() -> str:
         "/*VIEW_CSS*/": _inline((SOURCE / "view.css").read_text(encoding="utf-8"), closing="</style"),
         "/*LEAFLET_JS*/": _inline((LEAFLET / "leaflet.js").read_text(encoding="utf-8"), closing="</script"),
         "/*VIEW_JS*/": "".join(
-            _inline((SOURCE / name).read_text(encoding="utf-8"), closing="</script") for name in ("host.js", "map.js")
+            _inline((SOURCE / name).read_text(encoding="utf-8"), closing="</script")
+            for name in ("host.js", "leaflet_text.js", "map.js")
         ),
     }
     page = (SOURCE / "index.html").read_text(encoding="utf-8")

@@ -15,6 +15,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 BOUND = {"get_scenario", "get_run", "get_run_results", "get_comparison"}
 APP_ONLY = {"get_map_depth_overlay", "get_map_scenario_layers", "get_map_comparison_points"}
 MODERN = "2026-07-28"
+# The view fetches nothing (Leaflet and its code are inlined; data comes through tools/call on the host).
+STRICTEST_CSP = {"connectDomains": [], "resourceDomains": [], "frameDomains": [], "baseUriDomains": []}
 APPS = advertise("io.modelcontextprotocol/ui", {"mimeTypes": ["text/html;profile=mcp-app"]})
 
 
@@ -60,7 +62,23 @@ def test_the_map_resource_is_the_built_html_with_the_apps_mime_type(live_asgi, k
 
     assert content.mime_type == "text/html;profile=mcp-app"
     assert content.text == OUTPUT.read_text(encoding="utf-8")
-    assert content.meta["ui"]["csp"] == {}  # nothing is fetched: no domain is declared
+    assert content.meta["ui"]["csp"] == STRICTEST_CSP
+
+
+@pytest.mark.parametrize("mode", ["legacy", MODERN])
+def test_the_map_resource_declares_the_strictest_csp_where_a_host_lists_and_reads_it(live_asgi, key, mode):
+    """Every domain list present and empty: a host that fills in defaults for what is missing has none to fill
+    in, so the view may fetch, load, frame and base nothing beyond its own document."""
+
+    async def go():
+        async with mcp_client(live_asgi.url, key, mode=mode) as client:
+            listed = {resource.uri: resource for resource in (await client.list_resources()).resources}
+            return listed[MAP_URI], (await client.read_resource(MAP_URI)).contents[0]
+
+    listed, read = asyncio.run(go())
+
+    assert listed.meta["ui"]["csp"] == STRICTEST_CSP
+    assert read.meta["ui"]["csp"] == STRICTEST_CSP
 
 
 def test_the_committed_bundle_is_what_the_build_makes_from_the_sources():

@@ -39,7 +39,7 @@
 
   function map() {
     if (!state.map) {
-      state.map = L.map("map", { zoomControl: true, attributionControl: false });
+      state.map = H.leafletText.map("map", { zoomControl: true });
       state.map.setView([0, 0], 2);
     }
     return state.map;
@@ -74,10 +74,12 @@
 
   function drawLayer(layer) {
     var colour = KIND_COLOURS[layer.kind] || "#374151";
-    L.geoJSON(layer.collection, {
+    var shapes = L.geoJSON(layer.collection, {
       style: function () { return { color: colour, weight: 2, fillOpacity: 0.08 }; },
       pointToLayer: function (feature, latlng) { return L.circleMarker(latlng, { radius: 4, color: colour }); }
-    }).bindTooltip(layer.kind.replace("_", " ")).addTo(map());
+    });
+    H.leafletText.tooltip(shapes, layer.kind.replace("_", " "));
+    shapes.addTo(map());
   }
 
   function boundsOfLayers(layers) {
@@ -191,10 +193,11 @@
   function drawPoint(point) {
     var colour = point.error === null ? "#6b7280" : point.error > 0 ? "#dc2626" : "#2563eb";
     var radius = point.error === null ? 4 : 4 + Math.min(8, Math.abs(point.error) * 10);
-    L.circleMarker([point.lat, point.lon], { radius: radius, color: "#111827", weight: 1, fillColor: colour,
-                                             fillOpacity: 0.9, className: "observation" })
-      .bindTooltip("observed " + number(point.observed, 2) + " m · modelled " + number(point.modelled, 2) +
-                   " m · error " + number(point.error, 2) + " m").addTo(map());
+    var marker = L.circleMarker([point.lat, point.lon], { radius: radius, color: "#111827", weight: 1,
+                                                          fillColor: colour, fillOpacity: 0.9, className: "observation" });
+    H.leafletText.tooltip(marker, "observed " + number(point.observed, 2) + " m · modelled " +
+                          number(point.modelled, 2) + " m · error " + number(point.error, 2) + " m");
+    marker.addTo(map());
   }
 
   function fact(name, value) {

@@ -216,6 +216,8 @@ def browser(live_site):
 
 @pytest.fixture
 def tab(browser, site) -> Iterator[Visit]:
+    """A tab of its own for each test, which fails it if any page it opened broke the site's CSP."""
     opened = visit(browser, site.url)
     yield opened
     opened.close()
+    assert opened.csp_violations == [], opened.csp_violations

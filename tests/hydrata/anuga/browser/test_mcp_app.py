@@ -27,11 +27,11 @@ RESULT_BUDGET = 100_000
 SIGNATURES = ("X-Amz-Signature", "X-Amz-Security-Token", "X-Hydrata-Signature")
 
 
-def map_resource(site) -> tuple[str, str]:
+def map_resource(site) -> tuple[str, str, dict]:
     async def go():
         async with mcp_client(site.url, site.key) as client:
             content = (await client.read_resource(MAP_URI)).contents[0]
-            return content.mime_type, content.text
+            return content.mime_type, content.text, content.meta["ui"]["csp"]
 
     return off_the_browser_thread(lambda: asyncio.run(go()))
 
@@ -46,7 +46,7 @@ def open_in_host(tab, site, tool: str, arguments: dict):
     """The tool called as the model would, its result handed to the view in the host page; the view's frame."""
     result = tool_result(site.url, site.key, tool, arguments)
     assert not result.get("isError"), result
-    mime_type, html = map_resource(site)
+    mime_type, html, csp = map_resource(site)
     assert mime_type == "text/html;profile=mcp-app"
     tab.page.route(
         f"{HOST_ORIGIN}/**",
@@ -54,7 +54,9 @@ def open_in_host(tab, site, tool: str, arguments: dict):
     )
     tab.page.expose_function("relayToolCall", lambda name, arguments: tool_result(site.url, site.key, name, arguments))
     tab.page.goto(f"{HOST_ORIGIN}/")
-    tab.page.evaluate("([html, input, result]) => startApp(html, input, result)", [html, arguments, result])
+    tab.page.evaluate(
+        "([html, input, result, csp]) => startApp(html, input, result, csp)", [html, arguments, result, csp]
+    )
     return tab.page.frame_locator("#app")
 
 
@@ -95,6 +97,8 @@ def test_the_view_draws_a_runs_depth_overlay_with_a_legend_in_metres_through_the
     assert host["sizes"] and 300 < host["sizes"][-1]["height"] < 480  # the content's height, not the frame's
     assert host["links"][0].startswith(f"{site.url}/catalogue/#/map/{site.base_map}?panel=run")
     assert "Peak depth" in app.locator("#facts").inner_text()
+    # Drawn under the strictest policy the resource's CSP yields (the tab fails on any violation).
+    assert "connect-src 'none'" in host["policy"] and "frame-src 'none'" in host["policy"]
     assert_self_contained(tab)
 
 

@@ -21,13 +21,12 @@
     this.renderer = L.canvas({ padding: 0.3 });
     this.legends = {};
     this.layers = {};
-    this.control = L.control.layers(null, null, { collapsed: false, position: "topright" }).addTo(this.map);
+    this.control = H.leafletText.layerControl({ collapsed: false, position: "topright" }).addTo(this.map);
     this.legend = L.control({ position: "bottomright" });
     this.legend.onAdd = function () { return H.dom.el("div", { "class": "legend", id: "map-legend" }); };
     this.legend.addTo(this.map);
     if (config.basemap) {
-      L.tileLayer(config.basemap, { attribution: config.attribution || "", maxZoom: 22, maxNativeZoom: 19 })
-        .addTo(this.map);
+      H.leafletText.basemap(config, { maxZoom: 22, maxNativeZoom: 19 }).addTo(this.map);
     }
     this.map.setView([0, 0], 2);
     var view = this;
@@ -54,7 +53,7 @@
   MapView.prototype.put = function (name, title, layer, visible, legend) {
     this.remove(name);
     this.layers[name] = layer;
-    this.control.addOverlay(layer, title);
+    H.leafletText.overlay(this.control, layer, title);
     if (legend) { this.legends[name] = legend; }
     if (visible) { layer.addTo(this.map); }
     this.drawLegend();
@@ -133,9 +132,9 @@
       onEachFeature: function (feature, shape) {
         var text = labelOf(kind, feature.properties || {});
         if (text) {
-          shape.bindTooltip(text, { permanent: !many, direction: "center", className: "feature-label" });
+          H.leafletText.tooltip(shape, text, { permanent: !many, direction: "center", className: "feature-label" });
         }
-        shape.bindPopup(propertiesTable(feature.properties || {}));
+        H.leafletText.popup(shape, propertiesTable(feature.properties || {}));
       }
     });
     var title = (KIND_TITLES[kind] || kind) + ": " + row.title;
