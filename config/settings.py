@@ -97,6 +97,8 @@ ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
 # Processes of the production web command (config/serve.py): one uvicorn process uses one core.
 HYDRATA_WEB_WORKERS = int(os.environ.get("HYDRATA_WEB_WORKERS", str(os.cpu_count() or 1)))
+# How long the web command keeps an idle connection open for its next request (uvicorn's keep-alive timeout).
+HYDRATA_WEB_KEEP_ALIVE_SECONDS = int(os.environ.get("HYDRATA_WEB_KEEP_ALIVE_SECONDS", "5"))
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
