@@ -90,6 +90,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "hydrata.core.unavailable.DatabaseUnavailableMiddleware",
     "hydrata.agents.middleware.AgentActivityMiddleware",
 ]
 
