@@ -96,36 +96,45 @@ def calls(target: Target) -> list[tuple[str, dict]]:
 
 
 async def one_client(target: Target, deadline: float, tally: Tally, offset: int) -> None:
-    """One SDK session calling until the deadline; a session the transport broke is counted and opened again."""
+    """One SDK session calling until the deadline. A call that raised (not a tool error: the session's transport
+    broke) is counted, and the client opens a new session, as an MCP host reconnects."""
     n = offset
     while time.monotonic() < deadline:
+        broken = False
         try:
             async with mcp_client(target.url, target.key) as client:
-                n = await calls_until(client, target, deadline, tally, n, offset)
-        except Exception as failure:  # the session's transport failed outside a call (counted as its own kind)
-            tally.failed(f"SESSION_{type(failure).__name__}", f"session: {failure!r}")
-            n += 1
+                n, broken = await calls_until(client, target, deadline, tally, n, offset)
+        except Exception as failure:  # the session failed to open or to close: counted once with its call
+            if not broken:
+                tally.failed(f"SESSION_{type(failure).__name__}", f"session: {failure!r}")
+                n += 1
+                await asyncio.sleep(0.5)  # not a busy loop against a server that is down
 
 
-async def calls_until(client, target: Target, deadline: float, tally: Tally, n: int, offset: int) -> int:
+async def calls_until(client, target: Target, deadline: float, tally: Tally, n: int, offset: int) -> tuple[int, bool]:
+    """Calls in turn until the deadline or until one raises; the next call's number, and whether one raised."""
     reads = calls(target)
     while time.monotonic() < deadline:
         name, arguments = reads[n % len(reads)]
         if n % WRITE_EVERY == WRITE_EVERY - 1:
             name, arguments = "create_project", {"name": f"load {offset}-{n}", "projection": "EPSG:28356"}
         started = time.perf_counter()
+        raised = False
         try:
             result = await client.call_tool(name, arguments)
             if result.is_error:
                 text = result.content[0].text
                 tally.failed(error_code(text), f"{name}: {text[:200]}")
-        except Exception as failure:  # a failed call is counted, the load goes on
+        except Exception as failure:  # a failed call is counted, the load goes on in a new session
             tally.failed(f"CALL_{type(failure).__name__}", f"{name}: {failure!r}")
+            raised = True
         elapsed = (time.perf_counter() - started) * 1000
         tally.latencies_ms.append(elapsed)
         tally.by_tool.setdefault(name, []).append(elapsed)
         n += 1
-    return n
+        if raised:
+            return n, True
+    return n, False
 
 
 def machine_cpu_seconds() -> tuple[float, float]:
