@@ -37,6 +37,7 @@ SESSION_NAMESPACE = uuid.UUID("5b0f3a8e-52a4-4d5e-9a55-2c1f0e7c9d11")
 URL_IN_TEXT = re.compile(r"https?://\S+")
 MAX_DETAIL_CHARS = 600
 THROTTLED = 429
+UNAVAILABLE = 503
 # Kept-alive connections to the platform: as many as the worker threads that may call it at once (anyio's default).
 POOL_CONNECTIONS = 40
 # Methods that do the same when sent twice (RFC 9110 9.2.2), so a call that broke before its answer may be sent again.
@@ -312,10 +313,12 @@ HINTS = {
 
 def refusal_error(status: int, data: Any, *, retry_after: str | None = None) -> PlatformToolError:
     """The tool error for an error response: status, the platform's code and its detail, nothing else (and for a
-    429, when to try again)."""
+    429 or a 503, when to try again)."""
     body = data if isinstance(data, dict) else {}
     if status == THROTTLED:
         return _throttled(body, retry_after_seconds(retry_after))
+    if status == UNAVAILABLE:
+        return _busy(body, retry_after_seconds(retry_after))
     code = str(body.get("code") or ("INTERNAL_ERROR" if status >= 500 else "ERROR"))
     if status >= 500:
         return PlatformToolError(
@@ -345,6 +348,18 @@ def _throttled(body: dict[str, Any], wait: int | None) -> PlatformToolError:
     return PlatformToolError(
         f"Hydrata is limiting the request rate of this key (HTTP 429, {code}): {detail} {when}",
         status=THROTTLED,
+        code=code,
+        retry_after_seconds=wait,
+    )
+
+
+def _busy(body: dict[str, Any], wait: int | None) -> PlatformToolError:
+    code = str(body.get("code") or "SERVICE_UNAVAILABLE")
+    detail = _clean(str(body.get("detail") or "The platform cannot answer now."))
+    when = f"Retry in {wait} seconds." if wait is not None else "Retry in a minute."
+    return PlatformToolError(
+        f"The Hydrata platform is busy (HTTP 503, {code}): {detail} {when}",
+        status=UNAVAILABLE,
         code=code,
         retry_after_seconds=wait,
     )

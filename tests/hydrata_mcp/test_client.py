@@ -16,6 +16,8 @@ from hydrata.anuga.models import Project
 from hydrata_mcp.client import PlatformClient, PlatformToolError, refusal_error, session_id_for
 from tests.conftest import LiveASGIServer
 from tests.factories import make_grant, make_user
+from tests.locked_database import write_lock_held_elsewhere
+from tests.mcp_client import call
 
 KEY = "hk_" + "k" * 43
 HANG_UPS = ("RemoteDisconnected", "ConnectionResetError")
@@ -359,3 +361,24 @@ def test_a_connection_idle_for_longer_than_the_limit_is_not_reused(echoing, sett
     first_port, second_port = asyncio.run(apart())
 
     assert first_port != second_port
+
+
+def test_a_tool_call_while_the_platforms_database_is_locked_says_the_platform_is_busy_and_when_to_retry(live_asgi):
+    user = make_user()
+    _, key = make_grant(user)
+
+    with write_lock_held_elsewhere():
+        result = call(live_asgi.url, key, "create_project", {"name": "Locked out", "projection": "EPSG:28356"})
+
+    assert result.is_error
+    text = result.content[0].text
+    assert "The Hydrata platform is busy (HTTP 503, DATABASE_UNAVAILABLE)" in text and "Retry in 5 seconds." in text
+    assert "internal error" not in text and "127.0.0.1" not in text
+    assert not Project.objects.filter(owner=user).exists()
+
+
+def test_a_503_without_a_body_is_still_busy_with_the_wait_it_names():
+    error = refusal_error(503, None, retry_after="12")
+
+    assert (error.status, error.code, error.retry_after_seconds) == (503, "SERVICE_UNAVAILABLE", 12)
+    assert "busy (HTTP 503, SERVICE_UNAVAILABLE)" in str(error) and "Retry in 12 seconds." in str(error)
