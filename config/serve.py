@@ -50,6 +50,7 @@ def main() -> None:
         http=HTTP_PROTOCOL,
         lifespan="off",
         workers=max(1, settings.HYDRATA_WEB_WORKERS),
+        timeout_keep_alive=settings.HYDRATA_WEB_KEEP_ALIVE_SECONDS,
         timeout_graceful_shutdown=10,
     )
 

@@ -93,6 +93,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "hydrata.core.unavailable.DatabaseUnavailableMiddleware",
     "hydrata.agents.middleware.AgentActivityMiddleware",
 ]
 
@@ -100,6 +101,12 @@ ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
 # Processes of the production web command (config/serve.py): one uvicorn process uses one core.
 HYDRATA_WEB_WORKERS = int(os.environ.get("HYDRATA_WEB_WORKERS", str(os.cpu_count() or 1)))
+# How long the web command keeps an idle connection open for its next request (uvicorn's keep-alive timeout).
+HYDRATA_WEB_KEEP_ALIVE_SECONDS = int(os.environ.get("HYDRATA_WEB_KEEP_ALIVE_SECONDS", "5"))
+# The MCP tools' REST client opens a new connection rather than reuse one idle this long: well under the keep-alive
+# of the server behind HYDRATA_API_ORIGIN (by default half this web command's), so that it never sends on a
+# connection the server is closing at that moment (hydrata_mcp/client.py).
+HYDRATA_API_IDLE_SECONDS = float(os.environ.get("HYDRATA_API_IDLE_SECONDS", str(HYDRATA_WEB_KEEP_ALIVE_SECONDS / 2)))
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
@@ -517,6 +524,8 @@ LOGGING = {
         # The SDK logs every request at INFO; keep the console readable.
         "mcp": {"level": "WARNING"},
         "httpx": {"level": "WARNING"},
+        # urllib3 logs a retry with the request's path; hydrata_mcp/client.py logs it by the failure's names alone.
+        "urllib3.connectionpool": {"level": "ERROR"},
         # The production server (uvicorn, see the Procfile) configures its own loggers before it loads this app;
         # naming them here drops its handlers, so its access log reaches the console through the redacting filter.
         "uvicorn": {"handlers": [], "propagate": True},

@@ -10,15 +10,18 @@ import json as jsonlib
 import logging
 import math
 import re
+import time
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Self
 from urllib.parse import urlencode
 
 import anyio.to_thread
 import urllib3
+import urllib3.connection
 from django.conf import settings
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
@@ -34,10 +37,91 @@ SESSION_NAMESPACE = uuid.UUID("5b0f3a8e-52a4-4d5e-9a55-2c1f0e7c9d11")
 URL_IN_TEXT = re.compile(r"https?://\S+")
 MAX_DETAIL_CHARS = 600
 THROTTLED = 429
+UNAVAILABLE = 503
 # Kept-alive connections to the platform: as many as the worker threads that may call it at once (anyio's default).
 POOL_CONNECTIONS = 40
+# Methods that do the same when sent twice (RFC 9110 9.2.2), so a call that broke before its answer may be sent again.
+IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "PUT", "DELETE", "OPTIONS"})
+
+if TYPE_CHECKING:
+    _Connection = urllib3.connection.HTTPConnection
+else:
+    _Connection = object
+
+
+class _IdleLimited(_Connection):
+    """A kept-alive connection that counts as dropped once it has been idle for HYDRATA_API_IDLE_SECONDS, so the
+    pool opens a new one instead. The server closes a connection idle for its keep-alive timeout (uvicorn: 5 s),
+    and a request sent as it does so is lost; urllib3 notices a close that has happened, not one under way."""
+
+    answered_at = -math.inf
+
+    def getresponse(self) -> urllib3.response.HTTPResponse:  # type: ignore[override]
+        response = super().getresponse()
+        self.answered_at = time.monotonic()
+        return response
+
+    @property
+    def is_connected(self) -> bool:
+        idle = time.monotonic() - self.answered_at
+        return super().is_connected and idle < settings.HYDRATA_API_IDLE_SECONDS
+
+
+class _HTTPConnection(_IdleLimited, urllib3.connection.HTTPConnection):
+    pass
+
+
+class _HTTPSConnection(_IdleLimited, urllib3.connection.HTTPSConnection):
+    pass
+
+
+class _HTTPPool(urllib3.HTTPConnectionPool):
+    ConnectionCls = _HTTPConnection
+
+
+class _HTTPSPool(urllib3.HTTPSConnectionPool):
+    ConnectionCls = _HTTPSConnection
+
+
+class _SendAgainOnce(urllib3.Retry):
+    """urllib3's retry, at once and once: an idempotent request whose connection broke before an answer came (a
+    kept-alive connection the server closed as the request reached it) is sent again, which takes the pool's
+    free slot and so a new connection. Never a POST or PATCH (the server may have acted on it), never after a
+    read timeout (the server has the request and is slow) or a failure to connect, never on a status."""
+
+    def increment(
+        self,
+        method: str | None = None,
+        url: str | None = None,
+        response: urllib3.BaseHTTPResponse | None = None,
+        error: Exception | None = None,
+        _pool: urllib3.connectionpool.ConnectionPool | None = None,
+        _stacktrace: TracebackType | None = None,
+    ) -> Self:
+        if isinstance(error, urllib3.exceptions.ReadTimeoutError):
+            raise error
+        again = super().increment(method, url, response, error, _pool, _stacktrace)
+        if error is not None:
+            logger.warning("A loopback %s was sent again after %s", method, _failure_names(error))
+        return again
+
+
+SEND_AGAIN_ONCE = _SendAgainOnce(
+    total=1,
+    connect=0,
+    read=1,
+    redirect=0,
+    status=0,
+    other=0,
+    allowed_methods=IDEMPOTENT_METHODS,
+    respect_retry_after_header=False,  # a 429 or 503 goes back to the model with its wait, not slept on here
+    raise_on_status=False,
+    raise_on_redirect=False,
+    backoff_factor=0,
+)
 # Thread-safe, and no proxy from the environment: the calls go to the platform's own origin.
-_pool = urllib3.PoolManager(maxsize=POOL_CONNECTIONS, retries=False)
+_pool = urllib3.PoolManager(maxsize=POOL_CONNECTIONS, retries=SEND_AGAIN_ONCE)
+_pool.pool_classes_by_scheme = {"http": _HTTPPool, "https": _HTTPSPool}
 
 
 class PlatformToolError(ToolError):
@@ -151,25 +235,34 @@ class PlatformClient:
                 timeout=urllib3.Timeout(connect=5, read=settings.HYDRATA_API_TIMEOUT_SECONDS),
                 redirect=False,
             )
-        except urllib3.exceptions.NewConnectionError as refused:  # urllib3 counts a refused connection a timeout too
-            raise _unreachable(method, refused) from None
-        except urllib3.exceptions.TimeoutError:
-            raise PlatformToolError(
-                f"The Hydrata platform did not answer within {settings.HYDRATA_API_TIMEOUT_SECONDS:g} seconds. "
-                "Nothing is lost; try the same call again.",
-                code="PLATFORM_TIMEOUT",
-            ) from None
         except urllib3.exceptions.HTTPError as failure:
-            raise _unreachable(method, failure) from None
+            raise _tool_error(method, failure) from None
         return _Reply(status_code=response.status, content=response.data, headers=response.headers)
 
 
-def _unreachable(method: str, failure: urllib3.exceptions.HTTPError) -> PlatformToolError:
-    # Names of the failure and its root cause only: their messages carry the loopback URL.
-    logger.warning("A loopback %s failed: %s from %s", method, type(failure).__name__, _root_cause_name(failure))
+def _tool_error(method: str, error: urllib3.exceptions.HTTPError) -> PlatformToolError:
+    failure: Exception = error
+    if isinstance(error, urllib3.exceptions.MaxRetryError) and error.reason is not None:
+        failure = error.reason  # it failed again when sent again
+    if isinstance(failure, urllib3.exceptions.TimeoutError) and not isinstance(
+        failure,
+        urllib3.exceptions.NewConnectionError,  # urllib3 counts a refused connection a timeout too
+    ):
+        return PlatformToolError(
+            f"The Hydrata platform did not answer within {settings.HYDRATA_API_TIMEOUT_SECONDS:g} seconds. "
+            "Nothing is lost; try the same call again.",
+            code="PLATFORM_TIMEOUT",
+        )
+    logger.warning("A loopback %s failed: %s", method, _failure_names(failure))
     return PlatformToolError(
         "The Hydrata platform could not be reached. Try again in a minute.", code="PLATFORM_UNREACHABLE"
     )
+
+
+def _failure_names(failure: BaseException) -> str:
+    """'ProtocolError from ConnectionResetError': names of the failure and its root cause only, since their
+    messages carry the loopback URL."""
+    return f"{type(failure).__name__} from {_root_cause_name(failure)}"
 
 
 def _query(params: dict[str, Any] | None) -> str:
@@ -179,10 +272,18 @@ def _query(params: dict[str, Any] | None) -> str:
 
 
 def _root_cause_name(failure: BaseException) -> str:
-    cause = failure
-    while (earlier := cause.__cause__ or cause.__context__) is not None:
+    cause, seen = failure, {id(failure)}
+    while (earlier := _earlier(cause)) is not None and id(earlier) not in seen:
         cause = earlier
+        seen.add(id(cause))
     return type(cause).__name__ if cause is not failure else "nothing further"
+
+
+def _earlier(failure: BaseException) -> BaseException | None:
+    """What caused the failure: the exception it was raised from or during, or the one urllib3 wrapped in it
+    (ProtocolError("Connection aborted.", ConnectionResetError(...)) before it is raised)."""
+    wrapped = next((arg for arg in failure.args if isinstance(arg, BaseException)), None)
+    return failure.__cause__ or failure.__context__ or wrapped
 
 
 def session_id_for(mcp_session_id: str | None) -> str:
@@ -212,10 +313,12 @@ HINTS = {
 
 def refusal_error(status: int, data: Any, *, retry_after: str | None = None) -> PlatformToolError:
     """The tool error for an error response: status, the platform's code and its detail, nothing else (and for a
-    429, when to try again)."""
+    429 or a 503, when to try again)."""
     body = data if isinstance(data, dict) else {}
     if status == THROTTLED:
         return _throttled(body, retry_after_seconds(retry_after))
+    if status == UNAVAILABLE:
+        return _busy(body, retry_after_seconds(retry_after))
     code = str(body.get("code") or ("INTERNAL_ERROR" if status >= 500 else "ERROR"))
     if status >= 500:
         return PlatformToolError(
@@ -245,6 +348,18 @@ def _throttled(body: dict[str, Any], wait: int | None) -> PlatformToolError:
     return PlatformToolError(
         f"Hydrata is limiting the request rate of this key (HTTP 429, {code}): {detail} {when}",
         status=THROTTLED,
+        code=code,
+        retry_after_seconds=wait,
+    )
+
+
+def _busy(body: dict[str, Any], wait: int | None) -> PlatformToolError:
+    code = str(body.get("code") or "SERVICE_UNAVAILABLE")
+    detail = _clean(str(body.get("detail") or "The platform cannot answer now."))
+    when = f"Retry in {wait} seconds." if wait is not None else "Retry in a minute."
+    return PlatformToolError(
+        f"The Hydrata platform is busy (HTTP 503, {code}): {detail} {when}",
+        status=UNAVAILABLE,
         code=code,
         retry_after_seconds=wait,
     )

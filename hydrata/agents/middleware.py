@@ -1,8 +1,10 @@
 """Records every REST request made with an agent grant, after the response is known."""
 
+from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse
 
 from hydrata.agents.services import activity_record
+from hydrata.core.unavailable import log_database_unavailable
 
 
 class AgentActivityMiddleware:
@@ -17,7 +19,12 @@ class AgentActivityMiddleware:
 
     def __call__(self, request: HttpRequest):
         response = self.get_response(request)
-        _record(request, response)
+        try:
+            _record(request, response)
+        except OperationalError as error:
+            # The database that failed the request (its 503 says so) or failed since: the answer stands, a 500
+            # in its place would tell the caller less and record nothing either.
+            log_database_unavailable(error, where="the activity record")
         return response
 
 

@@ -12,6 +12,8 @@ class PlatformError(APIException):
     status_code: int = status.HTTP_400_BAD_REQUEST
     error_code = "BAD_REQUEST"
     default_detail = "The request could not be processed."
+    # When set, the same request may succeed this many seconds later: sent as Retry-After and in the body.
+    retry_after_seconds: int | None = None
 
     def __init__(self, detail: str | None = None, *, code: str | None = None, **extra: Any) -> None:
         super().__init__(detail or self.default_detail)
@@ -82,3 +84,21 @@ class PaymentRequired(PlatformError):
 
 class SpendLimitExceeded(PaymentRequired):
     error_code = "SPEND_LIMIT_EXCEEDED"
+
+
+class ServiceUnavailable(PlatformError):
+    status_code: int = status.HTTP_503_SERVICE_UNAVAILABLE
+    error_code = "SERVICE_UNAVAILABLE"
+    default_detail = "The platform cannot answer now. Try again shortly."
+    retry_after_seconds: int | None = 5
+
+
+class DatabaseUnavailable(ServiceUnavailable):
+    """The database did not answer: its connection pool stayed empty, it refused or dropped the connection
+    (restart, failover), or another writer held its lock (SQLite) for longer than the wait allowed."""
+
+    error_code = "DATABASE_UNAVAILABLE"
+    default_detail = (
+        "The platform's database is busy or restarting, so this request may not have completed. Send it again "
+        "shortly; after a change, read first to see whether it was made."
+    )

@@ -7,12 +7,14 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
+from django.db import OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
 from hydrata.core.errors import PlatformError, RequestTooLarge
+from hydrata.core.unavailable import database_unavailable
 
 logger = logging.getLogger(__name__)
 
@@ -49,6 +51,8 @@ def _headers(exc: exceptions.APIException) -> dict[str, str]:
 
 
 def _retry_after(exc: exceptions.APIException) -> int | None:
+    if isinstance(exc, PlatformError):
+        return exc.retry_after_seconds
     wait = getattr(exc, "wait", None)  # DRF's Throttled sets it (its type stubs leave it out)
     return None if wait is None else max(1, math.ceil(wait))
 
@@ -66,11 +70,18 @@ def _validation_body(exc: exceptions.ValidationError) -> dict[str, Any]:
     return {"code": "VALIDATION_ERROR", "detail": detail, "errors": errors}
 
 
+def _view_name(context: dict[str, Any]) -> str:
+    view = context.get("view")
+    return type(view).__name__ if view else "API view"
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, Http404):
         exc = exceptions.NotFound("Not found, or not visible to this caller.")
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
+    elif isinstance(exc, OperationalError):  # Django's, also for psycopg_pool's PoolTimeout
+        exc = database_unavailable(exc, where=_view_name(context))
     elif isinstance(exc, RequestDataTooBig):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         exc = RequestTooLarge(
@@ -79,6 +90,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
 
     if isinstance(exc, PlatformError):
         body = {"code": exc.error_code, "detail": str(exc.detail), **exc.extra}
+        if exc.retry_after_seconds is not None:
+            body["retry_after_seconds"] = exc.retry_after_seconds
     elif isinstance(exc, exceptions.ValidationError):
         body = _validation_body(exc)
     elif isinstance(exc, exceptions.Throttled):
@@ -91,8 +104,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     elif isinstance(exc, exceptions.APIException):
         body = {"code": _drf_code(exc), "detail": str(exc.detail)}
     else:
-        view = context.get("view")
-        logger.exception("Unhandled error in %s", type(view).__name__ if view else "API view")
+        logger.exception("Unhandled error in %s", _view_name(context))
         set_rollback()
         return Response(
             {"code": "INTERNAL_ERROR", "detail": "An internal error occurred; it has been logged."},

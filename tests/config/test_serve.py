@@ -1,3 +1,4 @@
+import http.client
 import os
 import socket
 import threading
@@ -8,6 +9,7 @@ import pytest
 import uvicorn
 
 from config.serve import HTTP_PROTOCOL
+from tests.processes import free_port, web_command
 
 
 async def hello(scope, receive, send):
@@ -56,3 +58,21 @@ def test_a_connection_the_web_command_accepts_has_nagles_algorithm_off(server_on
         assert client.recv(4096).startswith(b"HTTP/1.1 200")
         with accepted_socket_of(client) as accepted:
             assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+
+
+def test_the_web_command_closes_a_connection_idle_for_its_keep_alive_setting(tmp_path):
+    port = free_port()
+    env = dict(os.environ, HYDRATA_VAR_DIR=str(tmp_path), HYDRATA_WEB_WORKERS="1", HYDRATA_WEB_KEEP_ALIVE_SECONDS="1")
+    with web_command(env, port=port, log=tmp_path / "web.log"):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.request("GET", "/static/nothing-here")
+        answer = connection.getresponse()
+        answer.read()
+        answered = time.monotonic()
+        assert answer.status == 404 and not answer.will_close
+
+        closed = connection.sock.recv(1)  # blocks until the server closes the idle connection
+        idle = time.monotonic() - answered
+        connection.close()
+
+    assert closed == b"" and 0.9 < idle < 4.5  # uvicorn's own default keeps it 5 s

@@ -105,3 +105,10 @@ def test_sqlite_has_no_pool_whatever_its_size_says(tmp_path):
     result = load_settings(tmp_path, show=POOL, DATABASE_POOL_MAX_SIZE="5")
 
     assert result.stdout.strip() == "None"
+
+
+def test_the_tools_client_reuses_no_connection_idle_for_half_the_web_commands_keep_alive(tmp_path):
+    show = "(settings.HYDRATA_WEB_KEEP_ALIVE_SECONDS, settings.HYDRATA_API_IDLE_SECONDS)"
+
+    assert load_settings(tmp_path, show=show).stdout.strip() == "(5, 2.5)"
+    assert load_settings(tmp_path, show=show, HYDRATA_WEB_KEEP_ALIVE_SECONDS="8").stdout.strip() == "(8, 4.0)"

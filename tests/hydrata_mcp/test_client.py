@@ -5,15 +5,22 @@ import json
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from mcp.server.mcpserver.exceptions import ToolError
 
-from hydrata_mcp.client import PlatformClient, refusal_error, session_id_for
+from hydrata.anuga.models import Project
+from hydrata_mcp.client import PlatformClient, PlatformToolError, refusal_error, session_id_for
+from tests.conftest import LiveASGIServer
+from tests.factories import make_grant, make_user
+from tests.locked_database import write_lock_held_elsewhere
+from tests.mcp_client import call
 
 KEY = "hk_" + "k" * 43
+HANG_UPS = ("RemoteDisconnected", "ConnectionResetError")
 
 
 def test_an_internal_error_becomes_a_generic_message_without_the_platforms_text():
@@ -54,11 +61,19 @@ def test_an_unreachable_platform_is_a_tool_error_without_the_address(settings):
     assert "/api/v2/" not in str(caught.value) and KEY not in str(caught.value)
 
 
+def hang_up_on_every_connection(listener: socket.socket) -> None:
+    while True:
+        try:
+            listener.accept()[0].close()
+        except OSError:  # the listener was closed
+            return
+
+
 def test_a_platform_that_hangs_up_without_answering_is_logged_by_the_failures_names_alone(settings, caplog):
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen()
-    threading.Thread(target=lambda: listener.accept()[0].close(), daemon=True).start()
+    threading.Thread(target=hang_up_on_every_connection, args=(listener,), daemon=True).start()
     port = listener.getsockname()[1]
     settings.HYDRATA_API_ORIGIN = f"http://127.0.0.1:{port}"
 
@@ -70,11 +85,10 @@ def test_a_platform_that_hangs_up_without_answering_is_logged_by_the_failures_na
 
     assert "could not be reached" in str(caught.value)
     logged = caplog.messages
-    # The hang-up arrives as a reset or as an empty answer, as the two sockets' timing falls.
-    assert logged in (
-        ["A loopback GET failed: ProtocolError from RemoteDisconnected"],
-        ["A loopback GET failed: ProtocolError from ConnectionResetError"],
-    )
+    # A GET is sent once more; each hang-up arrives as a reset or as an empty answer, as the two sockets' timing falls.
+    assert len(logged) == 2
+    assert logged[0] in {f"A loopback GET was sent again after ProtocolError from {name}" for name in HANG_UPS}
+    assert logged[1] in {f"A loopback GET failed: ProtocolError from {name}" for name in HANG_UPS}
     assert all("127.0.0.1" not in line and str(port) not in line and "/api/v2/" not in line for line in logged)
 
 
@@ -90,7 +104,7 @@ def test_a_refused_connection_is_logged_by_the_failures_names_alone(settings, ca
     assert caplog.messages == ["A loopback GET failed: NewConnectionError from ConnectionRefusedError"]
 
 
-def test_a_platform_that_does_not_answer_in_time_is_a_tool_error(settings):
+def test_a_platform_that_does_not_answer_in_time_is_a_tool_error_and_the_call_is_not_sent_again(settings, caplog):
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen()
@@ -101,13 +115,14 @@ def test_a_platform_that_does_not_answer_in_time_is_a_tool_error(settings):
     settings.HYDRATA_API_TIMEOUT_SECONDS = 0.3
 
     try:
-        with pytest.raises(ToolError) as caught:
+        with caplog.at_level("WARNING", logger="hydrata_mcp.client"), pytest.raises(ToolError) as caught:
             asyncio.run(PlatformClient(authorization=f"Bearer {KEY}", session_id="s").get("/api/v2/agents/me/"))
     finally:
         listener.close()
 
     text = str(caught.value)
     assert "did not answer within 0.3 seconds" in text
+    assert not [record for record in caplog.records if record.name == "hydrata_mcp.client"]  # a slow server has it
     assert "127.0.0.1" not in text and str(port) not in text
     assert "/api/v2/" not in text and KEY not in text
 
@@ -246,3 +261,124 @@ def test_calls_one_after_another_reuse_one_kept_alive_connection(echoing):
     first_port, second_port = asyncio.run(twice())
 
     assert first_port == second_port
+
+
+@pytest.fixture
+def platform_with_a_short_keep_alive(transactional_db, settings) -> Iterator[LiveASGIServer]:
+    """The real platform (config.asgi under uvicorn, as `live_asgi`) that closes a connection idle for 1 s."""
+    server = LiveASGIServer()
+    server.server.config.timeout_keep_alive = 1
+    settings.HYDRATA_API_ORIGIN = server.url
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def busy_as_the_server_closes_the_idle_connection(server: LiveASGIServer) -> None:
+    """Returns once the server's event loop has queued the close of its one idle connection (its keep-alive
+    timeout came due) behind half a second of other work, as a loaded server's loop does: a request sent now
+    is on the connection before the server closes it, unread (the close then resets it)."""
+    (connection,) = server.server.server_state.connections
+    deadline = time.monotonic() + 5
+    while (closing := connection.timeout_keep_alive_task) is None and time.monotonic() < deadline:
+        time.sleep(0.01)  # the server arms the timeout just after the client has read its answer
+    assert closing is not None
+    loop, busy = connection.loop, threading.Event()
+
+    def other_work() -> None:
+        busy.set()
+        time.sleep(0.5)
+
+    # Due a microsecond before the close: the loop wakes on whole milliseconds, so both are due in one turn, and
+    # this runs first.
+    loop.call_soon_threadsafe(lambda: loop.call_at(closing.when() - 1e-6, other_work))
+    assert busy.wait(5)
+
+
+def test_a_get_on_a_kept_alive_connection_the_server_closes_as_it_arrives_is_sent_again_on_a_fresh_one(
+    platform_with_a_short_keep_alive, settings, caplog
+):
+    settings.HYDRATA_API_IDLE_SECONDS = 60  # reuse the idle connection, so that the server's close catches the call
+    _, key = make_grant()
+    api = PlatformClient(authorization=f"Bearer {key}", session_id="s")
+    assert asyncio.run(api.get("/api/v2/agents/me/")).status == 200
+    busy_as_the_server_closes_the_idle_connection(platform_with_a_short_keep_alive)
+
+    with caplog.at_level("WARNING", logger="hydrata_mcp.client"):
+        answer = asyncio.run(api.get("/api/v2/agents/me/"))
+
+    assert answer.status == 200 and answer.data["level"] == "draft"
+    # The reset, or the empty answer when the close overtakes the request, as the two sockets' timing falls.
+    logged = [record.getMessage() for record in caplog.records if record.name == "hydrata_mcp.client"]
+    assert logged in ([f"A loopback GET was sent again after ProtocolError from {name}"] for name in HANG_UPS)
+
+
+def test_a_post_the_server_closes_the_same_way_is_not_sent_again_so_it_cannot_act_twice(
+    platform_with_a_short_keep_alive, settings
+):
+    settings.HYDRATA_API_IDLE_SECONDS = 60
+    user = make_user()
+    _, key = make_grant(user)
+    api = PlatformClient(authorization=f"Bearer {key}", session_id="s")
+    assert asyncio.run(api.get("/api/v2/agents/me/")).status == 200
+    busy_as_the_server_closes_the_idle_connection(platform_with_a_short_keep_alive)
+
+    with pytest.raises(PlatformToolError) as caught:
+        asyncio.run(api.post("/api/v2/anuga/projects/", json={"name": "Once", "projection": "EPSG:28356"}))
+
+    assert caught.value.code == "PLATFORM_UNREACHABLE"
+    assert not Project.objects.filter(owner=user).exists()
+
+
+def test_a_post_after_the_connection_sat_idle_past_the_limit_goes_on_a_fresh_connection_the_close_cannot_catch(
+    platform_with_a_short_keep_alive, settings
+):
+    settings.HYDRATA_API_IDLE_SECONDS = 0.5  # under the server's keep-alive of 1 s
+    user = make_user()
+    _, key = make_grant(user)
+    api = PlatformClient(authorization=f"Bearer {key}", session_id="s")
+    assert asyncio.run(api.get("/api/v2/agents/me/")).status == 200
+    busy_as_the_server_closes_the_idle_connection(platform_with_a_short_keep_alive)
+
+    created = asyncio.run(api.post("/api/v2/anuga/projects/", json={"name": "Once", "projection": "EPSG:28356"}))
+
+    assert created.status == 201
+    assert list(Project.objects.filter(owner=user).values_list("name", flat=True)) == ["Once"]
+
+
+def test_a_connection_idle_for_longer_than_the_limit_is_not_reused(echoing, settings):
+    settings.HYDRATA_API_IDLE_SECONDS = 0.2
+    api = PlatformClient(authorization=f"Bearer {KEY}", session_id="s")
+
+    async def apart() -> tuple[int, int]:
+        first = await api.get("/a/")
+        await asyncio.sleep(0.3)
+        second = await api.get("/b/")
+        return first.data["port"], second.data["port"]
+
+    first_port, second_port = asyncio.run(apart())
+
+    assert first_port != second_port
+
+
+def test_a_tool_call_while_the_platforms_database_is_locked_says_the_platform_is_busy_and_when_to_retry(live_asgi):
+    user = make_user()
+    _, key = make_grant(user)
+
+    with write_lock_held_elsewhere():
+        result = call(live_asgi.url, key, "create_project", {"name": "Locked out", "projection": "EPSG:28356"})
+
+    assert result.is_error
+    text = result.content[0].text
+    assert "The Hydrata platform is busy (HTTP 503, DATABASE_UNAVAILABLE)" in text and "Retry in 5 seconds." in text
+    assert "internal error" not in text and "127.0.0.1" not in text
+    assert not Project.objects.filter(owner=user).exists()
+
+
+def test_a_503_without_a_body_is_still_busy_with_the_wait_it_names():
+    error = refusal_error(503, None, retry_after="12")
+
+    assert (error.status, error.code, error.retry_after_seconds) == (503, "SERVICE_UNAVAILABLE", 12)
+    assert "busy (HTTP 503, SERVICE_UNAVAILABLE)" in str(error) and "Retry in 12 seconds." in str(error)
