@@ -5,6 +5,8 @@ issues belongs to an agent grant of kind "connect":
 - exchanging the code binds the refresh-token family to the grant; a code presented twice revokes the grant;
 - every refresh is refused once the grant is revoked or expired; a replayed refresh token revokes the grant
   (the library has already revoked its whole family);
+- a refresh token is rotated once however many requests present it at the same time: the first to lock its row
+  rotates it, every other one then finds it rotated and is a replay like any other;
 - revoking a token at the revocation endpoint revokes its grant.
 """
 
@@ -66,6 +68,7 @@ class ConnectValidator(OAuth2Validator):
     def validate_refresh_token(
         self, refresh_token: str, client: Any, request: OAuthRequest, *args: Any, **kwargs: Any
     ) -> bool:
+        _lock_refresh_token(refresh_token)
         if not super().validate_refresh_token(refresh_token, client, request, *args, **kwargs):
             _revoke_grant_of_replayed(refresh_token)
             return False
@@ -112,6 +115,16 @@ def _bind(request: OAuthRequest, grant: AgentGrant | None) -> bool:
 
 def _checksum(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _lock_refresh_token(refresh_token: str) -> None:
+    """Hold the presented refresh token's row until the token request ends (ConnectTokenView in views.py makes the
+    request one transaction), before the library reads it. A concurrent request presenting the same token waits
+    here, then reads it rotated and is refused as a replay. Without the lock both read it live: both rotated it
+    (a forked family), or one's replay sweep deleted the access token the other had just minted (a 500).
+    SQLite has no row locks; there BEGIN IMMEDIATE (config/settings.py) serialises the whole request instead."""
+    rows = get_refresh_token_model().objects.select_for_update().filter(token_checksum=_checksum(refresh_token))
+    list(rows.values_list("pk", flat=True))
 
 
 def _revoke_grant_of_replayed(refresh_token: str) -> None:

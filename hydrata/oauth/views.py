@@ -6,9 +6,10 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from oauth2_provider.models import get_application_model
-from oauth2_provider.views import AuthorizationView
+from oauth2_provider.views import AuthorizationView, TokenView
 from oauth2_provider.views.dynamic_client_registration import (
     DynamicClientRegistrationManagementView,
     DynamicClientRegistrationView,
@@ -83,6 +84,15 @@ class ConsentView(AuthorizationView):
     def _posted_application(self, form: ConsentForm | None) -> Any:
         client_id = form.data.get("client_id") if form is not None and form.is_bound else None
         return get_application_model().objects.filter(client_id=client_id).first() if client_id else None
+
+
+class ConnectTokenView(TokenView):
+    """The library's token endpoint with each request one transaction, so that the refresh token the validator
+    locks stays locked until the answer is made (the library looks the new access token up once more for it)."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        with transaction.atomic():
+            return super().post(request, *args, **kwargs)
 
 
 class ServerMetadataView(OAuthServerMetadataView):
