@@ -25,12 +25,29 @@ from hydrata.agents.authentication import grant_refusal
 from hydrata.agents.models import AgentGrant
 from hydrata.agents.selectors import connect_grant_for_code, connect_grant_for_family
 from hydrata.agents.services import connect_grant_bind_tokens, connect_grant_create, grant_revoke
+from hydrata.oauth.cimd import document_refusal
 from hydrata.oauth.site import LEVEL_SCOPES
 
 GRANT_TYPES = {"authorization_code", "refresh_token"}
 
 
 class ConnectValidator(OAuth2Validator):
+    def _load_application(self, client_id: str, request: OAuthRequest) -> Any:
+        if client_id and "\x00" in client_id:
+            return None  # no client's id holds a NUL, and PostgreSQL cannot even compare one
+        return super()._load_application(client_id, request)
+
+    def validate_client_id(self, client_id: str, request: OAuthRequest, *args: Any, **kwargs: Any) -> bool:
+        if super().validate_client_id(client_id, request, *args, **kwargs):
+            return True
+        refusal = document_refusal(client_id)
+        if refusal is not None:
+            # Fatal, like any unknown client: an error page that says why, never a redirect.
+            raise errors.InvalidClientIdError(
+                description=f"This app's metadata document cannot be used. {refusal}", request=request
+            )
+        return False
+
     def validate_grant_type(
         self, client_id: str, grant_type: str, client: Any, request: OAuthRequest, *args: Any, **kwargs: Any
     ) -> bool:
@@ -58,6 +75,8 @@ class ConnectValidator(OAuth2Validator):
     def validate_code(
         self, client_id: str, code: str, client: Any, request: OAuthRequest, *args: Any, **kwargs: Any
     ) -> bool:
+        if "\x00" in code:
+            return False  # no code holds a NUL, and PostgreSQL cannot even compare one
         grant = connect_grant_for_code(code=code)
         if not super().validate_code(client_id, code, client, request, *args, **kwargs):
             if grant is not None and grant.token_family is not None:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from oauth2_provider.models import get_application_model
@@ -18,11 +19,10 @@ from oauth2_provider.views.metadata import OAuthProtectedResourceMetadataView, O
 
 from hydrata.oauth.forms import Consent, ConsentForm, preselected_level
 from hydrata.oauth.keys import jwks
-from hydrata.oauth.policy import redirect_uri_allowed
+from hydrata.oauth.metadata import MetadataRefused, client_metadata
+from hydrata.oauth.policy import client_metadata_problem
 from hydrata.oauth.site import LEVEL_SCOPES, connect_flow_on
 from hydrata.oauth.validator import client_host
-
-REGISTRABLE_GRANT_TYPES = {"authorization_code", "refresh_token"}
 
 
 def flow_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -121,39 +121,25 @@ class RegistrationView(DynamicClientRegistrationView):
     """RFC 7591, limited to what this server issues: the authorization code flow, to https or loopback."""
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        return registration_refusal(request.body) or super().post(request, *args, **kwargs)
+        return registration_refusal(request) or super().post(request, *args, **kwargs)
 
 
 class RegistrationManagementView(DynamicClientRegistrationManagementView):
     def put(self, request: HttpRequest, client_id: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        return registration_refusal(request.body) or super().put(request, client_id, *args, **kwargs)
+        return registration_refusal(request) or super().put(request, client_id, *args, **kwargs)
 
 
-def registration_refusal(body: bytes) -> JsonResponse | None:
-    """An RFC 7591 error for metadata this server will not register; None leaves the rest to the library."""
+def registration_refusal(request: HttpRequest) -> JsonResponse | None:
+    """An RFC 7591 error for metadata this server will not register; None leaves the rest to the library, which
+    then reads a body known to be small, shallow, finite and storable."""
     try:
-        metadata = json.loads(body)
-    except ValueError:
-        return None
-    if not isinstance(metadata, dict):
-        return None
-    redirect_uris = metadata.get("redirect_uris", [])
-    if isinstance(redirect_uris, list) and not all(
-        isinstance(u, str) and redirect_uri_allowed(u) for u in redirect_uris
-    ):
-        return _registration_error(
-            "invalid_redirect_uri",
-            "Redirect URIs must be https, or http to a loopback address (127.0.0.1, ::1 or localhost).",
-        )
-    grant_types = metadata.get("grant_types", ["authorization_code"])
-    if not isinstance(grant_types, list) or not set(grant_types) <= REGISTRABLE_GRANT_TYPES:
-        return _registration_error(
-            "invalid_client_metadata", "grant_types may only be authorization_code and refresh_token."
-        )
-    response_types = metadata.get("response_types", ["code"])
-    if not isinstance(response_types, list) or set(response_types) - {"code"}:
-        return _registration_error("invalid_client_metadata", "response_types may only be code.")
-    return None
+        metadata = client_metadata(request.body)
+    except RequestDataTooBig:  # over DATA_UPLOAD_MAX_MEMORY_SIZE: Django refuses to read it at all
+        return _registration_error("invalid_client_metadata", str(MetadataRefused.too_large()))
+    except MetadataRefused as refused:
+        return _registration_error("invalid_client_metadata", str(refused))
+    problem = client_metadata_problem(metadata)
+    return _registration_error(problem.error, problem.description) if problem else None
 
 
 def _registration_error(error: str, description: str) -> JsonResponse:
