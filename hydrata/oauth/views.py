@@ -22,6 +22,7 @@ from hydrata.oauth.keys import jwks
 from hydrata.oauth.metadata import MetadataRefused, client_metadata
 from hydrata.oauth.policy import client_metadata_problem
 from hydrata.oauth.site import LEVEL_SCOPES, connect_flow_on
+from hydrata.oauth.throttles import registration_retry_after
 from hydrata.oauth.validator import client_host
 
 
@@ -118,9 +119,13 @@ def jwks_view(request: HttpRequest) -> HttpResponse:
 
 
 class RegistrationView(DynamicClientRegistrationView):
-    """RFC 7591, limited to what this server issues: the authorization code flow, to https or loopback."""
+    """RFC 7591, limited to what this server issues (the authorization code flow, to https or loopback), and to
+    HYDRATA_OAUTH_REGISTER_RATE_LIMIT registrations an hour from one address."""
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        retry_after = registration_retry_after(request)
+        if retry_after is not None:
+            return _registration_throttled(retry_after)
         return registration_refusal(request) or super().post(request, *args, **kwargs)
 
 
@@ -140,6 +145,18 @@ def registration_refusal(request: HttpRequest) -> JsonResponse | None:
         return _registration_error("invalid_client_metadata", str(refused))
     problem = client_metadata_problem(metadata)
     return _registration_error(problem.error, problem.description) if problem else None
+
+
+def _registration_throttled(retry_after: int) -> JsonResponse:
+    response = JsonResponse(
+        {
+            "error": "too_many_requests",
+            "error_description": f"Too many client registrations from this address; try again in {retry_after} s.",
+        },
+        status=429,
+    )
+    response["Retry-After"] = str(retry_after)
+    return response
 
 
 def _registration_error(error: str, description: str) -> JsonResponse:

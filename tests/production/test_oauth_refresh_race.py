@@ -17,7 +17,9 @@ ROUNDS = 20
 
 @pytest.fixture
 def site(production_web, settings):
-    """The connect flow in this process issues for the web command's URL, as that server does itself."""
+    """The connect flow in this process issues for the web command's URL, as that server does itself. Each
+    round registers a client from this process's one address."""
+    settings.HYDRATA_OAUTH_REGISTER_RATE_LIMIT = 0
     settings.OAUTH2_PROVIDER = {
         **settings.OAUTH2_PROVIDER,
         "OIDC_ISS_ENDPOINT": production_web.url,

@@ -1,9 +1,11 @@
 """What registration (DCR) refuses before the library sees the metadata: redirect URIs holding whitespace or
-control characters, bodies too deep, too large or not finite, strings the database cannot store. Every refusal is an RFC 7591 error in JSON and stores nothing."""
+control characters, bodies too deep, too large or not finite, strings the database cannot store; and how many
+registrations one address may make an hour. Every refusal is an RFC 7591 error in JSON and stores nothing."""
 
 import json
 
 import pytest
+from django.core.cache import cache
 from oauth2_provider.models import Application
 
 from tests.hydrata.oauth.flow import REDIRECT_URI
@@ -84,6 +86,44 @@ def test_metadata_nested_within_the_limit_registers(client):
     response = post_registration(client, json.dumps(body).encode())
 
     assert response.status_code == 201 and Application.objects.get().name == "Zoë 😀 [x] {y}"
+
+
+@pytest.fixture
+def limit_of_two(settings):
+    settings.HYDRATA_OAUTH_REGISTER_RATE_LIMIT = 2
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def test_registration_is_limited_per_client_address_with_retry_after(client, limit_of_two):
+    body = json.dumps(METADATA).encode()
+    first, second = (post_registration(client, body, REMOTE_ADDR="203.0.113.7") for _ in range(2))
+
+    third = post_registration(client, body, REMOTE_ADDR="203.0.113.7")
+
+    assert (first.status_code, second.status_code) == (201, 201)
+    assert third.status_code == 429 and third.json()["error"] == "too_many_requests"
+    assert 3500 <= int(third["Retry-After"]) <= 3600
+    assert Application.objects.count() == 2
+    assert post_registration(client, body, REMOTE_ADDR="203.0.113.8").status_code == 201  # another address
+
+
+def test_the_limit_does_not_believe_x_forwarded_for(client, limit_of_two):
+    body = json.dumps(METADATA).encode()
+    for n in range(2):
+        post_registration(client, body, REMOTE_ADDR="203.0.113.7", HTTP_X_FORWARDED_FOR=f"198.51.100.{n}")
+
+    response = post_registration(client, body, REMOTE_ADDR="203.0.113.7", HTTP_X_FORWARDED_FOR="198.51.100.99")
+
+    assert response.status_code == 429
+
+
+def test_refused_registrations_count_towards_the_limit(client, limit_of_two):
+    for _ in range(2):
+        assert post_registration(client, b"[" * 100).status_code == 400
+
+    assert post_registration(client, json.dumps(METADATA).encode()).status_code == 429
 
 
 def test_a_body_over_the_upload_limit_is_400_invalid_client_metadata_not_django_s_page(client, settings):
