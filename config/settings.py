@@ -455,6 +455,10 @@ if not HYDRATA_OAUTH_SIGNING_KEY and HYDRATA_CONNECT_FLOW:
 HYDRATA_OAUTH_RETIRED_KEYS = _pem_blocks(os.environ.get("HYDRATA_OAUTH_RETIRED_KEYS", ""))
 HYDRATA_OAUTH_ACCESS_TOKEN_SECONDS = int(os.environ.get("HYDRATA_OAUTH_ACCESS_TOKEN_SECONDS", "3600"))
 HYDRATA_OAUTH_REFRESH_TOKEN_SECONDS = int(os.environ.get("HYDRATA_OAUTH_REFRESH_TOKEN_SECONDS", str(30 * 86400)))
+# Client registrations (DCR) an address may make an hour, counted in the cache like the agent rate limit; 0: no
+# limit. The address is REMOTE_ADDR as the ASGI server gives it (uvicorn takes X-Forwarded-For only from
+# FORWARDED_ALLOW_IPS, by default 127.0.0.1); Hydrata never reads X-Forwarded-For itself.
+HYDRATA_OAUTH_REGISTER_RATE_LIMIT = int(os.environ.get("HYDRATA_OAUTH_REGISTER_RATE_LIMIT", "30"))
 # Hosts whose Client ID Metadata Documents are fetched (claude.ai's and Claude Code's by default); empty turns
 # CIMD off, so clients register themselves (DCR) instead.
 HYDRATA_CIMD_ALLOWED_HOSTS = _env_list("HYDRATA_CIMD_ALLOWED_HOSTS", ["claude.ai", "claude.com"])

@@ -47,7 +47,7 @@ def write_localhost_certificate(directory: Path) -> tuple[Path, Path]:
 class DocumentServer:
     def __init__(self, directory: Path) -> None:
         self.cert_path, key_path = write_localhost_certificate(directory)
-        self.documents: dict[str, dict[str, Any]] = {}
+        self.documents: dict[str, dict[str, Any] | bytes] = {}  # bytes are served as they are
         self.fetched: list[str] = []
         server = self
 
@@ -55,7 +55,7 @@ class DocumentServer:
             def do_GET(self) -> None:
                 server.fetched.append(self.path)
                 document = server.documents.get(self.path)
-                body = json.dumps(document).encode() if document is not None else b"{}"
+                body = document if isinstance(document, bytes) else json.dumps(document or {}).encode()
                 self.send_response(200 if document is not None else 404)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))

@@ -1,7 +1,7 @@
 """The authorization server's routes. The namespace is the library's, which its views reverse."""
 
 from django.urls import path
-from oauth2_provider.views import RevokeTokenView, TokenView
+from oauth2_provider.views import RevokeTokenView
 
 from hydrata.oauth import views
 from hydrata.oauth.views import flow_only
@@ -22,7 +22,7 @@ urlpatterns = [
     path(".well-known/oauth-protected-resource/mcp/", PROTECTED_RESOURCE),
     path(".well-known/jwks.json", flow_only(views.jwks_view), name="jwks"),
     path("oauth/authorize/", flow_only(views.ConsentView.as_view()), name="authorize"),
-    path("oauth/token/", flow_only(TokenView.as_view()), name="token"),
+    path("oauth/token/", flow_only(views.ConnectTokenView.as_view()), name="token"),
     path("oauth/revoke/", flow_only(RevokeTokenView.as_view()), name="revoke-token"),
     path("oauth/register/", flow_only(views.RegistrationView.as_view()), name="dcr-register"),
     path(

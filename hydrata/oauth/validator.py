@@ -5,6 +5,8 @@ issues belongs to an agent grant of kind "connect":
 - exchanging the code binds the refresh-token family to the grant; a code presented twice revokes the grant;
 - every refresh is refused once the grant is revoked or expired; a replayed refresh token revokes the grant
   (the library has already revoked its whole family);
+- a refresh token is rotated once however many requests present it at the same time: the first to lock its row
+  rotates it, every other one then finds it rotated and is a replay like any other;
 - revoking a token at the revocation endpoint revokes its grant.
 """
 
@@ -23,12 +25,29 @@ from hydrata.agents.authentication import grant_refusal
 from hydrata.agents.models import AgentGrant
 from hydrata.agents.selectors import connect_grant_for_code, connect_grant_for_family
 from hydrata.agents.services import connect_grant_bind_tokens, connect_grant_create, grant_revoke
+from hydrata.oauth.cimd import document_refusal
 from hydrata.oauth.site import LEVEL_SCOPES
 
 GRANT_TYPES = {"authorization_code", "refresh_token"}
 
 
 class ConnectValidator(OAuth2Validator):
+    def _load_application(self, client_id: str, request: OAuthRequest) -> Any:
+        if client_id and "\x00" in client_id:
+            return None  # no client's id holds a NUL, and PostgreSQL cannot even compare one
+        return super()._load_application(client_id, request)
+
+    def validate_client_id(self, client_id: str, request: OAuthRequest, *args: Any, **kwargs: Any) -> bool:
+        if super().validate_client_id(client_id, request, *args, **kwargs):
+            return True
+        refusal = document_refusal(client_id)
+        if refusal is not None:
+            # Fatal, like any unknown client: an error page that says why, never a redirect.
+            raise errors.InvalidClientIdError(
+                description=f"This app's metadata document cannot be used. {refusal}", request=request
+            )
+        return False
+
     def validate_grant_type(
         self, client_id: str, grant_type: str, client: Any, request: OAuthRequest, *args: Any, **kwargs: Any
     ) -> bool:
@@ -56,6 +75,8 @@ class ConnectValidator(OAuth2Validator):
     def validate_code(
         self, client_id: str, code: str, client: Any, request: OAuthRequest, *args: Any, **kwargs: Any
     ) -> bool:
+        if "\x00" in code:
+            return False  # no code holds a NUL, and PostgreSQL cannot even compare one
         grant = connect_grant_for_code(code=code)
         if not super().validate_code(client_id, code, client, request, *args, **kwargs):
             if grant is not None and grant.token_family is not None:
@@ -66,6 +87,7 @@ class ConnectValidator(OAuth2Validator):
     def validate_refresh_token(
         self, refresh_token: str, client: Any, request: OAuthRequest, *args: Any, **kwargs: Any
     ) -> bool:
+        _lock_refresh_token(refresh_token)
         if not super().validate_refresh_token(refresh_token, client, request, *args, **kwargs):
             _revoke_grant_of_replayed(refresh_token)
             return False
@@ -112,6 +134,16 @@ def _bind(request: OAuthRequest, grant: AgentGrant | None) -> bool:
 
 def _checksum(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _lock_refresh_token(refresh_token: str) -> None:
+    """Hold the presented refresh token's row until the token request ends (ConnectTokenView in views.py makes the
+    request one transaction), before the library reads it. A concurrent request presenting the same token waits
+    here, then reads it rotated and is refused as a replay. Without the lock both read it live: both rotated it
+    (a forked family), or one's replay sweep deleted the access token the other had just minted (a 500).
+    SQLite has no row locks; there BEGIN IMMEDIATE (config/settings.py) serialises the whole request instead."""
+    rows = get_refresh_token_model().objects.select_for_update().filter(token_checksum=_checksum(refresh_token))
+    list(rows.values_list("pk", flat=True))
 
 
 def _revoke_grant_of_replayed(refresh_token: str) -> None:

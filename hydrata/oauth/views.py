@@ -8,9 +8,11 @@ from functools import wraps
 from typing import Any
 from urllib.parse import urlsplit
 
+from django.core.exceptions import RequestDataTooBig
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from oauth2_provider.models import get_application_model
-from oauth2_provider.views import AuthorizationView
+from oauth2_provider.views import AuthorizationView, TokenView
 from oauth2_provider.views.dynamic_client_registration import (
     DynamicClientRegistrationManagementView,
     DynamicClientRegistrationView,
@@ -21,11 +23,12 @@ from hydrata.agents.sudo import grant_level_widens, sudo_active, sudo_require, s
 from hydrata.core.errors import PasswordRequired
 from hydrata.oauth.forms import Consent, ConsentForm, preselected_level
 from hydrata.oauth.keys import jwks
-from hydrata.oauth.policy import LOOPBACK_HOSTS, redirect_uri_allowed
+from hydrata.oauth.metadata import MetadataRefused, client_metadata
+from hydrata.oauth.policy import LOOPBACK_HOSTS, client_metadata_problem, redirect_uri_allowed
 from hydrata.oauth.site import LEVEL_SCOPES, connect_flow_on
+from hydrata.oauth.throttles import registration_retry_after
 from hydrata.oauth.validator import client_host
 
-REGISTRABLE_GRANT_TYPES = {"authorization_code", "refresh_token"}
 SOURCE_HOST_CHARACTERS = set(string.ascii_lowercase + string.digits + ".-:")
 
 
@@ -137,6 +140,15 @@ def redirect_sources(redirect_uris: list[str]) -> list[str]:
     return sorted(sources)
 
 
+class ConnectTokenView(TokenView):
+    """The library's token endpoint with each request one transaction, so that the refresh token the validator
+    locks stays locked until the answer is made (the library looks the new access token up once more for it)."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        with transaction.atomic():
+            return super().post(request, *args, **kwargs)
+
+
 class ServerMetadataView(OAuthServerMetadataView):
     """RFC 8414, plus the JWKS that verifies the access tokens."""
 
@@ -160,42 +172,44 @@ def jwks_view(request: HttpRequest) -> HttpResponse:
 
 
 class RegistrationView(DynamicClientRegistrationView):
-    """RFC 7591, limited to what this server issues: the authorization code flow, to https or loopback."""
+    """RFC 7591, limited to what this server issues (the authorization code flow, to https or loopback), and to
+    HYDRATA_OAUTH_REGISTER_RATE_LIMIT registrations an hour from one address."""
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        return registration_refusal(request.body) or super().post(request, *args, **kwargs)
+        retry_after = registration_retry_after(request)
+        if retry_after is not None:
+            return _registration_throttled(retry_after)
+        return registration_refusal(request) or super().post(request, *args, **kwargs)
 
 
 class RegistrationManagementView(DynamicClientRegistrationManagementView):
     def put(self, request: HttpRequest, client_id: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        return registration_refusal(request.body) or super().put(request, client_id, *args, **kwargs)
+        return registration_refusal(request) or super().put(request, client_id, *args, **kwargs)
 
 
-def registration_refusal(body: bytes) -> JsonResponse | None:
-    """An RFC 7591 error for metadata this server will not register; None leaves the rest to the library."""
+def registration_refusal(request: HttpRequest) -> JsonResponse | None:
+    """An RFC 7591 error for metadata this server will not register; None leaves the rest to the library, which
+    then reads a body known to be small, shallow, finite and storable."""
     try:
-        metadata = json.loads(body)
-    except ValueError:
-        return None
-    if not isinstance(metadata, dict):
-        return None
-    redirect_uris = metadata.get("redirect_uris", [])
-    if isinstance(redirect_uris, list) and not all(
-        isinstance(u, str) and redirect_uri_allowed(u) for u in redirect_uris
-    ):
-        return _registration_error(
-            "invalid_redirect_uri",
-            "Redirect URIs must be https, or http to a loopback address (127.0.0.1, ::1 or localhost).",
-        )
-    grant_types = metadata.get("grant_types", ["authorization_code"])
-    if not isinstance(grant_types, list) or not set(grant_types) <= REGISTRABLE_GRANT_TYPES:
-        return _registration_error(
-            "invalid_client_metadata", "grant_types may only be authorization_code and refresh_token."
-        )
-    response_types = metadata.get("response_types", ["code"])
-    if not isinstance(response_types, list) or set(response_types) - {"code"}:
-        return _registration_error("invalid_client_metadata", "response_types may only be code.")
-    return None
+        metadata = client_metadata(request.body)
+    except RequestDataTooBig:  # over DATA_UPLOAD_MAX_MEMORY_SIZE: Django refuses to read it at all
+        return _registration_error("invalid_client_metadata", str(MetadataRefused.too_large()))
+    except MetadataRefused as refused:
+        return _registration_error("invalid_client_metadata", str(refused))
+    problem = client_metadata_problem(metadata)
+    return _registration_error(problem.error, problem.description) if problem else None
+
+
+def _registration_throttled(retry_after: int) -> JsonResponse:
+    response = JsonResponse(
+        {
+            "error": "too_many_requests",
+            "error_description": f"Too many client registrations from this address; try again in {retry_after} s.",
+        },
+        status=429,
+    )
+    response["Retry-After"] = str(retry_after)
+    return response
 
 
 def _registration_error(error: str, description: str) -> JsonResponse:

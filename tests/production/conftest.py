@@ -77,6 +77,7 @@ class WebServer(Process):
             HYDRATA_API_ORIGIN=self.url,
             HYDRATA_WEB_WORKERS=str(WEB_PROCESSES),
             HYDRATA_AGENT_RATE_LIMIT="0",
+            HYDRATA_OAUTH_REGISTER_RATE_LIMIT="0",
             HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS=str(HEARTBEAT_TIMEOUT_SECONDS),
         )
         super().__init__(

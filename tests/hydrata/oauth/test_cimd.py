@@ -1,11 +1,15 @@
 """Client ID Metadata Documents: fetched only from allowed hosts, from public addresses unless the operator lists
 the host as private, and a document must name its own URL."""
 
+import json
+from html import unescape
+
 import pytest
 from django.core.cache import cache
 from django.test import Client
 from oauth2_provider.models import Application
 
+from hydrata.oauth.policy import REDIRECT_URI_RULE
 from tests.factories import make_user
 from tests.https_documents import DocumentServer
 from tests.hydrata.oauth.flow import REDIRECT_URI, Pkce, authorize_url
@@ -72,3 +76,47 @@ def test_a_document_naming_another_client_id_is_refused(browser, documents, sett
     response = browser.get(authorize_url(documents.client_id, Pkce()))
 
     assert response.status_code == 400 and not Application.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "redirect_uris",
+    [
+        [REDIRECT_URI, "http://evil.example/cb"],
+        [f"{REDIRECT_URI} http://evil.example/cb"],
+        [f"{REDIRECT_URI}\thttps://evil.example/cb"],
+    ],
+    ids=["plain http to another host", "two joined by a space", "two joined by a tab"],
+)
+def test_a_document_with_a_redirect_uri_registration_would_refuse_is_refused_on_the_page_saying_why(
+    browser, documents, settings, redirect_uris
+):
+    settings.HYDRATA_CIMD_PRIVATE_HOSTS = ["localhost"]
+    documents.documents[PATH]["redirect_uris"] = redirect_uris
+
+    response = browser.get(authorize_url(documents.client_id, Pkce()))
+
+    assert response.status_code == 400 and "Location" not in response  # an error page, never a redirect
+    assert REDIRECT_URI_RULE in unescape(response.content.decode())
+    assert not Application.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("member", "reason"),
+    [
+        (b'"jwks": ' + b"[" * 5000 + b"]" * 5000, "nest at most 32 levels"),
+        (b'"default_max_age": NaN', "may not hold NaN"),
+        (b'"default_max_age": ' + b"9" * 400, "at most 19 digits"),
+        (b'"software_id": "\\ud800"', "unpaired UTF-16 surrogates"),
+    ],
+    ids=["deeply nested", "NaN", "a 400-digit integer", "a lone surrogate"],
+)
+def test_an_odd_document_is_refused_on_the_page_saying_why(browser, documents, settings, member, reason):
+    settings.HYDRATA_CIMD_PRIVATE_HOSTS = ["localhost"]
+    document = json.dumps(documents.documents[PATH]).encode()
+    documents.documents[PATH] = document[:-1] + b", " + member + b"}"
+
+    response = browser.get(authorize_url(documents.client_id, Pkce()))
+
+    assert response.status_code == 400 and "Location" not in response
+    assert reason in unescape(response.content.decode())
+    assert not Application.objects.exists()
