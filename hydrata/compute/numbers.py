@@ -10,6 +10,7 @@ wraps the refusals into its errors (hydrata/core/parsers.py, the services); comp
 
 import json
 import math
+import numbers
 import re
 import sys
 from dataclasses import dataclass
@@ -74,17 +75,18 @@ def excerpt_text(text: str, limit: int = 40) -> str:
 def finite_number(value: Any) -> float:
     """A JSON number or a numeric string as a finite float, or NumberRefused saying why. Booleans are no numbers
     (float(True) is 1.0)."""
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise NumberRefused(NOT_A_NUMBER, f"{excerpt(value)} is not a number")
     if isinstance(value, str):
         return _number_from_text(value)
-    if isinstance(value, int):
-        if abs(value) > LARGEST:
-            raise NumberRefused(NUMBER_OUT_OF_RANGE, f"{excerpt(value)} is beyond {_FLOAT_RANGE}")
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise NumberRefused(NOT_A_NUMBER, f"{excerpt(value)} is not a number")
+    if isinstance(value, numbers.Integral):  # int, and numpy's integers
+        if abs(int(value)) > LARGEST:
+            raise NumberRefused(NUMBER_OUT_OF_RANGE, f"{excerpt(int(value))} is beyond {_FLOAT_RANGE}")
         return float(value)
-    if not math.isfinite(value):
+    number = float(value)
+    if not math.isfinite(number):
         raise NumberRefused(NUMBER_NOT_FINITE, f"{value!r} is not a finite number")
-    return float(value)
+    return number
 
 
 def finite_number_or_none(value: Any) -> float | None:

@@ -3,6 +3,7 @@
 import json
 import math
 
+import numpy as np
 import pytest
 
 from hydrata.compute.numbers import (
@@ -27,6 +28,8 @@ from hydrata.compute.numbers import (
         (" 4 ", 4.0),
         (10**300, 1e300),
         ("1.7976931348623157e308", 1.7976931348623157e308),
+        (np.int64(7), 7.0),  # numpy's numbers, as compute hands them on
+        (np.float32(0.5), 0.5),
     ],
 )
 def test_a_finite_number_or_numeric_text_reads_as_its_float(value, expected):
