@@ -198,7 +198,14 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "hydrata.core.pagination.PageNumberPagination",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "hydrata.core.exception_handler.api_exception_handler",
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # JSON in and out through hydrata/core: no NaN, out-of-range number, lone surrogate or runaway nesting gets in,
+    # and no answer fails to encode.
+    "DEFAULT_RENDERER_CLASSES": ["hydrata.core.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": [
+        "hydrata.core.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }

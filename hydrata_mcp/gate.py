@@ -3,6 +3,8 @@
 - A foreign Origin is refused (403): a browser page on another site must not drive a local server
   (DNS rebinding).
 - Anything but POST is 405 with `Allow: POST`: a GET on a stateless endpoint would open an endless stream.
+- A body that is JSON no MCP message can be (nesting past 64, NaN, Infinity or 1e400, a lone surrogate or NUL)
+  is a JSON-RPC parse error (400), before the SDK parses it.
 - A JSON-RPC request without exactly one `Authorization: Bearer hk_...` header of a valid shape is 401. With the
   connect flow on (HYDRATA_CONNECT_FLOW), one `Bearer <JWT-shaped token>` is accepted too, and every 401 points
   the client at the protected resource metadata (RFC 9728), where its OAuth sign-in starts.
@@ -16,7 +18,14 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-from hydrata_mcp.jsonrpc import MCP_PATHS, error_body, jsonrpc_messages, single_request_id
+from hydrata_mcp.jsonrpc import (
+    MCP_PATHS,
+    PARSE_ERROR,
+    error_body,
+    jsonrpc_messages,
+    single_request_id,
+    strict_json_problem,
+)
 from hydrata_mcp.middleware import MCPMiddleware
 
 UNAUTHENTICATED = -32001
@@ -46,6 +55,9 @@ def gate_refusal(request: HttpRequest) -> HttpResponse | None:
         response = HttpResponse(status=405)
         response["Allow"] = "POST"
         return response
+    problem = strict_json_problem(request.body)
+    if problem:  # before the SDK, whose parser this wing does not choose; no credential is looked at first
+        return JsonResponse(error_body(None, PARSE_ERROR, f"Parse error: {problem}."), status=400)
     messages = jsonrpc_messages(request.body)
     if messages is None:
         return None  # not JSON-RPC: the SDK answers with its own parse or validation error

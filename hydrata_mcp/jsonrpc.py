@@ -1,9 +1,69 @@
 """Just enough JSON-RPC to tell whether a body is a JSON-RPC request, and what it asks for."""
 
 import json
+import math
+import re
 from typing import Any
 
 MCP_PATHS = frozenset({"/mcp", "/mcp/"})
+PARSE_ERROR = -32700
+# How deep a body's arrays and objects may nest: a tool call nests less than ten deep. The platform has the same
+# rule for its bodies (hydrata/compute/numbers.py; this wing imports nothing of the platform).
+MAX_DEPTH = 64
+# A lone surrogate or a NUL can only come from a \u escape; single character classes, nothing to backtrack.
+_UNSTORABLE_ESCAPE = re.compile(r"\\u(?:0000|[dD][89a-fA-F])")
+_UNSTORABLE_CHARACTER = re.compile("[\x00\ud800-\udfff]")
+
+
+def strict_json_problem(body: bytes) -> str | None:
+    """Why the body is JSON that no MCP message can be (nesting past MAX_DEPTH, NaN, Infinity or 1e400, a lone
+    surrogate or a NUL in a string), answered as a parse error before the SDK parses it; None for every other
+    body, which the SDK answers as it does (a body that is not JSON at all is its parse error)."""
+    refused: list[str] = []
+
+    def constant(name: str) -> None:
+        refused.append(f"{name} is not a number JSON allows")
+
+    def decimal(literal: str) -> float:
+        value = float(literal)
+        if math.isinf(value):  # 1e400
+            refused.append(f"{literal[:40]} is beyond ±1.8e308, the range of a number")
+        return value
+
+    try:
+        text = body.decode("utf-8")
+        payload = json.loads(text, parse_constant=constant, parse_float=decimal)
+    except RecursionError:  # json's scanner stops at the interpreter's limit: linear in what it read
+        return f"arrays and objects nest more than {MAX_DEPTH} deep"
+    except ValueError:  # not UTF-8, not JSON, an integer past Python's 4,300 digits: the SDK's own parse error
+        return None
+    if refused:
+        return refused[0]
+    texts = _UNSTORABLE_ESCAPE.search(text) is not None
+    if texts or text.count("[") + text.count("{") > MAX_DEPTH:
+        return _nesting_or_text_problem(payload, texts=texts)
+    return None
+
+
+def _nesting_or_text_problem(payload: Any, *, texts: bool) -> str | None:
+    """Walked without recursion; only containers are pushed."""
+    stack: list[tuple[Any, int]] = [(payload, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            if texts and _UNSTORABLE_CHARACTER.search(value):
+                return "a string holds a lone surrogate or a NUL, which is no text"
+            continue
+        if not isinstance(value, dict | list):
+            continue
+        if depth >= MAX_DEPTH:
+            return f"arrays and objects nest more than {MAX_DEPTH} deep"
+        for key, item in value.items() if isinstance(value, dict) else enumerate(value):
+            if texts and isinstance(key, str) and _UNSTORABLE_CHARACTER.search(key):
+                return "a key holds a lone surrogate or a NUL, which is no text"
+            if isinstance(item, dict | list | str):
+                stack.append((item, depth + 1))
+    return None
 
 
 def jsonrpc_messages(body: bytes) -> list[dict[str, Any]] | None:

@@ -1,11 +1,11 @@
 """What each kind of input row needs of its features, checked when a dataset is attached."""
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from hydrata.anuga.models import InputKind
+from hydrata.compute.numbers import excerpt, finite_number_or_none
 
 LINES = frozenset({"LineString", "MultiLineString"})
 POLYGONS = frozenset({"Polygon", "MultiPolygon"})
@@ -18,7 +18,7 @@ FeatureCheck = Callable[[str, dict[str, Any]], str | None]
 def _normal_depth_slope(name: str, properties: dict[str, Any]) -> str | None:
     if properties["boundary"] == "NormalDepth" and not _positive_number(properties.get("slope")):
         return (
-            f"{name} is a NormalDepth boundary with slope={properties.get('slope')!r}; it needs a positive "
+            f"{name} is a NormalDepth boundary with slope={excerpt(properties.get('slope'))}; it needs a positive "
             "'slope' (the friction slope, m/m, e.g. 0.002)."
         )
     return None
@@ -115,10 +115,10 @@ def feature_problem(kind: str, features: list[dict[str, Any]]) -> str | None:
                 return f"{name} has no '{key}' property; {label} features need {rule.explanation}."
         for key, allowed in rule.choices.items():
             if str(properties[key]) not in allowed:
-                return f"{name} has {key}={properties[key]!r}; it must be one of {', '.join(allowed)}."
+                return f"{name} has {key}={excerpt(properties[key])}; it must be one of {', '.join(allowed)}."
         for key in rule.positive_numbers:
             if not _positive_number(properties[key]):
-                return f"{name} has {key}={properties[key]!r}; it must be a positive number."
+                return f"{name} has {key}={excerpt(properties[key])}; it must be a positive number."
         for check in rule.checks:
             problem = check(name, properties)
             if problem:
@@ -126,18 +126,17 @@ def feature_problem(kind: str, features: list[dict[str, Any]]) -> str | None:
         for key in rule.unique:
             value = str(properties[key]).strip()
             if (key, value) in seen:
-                return f"{name} has {key}={value!r}, as {seen[(key, value)]} has; each {label} needs its own {key}."
+                return (
+                    f"{name} has {key}={excerpt(value)}, as {seen[(key, value)]} has; each {label} needs its own {key}."
+                )
             seen[(key, value)] = name
     return None
 
 
 def _feature_name(index: int, feature: dict[str, Any]) -> str:
-    return f"Feature {index}" + (f" (id {feature['id']!r})" if feature.get("id") is not None else "")
+    return f"Feature {index}" + (f" (id {excerpt(feature['id'])})" if feature.get("id") is not None else "")
 
 
 def _positive_number(value: Any) -> bool:
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return False
-    return math.isfinite(number) and number > 0
+    number = finite_number_or_none(value)
+    return number is not None and number > 0

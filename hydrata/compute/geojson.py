@@ -21,6 +21,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.validation import explain_validity
 
 from hydrata.compute.errors import GeoJSONRejected
+from hydrata.compute.numbers import JSONRefused, json_read
 
 DEFAULT_CRS = "EPSG:4326"  # GeoJSON without a "crs" member is longitude/latitude
 MAX_LISTED_PROBLEMS = 10
@@ -101,21 +102,6 @@ def geojson_inspect(*, data: bytes, max_features: int) -> InspectedCollection:
     )
 
 
-class _NotStandardJSON(ValueError):
-    pass
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise _NotStandardJSON(f"the number {text[:40]} is too large to represent")
-    return value
-
-
-def _reject_constant(name: str) -> Any:
-    raise _NotStandardJSON(f"it contains {name}, which JSON does not allow")
-
-
 def _json_parse(data: bytes) -> Any:
     if not data.strip():
         raise GeoJSONRejected("The file is empty.")
@@ -129,17 +115,14 @@ def _json_parse(data: bytes) -> Any:
             f"({error.reason}). Save the file as UTF-8 and upload it again."
         ) from None
     try:
-        return json.loads(text, parse_float=_finite_float, parse_constant=_reject_constant)
+        return json_read(text)
     except json.JSONDecodeError as error:
         raise GeoJSONRejected(
             f"The file is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}."
         ) from None
-    except _NotStandardJSON as error:
-        raise GeoJSONRejected(f"The file is not valid JSON: {error}.") from None
-    except RecursionError:
-        raise GeoJSONRejected("The file is not usable JSON: it nests arrays or objects too deeply.") from None
-    except ValueError as error:  # e.g. an integer with more digits than Python will convert
-        raise GeoJSONRejected(f"The file is not usable JSON: {error}.") from None
+    except JSONRefused as refused:  # NaN, 1e400, a 400-digit integer, a lone surrogate, nesting too deep
+        where = f" at {refused.where}" if refused.where else ""
+        raise GeoJSONRejected(f"The file is not usable JSON{where}: {refused.reason}.") from None
 
 
 def crs_member_name(member: Any) -> str | None:

@@ -21,6 +21,7 @@ from hydrata.compute.errors import (
     ModelGeometryError,
 )
 from hydrata.compute.geojson import DEFAULT_CRS, crs_member_name
+from hydrata.compute.numbers import excerpt, finite_number_or_none
 
 Point = tuple[float, float]
 
@@ -379,7 +380,7 @@ def resolution_to_max_area(value: float, units: str) -> float:
     """The maximum triangle area (m²) of a resolution: 'm' is a length (value² / 2), 'm2' is the area itself."""
     unit = RESOLUTION_UNITS.get(str(units).strip().casefold())
     if unit == "m":
-        return float(value) ** 2 / 2
+        return float(value) * float(value) / 2  # inf, not ** 's OverflowError, for a resolution past 1e154
     if unit == "m2":
         return float(value)
     raise ModelGeometryError(
@@ -412,7 +413,8 @@ def mesh_regions(features: list[dict], *, within: shapely.Polygon) -> list[MeshR
         if value is None:
             raise ModelGeometryError(
                 MESH_REGION_INVALID,
-                f"Mesh region {name} has resolution={properties.get('resolution')!r}; it must be a positive number.",
+                f"Mesh region {name} has resolution={excerpt(properties.get('resolution'))}; it must be a positive "
+                "number.",
                 feature_index=index,
                 feature_id=feature.get("id"),
             )
@@ -420,13 +422,21 @@ def mesh_regions(features: list[dict], *, within: shapely.Polygon) -> list[MeshR
         if units is None:
             raise ModelGeometryError(
                 MESH_REGION_UNITS_UNMARKED,
-                f"Mesh region {name} has resolution={properties.get('resolution')!r} but resolution_units="
-                f"{properties.get('resolution_units')!r}. Set resolution_units to 'm' if the resolution is a "
+                f"Mesh region {name} has resolution={excerpt(properties.get('resolution'))} but resolution_units="
+                f"{excerpt(properties.get('resolution_units'))}. Set resolution_units to 'm' if the resolution is a "
                 "triangle edge length in metres, or 'm2' if it is a maximum triangle area in square metres.",
                 feature_index=index,
                 feature_id=feature.get("id"),
             )
         max_area = resolution_to_max_area(value, units)
+        if not math.isfinite(max_area):
+            raise ModelGeometryError(
+                MESH_REGION_INVALID,
+                f"Mesh region {name} has resolution={excerpt(value)}, too coarse to mesh; give a resolution in "
+                "metres (or square metres) that fits the model.",
+                feature_index=index,
+                feature_id=feature.get("id"),
+            )
         pieces = _polygons(shapely.make_valid(shapely.force_2d(shape(feature["geometry"]))).intersection(within))
         pieces = [piece for piece in pieces if piece.area > 1e-6]
         for number, piece in enumerate(pieces, start=1):
@@ -442,11 +452,8 @@ def mesh_regions(features: list[dict], *, within: shapely.Polygon) -> list[MeshR
 
 
 def _positive(value: Any) -> float | None:
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return None
-    return number if math.isfinite(number) and number > 0 else None
+    number = finite_number_or_none(value)
+    return number if number is not None and number > 0 else None
 
 
 def _polygons(geometry: shapely.Geometry) -> list[shapely.Polygon]:

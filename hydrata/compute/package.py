@@ -13,6 +13,7 @@ import rasterio
 from scipy import ndimage
 
 from hydrata.compute.geometry import features_in_crs
+from hydrata.compute.numbers import finite_number_or_none
 
 SUPPORTED_MAJOR_VERSION = "1"
 
@@ -113,13 +114,7 @@ def parse_timestamp(value: Any) -> datetime:
 
 def as_number(value: Any) -> float | None:
     """`value` as a finite float, or None when it is not a number (e.g. a time series name)."""
-    if isinstance(value, bool):
-        return None
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return None
-    return number if math.isfinite(number) else None
+    return finite_number_or_none(value)
 
 
 # --- terrain ---------------------------------------------------------------------------------------------------

@@ -177,6 +177,45 @@ def test_a_json_body_that_is_not_jsonrpc_is_left_to_the_sdk_error(client):
     assert response.json()["error"]["code"] != -32001
 
 
+PING_WITH = '{"jsonrpc": "2.0", "method": "ping", "id": 1, "params": {"_meta": {"x": %s}}}'
+NO_MCP_MESSAGE = {
+    "100,000 brackets": (b"[" * 100_000, "nest more than 64 deep"),
+    "a request nested 65 deep": ((PING_WITH % ("[" * 62 + "]" * 62)).encode(), "nest more than 64 deep"),
+    "NaN as the id": (b'{"jsonrpc": "2.0", "method": "ping", "id": NaN}', "NaN is not a number JSON allows"),
+    "Infinity in params": ((PING_WITH % "-Infinity").encode(), "-Infinity is not a number JSON allows"),
+    "1e400 in params": ((PING_WITH % "1e400").encode(), "1e400 is beyond ±1.8e308"),
+    "a lone surrogate": ((PING_WITH % '"\\ud800"').encode(), "lone surrogate or a NUL"),
+    "a NUL in a key": (b'{"jsonrpc": "2.0", "method": "ping", "id": 1, "\\u0000": 1}', "lone surrogate or a NUL"),
+}
+
+
+@pytest.mark.parametrize("authorization", [None, f"Bearer {KEY_A}"], ids=["without a key", "with a key"])
+@pytest.mark.parametrize("body", NO_MCP_MESSAGE)
+def test_json_no_mcp_message_can_be_is_a_parse_error_from_the_gate_before_the_sdk_or_the_key(
+    client, body, authorization
+):
+    text, reason = NO_MCP_MESSAGE[body]
+
+    response = post(client, text, authorization)
+
+    assert response.status_code == 400
+    assert response.json() == {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {"code": -32700, "message": response.json()["error"]["message"]},
+    }
+    assert (
+        response.json()["error"]["message"].startswith("Parse error: ")
+        and reason in response.json()["error"]["message"]
+    )
+
+
+def test_json_within_the_limits_still_reaches_the_key_check(client):
+    response = post(client, PING_WITH % ("[" * 61 + '"\\ud83d\\ude00"' + "]" * 61))  # 64 deep, a surrogate pair
+
+    assert response.status_code == 401
+
+
 def test_a_foreign_origin_is_refused_even_with_a_key(client):
     response = post(client, REQUESTS["ping"], f"Bearer {KEY_A}", HTTP_ORIGIN="http://evil.example")
 

@@ -1,6 +1,8 @@
 """hypothesis against /mcp/ on the production web command: JSON-RPC-shaped bodies (any method, id and params,
-batches, wrong types, huge numbers, deep nesting, bytes that are not UTF-8), with and without a key. Never a 5xx,
-never a traceback, never the credential in the answer."""
+batches, wrong types, huge numbers, deep nesting, bytes that are not UTF-8), with and without a key, and tool calls
+carrying the odd value classes of tests/production/odd_values.py (huge integers, numbers past the float range, NaN
+and Infinity, lone surrogates and NUL, deep nesting) in their arguments. Never a 5xx, never a traceback, never the
+credential in the answer."""
 
 import json
 import time
@@ -11,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.factories import make_grant
+from tests.production.odd_values import odd_literals
 
 pytestmark = pytest.mark.django_db(transaction=True)
 EXAMPLES = 250
@@ -35,7 +38,16 @@ METHODS = [
 ]
 TOOLS = ["get_project", "list_projects", "create_project", "get_run_status", "sample_run_results", "nope"]
 
-json_scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=50)
+json_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(min_value=10**300, max_value=10**400)  # past the float range
+    | st.floats()  # NaN and Infinity too: json.dumps writes them as the literals Python's json reads back
+    | st.text(max_size=50)
+    | st.text(st.characters(categories=["Cs"]), min_size=1, max_size=3)  # lone surrogates, written as \u escapes
+    | st.just("a\x00b")
+)
 json_values = st.recursive(
     json_scalars,
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4),
@@ -66,6 +78,26 @@ messages = st.fixed_dictionaries(
 )
 
 
+# Tool arguments with a place ("@") for an odd value: a string, an id, a page, a coordinate, a list, the whole.
+ODD_ARGUMENTS = [
+    ("create_project", '{"name": @, "projection": "EPSG:28356"}'),
+    ("create_project", '{"name": "fuzz", "projection": @}'),
+    ("get_project", '{"project_id": @}'),
+    ("list_projects", '{"page": @, "page_size": 10}'),
+    ("list_projects", '{"page_size": @}'),
+    ("sample_run_results", '{"run_id": 1, "points": [{"x": @, "y": 6271900.0}]}'),
+    ("sample_run_results", '{"run_id": 1, "points": @}'),
+    ("get_project", "@"),
+]
+
+
+@st.composite
+def odd_tool_calls(draw) -> bytes:
+    tool, arguments = draw(st.sampled_from(ODD_ARGUMENTS))
+    call = f'{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"{tool}","arguments":{arguments}}}}}'
+    return call.replace("@", draw(odd_literals), 1).encode()
+
+
 def encoded(value) -> bytes:
     return json.dumps(value, allow_nan=True).encode()
 
@@ -86,6 +118,7 @@ bodies = (
     | st.integers(min_value=1, max_value=50_000).map(huge_number)
     | st.binary(max_size=200)
     | messages.map(encoded).map(lambda body: body[:-1] + b"\xff\xfe\x80" + body[-1:])
+    | odd_tool_calls()
 )
 
 

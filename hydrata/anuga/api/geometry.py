@@ -8,6 +8,7 @@ from hydrata.anuga.api import schemas
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.selectors.map_geometry import input_layer_features, scenario_mesh
 from hydrata.anuga.selectors.model_inputs import input_layer_get
+from hydrata.compute.numbers import finite_number
 from hydrata.core.errors import ValidationFailed
 
 
@@ -26,8 +27,8 @@ def bounds_of(text: str) -> tuple[float, float, float, float] | None:
     if not text:
         return None
     try:
-        west, south, east, north = (float(part) for part in text.split(","))
-    except ValueError:
+        west, south, east, north = (finite_number(part) for part in text.split(",", 4))
+    except ValueError:  # a part that is no finite number (NumberRefused), or not four parts
         raise ValidationFailed("bbox is west,south,east,north in degrees.", code="INVALID_BBOX") from None
     if not (-180 <= west < east <= 180 and -90 <= south < north <= 90):
         raise ValidationFailed(

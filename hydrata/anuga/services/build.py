@@ -20,6 +20,7 @@ from hydrata.anuga.selectors.scenarios import latest_run, layer_features, scenar
 from hydrata.compute.errors import ModelGeometryError, TerrainFileError
 from hydrata.compute.geometry import internal_lines
 from hydrata.compute.mesh import mesh_build
+from hydrata.compute.numbers import excerpt, finite_number_or_none
 from hydrata.compute.terrain_raster import clip_dem
 from hydrata.core.errors import Conflict, Unprocessable
 from hydrata.core.records import record_update
@@ -126,7 +127,7 @@ def _check_series_names(scenario: Scenario) -> None:
             if not _is_number(value) and value not in types:
                 raise _refuse(
                     "UNKNOWN_TIME_SERIES",
-                    f"{name} feature {index} uses data={value!r}, which is neither "
+                    f"{name} feature {index} uses data={excerpt(value)}, which is neither "
                     "a number nor the name of a time series in this project.",
                     name=value,
                 )
@@ -138,7 +139,7 @@ def _check_series_names(scenario: Scenario) -> None:
         if types.get(value) != SeriesType.STAGE:
             raise _refuse(
                 "UNKNOWN_TIME_SERIES",
-                f"boundary feature {index} uses stage={value!r}, which is neither "
+                f"boundary feature {index} uses stage={excerpt(value)}, which is neither "
                 "a number nor the name of a stage time series in this project.",
                 name=value,
             )
@@ -167,11 +168,7 @@ def _check_recorders(scenario: Scenario, model: shapely.Polygon) -> None:
 
 
 def _is_number(value: str) -> bool:
-    try:
-        float(value)
-    except ValueError:
-        return False
-    return True
+    return finite_number_or_none(value) is not None
 
 
 def _build_claim(*, run_id: int, worker: str) -> bool:

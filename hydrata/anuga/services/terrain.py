@@ -26,6 +26,7 @@ logger = logging.getLogger(__name__)
 
 TERRAIN_CONTENT_TYPES = {"image/tiff", "image/geotiff", "image/tiff; application=geotiff", "application/octet-stream"}
 SAFE_FILENAME = re.compile(r"[^A-Za-z0-9._-]+")
+MAX_DECLARED_SIZE = 2**63 - 1  # what TerrainUpload.declared_size (a BigIntegerField) holds; no file is larger
 
 
 def _safe_filename(filename: str) -> str:
@@ -34,8 +35,15 @@ def _safe_filename(filename: str) -> str:
 
 
 def _check_size(size: int | None) -> None:
+    if size is None:
+        return
+    # First, so that the message below divides only sizes a float holds (a 400-digit size overflowed it).
+    if not 0 < size <= MAX_DECLARED_SIZE:
+        raise ValidationFailed(
+            "size must be the file's size in bytes: a whole number above 0.", code="INVALID_SIZE", field="size"
+        )
     limit = settings.HYDRATA_TERRAIN_MAX_BYTES
-    if size is not None and size > limit:
+    if size > limit:
         raise ValidationFailed(
             f"The file is {size / 1024**3:.2f} GiB; terrain uploads are limited to {limit / 1024**3:.0f} GiB. "
             "Clip the DEM to the area of interest or coarsen it.",
@@ -43,8 +51,6 @@ def _check_size(size: int | None) -> None:
             size=size,
             limit=limit,
         )
-    if size is not None and size <= 0:
-        raise ValidationFailed("size must be the file's size in bytes.", code="INVALID_SIZE")
 
 
 def terrain_upload_presign(

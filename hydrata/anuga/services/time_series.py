@@ -1,5 +1,4 @@
 import itertools
-import math
 from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -9,6 +8,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from hydrata.anuga.models import Project, SeriesType, TimeSeries
+from hydrata.compute.numbers import NumberRefused, excerpt, finite_number
 from hydrata.core.errors import Conflict, ValidationFailed
 
 
@@ -102,7 +102,7 @@ def _row(index: int, row: Any, zone: ZoneInfo) -> tuple[datetime, float]:
         when = datetime.fromisoformat(str(stamp).replace("Z", "+00:00"))
     except ValueError:
         raise ValidationFailed(
-            f"{where}.timestamp {stamp!r} is not an ISO 8601 date-time such as '2024-01-01T00:00:00Z'.",
+            f"{where}.timestamp {excerpt(stamp)} is not an ISO 8601 date-time such as '2024-01-01T00:00:00Z'.",
             code="INVALID_TIME_SERIES",
             row=index,
         ) from None
@@ -112,17 +112,13 @@ def _row(index: int, row: Any, zone: ZoneInfo) -> tuple[datetime, float]:
         when = when.astimezone(UTC)
     except OverflowError:  # e.g. year 1 east of Greenwich: the instant falls outside what a datetime holds
         raise ValidationFailed(
-            f"{where}.timestamp {stamp!r} is outside the range of dates that can be stored.",
+            f"{where}.timestamp {excerpt(stamp)} is outside the range of dates that can be stored.",
             code="INVALID_TIME_SERIES",
             row=index,
         ) from None
-    value = row.get("value")
     try:
-        number = float(value)  # type: ignore[arg-type]  # anything a client sent: float() refuses what it cannot read
-    except (TypeError, ValueError):
-        number = math.nan
-    if isinstance(value, bool) or not math.isfinite(number):
+        return when, finite_number(row.get("value"))
+    except NumberRefused as refused:
         raise ValidationFailed(
-            f"{where}.value {value!r} is not a finite number.", code="INVALID_TIME_SERIES", row=index
-        )
-    return when, number
+            f"{where}.value: {refused.reason}; each row needs a finite number.", code="INVALID_TIME_SERIES", row=index
+        ) from None

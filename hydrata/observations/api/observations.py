@@ -5,6 +5,7 @@ from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.models import Project
+from hydrata.compute.numbers import NumberRefused, whole_number
 from hydrata.core.errors import ValidationFailed
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata.observations.api.serializers import ObservationInput, ObservationOutput
@@ -16,9 +17,13 @@ from hydrata.observations.services.observations import observation_create, obser
 def _event_filter(project: Project, raw: str | None) -> FloodEvent | None:
     if not raw:
         return None
-    if not raw.isdigit():
-        raise ValidationFailed(f"event must be a flood event's id, not {raw[:20]!r}.", code="INVALID_EVENT_FILTER")
-    return event_get(project=project, event_id=int(raw))
+    try:
+        event_id = whole_number(raw)
+    except NumberRefused as refused:
+        raise ValidationFailed(
+            f"event must be a flood event's id: {refused.reason}.", code="INVALID_EVENT_FILTER", field="event"
+        ) from None
+    return event_get(project=project, event_id=event_id)
 
 
 class ObservationListCreateView(ProjectScopedView, GenericAPIView):

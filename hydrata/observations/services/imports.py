@@ -1,6 +1,5 @@
 """Observations from an uploaded GeoJSON of points: all of them, or none with every bad row named."""
 
-import math
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -9,6 +8,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from hydrata.compute.numbers import NOT_A_NUMBER, NUMBER_TOO_LONG, NumberRefused, finite_number
 from hydrata.core.errors import Conflict, ValidationFailed
 from hydrata.observations.checks import Problem, place_problem, terrain_extent, to_project_crs, value_problem
 from hydrata.observations.models import FloodEvent, Observation
@@ -138,15 +138,11 @@ def _number(raw: Any, name: str) -> float | Problem:
     """A JSON number or a numeric string; anything else is the problem with it."""
     if raw is None or raw == "":
         return ("VALUE_MISSING", f"it has no {name!r}")
-    if isinstance(raw, bool):
-        return ("VALUE_NOT_NUMERIC", f"its {name!r} is {raw!r}, not a number")
     try:
-        number = float(raw)
-    except (TypeError, ValueError):
-        return ("VALUE_NOT_NUMERIC", f"its {name!r} is {str(raw)[:40]!r}, not a number")
-    if not math.isfinite(number):
-        return ("VALUE_NOT_FINITE", f"its {name!r} is {raw!r}, not a finite number")
-    return number
+        return finite_number(raw)
+    except NumberRefused as refused:
+        code = "VALUE_NOT_NUMERIC" if refused.code in (NOT_A_NUMBER, NUMBER_TOO_LONG) else "VALUE_NOT_FINITE"
+        return (code, f"its {name!r}: {refused.reason}")
 
 
 def _refusal(problems: list[tuple[int, Problem]], *, total: int) -> ValidationFailed:

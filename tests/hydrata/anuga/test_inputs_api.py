@@ -9,6 +9,8 @@ from rest_framework.test import APIClient
 
 from hydrata.anuga.models import InputKind, InputLayer
 from hydrata.anuga.services.inputs import default_inputs_seed
+from hydrata.storage import get_storage
+from hydrata.uploads.models import Dataset
 from tests.data import BOUNDARY, DEM, RAINFALL
 from tests.factories import make_grant, make_project, make_user
 
@@ -255,7 +257,7 @@ def test_a_rainfall_layer_of_points_is_refused_naming_point():
     assert "Point" in response.json()["detail"] and "polygons" in response.json()["detail"]
 
 
-@pytest.mark.parametrize("mannings", ["abc", 0, -0.03, "nan", "inf"])
+@pytest.mark.parametrize("mannings", ["abc", 0, -0.03, "nan", "inf", "1e400", "9" * 150, True, [0.03]])
 def test_a_friction_polygon_whose_mannings_is_not_a_positive_number_is_refused(mannings):
     user = make_user()
     client = api_for(user)
@@ -267,6 +269,44 @@ def test_a_friction_polygon_whose_mannings_is_not_a_positive_number_is_refused(m
     assert response.status_code == 400
     assert response.json()["code"] == "FEATURES_DO_NOT_FIT_KIND"
     assert "mannings" in response.json()["detail"] and "positive number" in response.json()["detail"]
+
+
+def test_a_layer_holding_a_400_digit_integer_never_becomes_a_dataset_to_attach():
+    client = api_for(make_user())
+    data = json.dumps(collection(square(mannings=10**400))).encode()
+    created = client.post(
+        UPLOAD, {"base_file": SimpleUploadedFile("friction.geojson", data, "application/geo+json")}, format="multipart"
+    )
+
+    status = client.get(f"{STATUS}{created.json()['execution_id']}").json()
+
+    assert status["status"] == "failed", status
+    assert "features[0].properties.mannings" in status["log"] and "an integer of 401 digits" in status["log"]
+
+
+@pytest.mark.parametrize(
+    ("segment", "kind", "feature"),
+    [
+        ("frictions", InputKind.FRICTION, square(mannings=10**400)),
+        ("mesh-regions", InputKind.MESH_REGION, square(resolution=-(10**400), resolution_units="m")),
+        ("boundaries", InputKind.BOUNDARY, line(boundary="NormalDepth", location="External", slope=10**400)),
+    ],
+    ids=["mannings", "resolution", "slope"],
+)
+def test_a_layer_stored_before_uploads_bounded_numbers_is_refused_when_attached_not_a_500(segment, kind, feature):
+    """A dataset imported before the upload refused numbers beyond the float range still holds them."""
+    user = make_user()
+    client = api_for(user)
+    project = seeded_project(user)
+    dataset = Dataset.objects.get(pk=upload_dataset(client, "layer.geojson", collection(feature | {"properties": {}})))
+    get_storage().save(key=dataset.storage_key, data=json.dumps(collection(feature)).encode())
+
+    response = attach(client, project.pk, segment, default_row(project, kind).pk, dataset.pk)
+
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == "FEATURES_DO_NOT_FIT_KIND"
+    assert "integer of 401 digits" in response.json()["detail"] and len(response.json()["detail"]) < 400
+    assert default_row(project, kind).dataset_id is None
 
 
 def test_a_dataset_of_another_user_is_dataset_not_found():

@@ -54,7 +54,12 @@ def path_and_query(url: str) -> str:
 
 
 def presign(
-    client: APIClient, project_id: int, *, filename: str = "dem.tif", content_type: str = TIFF, size: int | None = None
+    client: APIClient,
+    project_id: int,
+    *,
+    filename: str = "dem.tif",
+    content_type: str = TIFF,
+    size: int | str | None = None,
 ):
     body = {"filename": filename, "content_type": content_type}
     if size is not None:
@@ -422,6 +427,28 @@ def test_presign_of_a_file_over_5_gib_is_refused_before_anything_is_created():
     assert response.status_code == 400
     assert response.json()["code"] == "UPLOAD_TOO_LARGE"
     assert "GiB" in response.json()["detail"]
+    assert not TerrainUpload.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("size", "code"),
+    [
+        (10**400, "NUMBER_OUT_OF_RANGE"),  # refused by the JSON parser, beyond what any number holds
+        ("9" * 500, "INVALID_SIZE"),
+        (2**63, "INVALID_SIZE"),
+        (0, "INVALID_SIZE"),
+        (-1, "INVALID_SIZE"),
+    ],
+    ids=["10**400", "500 digits as text", "2**63", "zero", "negative"],
+)
+def test_presign_of_a_size_no_file_has_is_400_with_a_code_not_a_500(size, code):
+    user = make_user()
+    project = make_project(user)
+
+    response = presign(api_for(user), project.pk, size=size)
+
+    assert response.status_code == 400, response.content
+    assert (response.json()["code"], response.json()["field"]) == (code, "size")
     assert not TerrainUpload.objects.exists()
 
 

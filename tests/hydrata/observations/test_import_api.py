@@ -1,9 +1,13 @@
 """Importing observations from an uploaded GeoJSON of points: reprojected, all or nothing."""
 
+import json
+
 import pytest
 from pyproj import Transformer
 
 from hydrata.observations.models import Observation
+from hydrata.storage import get_storage
+from hydrata.uploads.models import Dataset
 from tests.factories import make_project, make_user
 from tests.hydrata.observations.helpers import (
     INSIDE,
@@ -123,6 +127,9 @@ def test_a_file_with_two_bad_rows_is_refused_naming_both_and_the_event_stays_emp
         ({"level": "NaN", "plus_minus": 0.2}, "VALUE_NOT_FINITE"),
         ({"level": 1.0, "plus_minus": 0}, "INVALID_TOLERANCE"),
         ({"level": 1.0, "plus_minus": "wide"}, "VALUE_NOT_NUMERIC"),
+        ({"level": "1e400", "plus_minus": 0.2}, "VALUE_NOT_FINITE"),
+        ({"level": "-Infinity", "plus_minus": 0.2}, "VALUE_NOT_FINITE"),
+        ({"level": "9" * 150, "plus_minus": 0.2}, "VALUE_NOT_NUMERIC"),
     ],
 )
 def test_each_kind_of_bad_value_refuses_the_import_with_its_code(mine, properties, code):
@@ -135,6 +142,37 @@ def test_each_kind_of_bad_value_refuses_the_import_with_its_code(mine, propertie
 
     assert response.status_code == 400 and response.json()["code"] == "IMPORT_ROWS_INVALID"
     assert [(row["index"], row["code"]) for row in response.json()["rows"]] == [(1, code)]
+    assert not Observation.objects.exists()
+
+
+def test_a_point_whose_value_is_a_400_digit_integer_fails_its_upload_so_the_import_is_refused_not_a_500(mine):
+    client, project, event = mine
+    execution = upload(client, "marks.geojson", points(point(*INSIDE, level=10**400)))
+
+    response = run_import(client, project.pk, event["id"], execution)
+
+    assert execution["status"] == "failed" and "features[0].properties.level" in execution["log"]
+    assert response.status_code == 400 and response.json()["code"] == "UPLOAD_FAILED"
+    assert not Observation.objects.exists()
+
+
+def test_values_stored_before_uploads_bounded_numbers_are_refused_naming_each_row_not_a_500(mine):
+    """A dataset imported before the upload refused numbers beyond the float range still holds them."""
+    client, project, event = mine
+    marks = points(point(*INSIDE, level=1.0, plus_minus=0.1), point(*INSIDE, level=2.0, plus_minus=0.1))
+    execution = upload(client, "marks.geojson", marks)
+    dataset = Dataset.objects.get(pk=execution["output_params"]["resources"][0]["id"])
+    stored = points(point(*INSIDE, level=10**400, plus_minus=0.1), point(*INSIDE, level=2.0, plus_minus=-(10**400)))
+    get_storage().save(key=dataset.storage_key, data=json.dumps(stored).encode())
+
+    response = run_import(client, project.pk, event["id"], execution, tolerance_property="plus_minus")
+
+    assert response.status_code == 400 and response.json()["code"] == "IMPORT_ROWS_INVALID"
+    assert [(row["index"], row["code"]) for row in response.json()["rows"]] == [
+        (0, "VALUE_NOT_FINITE"),
+        (1, "VALUE_NOT_FINITE"),
+    ]
+    assert "integer of 401 digits" in response.json()["rows"][0]["reason"] and len(response.json()["detail"]) < 600
     assert not Observation.objects.exists()
 
 

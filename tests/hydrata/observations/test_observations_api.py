@@ -136,6 +136,20 @@ def test_the_list_is_filtered_by_event_and_paginated(mine):
     assert malformed.status_code == 400 and malformed.json()["code"] == "INVALID_EVENT_FILTER"
 
 
+@pytest.mark.parametrize(
+    "event_filter",
+    ["9" * 5000, "9" * 400, "\u0663", "1e3"],
+    ids=["5000 digits", "400 digits", "arabic-indic digit", "1e3"],
+)
+def test_an_event_filter_that_is_no_plain_id_is_400_invalid_event_filter_not_a_500(mine, event_filter):
+    client, project, _ = mine
+
+    response = client.get(f"{PROJECTS}{project.pk}/observations/", {"event": event_filter})
+
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == "INVALID_EVENT_FILTER" and len(response.json()["detail"]) < 200
+
+
 def test_an_update_changes_only_what_it_names_and_a_move_is_placed_again(mine):
     client, project, event = mine
     created = observation(client, project.pk, event["id"], value_m=12.0, source="survey").json()

@@ -53,6 +53,46 @@ def test_invalid_json_fails_with_a_log_naming_the_line_and_column(imported):
     assert "not valid JSON" in execution.log and "line 4, column" in execution.log
 
 
+def square_with_property(literal: str) -> bytes:
+    """A collection of one square whose `value` property is a raw JSON literal (json.dumps writes none of them)."""
+    return (
+        b'{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": '
+        + json.dumps(SQUARE).encode()
+        + b', "properties": {"name": "ok", "value": '
+        + literal.encode()
+        + b"}}]}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("literal", "reason"),
+    [
+        ("1" + "0" * 400, "an integer of 401 digits is beyond ±1.8e308"),
+        ("-" + "9" * 5000, "an integer of 5,000 digits is beyond ±1.8e308"),
+        ("1e400", "1e400 is beyond ±1.8e308"),
+        ("NaN", "NaN is not a number JSON allows"),
+        ("-Infinity", "-Infinity is not a number JSON allows"),
+        ('"\\ud800"', "lone surrogate (U+D800)"),
+        ('"a\\u0000b"', "NUL character"),
+        ('{"\\udfff": 1}', "lone surrogate (U+DFFF)"),
+    ],
+    ids=["400 digits", "5000 digits", "1e400", "NaN", "-Infinity", "lone surrogate", "NUL", "surrogate key"],
+)
+def test_a_property_no_number_or_text_can_hold_fails_the_import_naming_where_it_is(imported, literal, reason):
+    execution = imported(square_with_property(literal))
+
+    assert execution.status == "failed" and execution.dataset is None, execution.log
+    assert "features[0].properties.value" in execution.log and reason in execution.log
+    assert not Dataset.objects.exists()
+
+
+@pytest.mark.parametrize("depth", [65, 100_000])
+def test_a_file_nested_too_deep_fails_saying_so(imported, depth):
+    execution = imported(b'{"type": "FeatureCollection", "features": ' + b"[" * depth + b"]" * depth + b"}")
+
+    assert execution.status == "failed" and "nest more than 64 deep" in execution.log
+
+
 def test_a_file_that_is_not_utf8_fails_naming_where(imported):
     text = '{"type": "FeatureCollection",\n "name": "Café"}'
 
