@@ -231,14 +231,15 @@ def test_ranking_three_frictions_against_observations_of_the_middle_one_puts_it_
 
     async def session():
         async with mcp_client(live_asgi.url, key) as client:
-            scenarios = []
+            runs = []
             for mannings in (0.02, 0.04, 0.08):
-                # one friction row per project: each build packages the layer attached at the time
+                # One friction row per project: each run starts right after its build, while the row holds its
+                # layer (a build of a state that has since changed cannot start).
                 with api(live_asgi.url, key) as http:
                     dataset = upload_geojson(http, f"friction-{mannings}.geojson", friction(mannings))
                     assert attach(http, model, "friction", dataset).status_code == 200
-                scenarios.append(await built(client, model.project_id, f"n = {mannings}"))
-            runs = [(await tool(client, "start_simulation", {"scenario_id": s["id"]}))["id"] for s in scenarios]
+                scenario = await built(client, model.project_id, f"n = {mannings}")
+                runs.append((await tool(client, "start_simulation", {"scenario_id": scenario["id"]}))["id"])
             await completed(client, runs)
             points = await wettest(client, runs[1], 6)
             event = await tool(
