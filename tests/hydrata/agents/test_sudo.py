@@ -4,7 +4,6 @@ signed-in session (stored script in a page, a forged form) knows no password, so
 
 Every test signs in on the real sign-in page and keeps a real session; the clock is moved with time-machine."""
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -20,17 +19,11 @@ from django.utils import timezone
 from hydrata.agents.models import AgentAccount, AgentGrant, GrantKind
 from hydrata.agents.services import account_set_paused, account_set_runs_need_approval, account_set_spend_limit
 from tests.factories import PASSWORD, make_grant, make_user, sign_in
+from tests.hydrata.agents.test_pages import CREATE, KEY_IN_PAGE, PAGE, PAUSE, REVOKE_ALL, RUN_APPROVAL, SPEND_LIMIT
 from tests.hydrata.oauth.flow import Pkce, authorize_url, consent, redirect_params, register
 
 pytestmark = pytest.mark.django_db
 
-PAGE = "/agents/"
-CREATE = "/agents/grants/new/"
-REVOKE_ALL = "/agents/grants/revoke-all/"
-PAUSE = "/agents/pause/"
-SPEND_LIMIT = "/agents/spend-limit/"
-RUN_APPROVAL = "/agents/run-approval/"
-KEY_IN_PAGE = re.compile(r"hk_[A-Za-z0-9_-]{43,128}")
 WINDOW = 600
 WRONG = "not-the-password-at-all"
 
