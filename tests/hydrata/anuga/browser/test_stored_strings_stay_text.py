@@ -337,6 +337,7 @@ class Watch:
     texts: dict[str, str] = field(default_factory=dict)  # where -> the text shown there
     labels: str = ""  # the text of the map's labels (Leaflet tooltips) of every feature
     unclicked: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # the pages' own API requests that answered an error
 
     def tab(self, browser: Browser, origin: str) -> Visit:
         tab = visit(browser, origin)
@@ -397,22 +398,46 @@ def clickable_spot(page: Page, feature: dict) -> tuple[float, float] | None:
     return None
 
 
+def map_still(page: Page) -> None:
+    """Wait until the map has stopped moving: a popup pans the map to fit (animated), and the bounds a feature is
+    located by are recorded when the move ends, so a spot read mid-pan misses the feature."""
+    bounds = None
+    for _ in range(50):
+        page.wait_for_timeout(100)
+        moving = page.evaluate("() => document.querySelector('#map .leaflet-pan-anim, #map .leaflet-zoom-anim')")
+        now = page.eval_on_selector("#map", "element => element.dataset.bounds")
+        if now == bounds and not moving:
+            return
+        bounds = now
+
+
+def popup_opened(page: Page, feature: dict) -> str | None:
+    """Click the feature where the canvas takes it, once more if the map moved meanwhile; why not, if it fails."""
+    why = "off the map or under a control"
+    for _ in range(3):
+        map_still(page)
+        spot = clickable_spot(page, feature)
+        if spot is None:
+            return why
+        page.mouse.move(*spot)
+        page.mouse.click(*spot)
+        try:
+            page.wait_for_selector(".leaflet-popup-content", timeout=2_000)
+            return None
+        except Exception:
+            why = "no popup opened"
+    return why
+
+
 def hover_and_click(tab: Visit, watch: Watch, features: list[dict], where: str) -> None:
     """Hover (labels) and click (popups) each feature on the map's canvas, reading what each shows."""
     page = tab.page
     # The map is the window's height less the header's, which a long project name makes taller.
     page.eval_on_selector("#map", "map => map.scrollIntoView({ block: 'end' })")
     for number, feature in enumerate(features, start=1):
-        spot = clickable_spot(page, feature)
-        if spot is None:
-            watch.unclicked.append(f"{where} {number}: off the map or under a control")
-            continue
-        page.mouse.move(*spot)
-        page.mouse.click(*spot)
-        try:
-            page.wait_for_selector(".leaflet-popup-content", timeout=2_000)
-        except Exception:
-            watch.unclicked.append(f"{where} {number}: no popup opened")
+        why = popup_opened(page, feature)
+        if why is not None:
+            watch.unclicked.append(f"{where} {number}: {why}")
             continue
         watch.read(f"{where} {number}, its popup", page)
         page.eval_on_selector(".leaflet-popup-close-button", "button => button.click()")  # under a control, maybe
@@ -451,6 +476,7 @@ def visit_the_site(browser: Browser, stored: Stored, watch: Watch) -> None:
             open_panel(tab, watch, stored, f"panel={panel}", f"{panel} panel", state="unavailable")
         tab.page.goto(f"{stored.url}/agents/")
         watch.read("/agents/", tab.page)
+        watch.refused += [f"{r.status} {r.url}" for r in tab.responses_to(r"/api/") if r.status >= 400]
     finally:
         tab.close()
 
@@ -487,6 +513,7 @@ def test_every_string_a_draft_agent_stores_shows_as_text_and_never_runs_in_the_o
     seen = "\n".join(watch.texts.values())
     problems = {
         "could not be clicked": watch.unclicked,
+        "asked the API for something it refused": watch.refused,
         "ran, or made an element, in the owner's browser": [
             f"{code} (first seen: {where})" for code, where in sorted(watch.called_home.items())
         ],

@@ -132,7 +132,8 @@
 
   function addInputs(rows) {
     var project = H.api.project(current.project.id);
-    var withFeatures = rows.filter(function (row) { return row.has_features; });
+    // The map draws the kinds it has a style for (H.kindTitles); gauges and flow lines are listed, not drawn.
+    var withFeatures = rows.filter(function (row) { return row.has_features && H.kindTitles[row.kind]; });
     return Promise.all(withFeatures.map(function (row) {
       var path = project + H.inputPaths[row.kind] + "/" + row.id + "/features/";
       return H.api.get(path).then(function (answer) {
@@ -202,7 +203,8 @@
   }
 
   H.inputPaths = { boundary: "boundaries", friction: "frictions", inflow: "inflows", rainfall: "rainfalls",
-                   structure: "structures", mesh_region: "mesh-regions" };
+                   structure: "structures", mesh_region: "mesh-regions", gauge: "gauges",
+                   flow_line: "flow-lines" };
   H.panels = H.panels || {};
   window.addEventListener("hashchange", route);
   document.addEventListener("DOMContentLoaded", route);
