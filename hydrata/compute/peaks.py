@@ -53,6 +53,7 @@ class TrianglePeaks:
     _speed: np.ndarray = field(init=False, repr=False)
     _scratch: np.ndarray = field(init=False, repr=False)
     _mask: np.ndarray = field(init=False, repr=False)
+    _above: np.ndarray = field(init=False, repr=False)  # above the threshold at the end of the last step
 
     def __post_init__(self) -> None:
         n = self.count
@@ -63,6 +64,7 @@ class TrianglePeaks:
         self.duration_of_inundation = np.zeros(n)
         self._depth, self._speed, self._scratch = np.empty(n), np.empty(n), np.empty(n)
         self._mask = np.empty(n, dtype=bool)
+        self._above = np.zeros(n, dtype=bool)
 
     def update(self, state: StepState) -> None:
         if self.steps == 0:
@@ -84,10 +86,13 @@ class TrianglePeaks:
         np.square(scratch, out=scratch)
         np.divide(speed, scratch, out=speed)  # speed²
         self._raise(self.max_speed_squared, self.time_of_max_speed, speed, time, mask)
-        np.greater(depth, self.inundation_threshold_m, out=mask)
-        np.add(self.duration_of_inundation, state.timestep, out=self.duration_of_inundation, where=mask)
+        # A step counts towards the duration when the water was above the threshold as it began: inundation is
+        # first seen at the end of the step that crossed, so a triangle wet from then on is inundated for exactly
+        # the time since (the crossing step is not counted; the step that falls below is, its mirror).
+        np.add(self.duration_of_inundation, state.timestep, out=self.duration_of_inundation, where=self._above)
+        np.greater(depth, self.inundation_threshold_m, out=self._above)
         # NaN (never above the threshold yet) gives way to now; an earlier time stays
-        np.fmin(self.time_of_inundation, time, out=self.time_of_inundation, where=mask)
+        np.fmin(self.time_of_inundation, time, out=self.time_of_inundation, where=self._above)
         self.steps += 1
 
     @staticmethod

@@ -60,9 +60,34 @@ def test_inundation_starts_when_the_depth_first_passes_the_threshold_and_lasts_w
     peaks = recorded(*steps)
 
     assert peaks.time_of_inundation[0] == 1.0 and np.isnan(peaks.time_of_inundation[1])
-    assert peaks.duration_of_inundation[0] == 1.5  # three steps above 0.05 m, one of them after a dip
-    assert peaks.time_of_inundation[2] == 3.0 and peaks.duration_of_inundation[2] == 0.5
+    # above from 1.0 to 2.0 and from 2.5 to 3.0: each run counts from where it was seen above to where it was seen
+    # below again
+    assert peaks.duration_of_inundation[0] == 1.5
+    assert peaks.time_of_inundation[2] == 3.0 and peaks.duration_of_inundation[2] == 0.0  # seen above at the end
     assert peaks.steps == 6
+
+
+def test_a_triangle_wet_from_the_crossing_to_the_end_is_inundated_for_exactly_the_time_since_and_not_a_step_more():
+    depths = (0.0, 0.02, 0.049, 0.051, 0.3, 0.3, 0.3)  # crosses 0.05 m in the step ending at 2.0 s
+    steps = [step(0.5 * (index + 1), [depth, 0.05, 0.0], [0.0] * 3, timestep=0.5) for index, depth in enumerate(depths)]
+
+    peaks = recorded(*steps)
+
+    assert peaks.time_of_inundation[0] == 2.0
+    assert peaks.duration_of_inundation[0] == pytest.approx(3.5 - 2.0)  # the run ends at 3.5 s
+    assert np.isnan(peaks.time_of_inundation[1]) and peaks.duration_of_inundation[1] == 0.0  # at, never above
+
+
+def test_inundation_counts_steps_of_any_length_from_the_end_of_the_crossing_step():
+    timesteps = (0.3, 0.7, 0.2, 1.1, 0.4)
+    times = np.cumsum(timesteps)
+    depths = (0.0, 0.06, 0.08, 0.07, 0.04)  # above after the second step, below after the last
+    peaks = recorded(
+        *(step(t, [d, 0.0, 0.0], [0.0] * 3, timestep=dt) for t, d, dt in zip(times, depths, timesteps, strict=True))
+    )
+
+    assert peaks.time_of_inundation[0] == pytest.approx(times[1])
+    assert peaks.duration_of_inundation[0] == pytest.approx(times[4] - times[1])  # the step that falls below counts
 
 
 def test_the_recorded_hazard_and_peaks_are_those_of_classifying_and_comparing_every_step_one_by_one():
