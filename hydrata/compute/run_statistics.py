@@ -110,9 +110,10 @@ def run_statistics(
     wall_seconds: float,
 ) -> dict[str, Any]:
     """Peaks come from the mesh triangles (the rasters sample them, so they can only be lower); peak stage is over
-    triangles that got wet (max depth >= 1 cm), null when none did. volume_in_m3 is rain and inflow; volume_out_m3
-    is that less what is stored at the end, never below 0; boundary_net_inflow_m3 is positive when water came in
-    through the boundary."""
+    triangles that got wet (max depth >= 1 cm), null when none did. volume_in_m3 and volume_out_m3 are the volume
+    account's: everything that came in (rain, inflow and through the boundary) and what left through the boundary,
+    so in - out is the change in storage (plus the mass error); boundary_net_inflow_m3 is positive when water came
+    in through the boundary."""
     bands = depth_band_areas(grids["max_depth"], cell_area)
     centroids = maxima.centroids
     wet = maxima.max_depth >= WET_DEPTH_M
@@ -132,8 +133,8 @@ def run_statistics(
         "hazard_area_m2_by_class": hazard_class_areas(grids["max_hazard"], cell_area),
         "inundation_threshold_m": float(inundation_threshold_m),
         "inundated_area_m2": float(np.count_nonzero(inundated) * cell_area),
-        "volume_in_m3": float(account.rainfall + account.inflow),
-        "volume_out_m3": float(max(0.0, account.rainfall + account.inflow - account.final)),
+        "volume_in_m3": float(account.came_in),
+        "volume_out_m3": float(account.boundary_out),
         "final_volume_m3": float(account.final),
         "boundary_net_inflow_m3": float(account.boundary_in - account.boundary_out),
         "volume_balance": account.as_json(),

@@ -5,6 +5,7 @@ import json
 import os
 import signal
 import time
+from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 import rasterio
@@ -132,7 +133,7 @@ def test_the_seed_workflow_runs_a_real_simulation_and_reads_its_results(live_asg
     statistics = results.structured_content["statistics"]
     assert statistics == record["statistics"]
     mesh = statistics_match_the_stored_files(record["id"], statistics)
-    assert statistics["volume_in_m3"] == pytest.approx(rain_that_fell(mesh, seconds=1800), rel=1e-6)
+    assert statistics["volume_balance"]["rainfall_m3"] == pytest.approx(rain_that_fell(mesh, seconds=1800), rel=1e-6)
     assert any(block.type == "image" and block.mime_type == "image/png" for block in results.content)
 
     points = sampled.structured_content["points"]
@@ -163,14 +164,22 @@ def test_cancelling_a_computing_run_stops_its_child_process(live_asgi, celery_wo
             cancelled = await client.call_tool("cancel_run", {"run_id": run_id})
             seen = await poll_status(client, run_id, {"cancelled", "complete", "error"}, seconds=60)
             again = await client.call_tool("cancel_run", {"run_id": run_id})
-            return child["pid"], cancelled, seen, again
+            return run_id, child["pid"], cancelled, seen, again
 
-    pid, cancelled, seen, again = asyncio.run(session())
+    run_id, pid, cancelled, seen, again = asyncio.run(session())
 
     assert pid and seen[-1]["status"] == "cancelled"
     assert cancelled.structured_content["say_to_user"]
     assert gone(pid)
     assert again.is_error and "RUN_FINISHED" in again.content[0].text
+    # The agent pays for the share of the simulated time computed; the rest of the price comes back.
+    run = Run.objects.get(pk=run_id)
+    entries = AgentSpend.objects.filter(reference=f"run:{run_id}")
+    charged = entries.get(amount__gt=0).amount
+    computed = Decimal(str(run.sim_time / run.duration))
+    assert 0 < computed < 1 and run.compute_cost == (charged * computed).quantize(Decimal("0.01"), ROUND_HALF_UP)
+    assert sum(entries.values_list("amount", flat=True)) == run.compute_cost
+    assert "of the simulated time done" in run.user_message
 
 
 def test_a_killed_worker_ends_its_run_in_error_with_a_reason_and_retry_completes_it(live_asgi, start_worker, settings):
@@ -212,4 +221,6 @@ def test_a_killed_worker_ends_its_run_in_error_with_a_reason_and_retry_completes
     completed = Run.objects.get(pk=retried.structured_content["id"])
     assert completed.retry_of_id == run_id
     mesh = statistics_match_the_stored_files(completed.pk, completed.statistics)
-    assert completed.statistics["volume_in_m3"] == pytest.approx(rain_that_fell(mesh, seconds=300), rel=1e-6)
+    assert completed.statistics["volume_balance"]["rainfall_m3"] == pytest.approx(
+        rain_that_fell(mesh, seconds=300), rel=1e-6
+    )

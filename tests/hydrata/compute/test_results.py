@@ -199,6 +199,17 @@ def test_the_volume_balance_reports_the_mass_error_and_warns_above_one_percent()
     assert "4.00%" in statistics["warnings"][0]
 
 
+def test_volume_in_and_out_are_what_came_in_and_what_left_so_they_agree_with_the_boundary_when_it_brings_water_in():
+    # A boundary brings 2 m³ in and takes 32 m³ out; 5 m³ was there at the start, 25 m³ at the end.
+    account = VolumeAccount(initial=5.0, final=25.0, rainfall=40.0, inflow=10.0, boundary_in=2.0, boundary_out=32.0)
+
+    _, statistics = write_fixture_results_in_memory(account)
+
+    assert statistics["volume_out_m3"] == statistics["volume_balance"]["boundary_out_m3"] == 32.0
+    assert statistics["volume_in_m3"] == statistics["volume_balance"]["came_in_m3"] == 52.0
+    assert statistics["volume_in_m3"] - statistics["volume_out_m3"] == account.final - account.initial
+
+
 def test_discarding_removes_every_staged_file(tmp_path):
     staging, _ = write_fixture_results(tmp_path)
 
