@@ -19,7 +19,7 @@ from hydrata.agents.models import (
     GrantKind,
     GrantLevel,
 )
-from hydrata.agents.selectors import spend_used_this_month
+from hydrata.agents.selectors import CENT, spend_used_this_month
 from hydrata.core.errors import SpendLimitExceeded, ValidationFailed
 
 MAX_GRANT_NAME_LENGTH = 100
@@ -166,6 +166,22 @@ def capability_suggestion_create(
     return CapabilitySuggestion.objects.create(
         user=user, grant=grant, summary=summary, details=details, workflow=workflow
     )
+
+
+@transaction.atomic
+def agent_spend_refund(*, reference: str, keep: Decimal, description: str) -> Decimal:
+    """Give back what agents were charged under `reference` beyond `keep`, as a negative entry dated now, so this
+    month's spend falls by it. Returns the refund: 0 when nothing more was charged (a person's own run, or one
+    refunded already)."""
+    charges = list(AgentSpend.objects.select_for_update().filter(reference=reference).order_by("created_at"))
+    refund = (sum((charge.amount for charge in charges), Decimal("0")) - keep).quantize(CENT)
+    if not charges or refund <= 0:
+        return Decimal("0")
+    first = charges[0]
+    AgentSpend.objects.create(
+        user=first.user, grant=first.grant, amount=-refund, description=description[:200], reference=reference
+    )
+    return refund
 
 
 @transaction.atomic

@@ -9,7 +9,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from hydrata.agents.models import AgentGrant
-from hydrata.agents.services import agent_spend_charge
 from hydrata.anuga.models import TERMINAL_RUN_STATES, Run, RunStatus, Scenario
 from hydrata.anuga.pricing import compute_cost_estimate
 from hydrata.anuga.selectors.approvals import scenario_state_digest
@@ -17,6 +16,7 @@ from hydrata.anuga.selectors.runs import run_vcpu_hours
 from hydrata.anuga.selectors.scenarios import latest_run
 from hydrata.anuga.services.approvals import run_approval_check
 from hydrata.anuga.services.build import scenario_build_request
+from hydrata.anuga.services.charges import refund_sentence, run_charge, run_cost_of_computed
 from hydrata.core.errors import Conflict
 
 KNOWN_BACKENDS = ("local", "ec2", "batch")
@@ -38,16 +38,6 @@ def run_price(*, run: Run) -> Decimal:
     return compute_cost_estimate(vcpu_hours=run_vcpu_hours(run=run))
 
 
-def _charge(*, run: Run, grant: AgentGrant | None, price: Decimal) -> None:
-    if grant is not None:
-        agent_spend_charge(
-            grant=grant,
-            amount=price,
-            reference=f"run:{run.pk}",
-            description=f"Run {run.pk} of scenario '{run.scenario.name}'",
-        )
-
-
 def run_start(*, scenario: Scenario, user: User, grant: AgentGrant | None, compute_backend: str = "local") -> Run:
     """Queue the simulation of the scenario's built run, charging its price to the agent's monthly spend."""
     _check_backend(compute_backend)
@@ -63,7 +53,7 @@ def run_start(*, scenario: Scenario, user: User, grant: AgentGrant | None, compu
             )
         run_approval_check(scenario=scenario, grant=grant)
         price = run_price(run=run)
-        _charge(run=run, grant=grant, price=price)
+        run_charge(run=run, grant=grant, price=price)
         _queue(run, compute_backend=compute_backend, price=price, user=user, grant=grant)
     return run
 
@@ -100,7 +90,8 @@ def _enqueue_simulation(run_id: int) -> None:
 
 
 def run_cancel(*, run: Run) -> Run:
-    """A run that has not started computing ends at once; a computing one is stopped by its worker."""
+    """A run that has not started computing ends at once, its charge given back; a computing one is stopped by
+    its worker, which charges only what it computed."""
     with transaction.atomic():
         run = Run.objects.select_for_update().get(pk=run.pk)
         if run.status in TERMINAL_RUN_STATES:
@@ -110,8 +101,9 @@ def run_cancel(*, run: Run) -> Run:
                 status=run.status,
             )
         if run.status in NOT_STARTED:
+            run.compute_cost, refund = run_cost_of_computed(run=run, computed_share=0.0)
             run.status, run.finished_at = RunStatus.CANCELLED, timezone.now()
-            run.user_message = "Cancelled before it started computing."
+            run.user_message = "Cancelled before it started computing." + refund_sentence(refund)
         run.cancel_requested = True
         run.save()
     return run
@@ -135,7 +127,7 @@ def run_retry(*, run: Run, user: User, grant: AgentGrant | None) -> Run:
         retry.launched_by, retry.launched_by_grant_id = user, grant.pk if grant else None
         retry.compute_cost = run_price(run=retry)
         retry.save()
-        _charge(run=retry, grant=grant, price=retry.compute_cost)
+        run_charge(run=retry, grant=grant, price=retry.compute_cost)
     return retry
 
 

@@ -24,6 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from hydrata.anuga.models import Run, RunStatus, Scenario
+from hydrata.anuga.services.charges import refund_sentence, run_cost_of_computed
 from hydrata.anuga.services.simulation_child import (
     LIMIT_HINT,
     ChildLimits,
@@ -32,6 +33,7 @@ from hydrata.anuga.services.simulation_child import (
     child_setup,
     limit_exceeded,
 )
+from hydrata.compute.package import as_number
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
 
@@ -95,7 +97,7 @@ def _simulate_in(run: Run, workdir: Path) -> Run:
         if child.poll() is None:  # this side failed (or its task hit its time limit): never leave the child running
             _terminate(child)
     if outcome == "cancelled":
-        return _end(run, RunStatus.CANCELLED, user_message="Cancelled while computing; no results were kept.")
+        return _cancelled(run, _last_progress(output / "progress.jsonl"))
     if outcome == "timed_out" or child.returncode != 0:
         return _failed(run, child, workdir, limits, timed_out=outcome == "timed_out")
     record_update(
@@ -110,6 +112,23 @@ def _simulate_in(run: Run, workdir: Path) -> Run:
     _store_results(output, prefix)
     statistics = json.loads((output / "statistics.json").read_text())
     return _end(run, RunStatus.COMPLETE, results_prefix=prefix, statistics=statistics, log=_read(output / "run.log"))
+
+
+def _cancelled(run: Run, last_progress: dict[str, Any]) -> Run:
+    """Stopped on request: it costs the share of its simulated time the child reported computing, no more."""
+    sim_time = as_number(last_progress.get("sim_time")) or 0.0
+    share = min(1.0, sim_time / run.duration) if run.duration else 0.0
+    with transaction.atomic():
+        cost, refund = run_cost_of_computed(run=run, computed_share=share)
+        message = f"Cancelled while computing, {share:.0%} of the simulated time done; no results were kept."
+        return _end(
+            run,
+            RunStatus.CANCELLED,
+            compute_cost=cost,
+            sim_time=sim_time,
+            progress_pct=100.0 * share,
+            user_message=message + refund_sentence(refund),
+        )
 
 
 def _download_package(run: Run, destination: Path) -> None:

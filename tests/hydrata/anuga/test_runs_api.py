@@ -12,8 +12,10 @@ from django.utils import timezone
 
 from config.celery import app as celery_app
 from hydrata.agents.models import AgentSpend
+from hydrata.agents.selectors import spend_used_this_month
 from hydrata.agents.services import account_set_paused, account_set_spend_limit
 from hydrata.anuga.models import Run, RunStatus, Scenario
+from hydrata.anuga.services.runs import run_cancel
 from hydrata.anuga.tasks import runs_reap_stale_task
 from tests.factories import make_grant, make_project
 from tests.model_setup import PROJECTS, api, small_test_model, until
@@ -171,6 +173,37 @@ def test_a_run_cancelled_while_queued_never_starts_its_child(built, live_asgi, s
     assert cancelled.status_code == 202 and cancelled.json()["status"] == "cancelled"
     assert again.status_code == 409 and again.json()["code"] == "RUN_FINISHED"
     assert run.status == RunStatus.CANCELLED and run.started_at is None and run.child_pid is None
+
+
+def test_a_run_cancelled_while_queued_gives_its_whole_charge_back_to_the_months_spend(built, live_asgi):
+    grant, key, scenario = built
+    run = start(live_asgi.url, key, scenario["id"]).json()
+    price = Run.objects.get(pk=run["id"]).compute_cost
+    account_set_spend_limit(user=grant.user, limit=price)  # the month is now at its limit
+    assert spend_used_this_month(user=grant.user, now=timezone.now()) == price > 0
+
+    with api(live_asgi.url, key) as http:
+        cancelled = http.post(f"/api/v2/anuga/runs/{run['id']}/cancel/")
+        again = http.post(f"/api/v2/anuga/runs/{run['id']}/cancel/")
+        detail = http.get(f"/api/v2/anuga/runs/{run['id']}/").json()
+
+    assert cancelled.status_code == 202 and detail["compute_cost"] == "0.00"
+    assert f"${price} of its charge was given back" in cancelled.json()["user_message"]
+    assert again.status_code == 409  # and gives nothing back twice
+    entries = sorted(AgentSpend.objects.filter(reference=f"run:{run['id']}").values_list("amount", flat=True))
+    assert entries == [-price, price]
+    assert spend_used_this_month(user=grant.user, now=timezone.now()) == 0
+
+
+def test_cancelling_a_persons_own_queued_run_gives_back_nothing_it_was_not_charged(built, live_asgi):
+    _, key, scenario = built
+    run_id = start(live_asgi.url, key, scenario["id"]).json()["id"]
+    AgentSpend.objects.all().delete()  # as if the owner had started it in the browser: no agent was charged
+
+    run_cancel(run=Run.objects.get(pk=run_id))
+
+    assert not AgentSpend.objects.exists()
+    assert "given back" not in Run.objects.get(pk=run_id).user_message
 
 
 def silent(run_id: int) -> None:
