@@ -93,6 +93,18 @@ def verified_claims(token: str) -> dict[str, Any]:
         raise TokenRefused("its signature does not verify") from None
     except jwt.PyJWTError:
         raise TokenRefused("its claims are not valid") from None
-    if not isinstance(claims["grant_id"], int):
+    if not _well_typed(claims):
         raise TokenRefused("its claims are not valid")
     return claims
+
+
+def _well_typed(claims: dict[str, Any]) -> bool:
+    """Each claim in the one shape we mint: the library reads a numeric string as a time and a boolean as an
+    integer (RFC 7519 NumericDate is a JSON number; a grant id True would look up grant 1)."""
+    times = [claims[name] for name in ("iat", "exp", "nbf") if name in claims]
+    strings = [claims[name] for name in ("iss", "aud", "sub", "client_id", "scope", "jti")]
+    return (
+        all(type(value) in (int, float) for value in times)
+        and all(type(value) is str for value in strings)
+        and type(claims["grant_id"]) is int
+    )
