@@ -76,6 +76,30 @@ def test_the_metrics_of_three_errors_match_their_definitions():
     assert result["dry"] == 0 and result["outside_model"] == 0
 
 
+def test_every_statistic_is_over_the_points_the_model_covers_dry_ones_included_and_never_over_all_points():
+    # Five points: two wet (one within tolerance), one dry (within), two off the model. Each near miss of a
+    # denominator gives another number: all five points, or the wet ones only.
+    observed = [stage(1, 10.0), stage(2, 10.0), stage(3, 10.2), stage(4, 9.0), stage(5, 9.0)]
+    peaks = [Peaks(10.1, 0.6), Peaks(9.5, 0.4), Peaks(10.0, 0.0), Peaks(None, None), Peaks(None, None)]
+
+    _, result = compare(observed, peaks)
+
+    assert (result["n"], result["outside_model"], result["dry"], result["within_tolerance"]) == (3, 2, 1, 2)
+    assert result["within_tolerance_share"] == pytest.approx(2 / 3, abs=1e-4)  # not 2/5, nor 1/2 of the wet
+    assert result["bias"] == pytest.approx((0.1 - 0.5 - 0.2) / 3, abs=1e-4)  # not over 5
+    assert result["mae"] == pytest.approx(0.8 / 3, abs=1e-4)
+    assert result["rmse"] == pytest.approx(math.sqrt((0.01 + 0.25 + 0.04) / 3), abs=1e-4)
+    assert result["max_abs_error"] == pytest.approx(0.5)
+
+
+def test_a_model_above_the_observations_has_a_positive_bias_and_one_below_a_negative_bias():
+    high = metrics([point_row(stage(1, 10.0), Peaks(10.25, 1.0))])
+    low = metrics([point_row(stage(1, 10.0), Peaks(9.75, 1.0))])
+
+    assert (high["bias"], low["bias"]) == (0.25, -0.25)
+    assert high["mae"] == low["mae"] == high["rmse"] == 0.25
+
+
 def test_observations_equal_to_the_model_give_zero_errors_all_within_tolerance():
     peaks = [Peaks(stage=3.1234, depth=0.2), Peaks(stage=7.5, depth=0.0)]
     observed = [stage(1, 3.1234), Observed(observation_id=2, quantity=PEAK_DEPTH, value=0.0, tolerance=0.3)]
