@@ -1,0 +1,216 @@
+"""Every tool that hands back a link names exactly what it changed or found: the project's map, the panel the map
+has for it, and the ids of the layer, scenario, run, event and comparison, read here without a browser.
+
+One agent with a launch key walks the whole product through the official client (project, terrain, layers, a
+series, scenarios, a build, a start and a cancel, a retry, observations, comparisons, a ranking, an impact),
+with the owner's finished runs beside its own; each link is parsed and held to the ids the platform returned."""
+
+import asyncio
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from config.celery import app as celery_app
+from hydrata.anuga.models import Run, RunStatus, Scenario
+from tests.data import BOUNDARY, RAINFALL
+from tests.factories import make_finished_run, make_grant
+from tests.hydrata_mcp.test_model_building import put_terrain, upload_geojson
+from tests.mcp_client import mcp_client
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+MAIN_JS = Path(__file__).resolve().parents[2] / "hydrata" / "anuga" / "static" / "anuga" / "map" / "main.js"
+RAIN_ROWS = [{"timestamp": "2024-01-01T00:00:00Z", "value": 0.0}, {"timestamp": "2024-01-01T00:15:00Z", "value": 5}]
+
+
+def map_panels() -> set[str]:
+    """The panel names the map's page opens (PANEL_NAMES in its main.js)."""
+    table = re.search(r"var PANEL_NAMES = \{(.*?)\};", MAIN_JS.read_text(), re.S)
+    assert table, "PANEL_NAMES not found in main.js"
+    return set(re.findall(r'"([\w-]+)":', table.group(1)))
+
+
+def link_of(site: str, result) -> tuple[int, dict[str, str]]:
+    """The map id and the query of a hand-back link (one value per key)."""
+    assert not result.is_error, result.content[0].text
+    parts = urlsplit(result.structured_content["ui_url"])
+    assert f"{parts.scheme}://{parts.netloc}" == site and parts.path == "/catalogue/" and not parts.query
+    match = re.fullmatch(r"/map/(\d+)(?:\?(.*))?", parts.fragment)
+    assert match, parts.fragment
+    query = {key: values[0] for key, values in parse_qs(match.group(2) or "").items()}
+    assert all(len(values) == 1 for values in parse_qs(match.group(2) or "").values())
+    return int(match.group(1)), query
+
+
+class Walk:
+    """Each tool's link beside what it should say."""
+
+    def __init__(self, site: str, client) -> None:
+        self.site, self.client = site, client
+        self.base_map = 0
+        self.seen: dict[str, tuple[dict[str, str], dict[str, Any]]] = {}
+
+    async def call(self, tool: str, arguments: dict[str, Any], *, expect: dict[str, Any] | None = None, as_: str = ""):
+        result = await self.client.call_tool(tool, arguments)
+        if expect is not None:
+            base_map, query = link_of(self.site, result)
+            assert base_map == self.base_map, (tool, base_map)
+            wanted = {key: str(value) for key, value in expect.items() if value is not None}
+            self.seen[as_ or tool] = (query, wanted)
+        assert not result.is_error, (tool, result.content[0].text)
+        return result.structured_content
+
+
+@sync_to_async
+def owners_run(scenario_id: int) -> int:
+    """A second complete run of the scenario on the same grid, to compare with (written by the simulation's own
+    writer; it has no package, so it is compared, never ranked)."""
+    scenario = Scenario.objects.select_related("project").get(pk=scenario_id)
+    return make_finished_run(scenario.project, scenario=scenario, stage_above_ground=0.2).pk
+
+
+@sync_to_async
+def errored(run_id: int) -> None:
+    Run.objects.filter(pk=run_id).update(status=RunStatus.ERROR)
+
+
+def test_every_link_a_tool_hands_back_opens_the_map_on_exactly_what_the_tool_changed_or_found(live_asgi):
+    _, key = make_grant(level="launch")
+
+    async def walk() -> Walk:
+        async with mcp_client(live_asgi.url, key) as client:
+            w = Walk(live_asgi.url, client)
+            created = await client.call_tool("create_project", {"name": "Links", "projection": "EPSG:28356"})
+            pid, w.base_map = created.structured_content["id"], created.structured_content["base_map"]
+            base_map, query = link_of(live_asgi.url, created)
+            w.seen["create_project"] = (query, {"base_map": str(w.base_map)} if base_map != w.base_map else {})
+            presigned = await put_terrain(client, pid)
+            finalized = await w.call(
+                "finalize_terrain_upload",
+                {"project_id": pid, "staging_key": presigned["staging_key"], "process_id": presigned["process_id"]},
+                expect={"panel": "terrain"},
+            )
+            w.seen["finalize_terrain_upload"][1]["layer"] = str(finalized["id"])
+            await w.call(
+                "get_terrain",
+                {"project_id": pid, "timeout_seconds": 60, "poll_interval_seconds": 2},
+                expect={"panel": "terrain", "layer": finalized["id"]},
+            )
+            for kind, path in (("boundary", BOUNDARY), ("rainfall", RAINFALL)):
+                execution = await upload_geojson(live_asgi.url, key, path)
+                attached = await w.call(
+                    "attach_input_layer",
+                    {"project_id": pid, "kind": kind, "execution_id": execution},
+                    expect={"panel": "inputs"},
+                    as_=f"attach_input_layer ({kind})",
+                )
+                w.seen[f"attach_input_layer ({kind})"][1]["layer"] = str(attached["row_id"])
+            series = await w.call(
+                "create_time_series",
+                {"project_id": pid, "name": "Rain", "data": {"rowData": RAIN_ROWS}, "series_type": "hyetograph"},
+                expect={"panel": "time-series"},
+            )
+            w.seen["create_time_series"][1]["layer"] = str(series["id"])
+            scenario = await w.call(
+                "create_scenario",
+                {"project_id": pid, "name": "base", "resolution": 10, "duration": 60},
+                expect={"panel": "scenario"},
+            )
+            sid = scenario["id"]
+            w.seen["create_scenario"][1]["scenario"] = str(sid)
+            await w.call(
+                "update_scenario",
+                {"project_id": pid, "scenario_id": sid, "description": "changed"},
+                expect={"panel": "scenario", "scenario": sid},
+            )
+            clone = await w.call(
+                "clone_scenario", {"project_id": pid, "scenario_id": sid, "name": "copy"}, expect={"panel": "scenario"}
+            )
+            w.seen["clone_scenario"][1]["scenario"] = str(clone["id"])
+            built = await w.call(
+                "build_scenario",
+                {"project_id": pid, "scenario_id": sid, "poll_interval_seconds": 2},
+                expect={"panel": "scenario", "scenario": sid},
+            )
+            w.seen["build_scenario"][1]["run"] = str(built["run_id"])
+            # A real run of the base (computed in the web process: the tasks run eagerly until told otherwise)...
+            computed = await w.call("start_simulation", {"scenario_id": sid}, expect={"panel": "run", "scenario": sid})
+            first = computed["id"]
+            w.seen["start_simulation"][1]["run"] = str(first)
+            # ...and one of the copy that only queues, to cancel and retry.
+            await w.call("build_scenario", {"project_id": pid, "scenario_id": clone["id"], "poll_interval_seconds": 2})
+            celery_app.conf.task_always_eager = False
+            queued = await w.call("start_simulation", {"scenario_id": clone["id"]})
+            run_id = queued["id"]
+            await w.call(
+                "cancel_run", {"run_id": run_id}, expect={"panel": "run", "scenario": clone["id"], "run": run_id}
+            )
+            await errored(run_id)
+            retried = await w.call("retry_run", {"run_id": run_id}, expect={"panel": "run", "scenario": clone["id"]})
+            w.seen["retry_run"][1]["run"] = str(retried["id"])
+
+            second = await owners_run(sid)
+            await w.call(
+                "compare_runs",
+                {"run_id": first, "other_run_id": second},
+                expect={"panel": "run", "scenario": sid, "run": first, "compare": second},
+            )
+            event = await w.call(
+                "create_flood_event",
+                {"project_id": pid, "name": "March 2022", "started_at": "2022-03-01T00:00:00Z"},
+                expect={"panel": "observations"},
+            )
+            eid = event["id"]
+            w.seen["create_flood_event"][1]["event"] = str(eid)
+            point = {"event_id": eid, "quantity": "peak_depth", "value_m": 0.5, "x": 251010.0, "y": 6271810.0}
+            observation = await w.call(
+                "create_observation", {"project_id": pid, **point}, expect={"panel": "observations", "event": eid}
+            )
+            await w.call(
+                "update_observation",
+                {"project_id": pid, "observation_id": observation["id"], "value_m": 0.6},
+                expect={"panel": "observations", "event": eid},
+            )
+            compared = await w.call(
+                "compare_run_with_observations",
+                {"run_id": first, "event_id": eid},
+                expect={"panel": "comparison", "run": first, "event": eid},
+            )
+            w.seen["compare_run_with_observations"][1]["comparison"] = str(compared["id"])
+            await w.call(
+                "recompute_comparison",
+                {"comparison_id": compared["id"]},
+                expect={"panel": "comparison", "run": first, "event": eid, "comparison": compared["id"]},
+            )
+            ranked = await w.call(
+                "rank_runs_against_observations",
+                {"project_id": pid, "event_id": eid, "run_ids": [first]},
+                expect={"panel": "comparison", "event": eid},
+            )
+            best = ranked["results"][0]
+            w.seen["rank_runs_against_observations"][1].update(
+                {
+                    "run": str(best["run"]),
+                    "comparison": str(best["comparison"]),
+                }
+            )
+            await w.call(
+                "delete_observation",
+                {"project_id": pid, "observation_id": observation["id"]},
+                expect={"panel": "observations", "event": eid},
+            )
+            return w
+
+    w = asyncio.run(walk())
+
+    wrong = {tool: (query, wanted) for tool, (query, wanted) in w.seen.items() if query != wanted}
+    assert not wrong, "\n".join(
+        f"{tool}: handed back {query}, should be {wanted}" for tool, (query, wanted) in wrong.items()
+    )
+    panels = {query.get("panel") for query, _ in w.seen.values()} - {None}
+    assert panels <= map_panels(), f"links to panels the map does not have: {panels - map_panels()}"
+    assert len(w.seen) >= 20
