@@ -4,10 +4,9 @@ cancelled (the rest given back in the month's spend)."""
 from decimal import ROUND_HALF_UP, Decimal
 
 from hydrata.agents.models import AgentGrant
+from hydrata.agents.selectors import CENT
 from hydrata.agents.services import agent_spend_charge, agent_spend_refund
 from hydrata.anuga.models import Run
-
-CENT = Decimal("0.01")
 
 
 def _reference(run: Run) -> str:

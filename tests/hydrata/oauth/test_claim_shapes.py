@@ -8,38 +8,23 @@ iat, and a boolean grant_id passed the isinstance(int) check.)"""
 import hashlib
 import time
 
-import jwt
 import pytest
 from django.test import Client
 from oauth2_provider.models import AccessToken
 
-from hydrata.oauth.keys import signing_key
 from hydrata.oauth.site import mcp_resource
 from hydrata.oauth.tokens import REQUIRED_CLAIMS, TokenRefused, verified_claims
 from tests.factories import make_user
 from tests.hydrata.oauth.flow import connect
-from tests.hydrata.oauth.tokens import claims_of
+from tests.hydrata.oauth.tokens import MISSING, claims_of, resign
 
 pytestmark = pytest.mark.django_db
 
 ME = "/api/v2/agents/me/"
-MISSING = object()
 
 
 def get(token: str, path: str = ME, method: str = "get"):
     return getattr(Client(), method)(path, HTTP_AUTHORIZATION=f"Bearer {token}")
-
-
-def changed(token: str, **changes: object) -> str:
-    """The token's claims with `changes` (MISSING leaves a claim out), signed with the server's own key."""
-    claims = {**claims_of(token), **changes}
-    key = signing_key()
-    return jwt.encode(
-        {name: value for name, value in claims.items() if value is not MISSING},
-        key.private,
-        algorithm="RS256",
-        headers={"kid": key.kid, "typ": "at+jwt"},
-    )
 
 
 @pytest.fixture
@@ -61,7 +46,7 @@ def test_the_token_as_minted_verifies(token):
 
 @pytest.mark.parametrize("claim", REQUIRED_CLAIMS)
 def test_a_token_without_any_one_required_claim_is_refused(token, claim):
-    assert refused_for_its_claims(changed(token, **{claim: MISSING})), claim
+    assert refused_for_its_claims(resign(token, **{claim: MISSING})), claim
 
 
 @pytest.mark.parametrize(
@@ -76,7 +61,7 @@ def test_a_token_without_any_one_required_claim_is_refused(token, claim):
     ],
 )
 def test_an_audience_other_than_exactly_our_resource_as_one_string_is_refused(token, audience):
-    assert refused_for_its_claims(changed(token, aud=audience(mcp_resource())))
+    assert refused_for_its_claims(resign(token, aud=audience(mcp_resource())))
 
 
 @pytest.mark.parametrize(
@@ -90,7 +75,7 @@ def test_an_audience_other_than_exactly_our_resource_as_one_string_is_refused(to
     ],
 )
 def test_a_token_whose_times_are_in_the_future_or_not_numbers_is_refused(token, changes):
-    assert refused_for_its_claims(changed(token, **changes(int(time.time()))))
+    assert refused_for_its_claims(resign(token, **changes(int(time.time()))))
 
 
 @pytest.mark.parametrize(
@@ -99,12 +84,12 @@ def test_a_token_whose_times_are_in_the_future_or_not_numbers_is_refused(token, 
     ids=["a string", "true", "a float", "null", "a list", "an object"],
 )
 def test_a_grant_id_that_is_not_an_integer_is_refused(token, grant_id):
-    assert refused_for_its_claims(changed(token, grant_id=grant_id(claims_of(token)["grant_id"])))
+    assert refused_for_its_claims(resign(token, grant_id=grant_id(claims_of(token)["grant_id"])))
 
 
 @pytest.mark.parametrize("sub", [lambda sub: int(sub), lambda sub: str(int(sub) + 1)], ids=["as a number", "another"])
 def test_a_subject_other_than_the_grants_user_as_a_string_is_refused(token, sub):
-    forged = changed(token, sub=sub(claims_of(token)["sub"]))
+    forged = resign(token, sub=sub(claims_of(token)["sub"]))
 
     response = get(forged)
 
@@ -121,7 +106,7 @@ def on_record_as(token: str, forged: str) -> str:
 
 
 def test_extra_claims_and_a_higher_scope_claim_change_nothing_the_grant_decides_the_level(token):
-    forged = on_record_as(token, changed(token, scope="launch", level="launch", is_staff=True, role="admin"))
+    forged = on_record_as(token, resign(token, scope="launch", level="launch", is_staff=True, role="admin"))
 
     me = get(forged)
     start = get(forged, "/api/v2/anuga/scenarios/987654/run/", method="post")

@@ -26,9 +26,13 @@ def claims_of(token: str) -> dict[str, Any]:
     return jwt.decode(token, options={"verify_signature": False})
 
 
+MISSING = object()  # as a change to resign(): leave the claim out
+
+
 def resign(token: str, *, pem: str | None = None, kid: str | None = None, **changes: Any) -> str:
-    """The token's claims with `changes`, signed with `pem` (default: the server's own key) under `kid`."""
-    claims = {**claims_of(token), **changes}
+    """The token's claims with `changes` (MISSING leaves a claim out), signed with `pem` (default: the server's
+    own key) under `kid`."""
+    claims = {name: value for name, value in {**claims_of(token), **changes}.items() if value is not MISSING}
     if pem is None:
         key = signing_key()
         private, default_kid = key.private, key.kid
