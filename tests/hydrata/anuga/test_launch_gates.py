@@ -9,7 +9,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
-import httpx
 import pytest
 from django.contrib.auth.models import User
 
@@ -62,7 +61,7 @@ class Caller:
 
 def over_rest(url: str, credential: str, action: str, target: int) -> str | None:
     path = f"/api/v2/anuga/scenarios/{target}/run/" if action == "start" else f"/api/v2/anuga/runs/{target}/retry/"
-    with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {credential}"}, timeout=120) as http:
+    with api(url, credential) as http:
         response = http.post(path)
     return None if response.status_code == 202 else response.json()["code"]
 
