@@ -26,6 +26,7 @@ from django.conf import settings
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 
+from hydrata_contract.errors import ErrorCode
 from hydrata_mcp import __version__
 
 logger = logging.getLogger(__name__)
@@ -172,7 +173,7 @@ class PlatformClient:
                 "No credential reached this tool; reconnect (sign in again, or send an "
                 "'Authorization: Bearer hk_...' header).",
                 status=401,
-                code="NOT_AUTHENTICATED",
+                code=ErrorCode.NOT_AUTHENTICATED,
             )
         return cls(authorization=authorization, session_id=session_id_for(headers.get("mcp-session-id")))
 
@@ -196,7 +197,7 @@ class PlatformClient:
             raise PlatformToolError(
                 f"The Hydrata platform sent an unreadable image (HTTP {response.status_code}).",
                 status=response.status_code,
-                code="UNREADABLE_RESPONSE",
+                code=ErrorCode.UNREADABLE_RESPONSE,
             )
         return response.content
 
@@ -217,7 +218,7 @@ class PlatformClient:
                 raise PlatformToolError(
                     f"The Hydrata platform sent an unreadable answer (HTTP {response.status_code}).",
                     status=response.status_code,
-                    code="UNREADABLE_RESPONSE",
+                    code=ErrorCode.UNREADABLE_RESPONSE,
                 )
             return ApiResponse(status=response.status_code, data=data)
         raise refusal_error(response.status_code, data, retry_after=response.headers.get("Retry-After"))
@@ -251,11 +252,11 @@ def _tool_error(method: str, error: urllib3.exceptions.HTTPError) -> PlatformToo
         return PlatformToolError(
             f"The Hydrata platform did not answer within {settings.HYDRATA_API_TIMEOUT_SECONDS:g} seconds. "
             "Nothing is lost; try the same call again.",
-            code="PLATFORM_TIMEOUT",
+            code=ErrorCode.PLATFORM_TIMEOUT,
         )
     logger.warning("A loopback %s failed: %s", method, _failure_names(failure))
     return PlatformToolError(
-        "The Hydrata platform could not be reached. Try again in a minute.", code="PLATFORM_UNREACHABLE"
+        "The Hydrata platform could not be reached. Try again in a minute.", code=ErrorCode.PLATFORM_UNREACHABLE
     )
 
 
@@ -319,7 +320,7 @@ def refusal_error(status: int, data: Any, *, retry_after: str | None = None) -> 
         return _throttled(body, retry_after_seconds(retry_after))
     if status == UNAVAILABLE:
         return _busy(body, retry_after_seconds(retry_after))
-    code = str(body.get("code") or ("INTERNAL_ERROR" if status >= 500 else "ERROR"))
+    code = str(body.get("code") or (ErrorCode.INTERNAL_ERROR if status >= 500 else ErrorCode.ERROR))
     if status >= 500:
         return PlatformToolError(
             f"The Hydrata platform failed with an internal error (HTTP {status}). Nothing was changed by this "
@@ -342,7 +343,7 @@ def _clean(text: str) -> str:
 
 
 def _throttled(body: dict[str, Any], wait: int | None) -> PlatformToolError:
-    code = str(body.get("code") or "THROTTLED")
+    code = str(body.get("code") or ErrorCode.THROTTLED)
     detail = _clean(str(body.get("detail") or "Too many requests for this agent key."))
     when = f"Wait {wait} seconds, then call again." if wait is not None else "Wait a minute, then call again."
     return PlatformToolError(
@@ -354,7 +355,7 @@ def _throttled(body: dict[str, Any], wait: int | None) -> PlatformToolError:
 
 
 def _busy(body: dict[str, Any], wait: int | None) -> PlatformToolError:
-    code = str(body.get("code") or "SERVICE_UNAVAILABLE")
+    code = str(body.get("code") or ErrorCode.SERVICE_UNAVAILABLE)
     detail = _clean(str(body.get("detail") or "The platform cannot answer now."))
     when = f"Retry in {wait} seconds." if wait is not None else "Retry in a minute."
     return PlatformToolError(

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from hydrata.agents.models import AgentGrant
 from hydrata.agents.services import account_set_paused, grant_create, grant_revoke
-from hydrata.anuga.models import Project, ProjectMembership, Run, RunStatus, Scenario, Terrain
+from hydrata.anuga.models import Project, ProjectMembership, Run, Scenario, Terrain
 from hydrata.anuga.services.projects import project_create
 from hydrata.anuga.services.terrain import terrain_import, terrain_upload_direct
 from hydrata.compute.package import Grid
@@ -25,6 +25,7 @@ from hydrata.compute.results import write_cog
 from hydrata.storage import get_storage
 from hydrata.uploads.models import Dataset, UploadExecution
 from hydrata.uploads.services import dataset_import, upload_create
+from hydrata_contract.states import RunStatus
 from tests.data import DEM
 
 _sequence = itertools.count(1)

@@ -11,24 +11,25 @@ from hydrata.agents.models import AgentGrant, GrantKind
 from hydrata.agents.selectors import grant_for_key
 from hydrata.agents.services import grant_touch
 from hydrata.core.errors import AuthenticationError
+from hydrata_contract.errors import ErrorCode
 
 WWW_AUTHENTICATE = 'Bearer realm="hydrata.com"'
 
 KEY_REFUSALS = {
-    "revoked": ("This agent key has been revoked.", "AGENT_KEY_REVOKED"),
-    "expired": ("This agent key has expired.", "AGENT_KEY_EXPIRED"),
-    "disabled": ("The account this key belongs to is disabled.", "ACCOUNT_DISABLED"),
+    "revoked": ("This agent key has been revoked.", ErrorCode.AGENT_KEY_REVOKED),
+    "expired": ("This agent key has expired.", ErrorCode.AGENT_KEY_EXPIRED),
+    "disabled": ("The account this key belongs to is disabled.", ErrorCode.ACCOUNT_DISABLED),
 }
 CONNECT_REFUSALS = {
     "revoked": (
         "This connection to Hydrata has been revoked. Connect again (sign in and choose a level) to continue.",
-        "CONNECTION_REVOKED",
+        ErrorCode.CONNECTION_REVOKED,
     ),
     "expired": (
         "This connection to Hydrata has expired. Connect again (sign in and choose a level) to continue.",
-        "CONNECTION_EXPIRED",
+        ErrorCode.CONNECTION_EXPIRED,
     ),
-    "disabled": ("The account this connection belongs to is disabled.", "ACCOUNT_DISABLED"),
+    "disabled": ("The account this connection belongs to is disabled.", ErrorCode.ACCOUNT_DISABLED),
 }
 
 
@@ -43,7 +44,7 @@ class AgentKeyAuthentication(BaseAuthentication):
         if grant is None:
             raise AuthenticationError(
                 "This agent key is not valid. Ask the account owner for a key from the /agents/ page.",
-                code="AGENT_KEY_INVALID",
+                code=ErrorCode.AGENT_KEY_INVALID,
             )
         return grant_acting(request, grant)
 

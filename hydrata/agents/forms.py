@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from hydrata.agents.models import GrantLevel
 from hydrata.agents.services import MAX_GRANT_NAME_LENGTH
+from hydrata_contract.errors import ErrorCode
 
 LEVEL_EXPLANATIONS = {
     GrantLevel.READ: "Look at projects, maps and results. Cannot change anything.",
@@ -42,10 +43,10 @@ class GrantCreateForm(forms.Form):
 
     # Which field a service error code belongs to; anything else is shown above the form.
     SERVICE_ERROR_FIELDS = {
-        "INVALID_NAME": "name",
-        "INVALID_LEVEL": "level",
-        "INVALID_EXPIRY": "expires_on",
-        "PASSWORD_REQUIRED": "password",
+        ErrorCode.INVALID_NAME: "name",
+        ErrorCode.INVALID_LEVEL: "level",
+        ErrorCode.INVALID_EXPIRY: "expires_on",
+        ErrorCode.PASSWORD_REQUIRED: "password",
     }
 
     def expires_at(self) -> datetime | None:
@@ -93,4 +94,4 @@ class SpendLimitForm(forms.Form):
     )
     password = password_again("spend-password")
 
-    SERVICE_ERROR_FIELDS = {"INVALID_SPEND_LIMIT": "limit", "PASSWORD_REQUIRED": "password"}
+    SERVICE_ERROR_FIELDS = {ErrorCode.INVALID_SPEND_LIMIT: "limit", ErrorCode.PASSWORD_REQUIRED: "password"}

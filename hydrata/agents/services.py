@@ -21,6 +21,7 @@ from hydrata.agents.models import (
 )
 from hydrata.agents.selectors import CENT, spend_used_this_month
 from hydrata.core.errors import SpendLimitExceeded, ValidationFailed
+from hydrata_contract.errors import ErrorCode
 
 MAX_GRANT_NAME_LENGTH = 100
 
@@ -29,7 +30,9 @@ def grant_create(*, user: User, name: str, level: str, expires_at: datetime | No
     """Create a grant and return it with its key. The key exists only in this return value."""
     name = name.strip()
     if not name or len(name) > MAX_GRANT_NAME_LENGTH:
-        raise ValidationFailed(f"A grant needs a name of 1 to {MAX_GRANT_NAME_LENGTH} characters.", code="INVALID_NAME")
+        raise ValidationFailed(
+            f"A grant needs a name of 1 to {MAX_GRANT_NAME_LENGTH} characters.", code=ErrorCode.INVALID_NAME
+        )
     _check_level_and_expiry(level=level, expires_at=expires_at)
     key = key_generate()
     grant = AgentGrant.objects.create(
@@ -45,9 +48,9 @@ def grant_create(*, user: User, name: str, level: str, expires_at: datetime | No
 
 def _check_level_and_expiry(*, level: str, expires_at: datetime | None) -> None:
     if level not in GrantLevel.values:
-        raise ValidationFailed(f"level must be one of {', '.join(GrantLevel.values)}.", code="INVALID_LEVEL")
+        raise ValidationFailed(f"level must be one of {', '.join(GrantLevel.values)}.", code=ErrorCode.INVALID_LEVEL)
     if expires_at is not None and expires_at <= timezone.now():
-        raise ValidationFailed("The expiry must be in the future.", code="INVALID_EXPIRY")
+        raise ValidationFailed("The expiry must be in the future.", code=ErrorCode.INVALID_EXPIRY)
 
 
 def connect_grant_create(
@@ -140,7 +143,7 @@ def account_set_runs_need_approval(*, user: User, required: bool) -> AgentAccoun
 
 def account_set_spend_limit(*, user: User, limit: Decimal | None) -> AgentAccount:
     if limit is not None and limit < 0:
-        raise ValidationFailed("The spend limit cannot be negative.", code="INVALID_SPEND_LIMIT")
+        raise ValidationFailed("The spend limit cannot be negative.", code=ErrorCode.INVALID_SPEND_LIMIT)
     account = account_get_or_create(user=user)
     account.monthly_spend_limit = limit
     account.save(update_fields=["monthly_spend_limit"])

@@ -4,8 +4,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hydrata.anuga.models import InputKind
 from hydrata.compute.numbers import excerpt, finite_number_or_none
+from hydrata_contract.inputs import InputKind
 
 LINES = frozenset({"LineString", "MultiLineString"})
 POLYGONS = frozenset({"Polygon", "MultiPolygon"})

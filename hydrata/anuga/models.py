@@ -1,6 +1,9 @@
 from django.conf import settings
 from django.db import models
 
+from hydrata_contract.inputs import InputKind, SeriesType
+from hydrata_contract.states import RunStatus, TerrainStatus
+
 
 class Map(models.Model):
     """The map a project opens in the catalogue (GeoNode's base map)."""
@@ -46,13 +49,6 @@ class ProjectMembership(models.Model):
         return f"{self.user} is {self.role} of {self.project}"
 
 
-class TerrainStatus(models.TextChoices):
-    CREATING = "creating", "Creating"
-    STYLING = "styling", "Styling"
-    READY = "ready", "Ready"
-    ERROR = "error", "Error"
-
-
 class TerrainUpload(models.Model):
     """A staging slot handed out by presign: the only keys finalize accepts, bound to project and caller."""
 
@@ -73,7 +69,7 @@ class Terrain(models.Model):
         TerrainUpload, on_delete=models.SET_NULL, null=True, blank=True, related_name="terrain"
     )
     title = models.CharField(max_length=200)
-    status = models.CharField(max_length=10, choices=TerrainStatus.choices, default=TerrainStatus.CREATING)
+    status = models.CharField(max_length=10, choices=TerrainStatus.choices(), default=TerrainStatus.CREATING)
     error_message = models.TextField(blank=True)
     source_filename = models.CharField(max_length=200)
     source_key = models.CharField(max_length=300)
@@ -102,22 +98,11 @@ class Terrain(models.Model):
         return f"{self.title} ({self.status})"
 
 
-class InputKind(models.TextChoices):
-    BOUNDARY = "boundary", "Boundary"
-    FRICTION = "friction", "Friction"
-    INFLOW = "inflow", "Inflow"
-    RAINFALL = "rainfall", "Rainfall"
-    STRUCTURE = "structure", "Structure"
-    MESH_REGION = "mesh_region", "Mesh region"
-    GAUGE = "gauge", "Gauge"
-    FLOW_LINE = "flow_line", "Flow line"
-
-
 class InputLayer(models.Model):
     """An input row of a project: one kind of model input, optionally backed by an uploaded dataset."""
 
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="input_layers")
-    kind = models.CharField(max_length=12, choices=InputKind.choices)
+    kind = models.CharField(max_length=12, choices=InputKind.choices())
     title = models.CharField(max_length=200)
     is_default = models.BooleanField(default=False)
     dataset = models.ForeignKey(
@@ -140,17 +125,10 @@ class InputLayer(models.Model):
         return self.title
 
 
-class SeriesType(models.TextChoices):
-    HYETOGRAPH = "hyetograph", "Hyetograph (rainfall)"
-    HYDROGRAPH = "hydrograph", "Hydrograph (flow)"
-    STAGE = "stage", "Stage (water level)"
-    GENERIC = "generic", "Generic"
-
-
 class TimeSeries(models.Model):
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="time_series")
     name = models.CharField(max_length=200)
-    series_type = models.CharField(max_length=12, choices=SeriesType.choices)
+    series_type = models.CharField(max_length=12, choices=SeriesType.choices())
     units = models.CharField(max_length=30)
     timezone = models.CharField(max_length=64, default="UTC")
     source = models.CharField(max_length=300, blank=True)
@@ -222,27 +200,11 @@ class ScenarioApproval(models.Model):
         return f"{self.scenario} approved by {self.approved_by}"
 
 
-class RunStatus(models.TextChoices):
-    CREATED = "created", "Created"
-    BUILDING = "building", "Building"
-    BUILT = "built", "Built"
-    QUEUED = "queued", "Queued"
-    COMPUTING = "computing", "Computing"
-    PROCESSING = "processing", "Processing results"
-    COMPLETE = "complete", "Complete"
-    ERROR = "error", "Error"
-    CANCELLED = "cancelled", "Cancelled"
-
-
-BUILD_IN_FLIGHT = (RunStatus.CREATED, RunStatus.BUILDING)
-TERMINAL_RUN_STATES = (RunStatus.COMPLETE, RunStatus.ERROR, RunStatus.CANCELLED)
-
-
 class Run(models.Model):
     """One build of a scenario into a runnable package and mesh, and later its simulation."""
 
     scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="runs")
-    status = models.CharField(max_length=12, choices=RunStatus.choices, default=RunStatus.CREATED)
+    status = models.CharField(max_length=12, choices=RunStatus.choices(), default=RunStatus.CREATED)
     phase = models.CharField(max_length=32, blank=True)
     resolution = models.FloatField()
     duration = models.PositiveIntegerField()

@@ -16,6 +16,8 @@ from hydrata.compute.errors import GridMismatch
 from hydrata.compute.impact import impact, impact_picture, write_impact_cog
 from hydrata.core.errors import NotFound, ValidationFailed
 from hydrata.storage import get_storage
+from hydrata_contract.errors import ErrorCode
+from hydrata_contract.layers import ResultLayer
 
 FILES = {
     "impact_depth": "impact_depth.tif",
@@ -34,7 +36,7 @@ def comparable(run: Run, other: Run) -> Run:
     if other.scenario.project_id != run.scenario.project_id:
         raise NotFound(
             f"Run {other.pk} does not exist in the project of run {run.pk}, or is not visible to this caller.",
-            code="RUN_NOT_FOUND",
+            code=ErrorCode.RUN_NOT_FOUND,
         )
     return other
 
@@ -64,17 +66,19 @@ def runs_impact(*, run: Run, other: Run) -> dict[str, Any]:
 def _work_out(run: Run, other: Run, prefix: str) -> None:
     storage = get_storage()
     with ExitStack() as stack:
-        rasters = {
+        rasters: dict[int, dict[str, Path]] = {
             owner.pk: {
-                name: stack.enter_context(storage.local_path(key=f"{owner.results_prefix}/{name}.tif"))
-                for name in ("max_depth", "max_stage")
+                layer: stack.enter_context(storage.local_path(key=f"{owner.results_prefix}/{layer.filename}"))
+                for layer in (ResultLayer.MAX_DEPTH, ResultLayer.MAX_STAGE)
             }
             for owner in (run, other)
         }
         try:
             result = impact(run=rasters[run.pk], other=rasters[other.pk])
         except GridMismatch as mismatch:
-            raise ValidationFailed(str(mismatch), code="GRID_MISMATCH", run=run.pk, other_run=other.pk) from None
+            raise ValidationFailed(
+                str(mismatch), code=ErrorCode.GRID_MISMATCH, run=run.pk, other_run=other.pk
+            ) from None
     with tempfile.TemporaryDirectory(prefix="impact-") as workdir:
         written = {"impact_depth": result.depth_difference, "impact_stage": result.stage_difference}
         for name, values in written.items():

@@ -11,24 +11,17 @@ from hydrata.anuga.models import Run
 from hydrata.anuga.projections import crs_code_validate
 from hydrata.compute.sampling import sample_rasters
 from hydrata.storage import get_storage
+from hydrata_contract.layers import ENGINEER_LAYERS, ResultLayer
 
-LAYERS = {
-    "max_depth": ("Maximum depth", "m"),
-    "max_speed": ("Maximum speed", "m/s"),
-    "max_stage": ("Maximum stage (water level)", "m"),
-    "max_hazard": ("Maximum hazard class (ARR 2019: 1-6, 0 dry)", "class"),
-    "time_of_inundation": ("Time of first inundation", "s"),
-    "duration_of_inundation": ("Duration of inundation", "s"),
-}
-# Written by runs since hazard and inundation were added; a run from before has only the first three.
-ENGINEER_LAYERS = ("max_hazard", "time_of_inundation", "duration_of_inundation")
+LAYERS = {layer.value: (layer.label, layer.units) for layer in ResultLayer}
 SAMPLED_LAYERS = {
-    "peak_depth": "max_depth",
-    "peak_stage": "max_stage",
-    "peak_speed": "max_speed",
-    "max_hazard": "max_hazard",
-    "time_of_inundation_s": "time_of_inundation",
-    "duration_of_inundation_s": "duration_of_inundation",
+    "peak_depth": ResultLayer.MAX_DEPTH,
+    "peak_stage": ResultLayer.MAX_STAGE,
+    "peak_speed": ResultLayer.MAX_SPEED,
+    # the sample's key is the layer's own name
+    ResultLayer.MAX_HAZARD.value: ResultLayer.MAX_HAZARD,
+    "time_of_inundation_s": ResultLayer.TIME_OF_INUNDATION,
+    "duration_of_inundation_s": ResultLayer.DURATION_OF_INUNDATION,
 }
 
 
@@ -100,4 +93,4 @@ def sample(run: Run, *, points: list[tuple[float, float]], crs: str) -> list[dic
 
 def _typed(name: str, value: float | None) -> float | int | None:
     """The hazard class is an integer; every other sampled value a number of metres, m/s or seconds."""
-    return int(value) if name == "max_hazard" and value is not None else value
+    return int(value) if name == ResultLayer.MAX_HAZARD and value is not None else value

@@ -11,6 +11,7 @@ from hydrata.compute.charts import series_chart
 from hydrata.compute.sww_series import point_series
 from hydrata.core.errors import ValidationFailed
 from hydrata.storage import get_storage
+from hydrata_contract.errors import ErrorCode
 
 GAUGE_KEYS = ("x", "y", "stage", "depth", "speed", "xvel", "yvel")
 
@@ -24,14 +25,14 @@ def recorded_series(run: Run) -> dict[str, Any]:
         return json.load(stream)
 
 
-def _pick(recorded: list[dict[str, Any]], names: list[str], what: str) -> list[dict[str, Any]]:
+def _pick(recorded: list[dict[str, Any]], names: list[str], what: str, code: ErrorCode) -> list[dict[str, Any]]:
     by_name = {item["name"]: item for item in recorded}
     unknown = [name for name in names if name not in by_name]
     if unknown:
         known = ", ".join(repr(name) for name in by_name) or "none"
         raise ValidationFailed(
             f"The run recorded no {what} named {', '.join(map(repr, unknown))}; it recorded {known}.",
-            code=f"UNKNOWN_{what.upper().replace(' ', '_')}",
+            code=code,
             names=unknown,
         )
     return [by_name[name] for name in names]
@@ -49,11 +50,11 @@ def run_time_series(
     times = recorded["t"]
     series = [
         {"name": gauge["name"], "kind": "gauge", "t": times, **{key: gauge[key] for key in GAUGE_KEYS}}
-        for gauge in _pick(recorded["gauges"], gauges or [], "gauge")
+        for gauge in _pick(recorded["gauges"], gauges or [], "gauge", ErrorCode.UNKNOWN_GAUGE)
     ]
     series += [
         {"name": line["name"], "kind": "flow_line", "t": times, "discharge": line["discharge"]}
-        for line in _pick(recorded["flow_lines"], flow_lines or [], "flow line")
+        for line in _pick(recorded["flow_lines"], flow_lines or [], "flow line", ErrorCode.UNKNOWN_FLOW_LINE)
     ]
     if points:
         series += _point_series(run, points, crs)

@@ -12,13 +12,13 @@ here, so tests/test_import_direction.py looks for cycles among the services them
 from celery import shared_task
 from celery.signals import worker_ready
 
-from hydrata.anuga.models import RunStatus
 from hydrata.anuga.services.build import run_build
 from hydrata.anuga.services.runs import run_queue_after_build, runs_fail_for_worker, runs_reap_stale
 from hydrata.anuga.services.simulation import run_simulate
 from hydrata.anuga.services.terrain import terrain_import
 from hydrata.core.database import database_pools_close
 from hydrata.core.task_limits import time_limits
+from hydrata_contract.states import RunStatus
 
 
 @shared_task(name="anuga.terrain_import", **time_limits("terrain_import"))

@@ -5,6 +5,7 @@ from django.shortcuts import redirect, render
 
 from hydrata.anuga.selectors.projects import projects_visible_to, roles_for
 from hydrata.core.requests import AuthenticatedHttpRequest
+from hydrata_contract.scripts import script_constants
 
 
 def home(request: AuthenticatedHttpRequest) -> HttpResponse:
@@ -19,4 +20,5 @@ def catalogue(request: AuthenticatedHttpRequest) -> HttpResponse:
     roles = roles_for(user=request.user, project_ids=[project.pk for project in projects])
     rows = [(project, roles.get(project.pk) or ("public" if project.is_public else "")) for project in projects]
     map_config = {"basemap": settings.HYDRATA_BASEMAP_URL, "attribution": settings.HYDRATA_BASEMAP_ATTRIBUTION}
-    return render(request, "anuga/catalogue.html", {"projects": rows, "map_config": map_config})
+    context = {"projects": rows, "map_config": map_config, "contract": script_constants()}
+    return render(request, "anuga/catalogue.html", context)

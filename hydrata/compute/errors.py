@@ -3,18 +3,20 @@ them to the platform's errors (hydrata/core/errors.py) or to a failed record, wi
 
 from typing import Any
 
+from hydrata_contract.errors import ErrorCode
+
 # The boundary layer has no features at all.
-BOUNDARY_EMPTY = "BOUNDARY_EMPTY"
+BOUNDARY_EMPTY = ErrorCode.BOUNDARY_EMPTY
 # No External edges, or they do not chain into one closed ring (the message says where).
-BOUNDARY_NO_EXTERNAL = "BOUNDARY_NO_EXTERNAL"
+BOUNDARY_NO_EXTERNAL = ErrorCode.BOUNDARY_NO_EXTERNAL
 # The External edges chain into a ring that cannot be meshed (it crosses itself, an edge has no tag, ...).
-BOUNDARY_INVALID = "BOUNDARY_INVALID"
+BOUNDARY_INVALID = ErrorCode.BOUNDARY_INVALID
 # A mesh-region feature has a `resolution` without `resolution_units` of 'm' or 'm2'.
-MESH_REGION_UNITS_UNMARKED = "MESH_REGION_UNITS_UNMARKED"
+MESH_REGION_UNITS_UNMARKED = ErrorCode.MESH_REGION_UNITS_UNMARKED
 # A mesh-region feature is not a polygon, or its `resolution` is not a positive number.
-MESH_REGION_INVALID = "MESH_REGION_INVALID"
+MESH_REGION_INVALID = ErrorCode.MESH_REGION_INVALID
 # A layer names a coordinate reference system that pyproj does not know.
-CRS_UNKNOWN = "CRS_UNKNOWN"
+CRS_UNKNOWN = ErrorCode.CRS_UNKNOWN
 
 
 class ModelGeometryError(Exception):
@@ -35,14 +37,14 @@ class GeoJSONRejected(Exception):
 
 
 # Terrain refusals (TerrainFileError codes).
-TERRAIN_NOT_GEOTIFF = "TERRAIN_NOT_GEOTIFF"  # not a GeoTIFF: another format, whatever the file is called
-TERRAIN_NO_BANDS = "TERRAIN_NO_BANDS"
-TERRAIN_NO_CRS = "TERRAIN_NO_CRS"
-TERRAIN_CRS_UNSUPPORTED = "TERRAIN_CRS_UNSUPPORTED"
-TERRAIN_ALL_NODATA = "TERRAIN_ALL_NODATA"
-TERRAIN_TOO_MANY_PIXELS = "TERRAIN_TOO_MANY_PIXELS"  # more pixels than the configured ceiling
-TERRAIN_NO_DISK_SPACE = "TERRAIN_NO_DISK_SPACE"  # its working copy would not fit on the disk
-TERRAIN_OUTSIDE_BOUNDARY = "TERRAIN_OUTSIDE_BOUNDARY"
+TERRAIN_NOT_GEOTIFF = ErrorCode.TERRAIN_NOT_GEOTIFF  # not a GeoTIFF: another format, whatever the file is called
+TERRAIN_NO_BANDS = ErrorCode.TERRAIN_NO_BANDS
+TERRAIN_NO_CRS = ErrorCode.TERRAIN_NO_CRS
+TERRAIN_CRS_UNSUPPORTED = ErrorCode.TERRAIN_CRS_UNSUPPORTED
+TERRAIN_ALL_NODATA = ErrorCode.TERRAIN_ALL_NODATA
+TERRAIN_TOO_MANY_PIXELS = ErrorCode.TERRAIN_TOO_MANY_PIXELS  # more pixels than the configured ceiling
+TERRAIN_NO_DISK_SPACE = ErrorCode.TERRAIN_NO_DISK_SPACE  # its working copy would not fit on the disk
+TERRAIN_OUTSIDE_BOUNDARY = ErrorCode.TERRAIN_OUTSIDE_BOUNDARY
 
 
 class TerrainFileError(Exception):

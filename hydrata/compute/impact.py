@@ -11,6 +11,7 @@ import rasterio
 
 from hydrata.compute.errors import GridMismatch
 from hydrata.compute.grid_codes import NODATA, WET_DEPTH_M
+from hydrata_contract.layers import ResultLayer
 
 CHANGE_M = 0.01  # differences smaller than this are "no change" in the areas (the wet-film depth)
 PICTURE_MAX_INCHES = 9.0
@@ -37,10 +38,10 @@ def _read(path: Path) -> tuple[np.ndarray, dict[str, Any]]:
 def impact(*, run: dict[str, Path], other: dict[str, Path]) -> Impact:
     """`run` and `other` name each run's max_depth and max_stage rasters. Raises GridMismatch unless all four
     share the CRS, transform and size."""
-    depth, grid = _read(run["max_depth"])
-    other_depth, other_grid = _read(other["max_depth"])
-    stage, stage_grid = _read(run["max_stage"])
-    other_stage, other_stage_grid = _read(other["max_stage"])
+    depth, grid = _read(run[ResultLayer.MAX_DEPTH])
+    other_depth, other_grid = _read(other[ResultLayer.MAX_DEPTH])
+    stage, stage_grid = _read(run[ResultLayer.MAX_STAGE])
+    other_stage, other_stage_grid = _read(other[ResultLayer.MAX_STAGE])
     if not grid == other_grid == stage_grid == other_stage_grid:
         raise GridMismatch(
             "The two runs' results are on different grids (CRS, cell size, origin or extent "

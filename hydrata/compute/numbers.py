@@ -16,6 +16,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from hydrata_contract.errors import ErrorCode
+
 # A number written as text is at most this long: far more than any honest number needs, little enough that
 # converting it costs nothing (int() of a long string is quadratic; Python refuses beyond 4,300 digits).
 MAX_NUMBER_CHARACTERS = 100
@@ -26,12 +28,12 @@ MAX_INTEGER_DIGITS = 400
 MAX_JSON_DEPTH = 64
 LARGEST = sys.float_info.max
 
-NOT_A_NUMBER = "NOT_A_NUMBER"
-NUMBER_NOT_FINITE = "NUMBER_NOT_FINITE"  # NaN or Infinity
-NUMBER_OUT_OF_RANGE = "NUMBER_OUT_OF_RANGE"  # finite, but beyond ±1.8e308 (1e400, a 400-digit integer)
-NUMBER_TOO_LONG = "NUMBER_TOO_LONG"  # text of more than MAX_NUMBER_CHARACTERS characters
-INVALID_TEXT = "INVALID_TEXT"  # a lone surrogate or a NUL character
-JSON_TOO_DEEP = "JSON_TOO_DEEP"
+NOT_A_NUMBER = ErrorCode.NOT_A_NUMBER
+NUMBER_NOT_FINITE = ErrorCode.NUMBER_NOT_FINITE  # NaN or Infinity
+NUMBER_OUT_OF_RANGE = ErrorCode.NUMBER_OUT_OF_RANGE  # finite, but beyond ±1.8e308 (1e400, a 400-digit integer)
+NUMBER_TOO_LONG = ErrorCode.NUMBER_TOO_LONG  # text of more than MAX_NUMBER_CHARACTERS characters
+INVALID_TEXT = ErrorCode.INVALID_TEXT  # a lone surrogate or a NUL character
+JSON_TOO_DEEP = ErrorCode.JSON_TOO_DEEP
 
 # Both are single characters of a class: the search is linear, nothing to backtrack.
 _UNSTORABLE_CHARACTER = re.compile("[\x00\ud800-\udfff]")
@@ -44,7 +46,7 @@ _FLOAT_RANGE = "±1.8e308, the range of a number"
 class NumberRefused(ValueError):
     """A value that is not a finite number; `reason` describes the value, e.g. "'abc' is not a number"."""
 
-    def __init__(self, code: str, reason: str) -> None:
+    def __init__(self, code: ErrorCode, reason: str) -> None:
         super().__init__(reason)
         self.code = code
         self.reason = reason
@@ -54,7 +56,7 @@ class JSONRefused(ValueError):
     """JSON that parses but cannot be used; `where` is the path to the value ("data.rowData[3].value"), "" for the
     document itself."""
 
-    def __init__(self, code: str, reason: str, *, where: str) -> None:
+    def __init__(self, code: ErrorCode, reason: str, *, where: str) -> None:
         super().__init__(f"{where}: {reason}" if where else reason)
         self.code = code
         self.reason = reason
@@ -145,7 +147,7 @@ def json_read(text: str, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
 class _RefusedLiteral:
     """Stands in for a number json.loads read but must not be used, until the walk names where it is."""
 
-    code: str
+    code: ErrorCode
     reason: str
 
 
@@ -173,7 +175,7 @@ class _Literals:
     def constant(self, name: str) -> _RefusedLiteral:
         return self._refuse(NUMBER_NOT_FINITE, f"{name} is not a number JSON allows; send a finite number or null")
 
-    def _refuse(self, code: str, reason: str) -> _RefusedLiteral:
+    def _refuse(self, code: ErrorCode, reason: str) -> _RefusedLiteral:
         self.refused = True
         return _RefusedLiteral(code, reason)
 

@@ -16,15 +16,10 @@ from PIL import Image
 from hydrata.compute.grid_codes import HAZARD_NODATA, NODATA, WET_DEPTH_M
 from hydrata.compute.package import Grid
 from hydrata.compute.run_statistics import VolumeAccount, run_statistics
+from hydrata_contract.layers import ResultLayer
+from hydrata_contract.states import RunStatus
 
-RASTERS = {
-    "max_depth": "max_depth.tif",
-    "max_speed": "max_speed.tif",
-    "max_stage": "max_stage.tif",
-    "max_hazard": "max_hazard.tif",
-    "time_of_inundation": "time_of_inundation.tif",
-    "duration_of_inundation": "duration_of_inundation.tif",
-}
+RASTERS = {layer.value: layer.filename for layer in ResultLayer}
 PREVIEW_MAX_PIXELS = 1024
 PREVIEW_COLOURMAP = "YlGnBu"  # sequential, light (shallow) to dark blue (deep)
 PREVIEW_RAMP_START = 0.25  # skip the palest quarter of the ramp so that shallow water still shows on a light map
@@ -55,7 +50,7 @@ class MeshMaxima:
 
     def raster_values(self, name: str) -> np.ndarray:
         """The per-triangle values of raster `name`; the duration is NaN (nodata) where the water never rose."""
-        if name == "duration_of_inundation":
+        if name == ResultLayer.DURATION_OF_INUNDATION:
             return np.where(np.isnan(self.time_of_inundation), np.nan, self.duration_of_inundation)
         return getattr(self, name)
 
@@ -201,7 +196,7 @@ def write_results(
     grids = {}
     for name, filename in RASTERS.items():
         values = maxima.raster_values(name)
-        grids[name] = hazard_grid(index, values) if name == "max_hazard" else grid_values(index, values)
+        grids[name] = hazard_grid(index, values) if name == ResultLayer.MAX_HAZARD else grid_values(index, values)
         write_cog(staging.path(filename), grids[name], grid)
     statistics = run_statistics(
         maxima=maxima,
@@ -214,7 +209,7 @@ def write_results(
     )
     staging.path("statistics.json").write_text(json.dumps(statistics, indent=2))
     staging.path("time_series.json").write_text(json.dumps(series))
-    write_preview(staging.path("preview.png"), grids["max_depth"])
+    write_preview(staging.path("preview.png"), grids[ResultLayer.MAX_DEPTH])
     west, north = grid.transform @ (0, 0)
     east, south = grid.transform @ (grid.width, grid.height)
     files = {
@@ -225,7 +220,7 @@ def write_results(
         **extra_files,
     }
     result = {
-        "status": "complete",
+        "status": RunStatus.COMPLETE,
         "files": files,
         "crs": grid.crs.to_string() if grid.crs else None,
         "bounds": [min(west, east), min(south, north), max(west, east), max(south, north)],

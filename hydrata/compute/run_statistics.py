@@ -8,6 +8,7 @@ import numpy as np
 
 from hydrata.compute.grid_codes import HAZARD_NODATA, NODATA, WET_DEPTH_M
 from hydrata.compute.hazard import CLASSES
+from hydrata_contract.layers import ResultLayer
 
 if TYPE_CHECKING:
     from hydrata.compute.results import MeshMaxima
@@ -114,13 +115,13 @@ def run_statistics(
     account's: everything that came in (rain, inflow and through the boundary) and what left through the boundary,
     so in - out is the change in storage (plus the mass error); boundary_net_inflow_m3 is positive when water came
     in through the boundary."""
-    bands = depth_band_areas(grids["max_depth"], cell_area)
+    bands = depth_band_areas(grids[ResultLayer.MAX_DEPTH], cell_area)
     centroids = maxima.centroids
     wet = maxima.max_depth >= WET_DEPTH_M
     depth = peak_at(maxima.max_depth, maxima.time_of_max_depth, centroids)
     speed = peak_at(maxima.max_speed, maxima.time_of_max_speed, centroids)
     stage = peak_at(maxima.max_stage, maxima.time_of_max_stage, centroids, among=wet) if wet.any() else None
-    inundated = grids["time_of_inundation"] != NODATA
+    inundated = grids[ResultLayer.TIME_OF_INUNDATION] != NODATA
     return {
         "peak_depth_m": depth and depth["value"],
         "peak_speed_m_s": speed and speed["value"],
@@ -130,7 +131,7 @@ def run_statistics(
         "peak_stage_at": _where(stage),
         "flooded_area_m2_by_depth_band": bands,
         "wet_area_m2": float(sum(bands.values())),
-        "hazard_area_m2_by_class": hazard_class_areas(grids["max_hazard"], cell_area),
+        "hazard_area_m2_by_class": hazard_class_areas(grids[ResultLayer.MAX_HAZARD], cell_area),
         "inundation_threshold_m": float(inundation_threshold_m),
         "inundated_area_m2": float(np.count_nonzero(inundated) * cell_area),
         "volume_in_m3": float(account.came_in),

@@ -36,6 +36,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from hydrata_contract.compute import EXIT_UNSTABLE
+from hydrata_contract.layers import ResultLayer
+from hydrata_contract.states import RunPhase
+
 if TYPE_CHECKING:  # the heavy imports wait until the first progress line is out
     from hydrata.compute.package import Grid, Package
     from hydrata.compute.peaks import TrianglePeaks
@@ -45,7 +49,7 @@ if TYPE_CHECKING:  # the heavy imports wait until the first progress line is out
 
 EXIT_OK = 0
 EXIT_FAILED = 1
-EXIT_UNSTABLE = 3
+
 
 SPEED_MINIMUM_DEPTH_M = 0.01  # speeds in films thinner than this are ignored by the maxima, hazard too
 DEFAULT_INUNDATION_THRESHOLD_M = 0.05
@@ -81,7 +85,7 @@ class Progress:
     path: Path
     duration: float
     started: float = field(default_factory=time.monotonic)
-    phase: str = "preparing_inputs"
+    phase: str = RunPhase.PREPARING_INPUTS
     sim_time: float = 0.0
 
     def wall_seconds(self) -> float:
@@ -342,7 +346,7 @@ def evolve(model: Model, *, duration: float, yield_seconds: float, progress: Pro
             elapsed = time.monotonic() - computing_started
             eta = elapsed / sim_time * (duration - sim_time) if sim_time > 0 else None
             progress.line(
-                "computing",
+                RunPhase.COMPUTING,
                 sim_time=sim_time,
                 eta_seconds=eta,
                 timestep=timestep,
@@ -411,12 +415,7 @@ class RunState:
 
 RESULT_FILES = (
     "result.json",
-    "max_depth.tif",
-    "max_speed.tif",
-    "max_stage.tif",
-    "max_hazard.tif",
-    "time_of_inundation.tif",
-    "duration_of_inundation.tif",
+    *(layer.filename for layer in ResultLayer),
     SWW_NAME,
     "statistics.json",
     "time_series.json",
@@ -433,7 +432,7 @@ def clear_previous_run(output_dir: Path) -> None:
 
 def run(args: argparse.Namespace, progress: Progress, state: RunState) -> dict[str, Any]:
     """Prepare, mesh, compute and post-process; returns the statistics. Raises on failure, leaving no result."""
-    progress.line("preparing_inputs")
+    progress.line(RunPhase.PREPARING_INPUTS)
     from hydrata.compute.package import dem_grid, load_package
     from hydrata.compute.results import Staging
 
@@ -448,7 +447,7 @@ def run(args: argparse.Namespace, progress: Progress, state: RunState) -> dict[s
             f"every {yield_seconds:g} s, CRS {package.crs}, DEM {grid.width} x {grid.height}."
         )
 
-        progress.line("meshing")
+        progress.line(RunPhase.MESHING)
         model = build_model(package=package, output_dir=args.output, threads=args.threads)
         staging.adopt(SWW_NAME, model.sww_path)
         staging.scratch(model.sww_path.with_name(model.sww_path.name + ".lock"))  # ANUGA's writer lock
@@ -470,7 +469,7 @@ def post_process(
     volume = float(domain.get_water_volume())
     volume_in = float(domain.get_fractional_step_volume_integral())
     totals = {"volume_m3": volume, "inflow_volume_m3": volume_in}
-    progress.line("post_processing", sim_time=sim_time, progress_pct=100.0, eta_seconds=0.0, **totals)
+    progress.line(RunPhase.POST_PROCESSING, sim_time=sim_time, progress_pct=100.0, eta_seconds=0.0, **totals)
     statistics = write_results(
         staging=staging,
         maxima=mesh_maxima(model),
@@ -486,7 +485,7 @@ def post_process(
     try:
         staging.commit()
         state.committed = True
-        progress.line("post_processing", sim_time=sim_time, progress_pct=100.0, eta_seconds=0.0, **totals)
+        progress.line(RunPhase.POST_PROCESSING, sim_time=sim_time, progress_pct=100.0, eta_seconds=0.0, **totals)
     finally:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
     log(f"Complete: {json.dumps(statistics)}")

@@ -15,20 +15,21 @@ from rest_framework.views import set_rollback
 
 from hydrata.core.errors import PlatformError, RequestTooLarge
 from hydrata.core.unavailable import database_unavailable
+from hydrata_contract.errors import ErrorCode
 
 logger = logging.getLogger(__name__)
 
 _DRF_CODES: dict[type[exceptions.APIException], str] = {
-    exceptions.ParseError: "PARSE_ERROR",
-    exceptions.AuthenticationFailed: "AUTHENTICATION_FAILED",
-    exceptions.NotAuthenticated: "NOT_AUTHENTICATED",
-    exceptions.PermissionDenied: "PERMISSION_DENIED",
-    exceptions.NotFound: "NOT_FOUND",
-    exceptions.MethodNotAllowed: "METHOD_NOT_ALLOWED",
-    exceptions.NotAcceptable: "NOT_ACCEPTABLE",
-    exceptions.UnsupportedMediaType: "UNSUPPORTED_MEDIA_TYPE",
-    exceptions.Throttled: "THROTTLED",
-    exceptions.ValidationError: "VALIDATION_ERROR",
+    exceptions.ParseError: ErrorCode.PARSE_ERROR,
+    exceptions.AuthenticationFailed: ErrorCode.AUTHENTICATION_FAILED,
+    exceptions.NotAuthenticated: ErrorCode.NOT_AUTHENTICATED,
+    exceptions.PermissionDenied: ErrorCode.PERMISSION_DENIED,
+    exceptions.NotFound: ErrorCode.NOT_FOUND,
+    exceptions.MethodNotAllowed: ErrorCode.METHOD_NOT_ALLOWED,
+    exceptions.NotAcceptable: ErrorCode.NOT_ACCEPTABLE,
+    exceptions.UnsupportedMediaType: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+    exceptions.Throttled: ErrorCode.THROTTLED,
+    exceptions.ValidationError: ErrorCode.VALIDATION_ERROR,
 }
 
 
@@ -36,7 +37,7 @@ def _drf_code(exc: exceptions.APIException) -> str:
     for cls in type(exc).__mro__:
         if cls in _DRF_CODES:
             return _DRF_CODES[cls]
-    return "ERROR"
+    return ErrorCode.ERROR
 
 
 def _headers(exc: exceptions.APIException) -> dict[str, str]:
@@ -67,7 +68,7 @@ def _validation_body(exc: exceptions.ValidationError) -> dict[str, Any]:
         detail = str(errors[0]) if errors else "Invalid input."
     else:
         detail = str(errors)
-    return {"code": "VALIDATION_ERROR", "detail": detail, "errors": errors}
+    return {"code": ErrorCode.VALIDATION_ERROR, "detail": detail, "errors": errors}
 
 
 def _view_name(context: dict[str, Any]) -> str:
@@ -96,7 +97,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         body = _validation_body(exc)
     elif isinstance(exc, exceptions.Throttled):
         body = {
-            "code": "THROTTLED",
+            "code": ErrorCode.THROTTLED,
             "detail": "Too many requests with this agent key: at most "
             f"{settings.HYDRATA_AGENT_RATE_LIMIT} a minute. Wait before the next one.",
             "retry_after_seconds": _retry_after(exc),
@@ -107,7 +108,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         logger.exception("Unhandled error in %s", _view_name(context))
         set_rollback()
         return Response(
-            {"code": "INTERNAL_ERROR", "detail": "An internal error occurred; it has been logged."},
+            {"code": ErrorCode.INTERNAL_ERROR, "detail": "An internal error occurred; it has been logged."},
             status=status.HTTP_500_INTERNAL_SERVER_ERROR,
         )
 

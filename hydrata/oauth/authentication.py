@@ -15,6 +15,7 @@ from hydrata.agents.selectors import connect_grant_get
 from hydrata.core.errors import AuthenticationError
 from hydrata.oauth.site import connect_flow_on
 from hydrata.oauth.tokens import TokenRefused, looks_like_jwt, verified_claims
+from hydrata_contract.errors import ErrorCode
 
 logger = logging.getLogger(__name__)
 
@@ -31,14 +32,18 @@ class ConnectTokenAuthentication(BaseAuthentication):
         try:
             claims = verified_claims(token)
         except TokenRefused as refused:
-            raise _refused(refused.reason, code="TOKEN_EXPIRED" if refused.expired else "TOKEN_INVALID") from None
+            raise _refused(
+                refused.reason, code=ErrorCode.TOKEN_EXPIRED if refused.expired else ErrorCode.TOKEN_INVALID
+            ) from None
         grant = connect_grant_get(grant_id=claims["grant_id"])
         if grant is None or str(grant.user_id) != claims["sub"]:
-            raise _refused("it names no connection of this account", code="TOKEN_INVALID")
+            raise _refused("it names no connection of this account", code=ErrorCode.TOKEN_INVALID)
         if not _on_record(token):
             # Recorded in the activity log even when refused: the owner should see a revoked token in use.
             request._request.agent_grant = grant  # type: ignore[attr-defined]
-            raise grant_refusal(grant, now=timezone.now()) or _refused("it has been revoked", code="TOKEN_REVOKED")
+            raise grant_refusal(grant, now=timezone.now()) or _refused(
+                "it has been revoked", code=ErrorCode.TOKEN_REVOKED
+            )
         return grant_acting(request, grant)
 
 
@@ -48,7 +53,7 @@ def _on_record(token: str) -> bool:
     return get_access_token_model().objects.filter(token_checksum=checksum).exists()
 
 
-def _refused(reason: str, *, code: str) -> AuthenticationError:
+def _refused(reason: str, *, code: ErrorCode) -> AuthenticationError:
     logger.info("A connect-flow access token was refused (%s): %s.", code, reason)  # never the token itself
     return AuthenticationError(
         f"This access token is not accepted: {reason}. {RECONNECT}", code=code, error="invalid_token"

@@ -9,11 +9,13 @@ from dataclasses import dataclass
 from pyproj import Transformer
 from pyproj.exceptions import ProjError
 
-from hydrata.anuga.models import Project, Terrain, TerrainStatus
+from hydrata.anuga.models import Project, Terrain
 from hydrata.core.errors import ValidationFailed
 from hydrata.observations.models import Quantity
+from hydrata_contract.errors import ErrorCode
+from hydrata_contract.states import TerrainStatus
 
-Problem = tuple[str, str]
+Problem = tuple[ErrorCode, str]
 
 
 @dataclass(frozen=True)
@@ -67,13 +69,13 @@ def terrain_extent(*, project: Project) -> Extent | None:
 def place_problem(x: float, y: float, *, crs: str, extent: Extent | None) -> Problem | None:
     if not (math.isfinite(x) and math.isfinite(y)):
         return (
-            "POINT_NOT_IN_CRS",
+            ErrorCode.POINT_NOT_IN_CRS,
             f"the point cannot be placed in the project CRS from {crs}: check that its "
             "coordinates are in that CRS (longitude first for EPSG:4326)",
         )
     if extent is not None and not extent.contains(x, y):
         return (
-            "OUTSIDE_TERRAIN",
+            ErrorCode.OUTSIDE_TERRAIN,
             f"the point ({x:.1f}, {y:.1f}) is outside the project's terrain "
             f"({extent.describe()}); check its coordinates and CRS",
         )
@@ -82,11 +84,17 @@ def place_problem(x: float, y: float, *, crs: str, extent: Extent | None) -> Pro
 
 def value_problem(*, quantity: str, value: float | None, tolerance: float | None) -> Problem | None:
     if value is None or not math.isfinite(value):
-        return ("VALUE_NOT_FINITE", f"the value must be a finite number of metres, not {value!r}")
+        return (ErrorCode.VALUE_NOT_FINITE, f"the value must be a finite number of metres, not {value!r}")
     if quantity == Quantity.PEAK_DEPTH and value < 0:
-        return ("NEGATIVE_DEPTH", f"a peak depth cannot be negative ({value} m); a water level belongs in peak_stage")
+        return (
+            ErrorCode.NEGATIVE_DEPTH,
+            f"a peak depth cannot be negative ({value} m); a water level belongs in peak_stage",
+        )
     if tolerance is None or not math.isfinite(tolerance) or tolerance <= 0:
-        return ("INVALID_TOLERANCE", f"the tolerance must be a positive number of metres (e.g. 0.3), not {tolerance!r}")
+        return (
+            ErrorCode.INVALID_TOLERANCE,
+            f"the tolerance must be a positive number of metres (e.g. 0.3), not {tolerance!r}",
+        )
     return None
 
 

@@ -3,12 +3,14 @@ settings it was built with (from its package, as the simulation saw them)."""
 
 import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from hydrata.anuga.models import Run
 from hydrata.compute.comparison import DECIMALS, Peaks
 from hydrata.compute.sampling import sample_rasters
 from hydrata.storage import get_storage
+from hydrata_contract.layers import ResultLayer
 
 # The input each setting shows and the feature property that says what it does.
 LAYER_SETTINGS = {"friction": "mannings", "inflow": "data", "rainfall": "data"}
@@ -21,11 +23,12 @@ def run_peaks(*, run: Run, points: Sequence[tuple[float, float]]) -> list[Peaks]
         return []
     storage = get_storage()
     with (
-        storage.local_path(key=f"{run.results_prefix}/max_stage.tif") as stage,
-        storage.local_path(key=f"{run.results_prefix}/max_depth.tif") as depth,
+        storage.local_path(key=f"{run.results_prefix}/{ResultLayer.MAX_STAGE.filename}") as stage,
+        storage.local_path(key=f"{run.results_prefix}/{ResultLayer.MAX_DEPTH.filename}") as depth,
     ):
-        samples = sample_rasters(rasters={"max_stage": stage, "max_depth": depth}, points=points, decimals=DECIMALS)
-    return [Peaks(stage=sample["max_stage"], depth=sample["max_depth"]) for sample in samples]
+        rasters: dict[str, Path] = {ResultLayer.MAX_STAGE: stage, ResultLayer.MAX_DEPTH: depth}
+        samples = sample_rasters(rasters=rasters, points=points, decimals=DECIMALS)
+    return [Peaks(stage=sample[ResultLayer.MAX_STAGE], depth=sample[ResultLayer.MAX_DEPTH]) for sample in samples]
 
 
 def run_settings(*, run: Run) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from hydrata.anuga.selectors.projects import projects_visible_to
 from hydrata.compute.comparison import observations_fingerprint
 from hydrata.core.errors import NotFound
 from hydrata.observations.models import Comparison, FloodEvent, Observation
+from hydrata_contract.errors import ErrorCode
 
 
 def events_of(*, project: Project) -> QuerySet[FloodEvent]:
@@ -19,7 +20,7 @@ def event_get(*, project: Project, event_id: int) -> FloodEvent:
     if event is None:
         raise NotFound(
             f"Project {project.pk} has no flood event {event_id}. list_observations shows its events.",
-            code="EVENT_NOT_FOUND",
+            code=ErrorCode.EVENT_NOT_FOUND,
         )
     return event
 
@@ -33,7 +34,7 @@ def event_visible_get(*, user: User, event_id: int) -> FloodEvent:
     )
     if event is None:
         raise NotFound(
-            f"Flood event {event_id} does not exist or is not visible to this caller.", code="EVENT_NOT_FOUND"
+            f"Flood event {event_id} does not exist or is not visible to this caller.", code=ErrorCode.EVENT_NOT_FOUND
         )
     return event
 
@@ -46,7 +47,9 @@ def observations_of(*, project: Project, event: FloodEvent | None = None) -> Que
 def observation_get(*, project: Project, observation_id: int) -> Observation:
     observation = observations_of(project=project).filter(pk=observation_id).first()
     if observation is None:
-        raise NotFound(f"Project {project.pk} has no observation {observation_id}.", code="OBSERVATION_NOT_FOUND")
+        raise NotFound(
+            f"Project {project.pk} has no observation {observation_id}.", code=ErrorCode.OBSERVATION_NOT_FOUND
+        )
     return observation
 
 
@@ -59,7 +62,8 @@ def comparison_get(*, user: User, comparison_id: int) -> Comparison:
     )
     if comparison is None:
         raise NotFound(
-            f"Comparison {comparison_id} does not exist or is not visible to this caller.", code="COMPARISON_NOT_FOUND"
+            f"Comparison {comparison_id} does not exist or is not visible to this caller.",
+            code=ErrorCode.COMPARISON_NOT_FOUND,
         )
     return comparison
 

@@ -3,15 +3,16 @@
 from rest_framework import status
 
 from hydrata.core.errors import PlatformError
+from hydrata_contract.errors import ErrorCode
 
 
 class StorageError(PlatformError):
-    error_code = "STORAGE_ERROR"
+    error_code = ErrorCode.STORAGE_ERROR
     default_detail = "The file store refused the request."
 
 
 class InvalidStorageKey(StorageError):
-    error_code = "INVALID_STORAGE_KEY"
+    error_code = ErrorCode.INVALID_STORAGE_KEY
     default_detail = (
         "A storage key is a relative path of non-empty segments, without '.', '..', backslashes or control characters."
     )
@@ -19,32 +20,32 @@ class InvalidStorageKey(StorageError):
 
 class StorageObjectNotFound(StorageError):
     status_code: int = status.HTTP_404_NOT_FOUND
-    error_code = "NOT_FOUND"
+    error_code = ErrorCode.NOT_FOUND
     default_detail = "No file is stored under this key."
 
 
 class SignatureInvalid(StorageError):
     status_code: int = status.HTTP_403_FORBIDDEN
-    error_code = "SIGNATURE_INVALID"
+    error_code = ErrorCode.SIGNATURE_INVALID
     default_detail = "This link is not valid: it was changed after it was issued. Ask for a new link."
 
 
 class UrlExpired(StorageError):
     status_code: int = status.HTTP_403_FORBIDDEN
-    error_code = "URL_EXPIRED"
+    error_code = ErrorCode.URL_EXPIRED
     default_detail = "This link has expired. Ask for a new link and use it before it expires."
 
 
 class ContentTypeMismatch(StorageError):
     status_code: int = status.HTTP_403_FORBIDDEN
-    error_code = "CONTENT_TYPE_MISMATCH"
+    error_code = ErrorCode.CONTENT_TYPE_MISMATCH
 
 
 class UploadTooLarge(StorageError):
     status_code: int = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    error_code = "UPLOAD_TOO_LARGE"
+    error_code = ErrorCode.UPLOAD_TOO_LARGE
 
 
 class UploadIncomplete(StorageError):
-    error_code = "UPLOAD_INCOMPLETE"
+    error_code = ErrorCode.UPLOAD_INCOMPLETE
     default_detail = "The upload ended before all the bytes it announced arrived. Send the file again."

@@ -13,6 +13,7 @@ from django.views.decorators.csrf import csrf_exempt
 from hydrata.storage.errors import StorageError, StorageObjectNotFound, UploadTooLarge
 from hydrata.storage.local import CHUNK_BYTES, LocalStorage, too_large_detail
 from hydrata.storage.signing import verify_download, verify_upload
+from hydrata_contract.errors import ErrorCode
 
 
 @csrf_exempt
@@ -82,7 +83,7 @@ def _refusal(error: StorageError) -> JsonResponse:
 
 def _method_not_allowed(*, allowed: str) -> JsonResponse:
     response = JsonResponse(
-        {"code": "METHOD_NOT_ALLOWED", "detail": f"This link accepts only {allowed} requests."}, status=405
+        {"code": ErrorCode.METHOD_NOT_ALLOWED, "detail": f"This link accepts only {allowed} requests."}, status=405
     )
     response["Allow"] = allowed
     return response

@@ -12,6 +12,7 @@ from django.db.models import Q, QuerySet
 from hydrata.core.errors import NotFound
 from hydrata.storage import get_storage
 from hydrata.uploads.models import Dataset, UploadExecution
+from hydrata_contract.errors import ErrorCode
 
 
 def execution_get(*, user: User, execution_id: UUID | str) -> UploadExecution:
@@ -26,7 +27,7 @@ def execution_get(*, user: User, execution_id: UUID | str) -> UploadExecution:
     if execution is None:
         raise NotFound(
             f"Upload execution {str(execution_id)[:64]!r} does not exist or is not visible to this caller.",
-            code="EXECUTION_NOT_FOUND",
+            code=ErrorCode.EXECUTION_NOT_FOUND,
         )
     return execution
 
@@ -41,7 +42,7 @@ def dataset_get(*, owner: User, shared_ids: Iterable[int], dataset_id: int) -> D
     dataset = datasets_visible(owner=owner, shared_ids=shared_ids).filter(pk=dataset_id).first()
     if dataset is None:
         raise NotFound(
-            f"Dataset {dataset_id} does not exist or is not visible to this caller.", code="DATASET_NOT_FOUND"
+            f"Dataset {dataset_id} does not exist or is not visible to this caller.", code=ErrorCode.DATASET_NOT_FOUND
         )
     return dataset
 

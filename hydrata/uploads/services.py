@@ -22,6 +22,7 @@ from hydrata.compute.geojson import InspectedCollection, crs_urn, geojson_inspec
 from hydrata.core.errors import ValidationFailed
 from hydrata.storage import get_storage
 from hydrata.uploads.models import Dataset, UploadExecution, UploadStatus
+from hydrata_contract.errors import ErrorCode
 
 logger = logging.getLogger(__name__)
 
@@ -41,13 +42,13 @@ def upload_create(*, user: User, uploaded_file: UploadedFile) -> UploadExecution
     if extension not in GEOJSON_EXTENSIONS:
         raise ValidationFailed(
             f"{original_name[:100]!r} is not a GeoJSON file: upload a file ending in .geojson or .json.",
-            code="NOT_GEOJSON",
+            code=ErrorCode.NOT_GEOJSON,
         )
     limit = settings.HYDRATA_GEOJSON_MAX_BYTES
     if (uploaded_file.size or 0) > limit:
         raise ValidationFailed(
             f"The file is {uploaded_file.size:,} bytes; a GeoJSON upload may be at most {limit:,} bytes.",
-            code="UPLOAD_TOO_LARGE",
+            code=ErrorCode.UPLOAD_TOO_LARGE,
             size=uploaded_file.size,
             max_bytes=limit,
         )

@@ -1,13 +1,16 @@
 import asyncio
 import base64
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from django.conf import settings
 from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, ImageContent, TextContent
 from pydantic import BaseModel, Field
 
+from hydrata_contract import layers, states
+from hydrata_contract.compute import ComputeBackend
+from hydrata_contract.errors import ErrorCode
 from hydrata_mcp.client import PlatformClient, PlatformToolError, refusal_error
 from hydrata_mcp.handback import HandBack, ui_url
 from hydrata_mcp.pagination import page_numbers
@@ -17,12 +20,8 @@ from hydrata_mcp.tools.registry import tool
 
 RUNS = "/api/v2/anuga/runs/"
 RunId = Annotated[int, Field(ge=1, description="From list_runs.")]
-RUN_LAYERS = tuple(
-    f"result_layers.gn_layer_{name}"
-    for name in ("max_depth", "max_speed", "max_stage", "max_hazard", "time_of_inundation", "duration_of_inundation")
-)
+RUN_LAYERS = tuple(f"result_layers.gn_layer_{layer}" for layer in layers.ResultLayer)
 RUN_STATISTICS = ("statistics.hazard_area_m2_by_class", "statistics.mass_balance_error_pct")
-Status = Literal["created", "building", "built", "queued", "computing", "processing", "complete", "error", "cancelled"]
 
 
 class RunStatus(BaseModel):
@@ -135,7 +134,7 @@ async def _post_launch(api: PlatformClient, path: str, *, json: dict[str, Any] |
     if response.status != 409:
         return response.data
     body = response.data if isinstance(response.data, dict) else {}
-    if body.get("code") != "APPROVAL_REQUIRED":
+    if body.get("code") != ErrorCode.APPROVAL_REQUIRED:
         raise refusal_error(409, body)
     link = str(body.get("ui_url") or "")
     if not link.startswith(f"{settings.HYDRATA_SITE_URL}/"):
@@ -146,7 +145,7 @@ async def _post_launch(api: PlatformClient, path: str, *, json: dict[str, Any] |
         f"approval needs a new one). Ask the user to review it and press 'Approve for a run' here: {link} "
         "Then call this tool again.",
         status=409,
-        code="APPROVAL_REQUIRED",
+        code=ErrorCode.APPROVAL_REQUIRED,
     )
 
 
@@ -174,8 +173,8 @@ async def start_simulation(
     ctx: Context,
     scenario_id: Annotated[int, Field(ge=1, description="A built scenario (see build_scenario).")],
     compute_backend: Annotated[
-        Literal["local", "ec2", "batch"], Field(description="Where to compute; local is the platform's workers.")
-    ] = "local",
+        ComputeBackend, Field(description="Where to compute; local is the platform's workers.")
+    ] = ComputeBackend.LOCAL,
 ) -> LaunchedRun:
     """Run a built scenario's ANUGA simulation. It SPENDS MONEY: only after the user reviewed the model and said
     to run it. Refused when paused, over the spend limit or unapproved (APPROVAL_REQUIRED, with the link)."""
@@ -214,7 +213,7 @@ async def get_run(ctx: Context, run_id: RunId) -> Run:
 async def list_runs(
     ctx: Context,
     project_id: ProjectId,
-    status_filter: Annotated[Status | None, Field(description="Only runs in this state.")] = None,
+    status_filter: Annotated[states.RunStatus | None, Field(description="Only runs in this state.")] = None,
     page: Page = 1,
     page_size: PageSize = 100,
 ) -> RunList:
@@ -233,7 +232,9 @@ async def cancel_run(ctx: Context, run_id: RunId) -> LaunchedRun:
     api = PlatformClient.for_context(ctx)
     await api.post(f"{RUNS}{run_id}/cancel/")
     data = (await api.get(f"{RUNS}{run_id}/")).data
-    return await _launched(api, data, "cancelled", f"Run {run_id} is being cancelled (now {data['status']}).")
+    return await _launched(
+        api, data, states.RunStatus.CANCELLED, f"Run {run_id} is being cancelled (now {data['status']})."
+    )
 
 
 @tool(title="Retry a failed run", relied_on=("id", "status"))

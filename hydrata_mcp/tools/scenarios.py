@@ -4,6 +4,8 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
+from hydrata_contract.errors import ErrorCode
+from hydrata_contract.states import BUILD_IN_FLIGHT, RunStatus
 from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.handback import HandBack, ui_url
 from hydrata_mcp.polling import (
@@ -18,8 +20,7 @@ from hydrata_mcp.tools.projects import PROJECTS, base_map_of
 from hydrata_mcp.tools.registry import tool
 
 CONFIRM_ABOVE_TRIANGLES = 100_000
-BUILD_IN_FLIGHT = {"created", "building"}
-BUILD_FAILED = {"error", "cancelled"}
+BUILD_FAILED = (RunStatus.ERROR, RunStatus.CANCELLED)
 # What a scenario's result promises: the price of a run before it is built, and where the scenario stands.
 ESTIMATE = ("mesh_triangle_count_estimate", "compute_cost_estimate", "vcpu_hours_estimate", "computed_status")
 
@@ -366,7 +367,10 @@ def _build_without_posting(view: ScenarioView, base_map: int, *, confirm: bool, 
     ):
         return _built(view, base_map, posted=False, polls=0, elapsed=0.0)
     if view.mesh_triangle_count_estimate is None:
-        problem = view.mesh_estimate_problem or {"code": "NO_ESTIMATE", "detail": "The scenario has no estimate."}
+        problem = view.mesh_estimate_problem or {
+            "code": ErrorCode.NO_ESTIMATE,
+            "detail": "The scenario has no estimate.",
+        }
         return _refused(view, base_map, problem | {"fixable_in_map": True})
     if view.mesh_triangle_count_estimate > CONFIRM_ABOVE_TRIANGLES and not confirm:
         return BuildResult(
@@ -411,15 +415,15 @@ def _refused(view: ScenarioView, base_map: int, problem: dict[str, Any]) -> Buil
 def _built(view: ScenarioView, base_map: int, *, posted: bool, polls: int, elapsed: float) -> BuildResult:
     run = view.latest_run
     status = view.computed_status
-    outcome = "timed_out" if _in_flight(view) else ("error" if status in BUILD_FAILED else "built")
+    outcome = "timed_out" if _in_flight(view) else (RunStatus.ERROR if status in BUILD_FAILED else RunStatus.BUILT)
     link = ui_url(base_map=base_map, panel="scenario", scenario=view.id, run=run.id if run else None)
     count = run.mesh_triangle_count if run else None
     say = {
-        "built": f"The scenario is built: a mesh of {count:,} triangles (estimated "
+        RunStatus.BUILT: f"The scenario is built: a mesh of {count:,} triangles (estimated "
         f"{view.mesh_triangle_count_estimate:,}). Look at it here before we run it: {link}"
         if count is not None
         else f"The scenario is built. Look at it here: {link}",
-        "error": f"The build failed: {run.user_message or run.error_message if run else 'unknown error'}",
+        RunStatus.ERROR: f"The build failed: {run.user_message or run.error_message if run else 'unknown error'}",
         "timed_out": "The build is still running.",
     }[outcome]
     return BuildResult(

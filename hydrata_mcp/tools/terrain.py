@@ -4,6 +4,8 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
+from hydrata_contract.errors import ErrorCode
+from hydrata_contract.states import TerrainStatus
 from hydrata_mcp.client import PlatformClient, refusal_error
 from hydrata_mcp.handback import HandBack, ui_url
 from hydrata_mcp.polling import (
@@ -17,7 +19,7 @@ from hydrata_mcp.tools.arguments import ProjectId
 from hydrata_mcp.tools.projects import PROJECTS, base_map_of
 from hydrata_mcp.tools.registry import tool
 
-TERMINAL = {"ready", "error"}
+TERMINAL = (TerrainStatus.READY, TerrainStatus.ERROR)
 
 
 class TerrainRecord(BaseModel):
@@ -141,7 +143,7 @@ async def get_terrain(
             listed = (await api.get(f"{PROJECTS}{project_id}/terrain/")).data["results"]
             return listed[0] if listed else None
         response = await api.get(f"{PROJECTS}{project_id}/terrain/{terrain_id}/", allow=(404,))
-        if response.status == 404 and response.data.get("code") != "TERRAIN_NOT_FOUND":
+        if response.status == 404 and response.data.get("code") != ErrorCode.TERRAIN_NOT_FOUND:
             raise refusal_error(response.status, response.data)
         return None if response.status == 404 else response.data
 
@@ -180,11 +182,12 @@ def _terrain_wait(data: dict[str, Any] | None, polls: int, elapsed: float, base_
         "resolution_m": terrain.resolution,
     }
     link = ui_url(base_map=base_map, panel="terrain", layer=terrain.id)
-    say = {
-        "ready": f"The terrain is ready: elevations {terrain.elevation_min} to {terrain.elevation_max} m, "
+    says: dict[str, str] = {
+        TerrainStatus.READY: f"The terrain is ready: elevations {terrain.elevation_min} to {terrain.elevation_max} m, "
         f"{(terrain.nodata_fraction or 0) * 100:.1f}% without data. Check it in the map: {link}",
-        "error": f"The terrain import failed: {terrain.error_message}",
-    }.get(outcome, f"The terrain is still importing ({terrain.status}).")
+        TerrainStatus.ERROR: f"The terrain import failed: {terrain.error_message}",
+    }
+    say = says.get(outcome, f"The terrain is still importing ({terrain.status}).")
     return TerrainWait(
         outcome=outcome,
         status=terrain.status,

@@ -13,6 +13,7 @@ from mcp_types import CallToolResult, ContentBlock, ImageContent, TextContent
 from pydantic import BaseModel, Field
 from pyproj import Transformer
 
+from hydrata_contract.layers import FIRST_SHOWN
 from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.handback import ui_url
 from hydrata_mcp.tools.arguments import ProjectId
@@ -24,7 +25,7 @@ from hydrata_mcp.tools.scenarios import ScenarioId
 from hydrata_mcp.ui.overlay import stitched_overlay
 from hydrata_mcp.ui.shapes import outline_rings, simplified_features
 
-DEPTH_LAYER = "max_depth"
+DEPTH_LAYER = FIRST_SHOWN
 INPUT_KINDS = {
     "boundary": "boundaries",
     "friction": "frictions",

@@ -8,8 +8,9 @@ import numpy as np
 from django.contrib.auth.models import User
 from PIL import Image
 
-from hydrata.anuga.models import Run, RunStatus, Scenario
+from hydrata.anuga.models import Run, Scenario
 from hydrata.storage import get_storage
+from hydrata_contract.states import RunStatus
 from tests.factories import make_project
 
 SIGNATURES = ("X-Amz-Signature", "X-Amz-Security-Token", "X-Hydrata-Signature")

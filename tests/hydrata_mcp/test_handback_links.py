@@ -16,7 +16,8 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from config.celery import app as celery_app
-from hydrata.anuga.models import Run, RunStatus, Scenario
+from hydrata.anuga.models import Run, Scenario
+from hydrata_contract.states import RunStatus
 from tests.data import BOUNDARY, RAINFALL
 from tests.factories import make_finished_run, make_grant
 from tests.hydrata_mcp.test_model_building import put_terrain, upload_geojson

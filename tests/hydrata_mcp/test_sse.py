@@ -5,7 +5,8 @@ import time
 
 import pytest
 
-from hydrata.anuga.models import Terrain, TerrainStatus
+from hydrata.anuga.models import Terrain
+from hydrata_contract.states import TerrainStatus
 from hydrata_mcp.sse import events, rewrite_data
 from tests.factories import make_grant, make_project
 from tests.mcp_client import mcp_client

@@ -11,6 +11,7 @@ from hydrata.agents.selectors import account_for_user, spend_used_this_month
 from hydrata.agents.services import capability_suggestion_create
 from hydrata.core.errors import ValidationFailed
 from hydrata.core.requests import AuthenticatedRequest
+from hydrata_contract.errors import ErrorCode
 
 
 class AgentMeView(APIView):
@@ -23,7 +24,7 @@ class AgentMeView(APIView):
         grant = grant_of(request)
         if grant is None:
             raise ValidationFailed(
-                "This endpoint describes an agent grant; sign in with an agent key.", code="NO_AGENT_GRANT"
+                "This endpoint describes an agent grant; sign in with an agent key.", code=ErrorCode.NO_AGENT_GRANT
             )
         account = account_for_user(user=grant.user)
         limit = account.monthly_spend_limit if account else None

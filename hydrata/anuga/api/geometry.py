@@ -10,6 +10,7 @@ from hydrata.anuga.selectors.map_geometry import input_layer_features, scenario_
 from hydrata.anuga.selectors.model_inputs import input_layer_get
 from hydrata.compute.numbers import finite_number
 from hydrata.core.errors import ValidationFailed
+from hydrata_contract.errors import ErrorCode
 
 
 class InputLayerFeaturesView(ProjectScopedView):
@@ -29,10 +30,10 @@ def bounds_of(text: str) -> tuple[float, float, float, float] | None:
     try:
         west, south, east, north = (finite_number(part) for part in text.split(",", 4))
     except ValueError:  # a part that is no finite number (NumberRefused), or not four parts
-        raise ValidationFailed("bbox is west,south,east,north in degrees.", code="INVALID_BBOX") from None
+        raise ValidationFailed("bbox is west,south,east,north in degrees.", code=ErrorCode.INVALID_BBOX) from None
     if not (-180 <= west < east <= 180 and -90 <= south < north <= 90):
         raise ValidationFailed(
-            "bbox must run west < east within ±180 and south < north within ±90.", code="INVALID_BBOX"
+            "bbox must run west < east within ±180 and south < north within ±90.", code=ErrorCode.INVALID_BBOX
         )
     return west, south, east, north
 

@@ -6,10 +6,10 @@ from rest_framework.response import Response
 from hydrata.anuga.api import schemas
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.api.serializers import InputLayerOutput
-from hydrata.anuga.models import InputKind
 from hydrata.anuga.selectors.model_inputs import input_layer_get, input_layers_of
 from hydrata.anuga.services.inputs import input_layer_attach
 from hydrata.core.requests import AuthenticatedRequest
+from hydrata_contract.inputs import InputKind
 
 # The REST path of each kind, as the Hydrata API names them.
 KIND_PATHS = {
@@ -64,7 +64,7 @@ class AllInputsView(ProjectScopedView):
 
     @extend_schema(responses={200: schemas.InputsByKind})
     def get(self, request: AuthenticatedRequest) -> Response:
-        grouped: dict[str, list] = {kind: [] for kind in InputKind.values}
+        grouped: dict[str, list] = {kind: [] for kind in InputKind.values()}
         for row in InputLayerOutput(input_layers_of(project=self.project), many=True).data:
             grouped[row["kind"]].append(row)
         return Response(grouped)

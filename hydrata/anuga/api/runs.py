@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 from hydrata.agents.permissions import grant_of, signed_links_for
 from hydrata.anuga.api import schemas
 from hydrata.anuga.api.base import ProjectScopedView
-from hydrata.anuga.models import Run, RunStatus, Scenario
+from hydrata.anuga.models import Run, Scenario
 from hydrata.anuga.projections import crs_code_validate
 from hydrata.anuga.run_impact import comparable, runs_impact
 from hydrata.anuga.run_results import preview_png, result_layers, sample
@@ -19,6 +19,9 @@ from hydrata.anuga.selectors.runs import phase_of, run_get, runs_of
 from hydrata.anuga.services.runs import run_cancel, run_retry, run_start
 from hydrata.core.errors import Conflict, NotFound
 from hydrata.core.requests import AuthenticatedRequest
+from hydrata_contract.compute import ComputeBackend
+from hydrata_contract.errors import ErrorCode
+from hydrata_contract.states import RunStatus
 
 LOG_TAIL_LINES = 60
 # What a caller who sees a project only because it is public may read of its runs: their published results
@@ -51,7 +54,7 @@ WITHHELD_AS = {"error_message": "", "user_message": "", "log_tail": []}
 
 
 class StartInput(serializers.Serializer):
-    compute_backend = serializers.CharField(default="local", max_length=10)
+    compute_backend = serializers.CharField(default=ComputeBackend.LOCAL, max_length=10)
 
 
 class PointInput(serializers.Serializer):
@@ -167,7 +170,8 @@ class ScenarioRunView(APIView):
         scenario = Scenario.objects.filter(pk=scenario_id, project__in=projects_visible_to(user=request.user)).first()
         if scenario is None:
             raise NotFound(
-                f"Scenario {scenario_id} does not exist or is not visible to this caller.", code="SCENARIO_NOT_FOUND"
+                f"Scenario {scenario_id} does not exist or is not visible to this caller.",
+                code=ErrorCode.SCENARIO_NOT_FOUND,
             )
         project_get_writable(user=request.user, project_id=scenario.project_id)
         data = StartInput(data=request.data)
@@ -219,13 +223,15 @@ class ProjectRunsView(ProjectScopedView, GenericAPIView):
     grant_levels = {"GET": "read"}
 
     @extend_schema(
-        parameters=[OpenApiParameter("status", str, enum=RunStatus.values, description="Only runs in this state.")],
+        parameters=[OpenApiParameter("status", str, enum=RunStatus.values(), description="Only runs in this state.")],
         responses={200: schemas.RunDetail(many=True)},
     )
     def get(self, request: AuthenticatedRequest) -> Response:
         wanted = request.query_params.get("status") or None
-        if wanted and wanted not in RunStatus.values:
-            raise Conflict(f"status must be one of {', '.join(RunStatus.values)}.", code="INVALID_STATUS_FILTER")
+        if wanted and wanted not in RunStatus.values():
+            raise Conflict(
+                f"status must be one of {', '.join(RunStatus.values())}.", code=ErrorCode.INVALID_STATUS_FILTER
+            )
         page = self.paginate_queryset(runs_of(project=self.project, status=wanted))
         in_full = reads_in_full(user=request.user, project_id=self.project.pk)
         links = signed_links_for(request)
@@ -237,7 +243,9 @@ class ProjectRunsView(ProjectScopedView, GenericAPIView):
 def finished_run(run: Run) -> Run:
     if run.status != RunStatus.COMPLETE or not run.results_prefix:
         raise Conflict(
-            f"Run {run.pk} has no results yet (status {run.status}).", code="RUN_NOT_COMPLETE", status=run.status
+            f"Run {run.pk} has no results yet (status {run.status}).",
+            code=ErrorCode.RUN_NOT_COMPLETE,
+            status=run.status,
         )
     return run
 

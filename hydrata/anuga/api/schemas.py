@@ -9,7 +9,8 @@ from typing import Any
 from rest_framework import serializers
 
 from hydrata.anuga.api.serializers import InputLayerOutput, ProjectOutput, TerrainOutput
-from hydrata.anuga.models import InputKind, RunStatus
+from hydrata_contract.inputs import InputKind
+from hydrata_contract.states import RunStatus
 
 
 def numbers(**kwargs: Any) -> serializers.ListField:
@@ -34,7 +35,7 @@ SERIES_KINDS = ["gauge", "flow_line", "point"]
 
 
 def run_status_field() -> serializers.ChoiceField:
-    return serializers.ChoiceField(choices=RunStatus.choices)
+    return serializers.ChoiceField(choices=RunStatus.choices())
 
 
 class Terrain(TerrainOutput):
@@ -94,14 +95,14 @@ class InputsByKind(serializers.Serializer):
     """AllInputsView: every input row of the project under its kind."""
 
     def get_fields(self) -> dict[str, serializers.Field]:
-        return {kind: InputLayerOutput(many=True) for kind in InputKind.values}
+        return {kind: InputLayerOutput(many=True) for kind in InputKind.values()}
 
 
 class LayerFeatures(serializers.Serializer):
     """input_layer_features: a GeoJSON FeatureCollection in WGS84, with the row it came from."""
 
     type = serializers.ChoiceField(choices=["FeatureCollection"])
-    kind = serializers.ChoiceField(choices=InputKind.choices)
+    kind = serializers.ChoiceField(choices=InputKind.choices())
     layer = serializers.IntegerField()
     feature_count = serializers.IntegerField()
     bbox_wgs84 = numbers(allow_null=True)

@@ -1,8 +1,9 @@
 from django.conf import settings
 from rest_framework import serializers
 
-from hydrata.anuga.models import InputLayer, Project, Terrain, TerrainStatus
+from hydrata.anuga.models import InputLayer, Project, Terrain
 from hydrata.storage import get_storage
+from hydrata_contract.states import TerrainStatus
 
 
 class ProjectCreateInput(serializers.Serializer):

@@ -13,6 +13,7 @@ from hydrata.anuga.selectors.model_inputs import terrain_get, terrains_of
 from hydrata.anuga.services.terrain import terrain_upload_direct, terrain_upload_finalize, terrain_upload_presign
 from hydrata.core.errors import ValidationFailed
 from hydrata.core.requests import AuthenticatedRequest
+from hydrata_contract.errors import ErrorCode
 
 
 class PresignInput(serializers.Serializer):
@@ -70,7 +71,7 @@ class TerrainDirectUploadView(ProjectScopedView):
     def post(self, request: AuthenticatedRequest) -> Response:
         uploaded = request.FILES.get("file")
         if uploaded is None:
-            raise ValidationFailed("Send the GeoTIFF as the multipart field 'file'.", code="FILE_MISSING")
+            raise ValidationFailed("Send the GeoTIFF as the multipart field 'file'.", code=ErrorCode.FILE_MISSING)
         terrain = terrain_upload_direct(
             project=self.project,
             user=request.user,

@@ -10,13 +10,15 @@ from rest_framework.views import APIView
 from hydrata.anuga.api import schemas
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.api.runs import finished_run
-from hydrata.anuga.models import Terrain, TerrainStatus
+from hydrata.anuga.models import Terrain
 from hydrata.anuga.selectors.model_inputs import terrain_get
 from hydrata.anuga.selectors.runs import run_get
 from hydrata.anuga.selectors.tiles import run_tile, run_tile_layers, terrain_tile, terrain_tile_layers
 from hydrata.compute.tiles import tile_address_problem
 from hydrata.core.errors import Conflict, ValidationFailed
 from hydrata.core.requests import AuthenticatedRequest
+from hydrata_contract.errors import ErrorCode
+from hydrata_contract.states import TerrainStatus
 
 # Private: the tiles are scoped to the caller. The rasters behind a URL never change.
 CACHE_CONTROL = "private, max-age=86400"
@@ -32,11 +34,11 @@ def tile_address(z: str, x: str, y: str) -> tuple[int, int, int]:
     """z/x/y as integers of the Web Mercator pyramid; anything else is a 400 saying why."""
     address = TileAddress(data={"z": z, "x": x, "y": y})
     if not address.is_valid():
-        raise ValidationFailed("A tile address is three whole numbers: /<z>/<x>/<y>.png.", code="INVALID_TILE")
+        raise ValidationFailed("A tile address is three whole numbers: /<z>/<x>/<y>.png.", code=ErrorCode.INVALID_TILE)
     zoom, column, row = (address.validated_data[key] for key in ("z", "x", "y"))
     problem = tile_address_problem(z=zoom, x=column, y=row)
     if problem:
-        raise ValidationFailed(problem, code="INVALID_TILE")
+        raise ValidationFailed(problem, code=ErrorCode.INVALID_TILE)
     return zoom, column, row
 
 
@@ -71,7 +73,7 @@ class ReadyTerrainView(ProjectScopedView):
         if terrain.status != TerrainStatus.READY or not terrain.dem_key:
             raise Conflict(
                 f"Terrain {terrain.pk} is not ready yet (status {terrain.status}).",
-                code="TERRAIN_NOT_READY",
+                code=ErrorCode.TERRAIN_NOT_READY,
                 status=terrain.status,
             )
         return terrain

@@ -4,11 +4,12 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectScopedView
-from hydrata.anuga.models import SeriesType, TimeSeries
+from hydrata.anuga.models import TimeSeries
 from hydrata.anuga.selectors.model_inputs import time_series_get, time_series_of
 from hydrata.anuga.services.time_series import time_series_create
 from hydrata.core.limits import DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH
 from hydrata.core.requests import AuthenticatedRequest
+from hydrata_contract.inputs import SeriesType
 
 SUMMARY_FIELDS = [
     "id",
@@ -28,7 +29,7 @@ SUMMARY_FIELDS = [
 
 class TimeSeriesInput(serializers.Serializer):
     name = serializers.CharField(max_length=NAME_MAX_LENGTH)
-    series_type = serializers.ChoiceField(choices=SeriesType.values)
+    series_type = serializers.ChoiceField(choices=SeriesType.values())
     units = serializers.CharField(max_length=30)
     timezone = serializers.CharField(max_length=64, default="UTC")
     # The API's field names shadow Field.source and Serializer.data for the type checker only: DRF's metaclass

@@ -14,6 +14,7 @@ from hydrata.anuga.models import InputLayer, Project, ProjectMembership
 from hydrata.core.errors import Forbidden, NotFound
 from hydrata.uploads.models import Dataset
 from hydrata.uploads.selectors import dataset_get
+from hydrata_contract.errors import ErrorCode
 
 
 def datasets_attached_in(*, project_ids: Iterable[int] | QuerySet) -> QuerySet:
@@ -41,6 +42,6 @@ def dataset_attachable_get(*, user: User, project: Project, dataset_id: int) -> 
         f"Dataset {dataset.pk} belongs to {dataset.owner.get_username()} and is not used in project {project.pk}, "
         "so it is not yours to share with this project's members. Upload your own copy, or ask its owner to "
         "attach it.",
-        code="DATASET_NOT_SHAREABLE",
+        code=ErrorCode.DATASET_NOT_SHAREABLE,
         dataset=dataset.pk,
     )

@@ -12,6 +12,7 @@ from hydrata.anuga.selectors.scenarios import latest_run, layer_features
 from hydrata.compute.mesh import MeshGeometry, mesh_edges, mesh_outline, mesh_read, triangles_within
 from hydrata.core.errors import Conflict
 from hydrata.storage import get_storage
+from hydrata_contract.errors import ErrorCode
 
 WGS84 = "EPSG:4326"
 DECIMALS = 7  # about a centimetre
@@ -34,7 +35,7 @@ def built_run(*, scenario: Scenario) -> Run:
     if run is None:
         raise Conflict(
             f"Scenario {scenario.pk} has not been built yet, so it has no mesh. Build it first.",
-            code="SCENARIO_NOT_BUILT",
+            code=ErrorCode.SCENARIO_NOT_BUILT,
         )
     return run
 

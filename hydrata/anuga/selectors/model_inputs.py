@@ -5,6 +5,7 @@ from django.db.models import QuerySet
 
 from hydrata.anuga.models import InputLayer, Project, Terrain, TimeSeries
 from hydrata.core.errors import NotFound
+from hydrata_contract.errors import ErrorCode
 
 
 def terrains_of(*, project: Project) -> QuerySet[Terrain]:
@@ -14,7 +15,7 @@ def terrains_of(*, project: Project) -> QuerySet[Terrain]:
 def terrain_get(*, project: Project, terrain_id: int) -> Terrain:
     terrain = terrains_of(project=project).filter(pk=terrain_id).first()
     if terrain is None:
-        raise NotFound(f"Project {project.pk} has no terrain {terrain_id}.", code="TERRAIN_NOT_FOUND")
+        raise NotFound(f"Project {project.pk} has no terrain {terrain_id}.", code=ErrorCode.TERRAIN_NOT_FOUND)
     return terrain
 
 
@@ -26,7 +27,7 @@ def input_layers_of(*, project: Project, kind: str | None = None) -> QuerySet[In
 def input_layer_get(*, project: Project, kind: str, layer_id: int) -> InputLayer:
     layer = input_layers_of(project=project, kind=kind).filter(pk=layer_id).first()
     if layer is None:
-        raise NotFound(f"Project {project.pk} has no {kind} row {layer_id}.", code="INPUT_NOT_FOUND")
+        raise NotFound(f"Project {project.pk} has no {kind} row {layer_id}.", code=ErrorCode.INPUT_NOT_FOUND)
     return layer
 
 
@@ -37,5 +38,5 @@ def time_series_of(*, project: Project) -> QuerySet[TimeSeries]:
 def time_series_get(*, project: Project, series_id: int) -> TimeSeries:
     series = time_series_of(project=project).filter(pk=series_id).first()
     if series is None:
-        raise NotFound(f"Project {project.pk} has no time series {series_id}.", code="TIME_SERIES_NOT_FOUND")
+        raise NotFound(f"Project {project.pk} has no time series {series_id}.", code=ErrorCode.TIME_SERIES_NOT_FOUND)
     return series

@@ -5,6 +5,7 @@ from django.db.models import Q, QuerySet
 
 from hydrata.anuga.models import Project, ProjectMembership, ProjectRole
 from hydrata.core.errors import Forbidden, NotFound
+from hydrata_contract.errors import ErrorCode
 
 WRITE_ROLES = {ProjectRole.OWNER, ProjectRole.EDITOR}
 
@@ -18,7 +19,7 @@ def project_get(*, user: User, project_id: int) -> Project:
     project = projects_visible_to(user=user).filter(pk=project_id).first()
     if project is None:
         raise NotFound(
-            f"Project {project_id} does not exist or is not visible to this caller.", code="PROJECT_NOT_FOUND"
+            f"Project {project_id} does not exist or is not visible to this caller.", code=ErrorCode.PROJECT_NOT_FOUND
         )
     return project
 
@@ -26,7 +27,7 @@ def project_get(*, user: User, project_id: int) -> Project:
 def project_for_map(*, user: User, map_id: int) -> Project:
     project = projects_visible_to(user=user).filter(base_map_id=map_id).first()
     if project is None:
-        raise NotFound(f"Map {map_id} does not exist or is not visible to this caller.", code="MAP_NOT_FOUND")
+        raise NotFound(f"Map {map_id} does not exist or is not visible to this caller.", code=ErrorCode.MAP_NOT_FOUND)
     return project
 
 
@@ -50,6 +51,6 @@ def project_get_writable(*, user: User, project_id: int) -> Project:
         raise Forbidden(
             f"You can read project {project_id} but not change it (your role: {role or 'public reader'}). "
             "Ask its owner to make you an editor.",
-            code="PROJECT_READ_ONLY",
+            code=ErrorCode.PROJECT_READ_ONLY,
         )
     return project

@@ -1,20 +1,22 @@
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
-from hydrata.anuga.models import Project, Run, RunStatus
+from hydrata.anuga.models import Project, Run
 from hydrata.anuga.pricing import vcpu_hours_estimate
 from hydrata.anuga.selectors.projects import projects_visible_to
 from hydrata.anuga.selectors.scenarios import scenario_finest_resolution
 from hydrata.core.errors import NotFound
+from hydrata_contract.errors import ErrorCode
+from hydrata_contract.states import RunPhase, RunStatus
 
 PHASE_BY_STATUS = {
-    RunStatus.CREATED: "meshing",
-    RunStatus.BUILDING: "meshing",
-    RunStatus.BUILT: "preparing_inputs",
-    RunStatus.QUEUED: "preparing_inputs",
-    RunStatus.COMPUTING: "computing",
-    RunStatus.PROCESSING: "post_processing",
-    RunStatus.COMPLETE: "post_processing",
+    RunStatus.CREATED: RunPhase.MESHING,
+    RunStatus.BUILDING: RunPhase.MESHING,
+    RunStatus.BUILT: RunPhase.PREPARING_INPUTS,
+    RunStatus.QUEUED: RunPhase.PREPARING_INPUTS,
+    RunStatus.COMPUTING: RunPhase.COMPUTING,
+    RunStatus.PROCESSING: RunPhase.POST_PROCESSING,
+    RunStatus.COMPLETE: RunPhase.POST_PROCESSING,
 }
 
 
@@ -26,7 +28,7 @@ def run_get(*, user: User, run_id: int) -> Run:
         .first()
     )
     if run is None:
-        raise NotFound(f"Run {run_id} does not exist or is not visible to this caller.", code="RUN_NOT_FOUND")
+        raise NotFound(f"Run {run_id} does not exist or is not visible to this caller.", code=ErrorCode.RUN_NOT_FOUND)
     return run
 
 
@@ -37,7 +39,7 @@ def runs_of(*, project: Project, status: str | None = None) -> QuerySet[Run]:
 
 def phase_of(run: Run) -> str:
     """Never empty: the child's own phase while it reports one, else what the status implies."""
-    return run.phase or PHASE_BY_STATUS.get(RunStatus(run.status), "preparing_inputs")
+    return run.phase or PHASE_BY_STATUS.get(RunStatus(run.status), RunPhase.PREPARING_INPUTS)
 
 
 def run_vcpu_hours(*, run: Run) -> float:

@@ -12,6 +12,8 @@ from hydrata.compute.estimate import mesh_estimate
 from hydrata.compute.geometry import BoundaryRing, MeshRegion, boundary_ring, features_in_crs, mesh_regions
 from hydrata.core.errors import NotFound
 from hydrata.uploads.selectors import dataset_features
+from hydrata_contract.errors import ErrorCode
+from hydrata_contract.states import RunStatus
 
 
 def scenarios_of(*, project: Project) -> QuerySet[Scenario]:
@@ -21,7 +23,7 @@ def scenarios_of(*, project: Project) -> QuerySet[Scenario]:
 def scenario_get(*, project: Project, scenario_id: int) -> Scenario:
     scenario = scenarios_of(project=project).filter(pk=scenario_id).first()
     if scenario is None:
-        raise NotFound(f"Project {project.pk} has no scenario {scenario_id}.", code="SCENARIO_NOT_FOUND")
+        raise NotFound(f"Project {project.pk} has no scenario {scenario_id}.", code=ErrorCode.SCENARIO_NOT_FOUND)
     return scenario
 
 
@@ -30,7 +32,7 @@ def latest_run(*, scenario: Scenario) -> Run | None:
 
 
 def computed_status(*, run: Run | None) -> str:
-    return run.status if run is not None else "created"
+    return run.status if run is not None else RunStatus.CREATED
 
 
 def layer_features(*, layer: InputLayer | None, crs: str) -> list[dict[str, Any]]:

@@ -13,17 +13,19 @@ from hydrata.compute.results import WET_DEPTH_M
 from hydrata.compute.tiles import Ramp, colour_tile, hillshade_tile, transparent_tile, value_range
 from hydrata.core.errors import NotFound
 from hydrata.storage import get_storage
+from hydrata_contract.errors import ErrorCode
+from hydrata_contract.layers import ResultLayer
 
 API = "/api/v2/anuga"
 TILE_TEMPLATE = "{z}/{x}/{y}.png"
 # The colour map of each result (rio-tiler's names) and where on it the ramp starts.
-RESULT_COLOURS = {
-    "max_depth": ("ylgnbu", 0.25),
-    "max_speed": ("plasma", 0.0),
-    "max_stage": ("viridis", 0.0),
-    "max_hazard": ("ylorrd", 0.0),
-    "time_of_inundation": ("cividis", 0.0),
-    "duration_of_inundation": ("magma", 0.0),
+RESULT_COLOURS: dict[str, tuple[str, float]] = {
+    ResultLayer.MAX_DEPTH: ("ylgnbu", 0.25),
+    ResultLayer.MAX_SPEED: ("plasma", 0.0),
+    ResultLayer.MAX_STAGE: ("viridis", 0.0),
+    ResultLayer.MAX_HAZARD: ("ylorrd", 0.0),
+    ResultLayer.TIME_OF_INUNDATION: ("cividis", 0.0),
+    ResultLayer.DURATION_OF_INUNDATION: ("magma", 0.0),
 }
 TERRAIN_STYLES = {"hillshade": ("Hillshade", ""), "elevation": ("Elevation", "m")}
 ELEVATION_COLOURS = ("terrain", 0.25)  # skip the ramp's blues: land must not look like water
@@ -51,7 +53,8 @@ def run_tile_layers(*, run: Run) -> list[dict[str, Any]]:
 def run_tile(*, run: Run, layer: str, z: int, x: int, y: int) -> bytes:
     if layer not in layers_of(run):
         raise NotFound(
-            f"Run results have no layer {layer!r}; they have {', '.join(layers_of(run))}.", code="LAYER_NOT_FOUND"
+            f"Run results have no layer {layer!r}; they have {', '.join(layers_of(run))}.",
+            code=ErrorCode.LAYER_NOT_FOUND,
         )
 
     def render() -> bytes:
@@ -61,7 +64,7 @@ def run_tile(*, run: Run, layer: str, z: int, x: int, y: int) -> bytes:
         storage = get_storage()
         with (
             storage.local_path(key=_result_key(run, layer)) as path,
-            storage.local_path(key=_result_key(run, "max_depth")) as depth,
+            storage.local_path(key=_result_key(run, ResultLayer.MAX_DEPTH)) as depth,
         ):
             return colour_tile(path, z=z, x=x, y=y, ramp=ramp, hide_below=WET_DEPTH_M, where_wet=depth)
 
@@ -92,7 +95,7 @@ def terrain_tile_layers(*, terrain: Terrain) -> list[dict[str, Any]]:
 def terrain_tile(*, terrain: Terrain, style: str, z: int, x: int, y: int) -> bytes:
     if style not in TERRAIN_STYLES:
         raise NotFound(
-            f"Terrain has no tile style {style!r}; it has {', '.join(TERRAIN_STYLES)}.", code="LAYER_NOT_FOUND"
+            f"Terrain has no tile style {style!r}; it has {', '.join(TERRAIN_STYLES)}.", code=ErrorCode.LAYER_NOT_FOUND
         )
 
     def render() -> bytes:
@@ -117,14 +120,14 @@ def _result_ramp(run: Run, layer: str) -> Ramp | None:
         storage = get_storage()
         with (
             storage.local_path(key=_result_key(run, layer)) as path,
-            storage.local_path(key=_result_key(run, "max_depth")) as depth,
+            storage.local_path(key=_result_key(run, ResultLayer.MAX_DEPTH)) as depth,
         ):
             return value_range(path, where_wet=depth, wet=WET_DEPTH_M)
 
     found = _cached(f"range:{_run_version(run)}:{layer}", wet_range)
     if found is None:
         return None
-    low, high = (0.0, found[1]) if layer != "max_stage" else found
+    low, high = (0.0, found[1]) if layer != ResultLayer.MAX_STAGE else found
     return Ramp(colours, round(low, 3), round(max(high, low + 0.01), 3), start=start)
 
 

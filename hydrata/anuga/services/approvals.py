@@ -8,6 +8,7 @@ from hydrata.anuga.links import map_url
 from hydrata.anuga.models import Scenario, ScenarioApproval
 from hydrata.anuga.selectors.approvals import approvals_current, runs_need_approval, scenario_state_digest
 from hydrata.core.errors import Conflict, Forbidden
+from hydrata_contract.errors import ErrorCode
 
 
 @transaction.atomic
@@ -16,7 +17,7 @@ def scenario_approve(*, scenario: Scenario, user: User, grant: AgentGrant | None
     if grant is not None:
         raise Forbidden(
             "Only a person can approve a scenario for a run, in the map; agent keys cannot.",
-            code="APPROVAL_BY_PERSON_ONLY",
+            code=ErrorCode.APPROVAL_BY_PERSON_ONLY,
         )
     scenario = Scenario.objects.select_for_update().get(pk=scenario.pk)
     for approval in approvals_current(scenario=scenario):
@@ -38,7 +39,7 @@ def run_approval_check(*, scenario: Scenario, grant: AgentGrant | None) -> None:
         f"This account asks that its owner approve a scenario before an agent runs it, and scenario "
         f"'{scenario.name}' is not approved as it is now (any change since an approval needs a new one). Ask the "
         f"user to review it and press 'Approve for a run' in the map: {link}",
-        code="APPROVAL_REQUIRED",
+        code=ErrorCode.APPROVAL_REQUIRED,
         ui_url=link,
         scenario=scenario.pk,
     )

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from shapely.geometry import shape
 
-from hydrata.anuga.models import BUILD_IN_FLIGHT, Run, RunStatus, Scenario, SeriesType, TerrainStatus, TimeSeries
+from hydrata.anuga.models import Run, Scenario, TimeSeries
 from hydrata.anuga.selectors.approvals import scenario_state_digest
 from hydrata.anuga.selectors.scenarios import latest_run, layer_features, scenario_estimate, scenario_geometry
 from hydrata.compute.errors import ModelGeometryError, TerrainFileError
@@ -25,20 +25,23 @@ from hydrata.compute.terrain_raster import clip_dem
 from hydrata.core.errors import Conflict, Unprocessable
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
+from hydrata_contract.errors import ErrorCode
+from hydrata_contract.inputs import SeriesType
+from hydrata_contract.states import BUILD_IN_FLIGHT, RunPhase, RunStatus, TerrainStatus
 
 logger = logging.getLogger(__name__)
 
 PACKAGE_FORMAT_VERSION = "1.0"
 INPUT_FIELDS = Scenario.INPUT_FIELDS
 FIXABLE_IN_MAP = {
-    "BOUNDARY_EMPTY",
-    "BOUNDARY_NO_EXTERNAL",
-    "BOUNDARY_INVALID",
-    "MESH_REGION_UNITS_UNMARKED",
-    "MESH_REGION_INVALID",
-    "NO_FORCING",
-    "GAUGE_OUTSIDE_MESH",
-    "FLOW_LINE_OUTSIDE_MESH",
+    ErrorCode.BOUNDARY_EMPTY,
+    ErrorCode.BOUNDARY_NO_EXTERNAL,
+    ErrorCode.BOUNDARY_INVALID,
+    ErrorCode.MESH_REGION_UNITS_UNMARKED,
+    ErrorCode.MESH_REGION_INVALID,
+    ErrorCode.NO_FORCING,
+    ErrorCode.GAUGE_OUTSIDE_MESH,
+    ErrorCode.FLOW_LINE_OUTSIDE_MESH,
 }
 
 
@@ -53,7 +56,7 @@ def scenario_build_request(*, scenario: Scenario, user: User) -> Run:
         if current is not None and current.status in BUILD_IN_FLIGHT:
             raise Conflict(
                 f"Run {current.pk} is already building this scenario; wait for it.",
-                code="BUILD_IN_FLIGHT",
+                code=ErrorCode.BUILD_IN_FLIGHT,
                 run_id=current.pk,
             )
         estimate = build_refusal_check(scenario=scenario)
@@ -75,7 +78,7 @@ def _enqueue_build(run_id: int) -> None:
     run_build_task.delay(run_id)
 
 
-def _refuse(code: str, detail: str, **extra: Any) -> Unprocessable:
+def _refuse(code: ErrorCode, detail: str, **extra: Any) -> Unprocessable:
     return Unprocessable(detail, code=code, fixable_in_map=code in FIXABLE_IN_MAP, **extra)
 
 
@@ -83,31 +86,31 @@ def build_refusal_check(*, scenario: Scenario) -> int:
     """422 with a code for a model that cannot be built; otherwise the triangle estimate."""
     if scenario.terrain is None or scenario.terrain.status != TerrainStatus.READY:
         raise _refuse(
-            "NO_TERRAIN",
+            ErrorCode.NO_TERRAIN,
             "The scenario has no ready terrain. Upload a DEM and wait until get_terrain "
             "says ready, then set it on the scenario.",
         )
     crs = scenario.project.projection
     if not layer_features(layer=scenario.boundary, crs=crs):
         raise _refuse(
-            "BOUNDARY_EMPTY",
+            ErrorCode.BOUNDARY_EMPTY,
             "The scenario's boundary has no features. Draw or attach the model "
             "boundary (External edges that close a polygon) in the map.",
         )
     forcing = [layer_features(layer=getattr(scenario, name), crs=crs) for name in ("inflow", "rainfall")]
     if not any(forcing):
         raise _refuse(
-            "NO_FORCING",
+            ErrorCode.NO_FORCING,
             "Nothing brings water into the model: attach an inflow line or a rainfall polygon with features.",
         )
     estimate = scenario_estimate(scenario=scenario)
     problem = estimate["mesh_estimate_problem"]
     if problem:
-        raise _refuse(problem["code"], problem["detail"])
+        raise _refuse(ErrorCode(problem["code"]), problem["detail"])
     triangles, ceiling = estimate["mesh_triangle_count_estimate"], settings.HYDRATA_MESH_MAX_TRIANGLES
     if triangles > ceiling:
         raise _refuse(
-            "MESH_TOO_LARGE",
+            ErrorCode.MESH_TOO_LARGE,
             f"The mesh would have about {triangles:,} triangles, above the limit of "
             f"{ceiling:,}. Use a coarser resolution or smaller fine mesh regions.",
             estimate=triangles,
@@ -126,7 +129,7 @@ def _check_series_names(scenario: Scenario) -> None:
             value = str((feature.get("properties") or {}).get("data", "")).strip()
             if not _is_number(value) and value not in types:
                 raise _refuse(
-                    "UNKNOWN_TIME_SERIES",
+                    ErrorCode.UNKNOWN_TIME_SERIES,
                     f"{name} feature {index} uses data={excerpt(value)}, which is neither "
                     "a number nor the name of a time series in this project.",
                     name=value,
@@ -138,7 +141,7 @@ def _check_series_names(scenario: Scenario) -> None:
             continue
         if types.get(value) != SeriesType.STAGE:
             raise _refuse(
-                "UNKNOWN_TIME_SERIES",
+                ErrorCode.UNKNOWN_TIME_SERIES,
                 f"boundary feature {index} uses stage={excerpt(value)}, which is neither "
                 "a number nor the name of a stage time series in this project.",
                 name=value,
@@ -152,7 +155,7 @@ def _check_recorders(scenario: Scenario, model: shapely.Polygon) -> None:
         name = (feature.get("properties") or {}).get("name")
         if not model.contains(shape(feature["geometry"])):
             raise _refuse(
-                "GAUGE_OUTSIDE_MESH",
+                ErrorCode.GAUGE_OUTSIDE_MESH,
                 f"Gauge {name!r} (feature {index}) is outside the model boundary; move it inside or remove it.",
                 name=name,
             )
@@ -160,7 +163,7 @@ def _check_recorders(scenario: Scenario, model: shapely.Polygon) -> None:
         name = (feature.get("properties") or {}).get("name")
         if not model.intersects(shape(feature["geometry"])):
             raise _refuse(
-                "FLOW_LINE_OUTSIDE_MESH",
+                ErrorCode.FLOW_LINE_OUTSIDE_MESH,
                 f"Flow line {name!r} (feature {index}) does not cross the model "
                 "area; draw it across the flow inside the boundary.",
                 name=name,
@@ -177,7 +180,7 @@ def _build_claim(*, run_id: int, worker: str) -> bool:
     return bool(
         Run.objects.filter(pk=run_id, status=RunStatus.CREATED).update(
             status=RunStatus.BUILDING,
-            phase="preparing_inputs",
+            phase=RunPhase.PREPARING_INPUTS,
             build_started_at=now,
             worker_hostname=worker,
             updated_at=now,
@@ -270,12 +273,12 @@ def _write_package(run: Run, package: Path) -> Path:
     west, south, east, north = geometry.ring.polygon().bounds
     terrain = scenario.terrain
     if terrain is None:  # refused before the build was queued; the terrain was deleted since
-        raise _refuse("NO_TERRAIN", "The scenario has no terrain any more. Upload a DEM and build again.")
+        raise _refuse(ErrorCode.NO_TERRAIN, "The scenario has no terrain any more. Upload a DEM and build again.")
     with get_storage().local_path(key=terrain.dem_key) as dem:
         clip_dem(
             dem, package / "inputs" / "dem.tif", bounds=(west - margin, south - margin, east + margin, north + margin)
         )
-    record_update(run, phase="meshing")
+    record_update(run, phase=RunPhase.MESHING)
     boundary = layer_features(layer=scenario.boundary, crs=crs)
     mesh = mesh_build(
         ring=geometry.ring,

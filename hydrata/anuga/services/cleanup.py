@@ -11,8 +11,9 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from hydrata.anuga.models import Run, RunStatus, Terrain, TerrainStatus, TerrainUpload
+from hydrata.anuga.models import Run, Terrain, TerrainUpload
 from hydrata.storage import get_storage
+from hydrata_contract.states import RunStatus, TerrainStatus
 
 logger = logging.getLogger(__name__)
 

@@ -2,10 +2,12 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from hydrata.anuga.input_rules import feature_problem
-from hydrata.anuga.models import InputKind, InputLayer, Project
+from hydrata.anuga.models import InputLayer, Project
 from hydrata.anuga.selectors.datasets import dataset_attachable_get
 from hydrata.core.errors import ValidationFailed
 from hydrata.uploads.selectors import dataset_features
+from hydrata_contract.errors import ErrorCode
+from hydrata_contract.inputs import InputKind
 
 DEFAULT_TITLES = {
     InputKind.BOUNDARY: "Boundary 01",
@@ -42,7 +44,7 @@ def input_layer_attach(*, layer: InputLayer, user: User, dataset_id: int | None)
     if problem:
         raise ValidationFailed(
             f"Dataset {dataset.pk} cannot be the {layer.get_kind_display().lower()} layer: {problem}",
-            code="FEATURES_DO_NOT_FIT_KIND",
+            code=ErrorCode.FEATURES_DO_NOT_FIT_KIND,
             kind=layer.kind,
             dataset=dataset.pk,
         )

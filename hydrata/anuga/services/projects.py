@@ -4,6 +4,7 @@ from django.db import transaction
 from hydrata.anuga.models import Map, Project, ProjectMembership, ProjectRole
 from hydrata.anuga.projections import projection_normalise
 from hydrata.core.errors import ValidationFailed
+from hydrata_contract.errors import ErrorCode
 
 MAX_PROJECT_NAME_LENGTH = 200
 
@@ -13,7 +14,7 @@ def project_create(*, owner: User, name: str, projection: str, is_public: bool =
     name = name.strip()
     if not name or len(name) > MAX_PROJECT_NAME_LENGTH:
         raise ValidationFailed(
-            f"A project needs a name of 1 to {MAX_PROJECT_NAME_LENGTH} characters.", code="INVALID_NAME"
+            f"A project needs a name of 1 to {MAX_PROJECT_NAME_LENGTH} characters.", code=ErrorCode.INVALID_NAME
         )
     projection = projection_normalise(projection)
     base_map = Map.objects.create(title=name)

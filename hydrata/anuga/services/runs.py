@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from hydrata.agents.models import AgentGrant
-from hydrata.anuga.models import TERMINAL_RUN_STATES, Run, RunStatus, Scenario
+from hydrata.anuga.models import Run, Scenario
 from hydrata.anuga.pricing import compute_cost_estimate
 from hydrata.anuga.selectors.approvals import scenario_state_digest
 from hydrata.anuga.selectors.runs import run_vcpu_hours
@@ -18,18 +18,23 @@ from hydrata.anuga.services.approvals import run_approval_check
 from hydrata.anuga.services.build import scenario_build_request
 from hydrata.anuga.services.charges import refund_sentence, run_charge, run_cost_of_computed
 from hydrata.core.errors import Conflict
+from hydrata_contract.compute import ComputeBackend
+from hydrata_contract.errors import ErrorCode
+from hydrata_contract.states import TERMINAL_RUN_STATES, RunPhase, RunStatus
 
-KNOWN_BACKENDS = ("local", "ec2", "batch")
 NOT_STARTED = (RunStatus.CREATED, RunStatus.BUILDING, RunStatus.BUILT, RunStatus.QUEUED)
 
 
 def _check_backend(compute_backend: str) -> None:
-    if compute_backend not in KNOWN_BACKENDS:
-        raise Conflict(f"compute_backend must be one of {', '.join(KNOWN_BACKENDS)}.", code="UNKNOWN_COMPUTE_BACKEND")
+    if compute_backend not in ComputeBackend.values():
+        raise Conflict(
+            f"compute_backend must be one of {', '.join(ComputeBackend.values())}.",
+            code=ErrorCode.UNKNOWN_COMPUTE_BACKEND,
+        )
     if compute_backend not in settings.HYDRATA_COMPUTE_BACKENDS:
         raise Conflict(
             f"The {compute_backend!r} compute target is not configured on this platform; use 'local'.",
-            code="COMPUTE_TARGET_UNAVAILABLE",
+            code=ErrorCode.COMPUTE_TARGET_UNAVAILABLE,
             available=list(settings.HYDRATA_COMPUTE_BACKENDS),
         )
 
@@ -38,7 +43,9 @@ def run_price(*, run: Run) -> Decimal:
     return compute_cost_estimate(vcpu_hours=run_vcpu_hours(run=run))
 
 
-def run_start(*, scenario: Scenario, user: User, grant: AgentGrant | None, compute_backend: str = "local") -> Run:
+def run_start(
+    *, scenario: Scenario, user: User, grant: AgentGrant | None, compute_backend: str = ComputeBackend.LOCAL
+) -> Run:
     """Queue the simulation of the scenario's built run, charging its price to the agent's monthly spend."""
     _check_backend(compute_backend)
     with transaction.atomic():
@@ -48,8 +55,8 @@ def run_start(*, scenario: Scenario, user: User, grant: AgentGrant | None, compu
             raise Conflict(
                 "The scenario is not built (or changed since its build). Build it with build_scenario, "
                 "then start the simulation.",
-                code="SCENARIO_NOT_BUILT",
-                computed_status=run.status if run else "created",
+                code=ErrorCode.SCENARIO_NOT_BUILT,
+                computed_status=run.status if run else RunStatus.CREATED,
             )
         run_approval_check(scenario=scenario, grant=grant)
         price = run_price(run=run)
@@ -67,7 +74,7 @@ def _built_from_current_state(run: Run, scenario: Scenario) -> bool:
 def _queue(
     run: Run, *, compute_backend: str, price: Decimal | None, user: User | None, grant: AgentGrant | None
 ) -> None:
-    run.status, run.phase, run.compute_backend = RunStatus.QUEUED, "preparing_inputs", compute_backend
+    run.status, run.phase, run.compute_backend = RunStatus.QUEUED, RunPhase.PREPARING_INPUTS, compute_backend
     run.queued_at, run.progress_pct = timezone.now(), 0
     if price is not None:
         run.compute_cost = price
@@ -80,7 +87,7 @@ def _queue(
 def run_queue_after_build(*, run: Run) -> None:
     """A retry's build has finished (the build task calls this): its simulation was paid for at the retry."""
     with transaction.atomic():
-        _queue(run, compute_backend=run.compute_backend or "local", price=None, user=None, grant=None)
+        _queue(run, compute_backend=run.compute_backend or ComputeBackend.LOCAL, price=None, user=None, grant=None)
 
 
 def _enqueue_simulation(run_id: int) -> None:
@@ -97,7 +104,7 @@ def run_cancel(*, run: Run) -> Run:
         if run.status in TERMINAL_RUN_STATES:
             raise Conflict(
                 f"Run {run.pk} has already ended ({run.status}); there is nothing to cancel.",
-                code="RUN_FINISHED",
+                code=ErrorCode.RUN_FINISHED,
                 status=run.status,
             )
         if run.status in NOT_STARTED:
@@ -114,10 +121,10 @@ def run_retry(*, run: Run, user: User, grant: AgentGrant | None) -> Run:
     if run.status != RunStatus.ERROR:
         raise Conflict(
             f"Only a run that ended in error can be retried; run {run.pk} is {run.status}.",
-            code="RUN_NOT_RETRYABLE",
+            code=ErrorCode.RUN_NOT_RETRYABLE,
             status=run.status,
         )
-    backend = run.compute_backend or "local"
+    backend = run.compute_backend or ComputeBackend.LOCAL
     _check_backend(backend)
     run_approval_check(scenario=run.scenario, grant=grant)
     with transaction.atomic():

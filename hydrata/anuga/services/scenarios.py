@@ -6,8 +6,11 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from hydrata.anuga.models import InputKind, InputLayer, Project, Scenario, Terrain, TerrainStatus
+from hydrata.anuga.models import InputLayer, Project, Scenario, Terrain
 from hydrata.core.errors import ValidationFailed
+from hydrata_contract.errors import ErrorCode
+from hydrata_contract.inputs import InputKind
+from hydrata_contract.states import TerrainStatus
 
 MIN_RESOLUTION_M, MAX_RESOLUTION_M = 0.1, 1000.0
 MAX_DURATION_S = 30 * 24 * 3600
@@ -69,7 +72,7 @@ def scenario_update(*, scenario: Scenario, changes: dict[str, Any]) -> Scenario:
     unknown = set(changes) - set(EDITABLE)
     if unknown:
         raise ValidationFailed(
-            f"These fields cannot be changed: {', '.join(sorted(unknown))}.", code="VALIDATION_ERROR"
+            f"These fields cannot be changed: {', '.join(sorted(unknown))}.", code=ErrorCode.VALIDATION_ERROR
         )
     _check_numbers(
         resolution=changes.get("resolution", scenario.resolution),
@@ -98,7 +101,7 @@ def scenario_clone(*, scenario: Scenario, user: User, name: str, overrides: dict
     unknown = set(overrides or {}) - set(EDITABLE)
     if unknown:
         raise ValidationFailed(
-            f"These fields cannot be overridden: {', '.join(sorted(unknown))}.", code="VALIDATION_ERROR"
+            f"These fields cannot be overridden: {', '.join(sorted(unknown))}.", code=ErrorCode.VALIDATION_ERROR
         )
     fields |= overrides or {}
     fields.pop("name", None)
@@ -119,21 +122,24 @@ _DEFAULT_THRESHOLD = Scenario._meta.get_field("inundation_threshold_m").default
 def _name(value: str) -> str:
     name = (value or "").strip()
     if not name or len(name) > 200:
-        raise ValidationFailed("A scenario needs a name of 1 to 200 characters.", code="INVALID_NAME")
+        raise ValidationFailed("A scenario needs a name of 1 to 200 characters.", code=ErrorCode.INVALID_NAME)
     return name
 
 
 def _check_numbers(*, resolution: float, duration: int, inundation_threshold_m: float) -> None:
     if not MIN_RESOLUTION_M <= float(resolution) <= MAX_RESOLUTION_M:
         raise ValidationFailed(
-            f"resolution must be between {MIN_RESOLUTION_M} and {MAX_RESOLUTION_M:g} metres.", code="INVALID_RESOLUTION"
+            f"resolution must be between {MIN_RESOLUTION_M} and {MAX_RESOLUTION_M:g} metres.",
+            code=ErrorCode.INVALID_RESOLUTION,
         )
     if not 0 < int(duration) <= MAX_DURATION_S:
-        raise ValidationFailed(f"duration must be between 1 and {MAX_DURATION_S} seconds.", code="INVALID_DURATION")
+        raise ValidationFailed(
+            f"duration must be between 1 and {MAX_DURATION_S} seconds.", code=ErrorCode.INVALID_DURATION
+        )
     if inundation_threshold_m is None or not 0 < float(inundation_threshold_m) <= MAX_INUNDATION_THRESHOLD_M:
         raise ValidationFailed(
             f"inundation_threshold_m must be a depth above 0 and at most {MAX_INUNDATION_THRESHOLD_M:g} m.",
-            code="INVALID_INUNDATION_THRESHOLD",
+            code=ErrorCode.INVALID_INUNDATION_THRESHOLD,
         )
 
 
@@ -163,7 +169,7 @@ def _in_project(queryset, field: str, object_id: int):
     if found is None:
         raise ValidationFailed(
             f"{field} {object_id} is not a {field.replace('_', ' ')} of this project.",
-            code="REFERENCE_NOT_IN_PROJECT",
+            code=ErrorCode.REFERENCE_NOT_IN_PROJECT,
             field=field,
         )
     return found

@@ -23,7 +23,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from hydrata.anuga.models import Run, RunStatus, Scenario
+from hydrata.anuga.models import Run, Scenario
 from hydrata.anuga.services.charges import refund_sentence, run_cost_of_computed
 from hydrata.anuga.services.simulation_child import (
     LIMIT_HINT,
@@ -36,6 +36,9 @@ from hydrata.anuga.services.simulation_child import (
 from hydrata.compute.package import as_number
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
+from hydrata_contract.compute import EXIT_UNSTABLE
+from hydrata_contract.layers import ResultLayer
+from hydrata_contract.states import RunPhase, RunStatus
 
 logger = logging.getLogger(__name__)
 
@@ -44,14 +47,9 @@ logger = logging.getLogger(__name__)
 WATCH_INTERVAL_SECONDS = 3.0
 HEARTBEAT_EVERY_SECONDS = 5.0
 TERMINATE_GRACE_SECONDS = 5.0
-UNSTABLE_EXIT_CODE = 3
+
 RESULT_FILES = (
-    "max_depth.tif",
-    "max_speed.tif",
-    "max_stage.tif",
-    "max_hazard.tif",
-    "time_of_inundation.tif",
-    "duration_of_inundation.tif",
+    *(layer.filename for layer in ResultLayer),
     "statistics.json",
     "time_series.json",
     "preview.png",
@@ -66,7 +64,12 @@ def run_simulate(*, run_id: int, worker: str = "") -> Run:
         if run.status != RunStatus.QUEUED:
             return run  # cancelled while queued, or a redelivered task: never start the child
         now = timezone.now()
-        run.status, run.phase, run.started_at, run.heartbeat_at = RunStatus.COMPUTING, "preparing_inputs", now, now
+        run.status, run.phase, run.started_at, run.heartbeat_at = (
+            RunStatus.COMPUTING,
+            RunPhase.PREPARING_INPUTS,
+            now,
+            now,
+        )
         run.worker_hostname = worker or socket.gethostname()
         run.save()
     workdir = Path(tempfile.mkdtemp(prefix=f"run-{run.pk}-"))
@@ -96,14 +99,14 @@ def _simulate_in(run: Run, workdir: Path) -> Run:
     finally:
         if child.poll() is None:  # this side failed (or its task hit its time limit): never leave the child running
             _terminate(child)
-    if outcome == "cancelled":
+    if outcome == RunStatus.CANCELLED:
         return _cancelled(run, _last_progress(output / "progress.jsonl"))
     if outcome == "timed_out" or child.returncode != 0:
         return _failed(run, child, workdir, limits, timed_out=outcome == "timed_out")
     record_update(
         run,
         status=RunStatus.PROCESSING,
-        phase="post_processing",
+        phase=RunPhase.POST_PROCESSING,
         progress_pct=100,
         eta_seconds=0,
         heartbeat_at=timezone.now(),
@@ -158,7 +161,7 @@ def _failed(run: Run, child: subprocess.Popen, workdir: Path, limits: ChildLimit
         message = last.get("error") or f"The simulation process ended unexpectedly (exit code {child.returncode})."
         hint = (
             "The model went numerically unstable: check the terrain, boundaries and inflows, or use a finer resolution."
-            if child.returncode == UNSTABLE_EXIT_CODE
+            if child.returncode == EXIT_UNSTABLE
             else "Retry it with retry_run."
         )
     return _end(
@@ -205,7 +208,7 @@ def _watch(run: Run, child: subprocess.Popen, progress_path: Path, *, wall_secon
                 last_beat = time.monotonic()
             if Run.objects.filter(pk=run.pk, cancel_requested=True).exists():
                 _terminate(child)
-                return "cancelled"
+                return RunStatus.CANCELLED
             if time.monotonic() - started > wall_seconds:
                 _terminate(child)
                 return "timed_out"
@@ -219,7 +222,7 @@ def _record_progress(run: Run, latest: dict[str, Any] | None) -> None:
     fields: dict[str, Any] = {"heartbeat_at": timezone.now()}
     if latest:
         fields |= {
-            "phase": latest.get("phase") or "computing",
+            "phase": latest.get("phase") or RunPhase.COMPUTING,
             "progress_pct": latest.get("progress_pct", 0),
             "eta_seconds": latest.get("eta_seconds"),
             "sim_time": latest.get("sim_time"),

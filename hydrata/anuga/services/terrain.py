@@ -14,13 +14,15 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from hydrata.anuga.models import Project, Terrain, TerrainStatus, TerrainUpload
+from hydrata.anuga.models import Project, Terrain, TerrainUpload
 from hydrata.anuga.services.inputs import default_inputs_seed
 from hydrata.compute.errors import TerrainFileError
 from hydrata.compute.terrain_raster import RasterLimits, write_dem, write_hillshade
 from hydrata.core.errors import ValidationFailed
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
+from hydrata_contract.errors import ErrorCode
+from hydrata_contract.states import TerrainStatus
 
 logger = logging.getLogger(__name__)
 
@@ -40,14 +42,14 @@ def _check_size(size: int | None) -> None:
     # First, so that the message below divides only sizes a float holds (a 400-digit size overflowed it).
     if not 0 < size <= MAX_DECLARED_SIZE:
         raise ValidationFailed(
-            "size must be the file's size in bytes: a whole number above 0.", code="INVALID_SIZE", field="size"
+            "size must be the file's size in bytes: a whole number above 0.", code=ErrorCode.INVALID_SIZE, field="size"
         )
     limit = settings.HYDRATA_TERRAIN_MAX_BYTES
     if size > limit:
         raise ValidationFailed(
             f"The file is {size / 1024**3:.2f} GiB; terrain uploads are limited to {limit / 1024**3:.0f} GiB. "
             "Clip the DEM to the area of interest or coarsen it.",
-            code="UPLOAD_TOO_LARGE",
+            code=ErrorCode.UPLOAD_TOO_LARGE,
             size=size,
             limit=limit,
         )
@@ -62,7 +64,7 @@ def terrain_upload_presign(
     if content_type not in TERRAIN_CONTENT_TYPES:
         raise ValidationFailed(
             f"content_type {content_type!r} is not accepted for terrain; use 'image/tiff' for a GeoTIFF.",
-            code="INVALID_CONTENT_TYPE",
+            code=ErrorCode.INVALID_CONTENT_TYPE,
         )
     expires_in = settings.HYDRATA_UPLOAD_URL_EXPIRY_SECONDS
     process_id = uuid.uuid4()
@@ -97,7 +99,7 @@ def terrain_upload_finalize(
         raise ValidationFailed(
             "No terrain upload was reserved by this caller for this project with that staging_key (and "
             "process_id). Call presign_terrain_upload first and pass back the staging_key it returned.",
-            code="UPLOAD_NOT_FOUND",
+            code=ErrorCode.UPLOAD_NOT_FOUND,
         )
     if getattr(upload, "terrain", None) is not None:
         return upload.terrain
@@ -105,14 +107,14 @@ def terrain_upload_finalize(
         raise ValidationFailed(
             "This upload slot has expired (and its file is cleaned up). Call "
             "presign_terrain_upload again and upload the file anew.",
-            code="UPLOAD_EXPIRED",
+            code=ErrorCode.UPLOAD_EXPIRED,
         )
     storage = get_storage()
     if not storage.exists(key=staging_key):
         raise ValidationFailed(
             "Nothing has been uploaded to this staging key yet. PUT the file to the upload_url (with the same "
             "Content-Type) and finalize again.",
-            code="UPLOAD_NOT_FOUND",
+            code=ErrorCode.UPLOAD_NOT_FOUND,
         )
     _check_size(storage.size(key=staging_key))
     return _terrain_create(

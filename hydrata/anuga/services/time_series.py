@@ -7,9 +7,11 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
-from hydrata.anuga.models import Project, SeriesType, TimeSeries
+from hydrata.anuga.models import Project, TimeSeries
 from hydrata.compute.numbers import NumberRefused, excerpt, finite_number
 from hydrata.core.errors import Conflict, ValidationFailed
+from hydrata_contract.errors import ErrorCode
+from hydrata_contract.inputs import SeriesType
 
 
 def time_series_create(
@@ -27,10 +29,10 @@ def time_series_create(
 ) -> TimeSeries:
     name = name.strip()
     if not name:
-        raise ValidationFailed("name must not be empty.", code="INVALID_TIME_SERIES")
-    if series_type not in SeriesType.values:
+        raise ValidationFailed("name must not be empty.", code=ErrorCode.INVALID_TIME_SERIES)
+    if series_type not in SeriesType.values():
         raise ValidationFailed(
-            f"series_type must be one of {', '.join(SeriesType.values)}.", code="INVALID_TIME_SERIES"
+            f"series_type must be one of {', '.join(SeriesType.values())}.", code=ErrorCode.INVALID_TIME_SERIES
         )
     zone = _zone(timezone)
     rows = time_series_rows_parse(data, zone=zone)
@@ -53,7 +55,8 @@ def time_series_create(
             )
     except IntegrityError:
         raise Conflict(
-            f"This project already has a time series named {name!r}; choose another name.", code="TIME_SERIES_EXISTS"
+            f"This project already has a time series named {name!r}; choose another name.",
+            code=ErrorCode.TIME_SERIES_EXISTS,
         ) from None
 
 
@@ -63,7 +66,7 @@ def _zone(name: str) -> ZoneInfo:
     except (ZoneInfoNotFoundError, ValueError):
         raise ValidationFailed(
             f"timezone {name!r} is not an IANA time zone such as 'UTC' or 'Australia/Sydney'.",
-            code="INVALID_TIME_SERIES",
+            code=ErrorCode.INVALID_TIME_SERIES,
         ) from None
 
 
@@ -73,12 +76,13 @@ def time_series_rows_parse(data: Any, *, zone: ZoneInfo) -> list[dict[str, Any]]
     if not isinstance(rows, list) or not rows:
         raise ValidationFailed(
             'data must be {"rowData": [{"timestamp": ..., "value": ...}, ...]} with at least one row.',
-            code="INVALID_TIME_SERIES",
+            code=ErrorCode.INVALID_TIME_SERIES,
         )
     max_rows = settings.HYDRATA_TIME_SERIES_MAX_ROWS
     if len(rows) > max_rows:
         raise ValidationFailed(
-            f"A time series holds at most {max_rows} rows; this one has {len(rows)}.", code="INVALID_TIME_SERIES"
+            f"A time series holds at most {max_rows} rows; this one has {len(rows)}.",
+            code=ErrorCode.INVALID_TIME_SERIES,
         )
     parsed = [_row(index, row, zone) for index, row in enumerate(rows)]
     parsed.sort(key=lambda row: row[0])
@@ -86,7 +90,7 @@ def time_series_rows_parse(data: Any, *, zone: ZoneInfo) -> list[dict[str, Any]]
         if earlier == later:
             raise ValidationFailed(
                 f"Two rows share the timestamp {earlier.isoformat()}; each time may appear once.",
-                code="INVALID_TIME_SERIES",
+                code=ErrorCode.INVALID_TIME_SERIES,
             )
     return [{"timestamp": when.isoformat().replace("+00:00", "Z"), "value": value} for when, value in parsed]
 
@@ -95,7 +99,9 @@ def _row(index: int, row: Any, zone: ZoneInfo) -> tuple[datetime, float]:
     where = f"rowData[{index}]"
     if not isinstance(row, dict):
         raise ValidationFailed(
-            f'{where} must be an object {{"timestamp": ..., "value": ...}}.', code="INVALID_TIME_SERIES", row=index
+            f'{where} must be an object {{"timestamp": ..., "value": ...}}.',
+            code=ErrorCode.INVALID_TIME_SERIES,
+            row=index,
         )
     stamp = row.get("timestamp")
     try:
@@ -103,7 +109,7 @@ def _row(index: int, row: Any, zone: ZoneInfo) -> tuple[datetime, float]:
     except ValueError:
         raise ValidationFailed(
             f"{where}.timestamp {excerpt(stamp)} is not an ISO 8601 date-time such as '2024-01-01T00:00:00Z'.",
-            code="INVALID_TIME_SERIES",
+            code=ErrorCode.INVALID_TIME_SERIES,
             row=index,
         ) from None
     if when.tzinfo is None:
@@ -113,12 +119,14 @@ def _row(index: int, row: Any, zone: ZoneInfo) -> tuple[datetime, float]:
     except OverflowError:  # e.g. year 1 east of Greenwich: the instant falls outside what a datetime holds
         raise ValidationFailed(
             f"{where}.timestamp {excerpt(stamp)} is outside the range of dates that can be stored.",
-            code="INVALID_TIME_SERIES",
+            code=ErrorCode.INVALID_TIME_SERIES,
             row=index,
         ) from None
     try:
         return when, finite_number(row.get("value"))
     except NumberRefused as refused:
         raise ValidationFailed(
-            f"{where}.value: {refused.reason}; each row needs a finite number.", code="INVALID_TIME_SERIES", row=index
+            f"{where}.value: {refused.reason}; each row needs a finite number.",
+            code=ErrorCode.INVALID_TIME_SERIES,
+            row=index,
         ) from None

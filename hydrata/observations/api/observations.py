@@ -12,6 +12,7 @@ from hydrata.observations.api.serializers import ObservationInput, ObservationOu
 from hydrata.observations.models import FloodEvent, Observation
 from hydrata.observations.selectors import event_get, observation_get, observations_of
 from hydrata.observations.services.observations import observation_create, observation_delete, observation_update
+from hydrata_contract.errors import ErrorCode
 
 
 def _event_filter(project: Project, raw: str | None) -> FloodEvent | None:
@@ -21,7 +22,7 @@ def _event_filter(project: Project, raw: str | None) -> FloodEvent | None:
         event_id = whole_number(raw)
     except NumberRefused as refused:
         raise ValidationFailed(
-            f"event must be a flood event's id: {refused.reason}.", code="INVALID_EVENT_FILTER", field="event"
+            f"event must be a flood event's id: {refused.reason}.", code=ErrorCode.INVALID_EVENT_FILTER, field="event"
         ) from None
     return event_get(project=project, event_id=event_id)
 

@@ -7,12 +7,14 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from hydrata.anuga.models import Run, RunStatus
+from hydrata.anuga.models import Run
 from hydrata.compute.comparison import METHOD, Observed, compare, observations_fingerprint, ranking_key
 from hydrata.core.errors import Conflict, ValidationFailed
 from hydrata.observations.models import Comparison, FloodEvent, Observation
 from hydrata.observations.run_reading import run_peaks, run_settings
 from hydrata.observations.selectors import observation_state
+from hydrata_contract.errors import ErrorCode
+from hydrata_contract.states import RunStatus
 
 
 @dataclass(frozen=True)
@@ -30,19 +32,19 @@ def comparable_check(*, run: Run, event: FloodEvent, needs_observations: bool = 
             f"Run {run.pk} belongs to project {run.scenario.project_id}, but flood event "
             f"{event.pk} belongs to project {event.project_id}: compare a run of the same "
             "project.",
-            code="RUN_NOT_IN_PROJECT",
+            code=ErrorCode.RUN_NOT_IN_PROJECT,
             run=run.pk,
         )
     if needs_observations and not Observation.objects.filter(event=event).exists():
         raise ValidationFailed(
             f"Flood event {event.pk} has no observations yet: add some with create_observation "
             "or import_observations, then compare.",
-            code="EVENT_HAS_NO_OBSERVATIONS",
+            code=ErrorCode.EVENT_HAS_NO_OBSERVATIONS,
         )
     if run.status != RunStatus.COMPLETE or not run.results_prefix:
         raise Conflict(
             f"Run {run.pk} is {run.status}, not complete: compare it once get_run_status says complete.",
-            code="RUN_NOT_COMPLETE",
+            code=ErrorCode.RUN_NOT_COMPLETE,
             run=run.pk,
             status=run.status,
         )

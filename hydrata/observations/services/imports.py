@@ -15,6 +15,7 @@ from hydrata.observations.models import FloodEvent, Observation
 from hydrata.observations.services.observations import DEFAULT_TOLERANCE_M
 from hydrata.uploads.models import Dataset, UploadStatus
 from hydrata.uploads.selectors import dataset_features, execution_get
+from hydrata_contract.errors import ErrorCode
 
 LISTED_IN_DETAIL = 5
 
@@ -75,12 +76,13 @@ def _finished_dataset(*, user: User, execution_id: UUID | str) -> Dataset:
     execution = execution_get(user=user, execution_id=execution_id)
     if execution.status == UploadStatus.FAILED:
         raise ValidationFailed(
-            f"The upload was rejected, so there is nothing to import: {execution.log[-400:]}", code="UPLOAD_FAILED"
+            f"The upload was rejected, so there is nothing to import: {execution.log[-400:]}",
+            code=ErrorCode.UPLOAD_FAILED,
         )
     if execution.status != UploadStatus.FINISHED or execution.dataset is None:
         raise Conflict(
             f"The upload is still {execution.status}; import it once it has finished.",
-            code="UPLOAD_NOT_FINISHED",
+            code=ErrorCode.UPLOAD_NOT_FINISHED,
             status=execution.status,
         )
     limit = settings.HYDRATA_GEOJSON_MAX_FEATURES
@@ -88,7 +90,7 @@ def _finished_dataset(*, user: User, execution_id: UUID | str) -> Dataset:
         raise ValidationFailed(
             f"The file has {execution.dataset.feature_count:,} points; at most {limit:,} can be "
             "imported at once. Split it.",
-            code="TOO_MANY_FEATURES",
+            code=ErrorCode.TOO_MANY_FEATURES,
             max_features=limit,
         )
     return execution.dataset
@@ -100,7 +102,7 @@ def _check_properties(dataset: Dataset, value_property: str, tolerance_property:
             available = ", ".join(dataset.property_names[:20]) or "none"
             raise ValidationFailed(
                 f"No feature has a property {name!r} (the {role}). The file's properties are: {available}.",
-                code="PROPERTY_NOT_FOUND",
+                code=ErrorCode.PROPERTY_NOT_FOUND,
                 field=role,
                 properties=dataset.property_names,
             )
@@ -115,7 +117,13 @@ def _read(
         geometry = feature.get("geometry") or {}
         if geometry.get("type") != "Point":
             problems.append(
-                (index, ("NOT_A_POINT", f"it is a {geometry.get('type') or 'feature without geometry'}, not a Point"))
+                (
+                    index,
+                    (
+                        ErrorCode.NOT_A_POINT,
+                        f"it is a {geometry.get('type') or 'feature without geometry'}, not a Point",
+                    ),
+                )
             )
             continue
         properties = feature.get("properties") or {}
@@ -137,11 +145,15 @@ def _read(
 def _number(raw: Any, name: str) -> float | Problem:
     """A JSON number or a numeric string; anything else is the problem with it."""
     if raw is None or raw == "":
-        return ("VALUE_MISSING", f"it has no {name!r}")
+        return (ErrorCode.VALUE_MISSING, f"it has no {name!r}")
     try:
         return finite_number(raw)
     except NumberRefused as refused:
-        code = "VALUE_NOT_NUMERIC" if refused.code in (NOT_A_NUMBER, NUMBER_TOO_LONG) else "VALUE_NOT_FINITE"
+        code = (
+            ErrorCode.VALUE_NOT_NUMERIC
+            if refused.code in (NOT_A_NUMBER, NUMBER_TOO_LONG)
+            else ErrorCode.VALUE_NOT_FINITE
+        )
         return (code, f"its {name!r}: {refused.reason}")
 
 
@@ -154,6 +166,6 @@ def _refusal(problems: list[tuple[int, Problem]], *, total: int) -> ValidationFa
         f"{bad} of {total} feature(s) cannot be imported (numbered from 0), so nothing was stored: {listed}"
         + (f"; and {more} more." if more > 0 else ".")
         + " Fix them and upload the file again.",
-        code="IMPORT_ROWS_INVALID",
+        code=ErrorCode.IMPORT_ROWS_INVALID,
         rows=[{"index": index, "code": code, "reason": message} for index, (code, message) in problems],
     )

@@ -16,6 +16,7 @@ from hydrata.observations.checks import (
     value_problem,
 )
 from hydrata.observations.models import FloodEvent, Observation
+from hydrata_contract.errors import ErrorCode
 
 DEFAULT_TOLERANCE_M = 0.3
 POSITION = ("x", "y", "crs")
@@ -47,7 +48,7 @@ def _check_period(*, started_at: datetime, ended_at: datetime | None) -> None:
         raise ValidationFailed(
             f"The event ends ({ended_at.isoformat()}) before it starts "
             f"({started_at.isoformat()}); swap them or leave ended_at out.",
-            code="EVENT_ENDS_BEFORE_START",
+            code=ErrorCode.EVENT_ENDS_BEFORE_START,
         )
 
 
@@ -94,7 +95,7 @@ def observation_update(*, observation: Observation, changes: dict[str, Any]) -> 
     unknown = set(changes) - set(EDITABLE)
     if unknown:
         raise ValidationFailed(
-            f"These fields cannot be changed: {', '.join(sorted(unknown))}.", code="VALIDATION_ERROR"
+            f"These fields cannot be changed: {', '.join(sorted(unknown))}.", code=ErrorCode.VALIDATION_ERROR
         )
     fields = {name: value for name, value in changes.items() if name not in POSITION}
     refuse(
@@ -108,7 +109,7 @@ def observation_update(*, observation: Observation, changes: dict[str, Any]) -> 
         if "x" not in changes or "y" not in changes:
             raise ValidationFailed(
                 "To move an observation give both x and y (and crs when they are not in the project's CRS).",
-                code="POSITION_INCOMPLETE",
+                code=ErrorCode.POSITION_INCOMPLETE,
             )
         fields |= _placed(project=observation.event.project, x=changes["x"], y=changes["y"], crs=changes.get("crs"))
     for name, value in fields.items():

@@ -6,9 +6,12 @@ and the view's own code inlined, so the resource fetches nothing from anywhere.
 The output, dist/map.html, is committed; a test checks it matches what this script builds from the sources.
 """
 
+import json
 import re
 import sys
 from pathlib import Path
+
+from hydrata_contract.scripts import script_constants
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
@@ -38,6 +41,8 @@ def built() -> str:
             for name in ("host.js", "leaflet_text.js", "map.js")
         ),
     }
+    # `<` escaped so that no string of the contract can end the element early.
+    parts["/*CONTRACT_JSON*/"] = json.dumps(script_constants(), sort_keys=True).replace("<", "\\u003c")
     page = (SOURCE / "index.html").read_text(encoding="utf-8")
     for placeholder, text in parts.items():
         page = page.replace(placeholder, text)

@@ -15,8 +15,9 @@ from config.celery import app as celery_app
 from hydrata.agents.models import AgentSpend
 from hydrata.agents.services import account_set_runs_need_approval
 from hydrata.anuga.api.scenarios import REFERENCES, ScenarioInput
-from hydrata.anuga.models import Project, Run, RunStatus, Scenario
+from hydrata.anuga.models import Project, Run, Scenario
 from hydrata.anuga.tasks import run_build_task
+from hydrata_contract.states import RunStatus
 from tests.data import BOUNDARY, RAINFALL
 from tests.factories import make_grant, make_user
 from tests.model_setup import PROJECTS, Model, api, attach, small_test_model, upload_geojson

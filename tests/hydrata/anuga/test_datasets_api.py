@@ -3,8 +3,8 @@ the projects it is attached to; sharing a project shares only what is attached t
 
 import pytest
 
-from hydrata.anuga.models import InputKind
 from hydrata.anuga.services.inputs import default_inputs_seed
+from hydrata_contract.inputs import InputKind
 from tests.data import BOUNDARY
 from tests.factories import make_project, make_user
 from tests.hydrata.anuga.test_inputs_api import api_for, attach, default_row, upload_dataset

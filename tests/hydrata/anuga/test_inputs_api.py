@@ -7,10 +7,11 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
-from hydrata.anuga.models import InputKind, InputLayer
+from hydrata.anuga.models import InputLayer
 from hydrata.anuga.services.inputs import default_inputs_seed
 from hydrata.storage import get_storage
 from hydrata.uploads.models import Dataset
+from hydrata_contract.inputs import InputKind
 from tests.data import BOUNDARY, DEM, RAINFALL
 from tests.factories import make_grant, make_project, make_user
 

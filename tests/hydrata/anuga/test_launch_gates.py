@@ -15,7 +15,8 @@ from django.contrib.auth.models import User
 from config.celery import app as celery_app
 from hydrata.agents.models import AgentSpend
 from hydrata.agents.services import account_set_paused, account_set_runs_need_approval, account_set_spend_limit
-from hydrata.anuga.models import Run, RunStatus
+from hydrata.anuga.models import Run
+from hydrata_contract.states import RunStatus
 from tests.factories import make_grant, make_user
 from tests.hydrata.oauth.flow import connect
 from tests.mcp_client import call

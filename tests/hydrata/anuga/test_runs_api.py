@@ -14,9 +14,10 @@ from config.celery import app as celery_app
 from hydrata.agents.models import AgentSpend
 from hydrata.agents.selectors import spend_used_this_month
 from hydrata.agents.services import account_set_paused, account_set_spend_limit
-from hydrata.anuga.models import Run, RunStatus, Scenario
+from hydrata.anuga.models import Run, Scenario
 from hydrata.anuga.services.runs import run_cancel
 from hydrata.anuga.tasks import runs_reap_stale_task
+from hydrata_contract.states import RunStatus
 from tests.factories import make_grant, make_project
 from tests.model_setup import PROJECTS, api, small_test_model, until
 

@@ -5,7 +5,8 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
-from hydrata.anuga.models import Run, RunStatus, Scenario
+from hydrata.anuga.models import Run, Scenario
+from hydrata_contract.states import RunStatus
 from tests.data import RAINFALL
 from tests.factories import make_grant, make_project, make_user
 from tests.model_setup import PROJECTS, api, small_test_model

@@ -8,8 +8,8 @@ import pytest
 from PIL import Image
 from rest_framework.test import APIClient
 
-from hydrata.anuga.models import RunStatus
 from hydrata.storage import get_storage
+from hydrata_contract.states import RunStatus
 from tests.factories import make_finished_run, make_grant, make_project, make_ready_terrain, make_user
 
 pytestmark = pytest.mark.django_db

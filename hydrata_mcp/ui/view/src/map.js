@@ -3,7 +3,10 @@
   "use strict";
 
   var POLL_MS = 2000;
-  var TERMINAL = ["complete", "error", "cancelled"];
+  // The contract's words, inlined into the bundle by build.py from hydrata_contract (their one spelling).
+  var CONTRACT = JSON.parse(document.getElementById("hydrata-contract").textContent);
+  var STATUS = CONTRACT.runStatus;
+  var TERMINAL = CONTRACT.terminalRunStates;
   var KIND_COLOURS = { boundary: "#6b21a8", friction: "#15803d", inflow: "#0369a1", rainfall: "#0891b2",
                        structure: "#b45309", mesh_region: "#be185d" };
   var state = { input: {}, map: null, link: null, timer: null, bounds: null };
@@ -133,7 +136,7 @@
     setTitle("Run #" + run.id + (run.scenario_name ? " of " + run.scenario_name : ""));
     progress(run);
     showScenario(run.project, run.scenario).catch(problem);
-    if (run.status === "complete") { return showDepth(run.id); }
+    if (run.status === STATUS.COMPLETE) { return showDepth(run.id); }
     if (TERMINAL.indexOf(run.status) < 0) { follow(run); }
     return Promise.resolve();
   }
@@ -144,9 +147,9 @@
       H.host.callTool("get_run_status", { run_id: run.id }).then(function (result) {
         var status = result.structuredContent;
         progress(status);
-        if (status.status === "complete") { showDepth(run.id).catch(problem); }
+        if (status.status === STATUS.COMPLETE) { showDepth(run.id).catch(problem); }
         else if (TERMINAL.indexOf(status.status) < 0) { follow(run); }
-        else { say(status.error_message || "The run " + status.status + ".", status.status === "error"); }
+        else { say(status.error_message || "The run " + status.status + ".", status.status === STATUS.ERROR); }
       }).catch(problem);
     }, POLL_MS);
   }

@@ -12,7 +12,7 @@ from django.db import models
 from django.utils import timezone
 
 from hydrata.anuga.api.scenarios import ScenarioInput
-from hydrata.anuga.models import InputKind, InputLayer, Scenario, Terrain, TimeSeries
+from hydrata.anuga.models import InputLayer, Scenario, Terrain, TimeSeries
 from hydrata.anuga.selectors import approvals
 from hydrata.anuga.selectors.approvals import approval_summary, scenario_state_digest
 from hydrata.anuga.services.approvals import scenario_approve
@@ -21,6 +21,7 @@ from hydrata.anuga.services.scenarios import scenario_create, scenario_update
 from hydrata.anuga.services.terrain import terrain_upload_presign
 from hydrata.anuga.services.time_series import time_series_create
 from hydrata.uploads.models import Dataset
+from hydrata_contract.inputs import InputKind
 from tests.data import BOUNDARY, RAINFALL
 from tests.factories import make_dataset, make_project, make_ready_terrain, make_user
 

@@ -6,9 +6,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from hydrata.anuga.models import BUILD_IN_FLIGHT, Run, RunStatus, Scenario
+from hydrata.anuga.models import Run, Scenario
 from hydrata.anuga.services.build import run_build
 from hydrata.anuga.services.runs import runs_fail_for_worker, runs_reap_stale
+from hydrata_contract.states import BUILD_IN_FLIGHT, RunStatus
 from tests.factories import make_project
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,9 @@ from django.utils import timezone
 
 from hydrata.agents.models import AgentSpend
 from hydrata.agents.selectors import spend_used_this_month
-from hydrata.anuga.models import Run, RunStatus, Scenario
+from hydrata.anuga.models import Run, Scenario
 from hydrata.anuga.services.charges import run_charge, run_cost_of_computed
+from hydrata_contract.states import RunStatus
 from tests.factories import make_grant, make_project
 
 pytestmark = pytest.mark.django_db

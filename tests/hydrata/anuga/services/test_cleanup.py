@@ -12,10 +12,11 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from config.celery import app
-from hydrata.anuga.models import Run, RunStatus, Terrain, TerrainUpload
+from hydrata.anuga.models import Run, Terrain, TerrainUpload
 from hydrata.anuga.services.simulation import run_simulate
 from hydrata.anuga.tasks import storage_cleanup_task
 from hydrata.storage import get_storage
+from hydrata_contract.states import RunStatus
 from tests.data import DEM
 from tests.factories import make_grant, make_project, make_user
 from tests.model_setup import api

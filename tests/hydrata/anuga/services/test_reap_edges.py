@@ -6,8 +6,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from hydrata.anuga.models import Run, RunStatus, Scenario
+from hydrata.anuga.models import Run, Scenario
 from hydrata.anuga.services.runs import runs_reap_stale
+from hydrata_contract.states import RunStatus
 from tests.factories import make_project
 
 pytestmark = pytest.mark.django_db

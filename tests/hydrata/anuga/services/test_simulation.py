@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from hydrata.anuga.models import Run, RunStatus
+from hydrata.anuga.models import Run
 from hydrata.anuga.services.simulation import run_simulate
+from hydrata_contract.states import RunStatus
 from tests.model_setup import api
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -113,12 +113,12 @@
     var link = current.link;
     var named = link.panelName === "terrain" && link.layer
       ? terrains.filter(function (t) { return t.id === link.layer; })[0] : null;
-    return named || terrains.filter(function (t) { return t.status === "ready"; })[0] || null;
+    return named || terrains.filter(function (t) { return t.status === H.contract.terrainStatus.READY; })[0] || null;
   }
 
   function addTerrain(terrain) {
     current.base.terrain = terrain;
-    if (!terrain || terrain.status !== "ready") { return Promise.resolve(); }
+    if (!terrain || terrain.status !== H.contract.terrainStatus.READY) { return Promise.resolve(); }
     var path = H.api.project(current.project.id) + "terrain/" + terrain.id + "/tiles/";
     return H.api.get(path).then(function (answer) {
       if (!answer.ok) { return; }

@@ -2,9 +2,10 @@
   "use strict";
 
   var dom = H.dom, kit = H.panelKit;
-  var TERMINAL = ["complete", "error", "cancelled"];
+  var STATUS = H.contract.runStatus;
+  var TERMINAL = H.contract.terminalRunStates;
   var POLL_MS = 2000;
-  var SHOWN_FIRST = "max_depth";
+  var SHOWN_FIRST = H.contract.firstShownLayer;
   var STATISTICS = [
     ["peak_depth_m", "Peak depth", "m"], ["peak_speed_m_s", "Peak speed", "m/s"], ["peak_stage_m", "Peak stage", "m"],
     ["wet_area_m2", "Wet area", "m²"], ["volume_in_m3", "Volume in", "m³"], ["volume_out_m3", "Volume out", "m³"],
@@ -106,7 +107,7 @@
                                    "aria-label": "Progress" });
     live.appendChild(dom.el("div", { "class": "progress" }, [bar, dom.el("span", {
       text: dom.number(run.progress_pct || 0, 1) + " %" })]));
-    if (run.status === "error" || run.status === "cancelled") {
+    if (run.status === STATUS.ERROR || run.status === STATUS.CANCELLED) {
       live.appendChild(dom.el("p", { "class": "error", role: "alert", text: run.user_message || run.error_message ||
                                                                             "The run " + run.status + "." }));
     }
@@ -114,7 +115,7 @@
 
   function finished(context, run, results, state) {
     dom.clear(results);
-    if (run.status !== "complete") {
+    if (run.status !== STATUS.COMPLETE) {
       results.appendChild(logTail(run));
       context.setState("ready", "");
       return;

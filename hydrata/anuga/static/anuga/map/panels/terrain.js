@@ -27,8 +27,9 @@
       ["No data", terrain.nodata_fraction === null ? "" : dom.number(100 * terrain.nodata_fraction, 2) + " %"],
       ["Source file", terrain.source_filename]
     ]));
-    if (terrain.status !== "ready") {
-      context.setState(terrain.status === "error" ? "error" : "loading", terrain.status === "error"
+    var TERRAIN = H.contract.terrainStatus;
+    if (terrain.status !== TERRAIN.READY) {
+      context.setState(terrain.status === TERRAIN.ERROR ? "error" : "loading", terrain.status === TERRAIN.ERROR
         ? "The import failed: " + terrain.error_message : "The terrain is still being imported; reload in a moment.");
       return;
     }

@@ -1,0 +1,30 @@
+"""What a scenario is built from: its input kinds, time-series types and boundary types."""
+
+from hydrata_contract.labelled import Labelled
+
+
+class InputKind(Labelled):
+    BOUNDARY = "boundary", "Boundary"
+    FRICTION = "friction", "Friction"
+    INFLOW = "inflow", "Inflow"
+    RAINFALL = "rainfall", "Rainfall"
+    STRUCTURE = "structure", "Structure"
+    MESH_REGION = "mesh_region", "Mesh region"
+    GAUGE = "gauge", "Gauge"
+    FLOW_LINE = "flow_line", "Flow line"
+
+
+class SeriesType(Labelled):
+    HYETOGRAPH = "hyetograph", "Hyetograph (rainfall)"
+    HYDROGRAPH = "hydrograph", "Hydrograph (flow)"
+    STAGE = "stage", "Stage (water level)"
+    GENERIC = "generic", "Generic"
+
+
+class BoundaryType(Labelled):
+    """ANUGA's boundary conditions a boundary feature may name (its `type`, matched without regard to case)."""
+
+    REFLECTIVE = "Reflective", "Reflective (a wall)"
+    TRANSMISSIVE = "Transmissive", "Transmissive (water leaves freely)"
+    DIRICHLET = "Dirichlet", "Dirichlet (a fixed stage)"
+    NORMAL_DEPTH = "NormalDepth", "Normal depth (an outflow at the slope's depth)"

@@ -1,0 +1,34 @@
+"""The rasters a finished run writes: one Cloud-Optimized GeoTIFF per layer, named `<layer>.tif`."""
+
+from hydrata_contract.labelled import Labelled
+
+
+class ResultLayer(Labelled):
+    MAX_DEPTH = "max_depth", "Maximum depth"
+    MAX_SPEED = "max_speed", "Maximum speed"
+    MAX_STAGE = "max_stage", "Maximum stage (water level)"
+    MAX_HAZARD = "max_hazard", "Maximum hazard class (ARR 2019: 1-6, 0 dry)"
+    TIME_OF_INUNDATION = "time_of_inundation", "Time of first inundation"
+    DURATION_OF_INUNDATION = "duration_of_inundation", "Duration of inundation"
+
+    @property
+    def filename(self) -> str:
+        return f"{self.value}.tif"
+
+    @property
+    def units(self) -> str:
+        return LAYER_UNITS[self]
+
+
+LAYER_UNITS = {
+    ResultLayer.MAX_DEPTH: "m",
+    ResultLayer.MAX_SPEED: "m/s",
+    ResultLayer.MAX_STAGE: "m",
+    ResultLayer.MAX_HAZARD: "class",
+    ResultLayer.TIME_OF_INUNDATION: "s",
+    ResultLayer.DURATION_OF_INUNDATION: "s",
+}
+# Written by runs since hazard and inundation were added; a run from before has only the first three.
+ENGINEER_LAYERS = (ResultLayer.MAX_HAZARD, ResultLayer.TIME_OF_INUNDATION, ResultLayer.DURATION_OF_INUNDATION)
+# The layer the map shows first, and the MCP App draws.
+FIRST_SHOWN = ResultLayer.MAX_DEPTH

@@ -1,0 +1,35 @@
+"""The lives of a run and of a terrain: their states and, for a run, the phases of its simulation."""
+
+from hydrata_contract.labelled import Labelled
+
+
+class RunStatus(Labelled):
+    CREATED = "created", "Created"
+    BUILDING = "building", "Building"
+    BUILT = "built", "Built"
+    QUEUED = "queued", "Queued"
+    COMPUTING = "computing", "Computing"
+    PROCESSING = "processing", "Processing results"
+    COMPLETE = "complete", "Complete"
+    ERROR = "error", "Error"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+BUILD_IN_FLIGHT = (RunStatus.CREATED, RunStatus.BUILDING)
+TERMINAL_RUN_STATES = (RunStatus.COMPLETE, RunStatus.ERROR, RunStatus.CANCELLED)
+
+
+class RunPhase(Labelled):
+    """What the run is doing inside its status: the simulation child reports the last three as it goes."""
+
+    MESHING = "meshing", "Meshing"
+    PREPARING_INPUTS = "preparing_inputs", "Preparing inputs"
+    COMPUTING = "computing", "Computing"
+    POST_PROCESSING = "post_processing", "Post-processing"
+
+
+class TerrainStatus(Labelled):
+    CREATING = "creating", "Creating"
+    STYLING = "styling", "Styling"
+    READY = "ready", "Ready"
+    ERROR = "error", "Error"
