@@ -1,7 +1,7 @@
 """Links into the site's map for people: `<site>/catalogue/#/map/<base map>?panel=...&...`. The platform puts one
 in every answer it hands back (`ui_url`); the map reads the same query (its panels and parameters come from here)."""
 
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 from hydrata_contract.labelled import Labelled
 
@@ -44,3 +44,21 @@ def map_url(
     )
     params = {key: str(value) for key, value in named if value is not None}
     return f"{site_url}/catalogue/#/map/{base_map}" + (f"?{urlencode(params)}" if params else "")
+
+
+def relink(link: str, *, panel: Panel | None = None, **ids: int | None) -> str:
+    """The same map with other parameters: `panel` replaced when given, each id set (None takes it out). A client
+    that holds one of the platform's links opens another view of the same map without asking for a new one."""
+    base, _, query = link.partition("?")
+    params = dict(parse_qsl(query))
+    if panel is not None:
+        params["panel"] = panel
+    for key, value in ids.items():
+        if key not in LINK_PARAMETERS:
+            raise ValueError(f"A map link has no parameter {key!r}; it has panel, {', '.join(LINK_PARAMETERS)}.")
+        if value is None:
+            params.pop(key, None)
+        else:
+            params[key] = str(value)
+    ordered = [(key, params[key]) for key in ("panel", *LINK_PARAMETERS) if key in params]
+    return base + (f"?{urlencode(ordered)}" if ordered else "")

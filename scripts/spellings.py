@@ -1,5 +1,6 @@
 """Where the contract's words are spelt outside the contract: every string literal in the Python and JavaScript
-source that equals a run status, run phase, terrain status, result layer, hazard class or error code. Each must be
+source that equals a run status, run phase, terrain status, result layer, hazard class, boundary type or error
+code. Each must be
 spelt once, in `hydrata_contract`; anywhere else the code names the enum member (Python) or reads the constant the
 page or bundle was given (JavaScript). Run from the repository root:
 
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.hazard import HazardClass
+from hydrata_contract.inputs import BoundaryType
 from hydrata_contract.layers import ResultLayer
 from hydrata_contract.states import RunPhase, RunStatus, TerrainStatus
 
@@ -24,7 +26,7 @@ JAVASCRIPT_SOURCES = ("hydrata", "hydrata_mcp/ui/view/src")
 SKIPPED_DIRECTORIES = {"migrations", "vendor", "dist", "__pycache__"}
 WORDS = {
     member.value: f"{enum.__name__}.{member.name}"
-    for enum in (ErrorCode, HazardClass, ResultLayer, RunPhase, RunStatus, TerrainStatus)
+    for enum in (BoundaryType, ErrorCode, HazardClass, ResultLayer, RunPhase, RunStatus, TerrainStatus)
     for member in enum
 }
 # Words English uses for other things too (a JSON field "error", a page state "ready", an upload "created"): these

@@ -5,18 +5,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hydrata.compute.numbers import excerpt, finite_number_or_none
-from hydrata_contract.inputs import InputKind
+from hydrata_contract.inputs import BoundaryType, InputKind
 
 LINES = frozenset({"LineString", "MultiLineString"})
 POLYGONS = frozenset({"Polygon", "MultiPolygon"})
 POINTS = frozenset({"Point"})
-BOUNDARY_TYPES = ("Reflective", "Transmissive", "Dirichlet", "NormalDepth")
+BOUNDARY_TYPES = tuple(BoundaryType.values())
 
 FeatureCheck = Callable[[str, dict[str, Any]], str | None]
 
 
 def _normal_depth_slope(name: str, properties: dict[str, Any]) -> str | None:
-    if properties["boundary"] == "NormalDepth" and not _positive_number(properties.get("slope")):
+    if properties["boundary"] == BoundaryType.NORMAL_DEPTH and not _positive_number(properties.get("slope")):
         return (
             f"{name} is a NormalDepth boundary with slope={excerpt(properties.get('slope'))}; it needs a positive "
             "'slope' (the friction slope, m/m, e.g. 0.002)."

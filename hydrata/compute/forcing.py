@@ -18,10 +18,11 @@ from shapely.geometry import shape
 
 from hydrata.compute.geometry import feature_name
 from hydrata.compute.package import PackageError, as_number, parse_timestamp
+from hydrata_contract.inputs import BoundaryType
 
 DEFAULT_MANNINGS = 0.03
 MM_PER_HOUR_TO_M_PER_S = 1.0 / (1000.0 * 3600.0)
-BOUNDARY_TYPES = ("Reflective", "Transmissive", "Dirichlet", "NormalDepth")
+BOUNDARY_TYPES = tuple(BoundaryType.values())
 # The most depth one internal step may add to an inflow line's triangles. On a dry domain no wave speed limits the
 # time step, so without a ceiling the first step is the whole yield step and an inlet dumps Q x dt into the few
 # triangles on its line (tens of metres of false peak). Once water flows, the CFL step is far below this ceiling.
@@ -276,7 +277,9 @@ def dirichlet_stage(
     first such feature with a `data`, else 0.0. ANUGA's boundary tags are per type, so all Dirichlet edges share
     one stage.
     """
-    dirichlet = [(index, feature.get("properties") or {}) for index, feature in _of_type(features, "Dirichlet")]
+    dirichlet = [
+        (index, feature.get("properties") or {}) for index, feature in _of_type(features, BoundaryType.DIRICHLET)
+    ]
     for key in ("stage", "data"):
         for index, properties in dirichlet:
             if properties.get(key) not in (None, ""):
@@ -295,7 +298,7 @@ def dirichlet_stage(
 def normal_depth_lines(features: list[dict]) -> tuple[list[shapely.Geometry], list[float]]:
     """The NormalDepth boundary lines and their friction slopes; a line without a positive `slope` is refused."""
     lines, slopes = [], []
-    for index, feature in _of_type(features, "NormalDepth"):
+    for index, feature in _of_type(features, BoundaryType.NORMAL_DEPTH):
         slope = as_number((feature.get("properties") or {}).get("slope"))
         if slope is None or slope <= 0:
             raise PackageError(
@@ -330,11 +333,11 @@ def boundary_map(
     mapping: dict[str, Any] = {}
     for tag in domain.get_boundary_tags():
         kind = by_name.get(str(tag).strip().casefold())
-        if kind == "Reflective":
+        if kind == BoundaryType.REFLECTIVE:
             mapping[tag] = anuga.Reflective_boundary(domain)
-        elif kind == "Transmissive":
+        elif kind == BoundaryType.TRANSMISSIVE:
             mapping[tag] = anuga.Transmissive_boundary(domain)
-        elif kind == "Dirichlet":
+        elif kind == BoundaryType.DIRICHLET:
             stage = dirichlet_stage(boundary_features, series=series, start=start)
             mapping[tag] = _dirichlet(anuga, domain, stage)
             log(f"Dirichlet boundary stage {_describe(stage, 'm', 1.0)}.")
@@ -342,7 +345,7 @@ def boundary_map(
             if ceiling is not None:
                 domain.set_evolve_max_timestep(ceiling)
                 log(f"Time step at most {ceiling:.3g} s, a tenth of the stage series' closest rows.")
-        elif kind == "NormalDepth":
+        elif kind == BoundaryType.NORMAL_DEPTH:
             lines, slopes = normal_depth_lines(boundary_features)
             if not lines:
                 raise PackageError(

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from hydrata.compute.grid_codes import HAZARD_NODATA, NODATA, WET_DEPTH_M
-from hydrata.compute.hazard import CLASSES
+from hydrata_contract.hazard import HazardClass
 from hydrata_contract.layers import ResultLayer
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def depth_band_areas(max_depth: np.ndarray, cell_area: float) -> dict[str, float
 def hazard_class_areas(max_hazard: np.ndarray, cell_area: float) -> dict[str, float]:
     """The area (m²) of raster cells of each hazard class H1-H6 (dry cells and cells off the mesh excluded)."""
     valid = max_hazard[max_hazard != HAZARD_NODATA]
-    return {f"H{number}": float(np.count_nonzero(valid == number) * cell_area) for number in CLASSES}
+    return {item.value: float(np.count_nonzero(valid == item.number) * cell_area) for item in HazardClass}
 
 
 def peak_at(

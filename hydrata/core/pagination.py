@@ -1,9 +1,20 @@
+from typing import Any
+
 from rest_framework import pagination
 
 
 class PageNumberPagination(pagination.PageNumberPagination):
-    """count, next, previous, results; page_size up to 100."""
+    """count, next, previous, results; page_size up to 100. A page of a project's things also has `ui_url`."""
 
     page_size = 100
     page_size_query_param = "page_size"
     max_page_size = 100
+
+    def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        described = super().get_paginated_response_schema(schema)
+        described["properties"]["ui_url"] = {
+            "type": "string",
+            "format": "uri",
+            "description": "On a page of a project's things: the map's panel that shows them.",
+        }
+        return described

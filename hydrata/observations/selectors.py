@@ -12,7 +12,7 @@ from hydrata_contract.errors import ErrorCode
 
 
 def events_of(*, project: Project) -> QuerySet[FloodEvent]:
-    return FloodEvent.objects.filter(project=project).annotate(observation_count=Count("observations"))
+    return project.flood_events.annotate(observation_count=Count("observations"))
 
 
 def event_get(*, project: Project, event_id: int) -> FloodEvent:

@@ -5,15 +5,14 @@ from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
 from hydrata_mcp.client import PlatformClient
-from hydrata_mcp.handback import HandBack, ui_url
+from hydrata_mcp.handback import HandBack
 from hydrata_mcp.tools.arguments import ProjectId
 from hydrata_mcp.tools.observations import EventId
-from hydrata_mcp.tools.projects import PROJECTS, base_map_of
+from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
 from hydrata_mcp.tools.runs import RUNS, RunId
 
 COMPARISONS = "/api/v2/anuga/comparisons/"
-PANEL = "comparison"
 ComparisonId = Annotated[int, Field(ge=1, description="From compare_run_with_observations.")]
 COMPARISON_NAMES = (
     "id",
@@ -111,15 +110,9 @@ def metrics_sentence(metrics: Metrics) -> str:
     )
 
 
-async def _handed_back(api: PlatformClient, data: dict[str, Any]) -> ComparisonHandBack:
+def _handed_back(data: dict[str, Any]) -> ComparisonHandBack:
     comparison = comparison_of(data)
-    link = ui_url(
-        base_map=await base_map_of(api, comparison.project),
-        panel=PANEL,
-        comparison=comparison.id,
-        run=comparison.run,
-        event=comparison.event,
-    )
+    link = data["ui_url"]
     return ComparisonHandBack(
         **comparison.model_dump(),
         ui_url=link,
@@ -134,14 +127,14 @@ async def compare_run_with_observations(ctx: Context, run_id: RunId, event_id: E
     """Compare a complete run's peaks with a flood event's observations point by point (error = modelled -
     observed), with metrics; again for the same pair updates it."""
     api = PlatformClient.for_context(ctx)
-    return await _handed_back(api, (await api.post(f"{RUNS}{run_id}/compare/", json={"event": event_id})).data)
+    return _handed_back((await api.post(f"{RUNS}{run_id}/compare/", json={"event": event_id})).data)
 
 
 @tool(title="Recompute a comparison", idempotent=True, relied_on=COMPARISON_NAMES)
 async def recompute_comparison(ctx: Context, comparison_id: ComparisonId) -> ComparisonHandBack:
     """Compute a comparison again from the event's observations as they are now."""
     api = PlatformClient.for_context(ctx)
-    return await _handed_back(api, (await api.post(f"{COMPARISONS}{comparison_id}/recompute/")).data)
+    return _handed_back((await api.post(f"{COMPARISONS}{comparison_id}/recompute/")).data)
 
 
 @tool(title="Get a comparison", read_only=True, idempotent=True, relied_on=COMPARISON_NAMES)
@@ -167,13 +160,7 @@ async def rank_runs_against_observations(
     data = (await api.post(f"{PROJECTS}{project_id}/rankings/", json={"event": event_id, "runs": run_ids})).data
     results = [RankedRun.model_validate(entry) for entry in data["results"]]
     best = results[0]
-    link = ui_url(
-        base_map=await base_map_of(api, project_id),
-        panel=PANEL,
-        comparison=best.comparison,
-        run=best.run,
-        event=event_id,
-    )
+    link = data["ui_url"]
     differing = ", ".join(f"{name} {best.settings.get(name)}" for name in data["differing"]) or "the same settings"
     return Ranking(
         event=data["event"],

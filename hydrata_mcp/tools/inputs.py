@@ -6,7 +6,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
 
 from hydrata_mcp.client import PlatformClient
-from hydrata_mcp.handback import HandBack, ui_url
+from hydrata_mcp.handback import HandBack
 from hydrata_mcp.polling import (
     DEFAULT_POLL_INTERVAL_SECONDS,
     DEFAULT_TIMEOUT_SECONDS,
@@ -15,7 +15,7 @@ from hydrata_mcp.polling import (
     wait_for,
 )
 from hydrata_mcp.tools.arguments import ProjectId
-from hydrata_mcp.tools.projects import PROJECTS, base_map_of
+from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
 
 KIND_PATHS = {
@@ -125,7 +125,11 @@ async def attach_input_layer(
             "polygon, or call suggest_capability to ask for it."
         )
     api = PlatformClient.for_context(ctx)
-    base_map = await base_map_of(api, project_id)
+    rows_path = f"{PROJECTS}{project_id}/{KIND_PATHS[kind]}/"
+    # The rows first: the page carries the Inputs panel's link for every outcome, and its default row is the one
+    # the upload attaches to (read again after the wait only if there was none yet).
+    rows = (await api.get(rows_path)).data
+    panel_url = rows["ui_url"]
 
     async def read() -> dict[str, Any]:
         return (await api.get(f"/api/v2/resource-service/execution-status/{execution_id}")).data
@@ -146,7 +150,7 @@ async def attach_input_layer(
             row_id=None,
             dataset_pk=None,
             feature_count=None,
-            ui_url=ui_url(base_map=base_map, panel="inputs"),
+            ui_url=panel_url,
             summary={"upload": execution["status"]},
             say_to_user="The upload is still being processed.",
             **common,
@@ -158,7 +162,7 @@ async def attach_input_layer(
             dataset_pk=None,
             feature_count=None,
             upload_log=execution.get("log", ""),
-            ui_url=ui_url(base_map=base_map, panel="inputs"),
+            ui_url=panel_url,
             summary={},
             say_to_user=f"The {kind} upload was rejected: {execution.get('log', '')}",
             **common,
@@ -170,33 +174,41 @@ async def attach_input_layer(
             row_id=None,
             dataset_pk=None,
             feature_count=None,
-            ui_url=ui_url(base_map=base_map, panel="inputs"),
+            ui_url=panel_url,
             summary={},
             say_to_user="The upload finished but produced no dataset; upload the file again.",
             **common,
         )
-    return await _attach(api, project_id, kind, resources[0]["id"], base_map, common)
+    default = _default_row(rows) or _default_row((await api.get(rows_path)).data)
+    return await _attach(api, rows_path, kind, default, resources[0]["id"], panel_url, common)
+
+
+def _default_row(page: dict[str, Any]) -> dict[str, Any] | None:
+    return next((row for row in page["results"] if row["is_default"]), None)
 
 
 async def _attach(
-    api: PlatformClient, project_id: int, kind: str, dataset_pk: int, base_map: int, common: dict[str, Any]
+    api: PlatformClient,
+    rows_path: str,
+    kind: str,
+    default: dict[str, Any] | None,
+    dataset_pk: int,
+    panel_url: str,
+    common: dict[str, Any],
 ) -> Attachment:
-    rows_path = f"{PROJECTS}{project_id}/{KIND_PATHS[kind]}/"
-    rows = (await api.get(rows_path)).data["results"]
-    default = next((row for row in rows if row["is_default"]), None)
     if default is None:
         return Attachment(
             outcome="no_default_row",
             row_id=None,
             dataset_pk=dataset_pk,
             feature_count=None,
-            ui_url=ui_url(base_map=base_map, panel="inputs"),
+            ui_url=panel_url,
             summary={"dataset_pk": dataset_pk},
             say_to_user="The project has no input rows yet: they appear once its terrain is ready (see get_terrain).",
             **common,
         )
-    row = input_row((await api.patch(f"{rows_path}{default['id']}/", json={"gn_layer": dataset_pk})).data)
-    link = ui_url(base_map=base_map, panel="inputs", layer=row.id)
+    attached = (await api.patch(f"{rows_path}{default['id']}/", json={"gn_layer": dataset_pk})).data
+    row, link = input_row(attached), attached["ui_url"]
     return Attachment(
         outcome="attached",
         row_id=row.id,

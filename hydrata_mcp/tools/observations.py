@@ -7,7 +7,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
 
 from hydrata_mcp.client import PlatformClient
-from hydrata_mcp.handback import HandBack, ui_url
+from hydrata_mcp.handback import HandBack
 from hydrata_mcp.pagination import page_numbers
 from hydrata_mcp.polling import (
     DEFAULT_POLL_INTERVAL_SECONDS,
@@ -17,10 +17,9 @@ from hydrata_mcp.polling import (
     wait_for,
 )
 from hydrata_mcp.tools.arguments import Page, PageSize, ProjectId
-from hydrata_mcp.tools.projects import PROJECTS, base_map_of
+from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
 
-PANEL = "observations"
 UPLOAD_DONE = {"finished", "failed"}
 
 EventId = Annotated[int, Field(ge=1, description="From list_observations.")]
@@ -122,9 +121,9 @@ def _observation_summary(observation: Observation) -> dict[str, Any]:
     }
 
 
-async def _changed(api: PlatformClient, project_id: int, data: dict[str, Any], verb: str) -> ChangedObservation:
+def _changed(data: dict[str, Any], verb: str) -> ChangedObservation:
     observation = observation_of(data)
-    link = ui_url(base_map=await base_map_of(api, project_id), panel=PANEL, event=observation.event)
+    link = data["ui_url"]
     return ChangedObservation(
         **observation.model_dump(),
         ui_url=link,
@@ -180,7 +179,7 @@ async def create_flood_event(
         )
     ).data
     event = event_of(data)
-    link = ui_url(base_map=await base_map_of(api, project_id), panel=PANEL, event=event.id)
+    link = data["ui_url"]
     return CreatedEvent(
         **event.model_dump(),
         ui_url=link,
@@ -229,7 +228,7 @@ async def create_observation(
             },
         )
     ).data
-    return await _changed(api, project_id, data, "recorded")
+    return _changed(data, "recorded")
 
 
 @tool(title="Import flood observations from an upload", relied_on=("outcome", "imported", "observation_count"))
@@ -251,8 +250,8 @@ async def import_observations(
     """Wait for a GeoJSON upload of points, then add each as an observation of the event, all or nothing;
     outcome imported, timed_out, upload_failed or no_dataset."""
     api = PlatformClient.for_context(ctx)
-    base_map = await base_map_of(api, project_id)
-    link = ui_url(base_map=base_map, panel=PANEL, event=event_id)
+    # The event first: an unknown one is refused before any wait, and its answer holds the map link.
+    link = (await api.get(f"{PROJECTS}{project_id}/events/{event_id}/")).data["ui_url"]
 
     async def read() -> dict[str, Any]:
         return (await api.get(f"/api/v2/resource-service/execution-status/{execution_id}")).data
@@ -365,7 +364,7 @@ async def update_observation(
         raise ToolError("Nothing to change: give at least one field, e.g. value_m.")
     api = PlatformClient.for_context(ctx)
     data = (await api.patch(f"{PROJECTS}{project_id}/observations/{observation_id}/", json=body)).data
-    return await _changed(api, project_id, data, "updated")
+    return _changed(data, "updated")
 
 
 @tool(title="Delete a flood observation", destructive=True, idempotent=True, relied_on=("id", "deleted"))
@@ -373,9 +372,10 @@ async def delete_observation(ctx: Context, project_id: ProjectId, observation_id
     """Delete an observation for good; earlier comparisons say they are stale until recompute_comparison."""
     api = PlatformClient.for_context(ctx)
     path = f"{PROJECTS}{project_id}/observations/{observation_id}/"
-    observation = observation_of((await api.get(path)).data)
+    data = (await api.get(path)).data
+    observation = observation_of(data)
     await api.request("DELETE", path)
-    link = ui_url(base_map=await base_map_of(api, project_id), panel=PANEL, event=observation.event)
+    link = data["ui_url"]
     return DeletedObservation(
         id=observation.id,
         event=observation.event,

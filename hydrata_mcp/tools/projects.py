@@ -5,7 +5,7 @@ from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
 from hydrata_mcp.client import PlatformClient
-from hydrata_mcp.handback import HandBack, ui_url
+from hydrata_mcp.handback import HandBack
 from hydrata_mcp.pagination import page_numbers
 from hydrata_mcp.tools.arguments import Page, PageSize, ProjectId
 from hydrata_mcp.tools.registry import tool
@@ -37,14 +37,8 @@ class CreatedProject(Project, HandBack):
     pass
 
 
-async def base_map_of(api: PlatformClient, project_id: int) -> int:
-    """The project's map id, for ui_url; also confirms the caller can see the project."""
-    return (await api.get(f"{PROJECTS}{project_id}/")).data["base_map"]
-
-
 def _project(record: dict[str, Any]) -> Project:
-    fields = {name: record.get(name) for name in Project.model_fields if name != "ui_url"}
-    return Project.model_validate({**fields, "ui_url": ui_url(base_map=record["base_map"])})
+    return Project.model_validate({name: record.get(name) for name in Project.model_fields})
 
 
 @tool(title="List projects", read_only=True, idempotent=True)

@@ -9,8 +9,7 @@ from mcp_types import CallToolResult, ImageContent, TextContent
 from pydantic import BaseModel, Field
 
 from hydrata_mcp.client import PlatformClient
-from hydrata_mcp.handback import HandBack, ui_url
-from hydrata_mcp.tools.projects import base_map_of
+from hydrata_mcp.handback import HandBack
 from hydrata_mcp.tools.registry import tool
 from hydrata_mcp.tools.runs import RUNS, Point, ResultLayer, RunId
 
@@ -125,13 +124,7 @@ async def compare_runs(
     api = PlatformClient.for_context(ctx)
     data = (await api.get(f"{RUNS}{run_id}/impact/{other_run_id}/")).data
     statistics = ImpactStatistics(**data["statistics"])
-    link = ui_url(
-        base_map=await base_map_of(api, data["project"]),
-        panel="run",
-        scenario=data["scenario"],
-        run=run_id,
-        compare=other_run_id,
-    )
+    link = data["ui_url"]
     result = RunImpact(
         run=data["run"],
         other_run=data["other_run"],

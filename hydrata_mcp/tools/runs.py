@@ -12,10 +12,10 @@ from hydrata_contract import layers, states
 from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.errors import ErrorCode
 from hydrata_mcp.client import PlatformClient, PlatformToolError, refusal_error
-from hydrata_mcp.handback import HandBack, ui_url
+from hydrata_mcp.handback import HandBack
 from hydrata_mcp.pagination import page_numbers
 from hydrata_mcp.tools.arguments import Page, PageSize, ProjectId
-from hydrata_mcp.tools.projects import PROJECTS, base_map_of
+from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
 
 RUNS = "/api/v2/anuga/runs/"
@@ -149,11 +149,9 @@ async def _post_launch(api: PlatformClient, path: str, *, json: dict[str, Any] |
     )
 
 
-async def _launched(api: PlatformClient, data: dict[str, Any], verb: str, say: str) -> LaunchedRun:
+def _launched(data: dict[str, Any], verb: str, say: str) -> LaunchedRun:
     status = run_status(data)
-    link = ui_url(
-        base_map=await base_map_of(api, data["project"]), panel="run", scenario=data["scenario"], run=status.id
-    )
+    link = data["ui_url"]
     return LaunchedRun(
         **status.model_dump(),
         compute_cost=data.get("compute_cost"),
@@ -182,8 +180,7 @@ async def start_simulation(
     data = await _post_launch(
         api, f"/api/v2/anuga/scenarios/{scenario_id}/run/", json={"compute_backend": compute_backend}
     )
-    return await _launched(
-        api,
+    return _launched(
         data,
         "started",
         f"The simulation of '{data['scenario_name']}' is queued (run {data['id']}, ${data.get('compute_cost')}).",
@@ -232,9 +229,7 @@ async def cancel_run(ctx: Context, run_id: RunId) -> LaunchedRun:
     api = PlatformClient.for_context(ctx)
     await api.post(f"{RUNS}{run_id}/cancel/")
     data = (await api.get(f"{RUNS}{run_id}/")).data
-    return await _launched(
-        api, data, states.RunStatus.CANCELLED, f"Run {run_id} is being cancelled (now {data['status']})."
-    )
+    return _launched(data, states.RunStatus.CANCELLED, f"Run {run_id} is being cancelled (now {data['status']}).")
 
 
 @tool(title="Retry a failed run", relied_on=("id", "status"))
@@ -243,7 +238,7 @@ async def retry_run(ctx: Context, run_id: RunId) -> LaunchedRun:
     start_simulation."""
     api = PlatformClient.for_context(ctx)
     data = await _post_launch(api, f"{RUNS}{run_id}/retry/")
-    return await _launched(api, data, "retried", f"Run {run_id} is being retried as run {data['id']}.")
+    return _launched(data, "retried", f"Run {run_id} is being retried as run {data['id']}.")
 
 
 @tool(

@@ -5,9 +5,10 @@ from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
 from hydrata_contract.errors import ErrorCode
+from hydrata_contract.links import Panel, relink
 from hydrata_contract.states import BUILD_IN_FLIGHT, RunStatus
 from hydrata_mcp.client import PlatformClient
-from hydrata_mcp.handback import HandBack, ui_url
+from hydrata_mcp.handback import HandBack
 from hydrata_mcp.polling import (
     DEFAULT_POLL_INTERVAL_SECONDS,
     DEFAULT_TIMEOUT_SECONDS,
@@ -16,7 +17,7 @@ from hydrata_mcp.polling import (
     wait_for,
 )
 from hydrata_mcp.tools.arguments import ProjectId
-from hydrata_mcp.tools.projects import PROJECTS, base_map_of
+from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
 
 CONFIRM_ABOVE_TRIANGLES = 100_000
@@ -95,6 +96,7 @@ class ScenarioView(BaseModel):
     latest_run: RunSummary | None
     latest_run_is_valid: bool
     approval: Approval | None = Field(default=None, description="The engineer's sign-off of the current state.")
+    ui_url: str = Field(description="The scenario in the project's map.")
 
 
 class ScenarioRow(BaseModel):
@@ -149,8 +151,8 @@ def _path(project_id: int, scenario_id: int | None = None) -> str:
     return f"{PROJECTS}{project_id}/scenarios/" + (f"{scenario_id}/" if scenario_id else "")
 
 
-def _handback(view: ScenarioView, base_map: int, verb: str) -> dict[str, Any]:
-    link = ui_url(base_map=base_map, panel="scenario", scenario=view.id)
+def _handback(view: ScenarioView, verb: str) -> dict[str, Any]:
+    link = view.ui_url
     estimate = view.mesh_triangle_count_estimate
     price = (
         f"about {estimate:,} triangles, estimated ${view.compute_cost_estimate} to run"
@@ -172,9 +174,10 @@ def _handback(view: ScenarioView, base_map: int, verb: str) -> dict[str, Any]:
     }
 
 
-async def _handed_back(api: PlatformClient, project_id: int, data: dict[str, Any], verb: str) -> ScenarioWithHandBack:
+def _handed_back(data: dict[str, Any], verb: str) -> ScenarioWithHandBack:
     view = scenario_view(data)
-    return ScenarioWithHandBack(**view.model_dump(), **_handback(view, await base_map_of(api, project_id), verb))
+    handback = _handback(view, verb)
+    return ScenarioWithHandBack(**(view.model_dump() | handback))
 
 
 @tool(title="Create a scenario", relied_on=("id", *ESTIMATE))
@@ -220,7 +223,7 @@ async def create_scenario(
         "inundation_threshold_m": inundation_threshold_m,
     }
     body |= {key: value for key, value in chosen.items() if value is not None}
-    return await _handed_back(api, project_id, (await api.post(_path(project_id), json=body)).data, "created")
+    return _handed_back((await api.post(_path(project_id), json=body)).data, "created")
 
 
 @tool(title="Get a scenario", read_only=True, idempotent=True, relied_on=ESTIMATE)
@@ -289,9 +292,7 @@ async def update_scenario(
         "inundation_threshold_m": inundation_threshold_m,
     }
     body = {key: value for key, value in given.items() if value is not None} | dict.fromkeys(clear)
-    return await _handed_back(
-        api, project_id, (await api.patch(_path(project_id, scenario_id), json=body)).data, "updated"
-    )
+    return _handed_back((await api.patch(_path(project_id, scenario_id), json=body)).data, "updated")
 
 
 @tool(title="Clone a scenario", relied_on=("id", *ESTIMATE))
@@ -307,7 +308,7 @@ async def clone_scenario(
     """Copy a scenario under a new name with some inputs or numbers changed, e.g. another friction or rainfall."""
     api = PlatformClient.for_context(ctx)
     response = await api.post(f"{_path(project_id, scenario_id)}clone/", json={"name": name, "overrides": overrides})
-    return await _handed_back(api, project_id, response.data, "created")
+    return _handed_back(response.data, "created")
 
 
 @tool(
@@ -326,16 +327,15 @@ async def build_scenario(
     """Mesh a scenario and wait; outcome built, error, timed_out, refused (code, detail; ui_url when fixable in
     the map) or needs_confirmation (call again with confirm=true). A valid build is reused unless rebuild."""
     api = PlatformClient.for_context(ctx)
-    base_map = await base_map_of(api, project_id)
     view = scenario_view((await api.get(_path(project_id, scenario_id))).data)
-    early = _build_without_posting(view, base_map, confirm=confirm, rebuild=rebuild)
+    early = _build_without_posting(view, confirm=confirm, rebuild=rebuild)
     if early is not None:
         return early
     posted = False
     if not _in_flight(view):
         response = await api.post(f"{_path(project_id, scenario_id)}build/", allow=(409, 422))
         if response.status == 422:
-            return _refused(view, base_map, response.data)
+            return _refused(view, response.data)
         posted = response.status == 202
 
     async def read() -> ScenarioView:
@@ -349,14 +349,14 @@ async def build_scenario(
         timeout_seconds=timeout_seconds,
         poll_interval_seconds=poll_interval_seconds,
     )
-    return _built(waited.value, base_map, posted=posted, polls=waited.polls, elapsed=waited.elapsed_seconds)
+    return _built(waited.value, posted=posted, polls=waited.polls, elapsed=waited.elapsed_seconds)
 
 
 def _in_flight(view: ScenarioView) -> bool:
     return view.latest_run is not None and view.computed_status in BUILD_IN_FLIGHT
 
 
-def _build_without_posting(view: ScenarioView, base_map: int, *, confirm: bool, rebuild: bool) -> BuildResult | None:
+def _build_without_posting(view: ScenarioView, *, confirm: bool, rebuild: bool) -> BuildResult | None:
     if _in_flight(view):
         return None  # follow the build already running
     if (
@@ -365,13 +365,13 @@ def _build_without_posting(view: ScenarioView, base_map: int, *, confirm: bool, 
         and view.computed_status not in BUILD_FAILED
         and not rebuild
     ):
-        return _built(view, base_map, posted=False, polls=0, elapsed=0.0)
+        return _built(view, posted=False, polls=0, elapsed=0.0)
     if view.mesh_triangle_count_estimate is None:
         problem = view.mesh_estimate_problem or {
             "code": ErrorCode.NO_ESTIMATE,
             "detail": "The scenario has no estimate.",
         }
-        return _refused(view, base_map, problem | {"fixable_in_map": True})
+        return _refused(view, problem | {"fixable_in_map": True})
     if view.mesh_triangle_count_estimate > CONFIRM_ABOVE_TRIANGLES and not confirm:
         return BuildResult(
             outcome="needs_confirmation",
@@ -381,7 +381,7 @@ def _build_without_posting(view: ScenarioView, base_map: int, *, confirm: bool, 
             mesh_triangle_count_estimate=view.mesh_triangle_count_estimate,
             compute_cost_estimate=view.compute_cost_estimate,
             posted=False,
-            ui_url=ui_url(base_map=base_map, panel="scenario", scenario=view.id),
+            ui_url=view.ui_url,
             summary={
                 "mesh_triangle_count_estimate": view.mesh_triangle_count_estimate,
                 "compute_cost_estimate": view.compute_cost_estimate,
@@ -392,9 +392,9 @@ def _build_without_posting(view: ScenarioView, base_map: int, *, confirm: bool, 
     return None
 
 
-def _refused(view: ScenarioView, base_map: int, problem: dict[str, Any]) -> BuildResult:
+def _refused(view: ScenarioView, problem: dict[str, Any]) -> BuildResult:
     fixable = bool(problem.get("fixable_in_map"))
-    link = ui_url(base_map=base_map, panel="inputs" if fixable else "scenario", scenario=view.id)
+    link = relink(view.ui_url, panel=Panel.INPUTS) if fixable else view.ui_url
     return BuildResult(
         outcome="refused",
         computed_status=view.computed_status,
@@ -412,11 +412,11 @@ def _refused(view: ScenarioView, base_map: int, problem: dict[str, Any]) -> Buil
     )
 
 
-def _built(view: ScenarioView, base_map: int, *, posted: bool, polls: int, elapsed: float) -> BuildResult:
+def _built(view: ScenarioView, *, posted: bool, polls: int, elapsed: float) -> BuildResult:
     run = view.latest_run
     status = view.computed_status
     outcome = "timed_out" if _in_flight(view) else (RunStatus.ERROR if status in BUILD_FAILED else RunStatus.BUILT)
-    link = ui_url(base_map=base_map, panel="scenario", scenario=view.id, run=run.id if run else None)
+    link = relink(view.ui_url, run=run.id if run else None)
     count = run.mesh_triangle_count if run else None
     say = {
         RunStatus.BUILT: f"The scenario is built: a mesh of {count:,} triangles (estimated "

@@ -7,7 +7,7 @@ from pydantic import BaseModel, Field
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.states import TerrainStatus
 from hydrata_mcp.client import PlatformClient, refusal_error
-from hydrata_mcp.handback import HandBack, ui_url
+from hydrata_mcp.handback import HandBack
 from hydrata_mcp.polling import (
     DEFAULT_POLL_INTERVAL_SECONDS,
     DEFAULT_TIMEOUT_SECONDS,
@@ -16,7 +16,7 @@ from hydrata_mcp.polling import (
     wait_for,
 )
 from hydrata_mcp.tools.arguments import ProjectId
-from hydrata_mcp.tools.projects import PROJECTS, base_map_of
+from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
 
 TERMINAL = (TerrainStatus.READY, TerrainStatus.ERROR)
@@ -110,7 +110,7 @@ async def finalize_terrain_upload(
         json={"staging_key": staging_key, "process_id": process_id, "title": title},
     )
     terrain = response.data
-    link = ui_url(base_map=await base_map_of(api, project_id), panel="terrain", layer=terrain["id"])
+    link = terrain["ui_url"]
     return FinalizedTerrain(
         id=terrain["id"],
         status=terrain["status"],
@@ -136,16 +136,22 @@ async def get_terrain(
     """Read a project's terrain, waiting while it imports; outcome ready, error, timed_out or not_found. The
     summary: WGS84 bbox, elevation range, nodata fraction, native CRS."""
     api = PlatformClient.for_context(ctx)
-    base_map = await base_map_of(api, project_id)
+    # Where the terrain panel is, from the platform's last answer: a page of terrain, or its refusal of a terrain
+    # the project does not have, carries that link even when there is no terrain to describe.
+    panel = {"ui_url": ""}
 
     async def read() -> dict[str, Any] | None:
         if terrain_id is None:
-            listed = (await api.get(f"{PROJECTS}{project_id}/terrain/")).data["results"]
-            return listed[0] if listed else None
+            page = (await api.get(f"{PROJECTS}{project_id}/terrain/")).data
+            panel["ui_url"] = page["ui_url"]
+            return page["results"][0] if page["results"] else None
         response = await api.get(f"{PROJECTS}{project_id}/terrain/{terrain_id}/", allow=(404,))
         if response.status == 404 and response.data.get("code") != ErrorCode.TERRAIN_NOT_FOUND:
             raise refusal_error(response.status, response.data)
-        return None if response.status == 404 else response.data
+        if response.status == 404:
+            panel["ui_url"] = response.data["ui_url"]
+            return None
+        return response.data
 
     waited = await wait_for(
         ctx,
@@ -155,10 +161,10 @@ async def get_terrain(
         timeout_seconds=timeout_seconds,
         poll_interval_seconds=poll_interval_seconds,
     )
-    return _terrain_wait(waited.value, waited.polls, waited.elapsed_seconds, base_map)
+    return _terrain_wait(waited.value, waited.polls, waited.elapsed_seconds, panel["ui_url"])
 
 
-def _terrain_wait(data: dict[str, Any] | None, polls: int, elapsed: float, base_map: int) -> TerrainWait:
+def _terrain_wait(data: dict[str, Any] | None, polls: int, elapsed: float, panel_url: str) -> TerrainWait:
     if data is None:
         return TerrainWait(
             outcome="not_found",
@@ -166,7 +172,7 @@ def _terrain_wait(data: dict[str, Any] | None, polls: int, elapsed: float, base_
             terrain=None,
             polls=polls,
             elapsed_seconds=elapsed,
-            ui_url=ui_url(base_map=base_map, panel="terrain"),
+            ui_url=panel_url,
             summary={},
             say_to_user="This project has no such terrain yet; upload a DEM first.",
         )
@@ -181,7 +187,7 @@ def _terrain_wait(data: dict[str, Any] | None, polls: int, elapsed: float, base_
         "crs": terrain.crs,
         "resolution_m": terrain.resolution,
     }
-    link = ui_url(base_map=base_map, panel="terrain", layer=terrain.id)
+    link = data["ui_url"]
     says: dict[str, str] = {
         TerrainStatus.READY: f"The terrain is ready: elevations {terrain.elevation_min} to {terrain.elevation_max} m, "
         f"{(terrain.nodata_fraction or 0) * 100:.1f}% without data. Check it in the map: {link}",

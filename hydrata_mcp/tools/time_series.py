@@ -5,9 +5,9 @@ from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
 from hydrata_mcp.client import PlatformClient
-from hydrata_mcp.handback import HandBack, ui_url
+from hydrata_mcp.handback import HandBack
 from hydrata_mcp.tools.arguments import ProjectId
-from hydrata_mcp.tools.projects import PROJECTS, base_map_of
+from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
 
 DEFAULT_UNITS = {"hyetograph": "mm/hr", "hydrograph": "m3/s", "stage": "m", "generic": ""}
@@ -88,7 +88,7 @@ async def create_time_series(
     )
     series = summary_of(response.data)
     values = [row.value for row in data.rowData]
-    link = ui_url(base_map=await base_map_of(api, project_id), panel="time-series", layer=series.id)
+    link = response.data["ui_url"]
     return CreatedTimeSeries(
         **series.model_dump(),
         ui_url=link,

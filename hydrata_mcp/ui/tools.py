@@ -15,7 +15,6 @@ from pyproj import Transformer
 
 from hydrata_contract.layers import FIRST_SHOWN
 from hydrata_mcp.client import PlatformClient
-from hydrata_mcp.handback import ui_url
 from hydrata_mcp.tools.arguments import ProjectId
 from hydrata_mcp.tools.comparisons import COMPARISONS, ComparisonId
 from hydrata_mcp.tools.projects import PROJECTS
@@ -100,11 +99,6 @@ class ComparisonPoints(BaseModel):
     ui_url: str
 
 
-async def _base_map(api: PlatformClient, project_id: int) -> tuple[int, str]:
-    project = (await api.get(f"{PROJECTS}{project_id}/")).data
-    return project["base_map"], project["projection"]
-
-
 @tool(title="Map view: a run's depth overlay", read_only=True, idempotent=True, app_only=True)
 async def get_map_depth_overlay(ctx: Context, run_id: RunId) -> Annotated[CallToolResult, DepthOverlay]:
     """For the map view only: the maximum depth of a complete run as one PNG over the mesh's extent, with its
@@ -113,7 +107,6 @@ async def get_map_depth_overlay(ctx: Context, run_id: RunId) -> Annotated[CallTo
     run = (await api.get(f"{RUNS}{run_id}/")).data
     tiled = (await api.get(f"{RUNS}{run_id}/tiles/")).data["results"]
     layer = next(item for item in tiled if item["name"] == DEPTH_LAYER)
-    base_map, _ = await _base_map(api, run["project"])
     result = DepthOverlay(
         run_id=run_id,
         project_id=run["project"],
@@ -126,7 +119,7 @@ async def get_map_depth_overlay(ctx: Context, run_id: RunId) -> Annotated[CallTo
         bounds_wgs84=None,
         width=None,
         height=None,
-        ui_url=ui_url(base_map=base_map, panel="run", scenario=run["scenario"], run=run_id),
+        ui_url=run["ui_url"],
     )
     images: list[ContentBlock] = []
     if not layer["empty"]:
@@ -154,7 +147,6 @@ async def get_map_scenario_layers(ctx: Context, project_id: ProjectId, scenario_
     its built mesh's outline."""
     api = PlatformClient.for_context(ctx)
     scenario = (await api.get(f"{PROJECTS}{project_id}/scenarios/{scenario_id}/")).data
-    base_map, _ = await _base_map(api, project_id)
     chosen = [(kind, scenario[kind]) for kind in INPUT_KINDS if scenario.get(kind)]
     budget = FEATURE_VERTICES // max(1, len(chosen))
     layers = []
@@ -176,7 +168,7 @@ async def get_map_scenario_layers(ctx: Context, project_id: ProjectId, scenario_
         mesh_outline=outline_rings(mesh.data["outline"], max_vertices=OUTLINE_VERTICES) if built else [],
         mesh_triangle_count=mesh.data["triangle_count"] if built else None,
         bbox_wgs84=mesh.data["bbox_wgs84"] if built else None,
-        ui_url=ui_url(base_map=base_map, panel="scenario", scenario=scenario_id),
+        ui_url=scenario["ui_url"],
     )
 
 
@@ -185,8 +177,7 @@ async def get_map_comparison_points(ctx: Context, comparison_id: ComparisonId) -
     """For the map view only: a comparison's observation points in WGS84 with observed, modelled and error."""
     api = PlatformClient.for_context(ctx)
     comparison = (await api.get(f"{COMPARISONS}{comparison_id}/")).data
-    base_map, projection = await _base_map(api, comparison["project"])
-    to_map = Transformer.from_crs(projection, "EPSG:4326", always_xy=True)
+    to_map = Transformer.from_crs(comparison["crs"], "EPSG:4326", always_xy=True)
     compared = comparison["points"]
     points = []
     for point in compared[:MAX_POINTS]:
@@ -206,11 +197,5 @@ async def get_map_comparison_points(ctx: Context, comparison_id: ComparisonId) -
         metrics=comparison["metrics"],
         points=points,
         truncated=len(compared) > MAX_POINTS,
-        ui_url=ui_url(
-            base_map=base_map,
-            panel="comparison",
-            run=comparison["run"],
-            event=comparison["event"],
-            comparison=comparison_id,
-        ),
+        ui_url=comparison["ui_url"],
     )

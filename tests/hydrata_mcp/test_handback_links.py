@@ -3,7 +3,8 @@ has for it, and the ids of the layer, scenario, run, event and comparison, read 
 
 One agent with a launch key walks the whole product through the official client (project, terrain, layers, a
 series, scenarios, a build, a start and a cancel, a retry, observations, comparisons, a ranking, an impact),
-with the owner's finished runs beside its own; each link is parsed and held to the ids the platform returned."""
+with the owner's finished runs beside its own; each link is parsed and held to the ids the platform returned,
+and no tool asked the platform for a project only to build one."""
 
 import asyncio
 import re
@@ -14,6 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.core.signals import request_started
 
 from config.celery import app as celery_app
 from hydrata.anuga.models import Run, Scenario
@@ -85,8 +87,22 @@ def errored(run_id: int) -> None:
     Run.objects.filter(pk=run_id).update(status=RunStatus.ERROR)
 
 
+def platform_paths() -> list[str]:
+    """The path of every request the platform's REST API is asked, as it starts (the live server shares this
+    process); the list fills while the test runs."""
+    paths: list[str] = []
+
+    def record(sender, scope=None, **kwargs) -> None:
+        if scope is not None:
+            paths.append(scope["path"])
+
+    request_started.connect(record, weak=False, dispatch_uid="handback-links-paths")
+    return paths
+
+
 def test_every_link_a_tool_hands_back_opens_the_map_on_exactly_what_the_tool_changed_or_found(live_asgi):
     _, key = make_grant(level="launch")
+    paths = platform_paths()
 
     async def walk() -> Walk:
         async with mcp_client(live_asgi.url, key) as client:
@@ -216,7 +232,10 @@ def test_every_link_a_tool_hands_back_opens_the_map_on_exactly_what_the_tool_cha
             )
             return w
 
-    w = asyncio.run(walk())
+    try:
+        w = asyncio.run(walk())
+    finally:
+        request_started.disconnect(dispatch_uid="handback-links-paths")
 
     wrong = {tool: (query, wanted) for tool, (query, wanted) in w.seen.items() if query != wanted}
     assert not wrong, "\n".join(
@@ -225,3 +244,5 @@ def test_every_link_a_tool_hands_back_opens_the_map_on_exactly_what_the_tool_cha
     panels = {query.get("panel") for query, _ in w.seen.values()} - {None}
     assert panels <= map_panels(), f"links to panels the map does not have: {panels - map_panels()}"
     assert len(w.seen) >= 20
+    # The platform puts each link in its answers, so no tool asks for the project only to build one.
+    assert paths and not [path for path in paths if re.fullmatch(r"/api/v2/anuga/projects/\d+/", path)]

@@ -3,14 +3,18 @@
 from typing import Any
 
 from django.http import HttpRequest, HttpResponseBase
+from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from hydrata.anuga.links import project_link
 from hydrata.anuga.models import Project, Scenario
 from hydrata.anuga.selectors import scenarios
 from hydrata.anuga.selectors.projects import project_get, project_get_writable
 from hydrata.core.requests import authenticated_user
+from hydrata_contract.links import Panel
 
 PROJECT_URL_KWARG = "project_id"
 
@@ -40,3 +44,15 @@ class ProjectScopedView(APIView):
     def scenario_get(self, scenario_id: int) -> Scenario:
         """A scenario of this project; any other is 404 SCENARIO_NOT_FOUND."""
         return scenarios.scenario_get(project=self.project, scenario_id=scenario_id)
+
+
+class ProjectListView(ProjectScopedView, GenericAPIView):
+    """A page of one kind of the project's things, with the map link of the panel that shows them (`ui_url`): a
+    client hands people that link even when the page is empty."""
+
+    list_panel: Panel
+
+    def get_paginated_response(self, data: Any) -> Response:
+        response = super().get_paginated_response(data)
+        response.data["ui_url"] = project_link(self.project, self.list_panel)
+        return response

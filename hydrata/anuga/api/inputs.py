@@ -1,15 +1,15 @@
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 
 from hydrata.anuga.api import schemas
-from hydrata.anuga.api.base import ProjectScopedView
+from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
 from hydrata.anuga.api.serializers import InputLayerOutput
 from hydrata.anuga.selectors.model_inputs import input_layer_get, input_layers_of
 from hydrata.anuga.services.inputs import input_layer_attach
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata_contract.inputs import InputKind
+from hydrata_contract.links import Panel
 
 # The REST path of each kind, as the Hydrata API names them.
 KIND_PATHS = {
@@ -28,8 +28,9 @@ class AttachInput(serializers.Serializer):
     gn_layer = serializers.IntegerField(allow_null=True, min_value=1)
 
 
-class InputLayerListView(ProjectScopedView, GenericAPIView):
+class InputLayerListView(ProjectListView):
     grant_levels = {"GET": "read"}
+    list_panel = Panel.INPUTS
     kind: str = ""
 
     @extend_schema(responses={200: InputLayerOutput(many=True)})

@@ -2,13 +2,13 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
-from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from hydrata.agents.permissions import grant_of, signed_links_for
 from hydrata.anuga.api import schemas
-from hydrata.anuga.api.base import ProjectScopedView
+from hydrata.anuga.api.base import ProjectListView
+from hydrata.anuga.links import run_link
 from hydrata.anuga.models import Run, Scenario
 from hydrata.anuga.projections import crs_code_validate
 from hydrata.anuga.run_impact import comparable, runs_impact
@@ -21,6 +21,7 @@ from hydrata.core.errors import Conflict, NotFound
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.errors import ErrorCode
+from hydrata_contract.links import Panel
 from hydrata_contract.states import RunStatus
 
 LOG_TAIL_LINES = 60
@@ -31,6 +32,7 @@ PUBLISHED_RUN_FIELDS = frozenset(
     {
         "id",
         "status",
+        "ui_url",
         "phase",
         "progress_pct",
         "eta_seconds",
@@ -103,6 +105,7 @@ def run_status(run: Run) -> dict[str, Any]:
         "sim_time": run.sim_time,
         "duration": run.duration,
         "cancel_requested": run.cancel_requested,
+        "ui_url": run_link(run),
         "updated_at": run.updated_at,
     }
 
@@ -219,8 +222,9 @@ class RunRetryView(APIView):
         return Response(run_detail(retry, signed_links=signed_links_for(request)), status=status.HTTP_202_ACCEPTED)
 
 
-class ProjectRunsView(ProjectScopedView, GenericAPIView):
+class ProjectRunsView(ProjectListView):
     grant_levels = {"GET": "read"}
+    list_panel = Panel.RUN
 
     @extend_schema(
         parameters=[OpenApiParameter("status", str, enum=RunStatus.values(), description="Only runs in this state.")],
@@ -260,6 +264,7 @@ class RunResultsView(APIView):
         results = {
             "id": run.pk,
             "status": run.status,
+            "ui_url": run_link(run),
             "statistics": run.statistics,
             **result_layers(run, signed_links=signed_links_for(request)),
         }
@@ -329,6 +334,7 @@ class RunImpactView(APIView):
             "id": run.pk,
             "project": run.scenario.project_id,
             "scenario": run.scenario_id,
+            "ui_url": run_link(run, compare=other.pk),
             **runs_impact(run=run, other=other),
         }
         # Signed links only for those who read the run in full through an agent (the public-run policy above).

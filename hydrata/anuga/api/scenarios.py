@@ -3,12 +3,12 @@ from typing import Any
 from django.contrib.auth.models import User
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers, status
-from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 
 from hydrata.anuga.api import schemas
-from hydrata.anuga.api.base import ProjectScopedView
+from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
 from hydrata.anuga.api.runs import run_answer
+from hydrata.anuga.links import scenario_link
 from hydrata.anuga.models import Run, Scenario
 from hydrata.anuga.selectors.approvals import approval_summary
 from hydrata.anuga.selectors.projects import reads_in_full
@@ -17,6 +17,7 @@ from hydrata.anuga.services.build import scenario_build_request
 from hydrata.anuga.services.scenarios import scenario_clone, scenario_create, scenario_update
 from hydrata.core.limits import DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH
 from hydrata.core.requests import AuthenticatedRequest
+from hydrata_contract.links import Panel
 
 REFERENCES = ("terrain", *Scenario.INPUT_FIELDS)
 # A member reads the scenario in full; a non-member of a public project its published part (`reduced`).
@@ -89,6 +90,7 @@ def scenario_detail(scenario: Scenario, *, user: User) -> dict[str, Any]:
         **scenario_estimate(scenario=scenario),
         "currency": "USD",
         "approval": approval_summary(scenario=scenario, user=user),
+        "ui_url": scenario_link(scenario),
         "created_at": scenario.created_at,
         "updated_at": scenario.updated_at,
     }
@@ -104,6 +106,7 @@ def scenario_public(scenario: Scenario) -> dict[str, Any]:
         "resolution": scenario.resolution,
         "duration": scenario.duration,
         "computed_status": computed_status(run=latest_run(scenario=scenario)),
+        "ui_url": scenario_link(scenario),
         "reduced": True,
     }
 
@@ -113,8 +116,9 @@ def _shape(request: AuthenticatedRequest, scenario: Scenario) -> dict[str, Any]:
     return scenario_detail(scenario, user=request.user) if in_full else scenario_public(scenario)
 
 
-class ScenarioListCreateView(ProjectScopedView, GenericAPIView):
+class ScenarioListCreateView(ProjectListView):
     grant_levels = {"GET": "read", "POST": "draft"}
+    list_panel = Panel.SCENARIO
 
     @extend_schema(responses={200: schemas.ScenarioSummary(many=True)})
     def get(self, request: AuthenticatedRequest) -> Response:
@@ -144,6 +148,7 @@ def _compact(scenario: Scenario, *, in_full: bool) -> dict[str, Any]:
         "computed_status": computed_status(run=run),
         "latest_run": latest,
         "latest_run_is_valid": scenario.latest_run_is_valid,
+        "ui_url": scenario_link(scenario),
         "updated_at": scenario.updated_at,
     }
 

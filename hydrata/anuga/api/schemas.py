@@ -34,6 +34,10 @@ def free_form(**kwargs: Any) -> serializers.DictField:
 SERIES_KINDS = ["gauge", "flow_line", "point"]
 
 
+def map_link() -> serializers.URLField:
+    return serializers.URLField(help_text="Opens the project's map on this object; give it to the person.")
+
+
 def run_status_field() -> serializers.ChoiceField:
     return serializers.ChoiceField(choices=RunStatus.choices())
 
@@ -195,6 +199,7 @@ class ScenarioSummary(serializers.Serializer):
     computed_status = run_status_field()
     latest_run = RunCompact(allow_null=True)
     latest_run_is_valid = serializers.BooleanField()
+    ui_url = map_link()
     updated_at = serializers.DateTimeField()
 
 
@@ -208,6 +213,7 @@ class ScenarioPublic(serializers.Serializer):
     resolution = serializers.FloatField()
     duration = serializers.IntegerField()
     computed_status = run_status_field()
+    ui_url = map_link()
     reduced = serializers.BooleanField()
 
 
@@ -241,6 +247,7 @@ class ScenarioDetail(serializers.Serializer):
     compute_cost_estimate = serializers.CharField(allow_null=True, help_text="A decimal amount in `currency`.")
     currency = serializers.CharField()
     approval = Approval()
+    ui_url = map_link()
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
 
@@ -294,6 +301,7 @@ class RunState(Withheld):
     sim_time = serializers.FloatField(allow_null=True)
     duration = serializers.IntegerField()
     cancel_requested = serializers.BooleanField(allow_null=True)
+    ui_url = map_link()
     updated_at = serializers.DateTimeField()
 
 
@@ -325,6 +333,7 @@ class RunResults(Withheld, ResultLayers):
 
     id = serializers.IntegerField()
     status = run_status_field()
+    ui_url = map_link()
     statistics = free_form(allow_null=True)
 
 
@@ -391,6 +400,7 @@ class RunImpact(serializers.Serializer):
     id = serializers.IntegerField()
     project = serializers.IntegerField()
     scenario = serializers.IntegerField()
+    ui_url = map_link()
     run = serializers.IntegerField()
     other_run = serializers.IntegerField()
     statistics = free_form()

@@ -1,7 +1,9 @@
 from django.conf import settings
 from rest_framework import serializers
 
+from hydrata.anuga.links import input_row_link, project_link, terrain_link
 from hydrata.anuga.models import InputLayer, Project, Terrain
+from hydrata.core.links import MapLinkField
 from hydrata.storage import get_storage
 from hydrata_contract.states import TerrainStatus
 
@@ -17,10 +19,22 @@ class ProjectOutput(serializers.ModelSerializer):
     role = serializers.SerializerMethodField()
     owner = serializers.CharField(source="owner.username")
     base_map = serializers.IntegerField(source="base_map_id")
+    ui_url = MapLinkField(project_link)
 
     class Meta:
         model = Project
-        fields = ["id", "name", "projection", "visibility", "role", "owner", "base_map", "created_at", "updated_at"]
+        fields = [
+            "id",
+            "name",
+            "projection",
+            "visibility",
+            "role",
+            "owner",
+            "base_map",
+            "ui_url",
+            "created_at",
+            "updated_at",
+        ]
 
     def get_visibility(self, project: Project) -> str:
         return "public" if project.is_public else "private"
@@ -33,6 +47,7 @@ class ProjectOutput(serializers.ModelSerializer):
 class TerrainOutput(serializers.ModelSerializer):
     resolution = serializers.SerializerMethodField()
     s3_hillshade_url = serializers.SerializerMethodField()
+    ui_url = MapLinkField(terrain_link)
 
     class Meta:
         model = Terrain
@@ -55,6 +70,7 @@ class TerrainOutput(serializers.ModelSerializer):
             "elevation_max",
             "nodata_fraction",
             "s3_hillshade_url",
+            "ui_url",
             "created_at",
             "updated_at",
         ]
@@ -83,6 +99,7 @@ class TerrainOutput(serializers.ModelSerializer):
 class InputLayerOutput(serializers.ModelSerializer):
     gn_layer = serializers.IntegerField(source="dataset_id", allow_null=True)
     has_features = serializers.SerializerMethodField()
+    ui_url = MapLinkField(input_row_link)
 
     class Meta:
         model = InputLayer
@@ -95,6 +112,7 @@ class InputLayerOutput(serializers.ModelSerializer):
             "has_features",
             "feature_count",
             "bbox_wgs84",
+            "ui_url",
             "updated_at",
         ]
 

@@ -1,19 +1,19 @@
 from django.conf import settings
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.generics import GenericAPIView
 from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
 from hydrata.agents.permissions import signed_links_for
 from hydrata.anuga.api import schemas
-from hydrata.anuga.api.base import ProjectScopedView
+from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
 from hydrata.anuga.api.serializers import TerrainOutput
 from hydrata.anuga.selectors.model_inputs import terrain_get, terrains_of
 from hydrata.anuga.services.terrain import terrain_upload_direct, terrain_upload_finalize, terrain_upload_presign
 from hydrata.core.errors import ValidationFailed
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata_contract.errors import ErrorCode
+from hydrata_contract.links import Panel
 
 
 class PresignInput(serializers.Serializer):
@@ -81,8 +81,9 @@ class TerrainDirectUploadView(ProjectScopedView):
         return Response(TerrainOutput(terrain, context=_links(request)).data, status=status.HTTP_202_ACCEPTED)
 
 
-class TerrainListView(ProjectScopedView, GenericAPIView):
+class TerrainListView(ProjectListView):
     grant_levels = {"GET": "read"}
+    list_panel = Panel.TERRAIN
 
     @extend_schema(responses={200: schemas.Terrain(many=True)})
     def get(self, request: AuthenticatedRequest) -> Response:

@@ -1,15 +1,17 @@
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 
-from hydrata.anuga.api.base import ProjectScopedView
+from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
+from hydrata.anuga.links import time_series_link
 from hydrata.anuga.models import TimeSeries
 from hydrata.anuga.selectors.model_inputs import time_series_get, time_series_of
 from hydrata.anuga.services.time_series import time_series_create
 from hydrata.core.limits import DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH
+from hydrata.core.links import MapLinkField
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata_contract.inputs import SeriesType
+from hydrata_contract.links import Panel
 
 SUMMARY_FIELDS = [
     "id",
@@ -41,24 +43,28 @@ class TimeSeriesInput(serializers.Serializer):
 
 
 class TimeSeriesSummary(serializers.ModelSerializer):
+    ui_url = MapLinkField(time_series_link)
+
     class Meta:
         model = TimeSeries
-        fields = SUMMARY_FIELDS
+        fields = [*SUMMARY_FIELDS, "ui_url"]
 
 
 class TimeSeriesDetail(serializers.ModelSerializer):
     data = serializers.SerializerMethodField()  # type: ignore[assignment]  # see TimeSeriesInput
+    ui_url = MapLinkField(time_series_link)
 
     class Meta:
         model = TimeSeries
-        fields = [*SUMMARY_FIELDS, "data"]
+        fields = [*SUMMARY_FIELDS, "ui_url", "data"]
 
     def get_data(self, series: TimeSeries) -> dict:
         return {"rowData": series.rows}
 
 
-class TimeSeriesListCreateView(ProjectScopedView, GenericAPIView):
+class TimeSeriesListCreateView(ProjectListView):
     grant_levels = {"GET": "read", "POST": "draft"}
+    list_panel = Panel.TIME_SERIES
 
     @extend_schema(responses={200: TimeSeriesSummary(many=True)})
     def get(self, request: AuthenticatedRequest) -> Response:

@@ -3,24 +3,30 @@ The project itself was resolved through the caller's visibility."""
 
 from django.db.models import QuerySet
 
+from hydrata.anuga.links import project_link
 from hydrata.anuga.models import InputLayer, Project, Terrain, TimeSeries
 from hydrata.core.errors import NotFound
 from hydrata_contract.errors import ErrorCode
+from hydrata_contract.links import Panel
 
 
 def terrains_of(*, project: Project) -> QuerySet[Terrain]:
-    return Terrain.objects.filter(project=project)
+    return project.terrains.all()  # each terrain's .project is this one: no query per answer
 
 
 def terrain_get(*, project: Project, terrain_id: int) -> Terrain:
     terrain = terrains_of(project=project).filter(pk=terrain_id).first()
     if terrain is None:
-        raise NotFound(f"Project {project.pk} has no terrain {terrain_id}.", code=ErrorCode.TERRAIN_NOT_FOUND)
+        raise NotFound(
+            f"Project {project.pk} has no terrain {terrain_id}.",
+            code=ErrorCode.TERRAIN_NOT_FOUND,
+            ui_url=project_link(project, Panel.TERRAIN),
+        )
     return terrain
 
 
 def input_layers_of(*, project: Project, kind: str | None = None) -> QuerySet[InputLayer]:
-    layers = InputLayer.objects.filter(project=project).select_related("dataset")
+    layers = project.input_layers.select_related("dataset")
     return layers.filter(kind=kind) if kind else layers
 
 
@@ -32,7 +38,7 @@ def input_layer_get(*, project: Project, kind: str, layer_id: int) -> InputLayer
 
 
 def time_series_of(*, project: Project) -> QuerySet[TimeSeries]:
-    return TimeSeries.objects.filter(project=project)
+    return project.time_series.all()
 
 
 def time_series_get(*, project: Project, series_id: int) -> TimeSeries:

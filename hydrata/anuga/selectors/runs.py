@@ -33,7 +33,7 @@ def run_get(*, user: User, run_id: int) -> Run:
 
 
 def runs_of(*, project: Project, status: str | None = None) -> QuerySet[Run]:
-    runs = Run.objects.filter(scenario__project=project).select_related("scenario")
+    runs = Run.objects.filter(scenario__project=project).select_related("scenario__project")
     return runs.filter(status=status) if status else runs
 
 

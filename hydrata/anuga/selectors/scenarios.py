@@ -17,7 +17,7 @@ from hydrata_contract.states import RunStatus
 
 
 def scenarios_of(*, project: Project) -> QuerySet[Scenario]:
-    return Scenario.objects.filter(project=project)
+    return project.scenarios.all()  # each scenario's .project is this one: no query per answer
 
 
 def scenario_get(*, project: Project, scenario_id: int) -> Scenario:

@@ -4,7 +4,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from hydrata.agents.models import AgentGrant
-from hydrata.anuga.links import map_url
+from hydrata.anuga.links import scenario_link
 from hydrata.anuga.models import Scenario, ScenarioApproval
 from hydrata.anuga.selectors.approvals import approvals_current, runs_need_approval, scenario_state_digest
 from hydrata.core.errors import Conflict, Forbidden
@@ -34,7 +34,7 @@ def run_approval_check(*, scenario: Scenario, grant: AgentGrant | None) -> None:
         return
     if any(approval.approved_by_id == grant.user_id for approval in approvals_current(scenario=scenario)):
         return
-    link = map_url(base_map=scenario.project.base_map_id, panel="scenario", scenario=scenario.pk)
+    link = scenario_link(scenario)
     raise Conflict(
         f"This account asks that its owner approve a scenario before an agent runs it, and scenario "
         f"'{scenario.name}' is not approved as it is now (any change since an approval needs a new one). Ask the "

@@ -26,7 +26,7 @@ from hydrata.core.errors import Conflict, Unprocessable
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
 from hydrata_contract.errors import ErrorCode
-from hydrata_contract.inputs import SeriesType
+from hydrata_contract.inputs import BoundaryType, SeriesType
 from hydrata_contract.states import BUILD_IN_FLIGHT, RunPhase, RunStatus, TerrainStatus
 
 logger = logging.getLogger(__name__)
@@ -137,7 +137,7 @@ def _check_series_names(scenario: Scenario) -> None:
     for index, feature in enumerate(layer_features(layer=scenario.boundary, crs=crs)):
         properties = feature.get("properties") or {}
         value = str(properties.get("stage") or "").strip()
-        if properties.get("boundary") != "Dirichlet" or not value or _is_number(value):
+        if properties.get("boundary") != BoundaryType.DIRICHLET or not value or _is_number(value):
             continue
         if types.get(value) != SeriesType.STAGE:
             raise _refuse(

@@ -4,6 +4,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from hydrata.anuga.api.base import ProjectScopedView
+from hydrata.anuga.links import comparison_link
 from hydrata.anuga.selectors.projects import project_get_writable
 from hydrata.anuga.selectors.runs import run_get
 from hydrata.compute.comparison import differing_settings
@@ -65,9 +66,11 @@ class RankingView(ProjectScopedView):
         runs = [run_get(user=request.user, run_id=run_id) for run_id in dict.fromkeys(data.validated_data["runs"])]
         ranked = runs_rank(event=event, runs=runs, user=request.user)
         model_settings = [{name: entry.settings[name] for name in MODEL_SETTINGS} for entry in ranked]
+        best = ranked[0].comparison
         return Response(
             {
                 "project": self.project.pk,
+                "ui_url": comparison_link(self.project, comparison=best.pk, run=best.run_id, event=event.pk),
                 "event": event.pk,
                 "event_name": event.name,
                 "differing": differing_settings(model_settings),

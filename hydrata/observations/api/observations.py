@@ -1,9 +1,8 @@
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 
-from hydrata.anuga.api.base import ProjectScopedView
+from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
 from hydrata.anuga.models import Project
 from hydrata.compute.numbers import NumberRefused, whole_number
 from hydrata.core.errors import ValidationFailed
@@ -13,6 +12,7 @@ from hydrata.observations.models import FloodEvent, Observation
 from hydrata.observations.selectors import event_get, observation_get, observations_of
 from hydrata.observations.services.observations import observation_create, observation_delete, observation_update
 from hydrata_contract.errors import ErrorCode
+from hydrata_contract.links import Panel
 
 
 def _event_filter(project: Project, raw: str | None) -> FloodEvent | None:
@@ -27,8 +27,9 @@ def _event_filter(project: Project, raw: str | None) -> FloodEvent | None:
     return event_get(project=project, event_id=event_id)
 
 
-class ObservationListCreateView(ProjectScopedView, GenericAPIView):
+class ObservationListCreateView(ProjectListView):
     grant_levels = {"GET": "read", "POST": "draft"}
+    list_panel = Panel.OBSERVATIONS
 
     @extend_schema(
         parameters=[OpenApiParameter("event", int, description="Only the observations of this flood event.")],

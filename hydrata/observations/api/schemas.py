@@ -5,6 +5,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from hydrata.anuga.api.schemas import map_link
 from hydrata.observations.api.serializers import EventOutput
 from hydrata.observations.models import Quantity
 
@@ -39,6 +40,7 @@ class ComparisonDetail(serializers.Serializer):
     event = serializers.IntegerField()
     event_name = serializers.CharField()
     project = serializers.IntegerField()
+    crs = serializers.CharField(help_text="The project's CRS: the points' x and y are in it.")
     scenario = serializers.IntegerField()
     scenario_name = serializers.CharField()
     method = serializers.CharField()
@@ -46,6 +48,7 @@ class ComparisonDetail(serializers.Serializer):
     is_stale = serializers.BooleanField(help_text="The observations changed since; recompute.")
     metrics = free_form()
     points = serializers.ListField(child=free_form(), help_text="One row per observation, in observation order.")
+    ui_url = map_link()
 
 
 class RankedRun(serializers.Serializer):
@@ -62,6 +65,7 @@ class Ranking(serializers.Serializer):
     """RankingView."""
 
     project = serializers.IntegerField()
+    ui_url = map_link()
     event = serializers.IntegerField()
     event_name = serializers.CharField()
     differing = serializers.ListField(child=serializers.CharField(), help_text="Settings the runs do not share.")

@@ -4,6 +4,8 @@ from typing import Any
 
 from rest_framework import serializers
 
+from hydrata.anuga.links import comparison_link, event_link
+from hydrata.core.links import MapLinkField
 from hydrata.observations.models import Comparison, FloodEvent, Observation, Quantity
 from hydrata.observations.selectors import comparison_is_stale
 
@@ -23,6 +25,7 @@ class EventInput(serializers.Serializer):
 
 class EventOutput(serializers.ModelSerializer):
     observation_count = serializers.SerializerMethodField()
+    ui_url = MapLinkField(lambda event: event_link(event.project, event.pk))
 
     class Meta:
         model = FloodEvent
@@ -34,6 +37,7 @@ class EventOutput(serializers.ModelSerializer):
             "ended_at",
             "description",
             "observation_count",
+            "ui_url",
             "created_at",
             "updated_at",
         ]
@@ -64,6 +68,7 @@ class ObservationInput(serializers.Serializer):
 class ObservationOutput(serializers.ModelSerializer):
     crs = serializers.CharField(source="event.project.projection", read_only=True)
     given = serializers.SerializerMethodField()
+    ui_url = MapLinkField(lambda observation: event_link(observation.event.project, observation.event_id))
 
     class Meta:
         model = Observation
@@ -80,6 +85,7 @@ class ObservationOutput(serializers.ModelSerializer):
             "observed_at",
             "source",
             "notes",
+            "ui_url",
             "created_at",
             "updated_at",
         ]
@@ -112,6 +118,7 @@ def comparison_detail(comparison: Comparison) -> dict[str, Any]:
         "event": comparison.event_id,
         "event_name": comparison.event.name,
         "project": comparison.event.project_id,
+        "crs": comparison.event.project.projection,
         "scenario": run.scenario_id,
         "scenario_name": run.scenario.name,
         "method": comparison.method,
@@ -119,4 +126,7 @@ def comparison_detail(comparison: Comparison) -> dict[str, Any]:
         "is_stale": comparison_is_stale(comparison=comparison),
         "metrics": comparison.metrics,
         "points": comparison.points,
+        "ui_url": comparison_link(
+            comparison.event.project, comparison=comparison.pk, run=run.pk, event=comparison.event_id
+        ),
     }
