@@ -54,6 +54,9 @@ HYDRATA_SITE_URL = os.environ.get("HYDRATA_SITE_URL", "http://127.0.0.1:8000").r
 # Where the MCP tools send their REST calls (loopback to this same server by default).
 HYDRATA_API_ORIGIN = os.environ.get("HYDRATA_API_ORIGIN", HYDRATA_SITE_URL).rstrip("/")
 HYDRATA_API_TIMEOUT_SECONDS = float(os.environ.get("HYDRATA_API_TIMEOUT_SECONDS", "30"))
+# Hold every REST answer to its model in hydrata_contract on the way out (hydrata/core/answers.py): on in
+# development and in the tests, off in production, where a mismatch must not become a 500.
+HYDRATA_VALIDATE_ANSWERS = _env_bool("HYDRATA_VALIDATE_ANSWERS", DEBUG)
 # Origins (besides HYDRATA_SITE_URL and the request's own host) allowed to call /mcp/ from a browser.
 HYDRATA_MCP_ALLOWED_ORIGINS = _env_list("HYDRATA_MCP_ALLOWED_ORIGINS", [])
 
@@ -217,6 +220,8 @@ SPECTACULAR_SETTINGS = {
     "use them. Every error answers with a JSON body carrying a machine `code`.",
     "SCHEMA_PATH_PREFIX": "/api/v2/",
     "SERVE_INCLUDE_SCHEMA": False,
+    # 3.1: its schemas are JSON Schema, as the contract's pydantic models write them (a null is `type: null`).
+    "OAS_VERSION": "3.1.0",
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
     # Swagger UI from this site (drf-spectacular-sidecar), as the CSP allows no other: never a CDN's `@latest`.
@@ -230,7 +235,6 @@ SPECTACULAR_SETTINGS = {
         "UploadStatusEnum": "hydrata.uploads.models.UploadStatus",
         "InputKindEnum": "hydrata_contract.inputs.InputKind.choices",
         "SeriesTypeEnum": "hydrata_contract.inputs.SeriesType.choices",
-        "SeriesKindEnum": "hydrata.anuga.api.schemas.SERIES_KINDS",
         "GrantKindEnum": "hydrata.agents.models.GrantKind",
         "GrantLevelEnum": "hydrata.agents.models.GrantLevel",
         "QuantityEnum": "hydrata.observations.models.Quantity",

@@ -12,6 +12,10 @@ class PageNumberPagination(pagination.PageNumberPagination):
 
     def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
         described = super().get_paginated_response_schema(schema)
+        for name in ("next", "previous"):  # DRF writes OpenAPI 3.0's `nullable`; the schema is 3.1
+            link = described["properties"][name]
+            if link.pop("nullable", False):
+                link["type"] = [link["type"], "null"]
         described["properties"]["ui_url"] = {
             "type": "string",
             "format": "uri",

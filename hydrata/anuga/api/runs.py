@@ -6,7 +6,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from hydrata.agents.permissions import grant_of, signed_links_for
-from hydrata.anuga.api import schemas
 from hydrata.anuga.api.base import ProjectListView
 from hydrata.anuga.links import run_link
 from hydrata.anuga.models import Run, Scenario
@@ -17,8 +16,10 @@ from hydrata.anuga.run_series import run_time_series, series_chart_png
 from hydrata.anuga.selectors.projects import project_get_writable, projects_visible_to, reads_in_full
 from hydrata.anuga.selectors.runs import phase_of, run_get, runs_of
 from hydrata.anuga.services.runs import run_cancel, run_retry, run_start
+from hydrata.core.answers import answer
 from hydrata.core.errors import Conflict, NotFound
 from hydrata.core.requests import AuthenticatedRequest
+from hydrata_contract.answers import runs as answers
 from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.links import Panel
@@ -168,7 +169,7 @@ def _writable_run(request: AuthenticatedRequest, run_id: int) -> Run:
 class ScenarioRunView(APIView):
     grant_levels = {"POST": "launch"}
 
-    @extend_schema(request=StartInput, responses={202: schemas.RunDetail})
+    @extend_schema(request=StartInput, responses={202: answers.RunDetail})
     def post(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
         scenario = Scenario.objects.filter(pk=scenario_id, project__in=projects_visible_to(user=request.user)).first()
         if scenario is None:
@@ -180,7 +181,8 @@ class ScenarioRunView(APIView):
         data = StartInput(data=request.data)
         data.is_valid(raise_exception=True)
         run = run_start(scenario=scenario, user=request.user, grant=grant_of(request), **data.validated_data)
-        return Response(run_detail(run, signed_links=signed_links_for(request)), status=status.HTTP_202_ACCEPTED)
+        detail = run_detail(run, signed_links=signed_links_for(request))
+        return Response(answer(answers.RunDetail, detail), status=status.HTTP_202_ACCEPTED)
 
 
 class RunStatusView(APIView):
@@ -189,37 +191,39 @@ class RunStatusView(APIView):
 
     grant_levels = {"GET": "read"}
 
-    @extend_schema(responses={200: schemas.RunState})
+    @extend_schema(responses={200: answers.RunState})
     def get(self, request: AuthenticatedRequest, run_id: int) -> Response:
         run, in_full = _readable_run(request, run_id)
-        return Response(run_answer(run_status(run), in_full=in_full))
+        return Response(answer(answers.RunState, run_answer(run_status(run), in_full=in_full)))
 
 
 class RunDetailView(APIView):
     grant_levels = {"GET": "read"}
 
-    @extend_schema(responses={200: schemas.RunDetail})
+    @extend_schema(responses={200: answers.RunDetail})
     def get(self, request: AuthenticatedRequest, run_id: int) -> Response:
         run, in_full = _readable_run(request, run_id)
-        return Response(run_answer(run_detail(run, signed_links=signed_links_for(request)), in_full=in_full))
+        detail = run_detail(run, signed_links=signed_links_for(request))
+        return Response(answer(answers.RunDetail, run_answer(detail, in_full=in_full)))
 
 
 class RunCancelView(APIView):
     grant_levels = {"POST": "launch"}
 
-    @extend_schema(request=None, responses={202: schemas.RunState})
+    @extend_schema(request=None, responses={202: answers.RunState})
     def post(self, request: AuthenticatedRequest, run_id: int) -> Response:
         run = run_cancel(run=_writable_run(request, run_id))
-        return Response(run_status(run), status=status.HTTP_202_ACCEPTED)
+        return Response(answer(answers.RunState, run_status(run)), status=status.HTTP_202_ACCEPTED)
 
 
 class RunRetryView(APIView):
     grant_levels = {"POST": "launch"}
 
-    @extend_schema(request=None, responses={202: schemas.RunDetail})
+    @extend_schema(request=None, responses={202: answers.RunDetail})
     def post(self, request: AuthenticatedRequest, run_id: int) -> Response:
         retry = run_retry(run=_writable_run(request, run_id), user=request.user, grant=grant_of(request))
-        return Response(run_detail(retry, signed_links=signed_links_for(request)), status=status.HTTP_202_ACCEPTED)
+        detail = run_detail(retry, signed_links=signed_links_for(request))
+        return Response(answer(answers.RunDetail, detail), status=status.HTTP_202_ACCEPTED)
 
 
 class ProjectRunsView(ProjectListView):
@@ -228,7 +232,7 @@ class ProjectRunsView(ProjectListView):
 
     @extend_schema(
         parameters=[OpenApiParameter("status", str, enum=RunStatus.values(), description="Only runs in this state.")],
-        responses={200: schemas.RunDetail(many=True)},
+        responses={200: answers.RunPage},
     )
     def get(self, request: AuthenticatedRequest) -> Response:
         wanted = request.query_params.get("status") or None
@@ -239,9 +243,11 @@ class ProjectRunsView(ProjectListView):
         page = self.paginate_queryset(runs_of(project=self.project, status=wanted))
         in_full = reads_in_full(user=request.user, project_id=self.project.pk)
         links = signed_links_for(request)
-        return self.get_paginated_response(
+        response = self.get_paginated_response(
             [run_answer(run_detail(run, signed_links=links), in_full=in_full) for run in page or []]
         )
+        answer(answers.RunPage, response.data)
+        return response
 
 
 def finished_run(run: Run) -> Run:
@@ -257,7 +263,7 @@ def finished_run(run: Run) -> Run:
 class RunResultsView(APIView):
     grant_levels = {"GET": "read"}
 
-    @extend_schema(responses={200: schemas.RunResults})
+    @extend_schema(responses={200: answers.RunResults})
     def get(self, request: AuthenticatedRequest, run_id: int) -> Response:
         run, in_full = _readable_run(request, run_id)
         finished_run(run)
@@ -268,35 +274,36 @@ class RunResultsView(APIView):
             "statistics": run.statistics,
             **result_layers(run, signed_links=signed_links_for(request)),
         }
-        return Response(run_answer(results, in_full=in_full))
+        return Response(answer(answers.RunResults, run_answer(results, in_full=in_full)))
 
 
 class RunPreviewView(APIView):
     grant_levels = {"GET": "read"}
 
-    @extend_schema(responses={200: schemas.RunPreview})
+    @extend_schema(responses={200: answers.RunPreview})
     def get(self, request: AuthenticatedRequest, run_id: int) -> Response:
         run = finished_run(run_get(user=request.user, run_id=run_id))
-        return Response({"id": run.pk, "mime_type": "image/png", "data": preview_png(run)})
+        return Response(answer(answers.RunPreview, {"id": run.pk, "mime_type": "image/png", "data": preview_png(run)}))
 
 
 class RunSampleView(APIView):
     grant_levels = {"POST": "read"}
 
-    @extend_schema(request=SampleInput, responses={200: schemas.RunSample})
+    @extend_schema(request=SampleInput, responses={200: answers.RunSample})
     def post(self, request: AuthenticatedRequest, run_id: int) -> Response:
         run = finished_run(run_get(user=request.user, run_id=run_id))
         data = SampleInput(data=request.data)
         data.is_valid(raise_exception=True)
         crs = data.validated_data["crs"] or run.scenario.project.projection
         points = [(p["x"], p["y"]) for p in data.validated_data["points"]]
-        return Response({"id": run.pk, "crs": crs, "points": sample(run, points=points, crs=crs)})
+        sampled = {"id": run.pk, "crs": crs, "points": sample(run, points=points, crs=crs)}
+        return Response(answer(answers.RunSample, sampled))
 
 
 class RunTimeSeriesView(APIView):
     grant_levels = {"POST": "read"}
 
-    @extend_schema(request=TimeSeriesInput, responses={200: schemas.RunTimeSeries})
+    @extend_schema(request=TimeSeriesInput, responses={200: answers.RunTimeSeries})
     def post(self, request: AuthenticatedRequest, run_id: int) -> Response:
         run = run_get(user=request.user, run_id=run_id)
         data = TimeSeriesInput(data=request.data)
@@ -311,26 +318,20 @@ class RunTimeSeriesView(APIView):
             crs=crs,
             points=[(p["x"], p["y"]) for p in asked["points"]],
         )
-        return Response(
-            {
-                "id": run.pk,
-                "crs": crs,
-                "series": series,
-                "chart": {"mime_type": "image/png", "data": series_chart_png(run, series)},
-            }
-        )
+        chart = {"mime_type": "image/png", "data": series_chart_png(run, series)}
+        return Response(answer(answers.RunTimeSeries, {"id": run.pk, "crs": crs, "series": series, "chart": chart}))
 
 
 class RunImpactView(APIView):
     grant_levels = {"GET": "read"}
 
-    @extend_schema(responses={200: schemas.RunImpact})
+    @extend_schema(responses={200: answers.RunImpact})
     def get(self, request: AuthenticatedRequest, run_id: int, other_run_id: int) -> Response:
         run = run_get(user=request.user, run_id=run_id)
         other = comparable(run, run_get(user=request.user, run_id=other_run_id))
         for finished in (run, other):
             finished_run(finished)
-        answer = {
+        impact = {
             "id": run.pk,
             "project": run.scenario.project_id,
             "scenario": run.scenario_id,
@@ -339,5 +340,5 @@ class RunImpactView(APIView):
         }
         # Signed links only for those who read the run in full through an agent (the public-run policy above).
         if not (signed_links_for(request) and reads_in_full(user=request.user, project_id=run.scenario.project_id)):
-            answer = {key: value for key, value in answer.items() if not key.startswith("s3_")}
-        return Response(answer)
+            impact = {key: value for key, value in impact.items() if not key.startswith("s3_")}
+        return Response(answer(answers.RunImpact, impact))
