@@ -235,8 +235,8 @@ SPECTACULAR_SETTINGS = {
         "UploadStatusEnum": "hydrata.uploads.models.UploadStatus",
         "InputKindEnum": "hydrata_contract.inputs.InputKind.choices",
         "SeriesTypeEnum": "hydrata_contract.inputs.SeriesType.choices",
-        "GrantKindEnum": "hydrata.agents.models.GrantKind",
-        "GrantLevelEnum": "hydrata.agents.models.GrantLevel",
+        "GrantKindEnum": "hydrata_contract.grants.GrantKind.choices",
+        "GrantLevelEnum": "hydrata_contract.grants.GrantLevel.choices",
         "QuantityEnum": "hydrata.observations.models.Quantity",
     },
     "POSTPROCESSING_HOOKS": [

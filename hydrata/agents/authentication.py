@@ -7,11 +7,12 @@ from rest_framework.authentication import BaseAuthentication, get_authorization_
 from rest_framework.request import Request
 
 from hydrata.agents.keys import KEY_PREFIX
-from hydrata.agents.models import AgentGrant, GrantKind
+from hydrata.agents.models import AgentGrant
 from hydrata.agents.selectors import grant_for_key
 from hydrata.agents.services import grant_touch
 from hydrata.core.errors import AuthenticationError
 from hydrata_contract.errors import ErrorCode
+from hydrata_contract.grants import GrantKind
 
 WWW_AUTHENTICATE = 'Bearer realm="hydrata.com"'
 

@@ -12,7 +12,7 @@ from django.core.checks import CheckMessage, Error, Info, register
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.views import APIView
 
-from hydrata.agents.models import GrantLevel
+from hydrata_contract.grants import GrantLevel
 
 IGNORED_METHODS = {"options", "head"}
 
@@ -39,7 +39,7 @@ def _served(view_class: type[APIView], actions: dict[str, str] | None) -> list[s
 
 def _undeclared(view_class: type[APIView], actions: dict[str, str] | None = None) -> list[str]:
     levels: dict[str, str] = getattr(view_class, "grant_levels", {})
-    return [m for m in _served(view_class, actions) if levels.get(m) not in GrantLevel.values]
+    return [m for m in _served(view_class, actions) if levels.get(m) not in GrantLevel.values()]
 
 
 def _name(view_class: type) -> str:

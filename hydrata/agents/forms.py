@@ -5,9 +5,9 @@ from datetime import date, datetime, time, timedelta
 from django import forms
 from django.utils import timezone
 
-from hydrata.agents.models import GrantLevel
 from hydrata.agents.services import MAX_GRANT_NAME_LENGTH
 from hydrata_contract.errors import ErrorCode
+from hydrata_contract.grants import GrantLevel
 
 LEVEL_EXPLANATIONS = {
     GrantLevel.READ: "Look at projects, maps and results. Cannot change anything.",
@@ -32,7 +32,7 @@ class GrantCreateForm(forms.Form):
         max_length=MAX_GRANT_NAME_LENGTH,
         help_text="Something that tells you later which agent or machine holds this key.",
     )
-    level = forms.ChoiceField(choices=GrantLevel.choices, initial=GrantLevel.READ, widget=forms.RadioSelect)
+    level = forms.ChoiceField(choices=GrantLevel.choices(), initial=GrantLevel.READ, widget=forms.RadioSelect)
     expires_on = forms.DateField(
         required=False,
         label="Expires on (optional)",
@@ -65,7 +65,7 @@ def end_of_day(chosen: date | None) -> datetime | None:
 
 def level_choices() -> list[tuple[str, str, str]]:
     """(value, label, explanation) for each level, for the templates."""
-    return [(value, label, LEVEL_EXPLANATIONS[GrantLevel(value)]) for value, label in GrantLevel.choices]
+    return [(value, label, LEVEL_EXPLANATIONS[GrantLevel(value)]) for value, label in GrantLevel.choices()]
 
 
 class PauseForm(forms.Form):

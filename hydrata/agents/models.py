@@ -1,19 +1,9 @@
 from django.conf import settings
 from django.db import models
 
-
-class GrantLevel(models.TextChoices):
-    READ = "read", "Read"
-    DRAFT = "draft", "Draft (build models)"
-    LAUNCH = "launch", "Launch (run simulations, spends money)"
-
+from hydrata_contract.grants import GrantKind, GrantLevel
 
 LEVEL_RANK = {GrantLevel.READ: 0, GrantLevel.DRAFT: 1, GrantLevel.LAUNCH: 2}
-
-
-class GrantKind(models.TextChoices):
-    KEY = "key", "Agent key"
-    CONNECT = "connect", "Connected app (OAuth sign-in)"
 
 
 class AgentAccount(models.Model):
@@ -38,9 +28,9 @@ class AgentGrant(models.Model):
     (kind "connect"), whose access and refresh tokens all belong to this grant."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="agent_grants")
-    kind = models.CharField(max_length=10, choices=GrantKind.choices, default=GrantKind.KEY)
+    kind = models.CharField(max_length=10, choices=GrantKind.choices(), default=GrantKind.KEY)
     name = models.CharField(max_length=100)
-    level = models.CharField(max_length=10, choices=GrantLevel.choices)
+    level = models.CharField(max_length=10, choices=GrantLevel.choices())
     key_prefix = models.CharField(
         max_length=16, blank=True, help_text="The first characters of the key, for recognising it."
     )

@@ -5,9 +5,10 @@ from typing import TYPE_CHECKING
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
-from hydrata.agents.models import LEVEL_RANK, AgentGrant, GrantKind, GrantLevel
+from hydrata.agents.models import LEVEL_RANK, AgentGrant
 from hydrata.agents.selectors import account_is_paused
 from hydrata.core.errors import AgentPaused, GrantLevelTooLow
+from hydrata_contract.grants import GrantKind, GrantLevel
 
 if TYPE_CHECKING:  # rest_framework.views reads this module's permission class at import time
     from rest_framework.views import APIView

@@ -7,7 +7,8 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet, Sum
 
 from hydrata.agents.keys import code_digest, key_digest, key_is_well_formed
-from hydrata.agents.models import AgentAccount, AgentActivity, AgentGrant, AgentSpend, GrantKind
+from hydrata.agents.models import AgentAccount, AgentActivity, AgentGrant, AgentSpend
+from hydrata_contract.grants import GrantKind
 
 CENT = Decimal("0.01")
 

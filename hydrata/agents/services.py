@@ -10,18 +10,11 @@ from django.utils import timezone
 from oauth2_provider.models import AbstractApplication, get_refresh_token_model
 
 from hydrata.agents.keys import code_digest, key_digest, key_display_prefix, key_generate
-from hydrata.agents.models import (
-    AgentAccount,
-    AgentActivity,
-    AgentGrant,
-    AgentSpend,
-    CapabilitySuggestion,
-    GrantKind,
-    GrantLevel,
-)
+from hydrata.agents.models import AgentAccount, AgentActivity, AgentGrant, AgentSpend, CapabilitySuggestion
 from hydrata.agents.selectors import CENT, spend_used_this_month
 from hydrata.core.errors import SpendLimitExceeded, ValidationFailed
 from hydrata_contract.errors import ErrorCode
+from hydrata_contract.grants import GrantKind, GrantLevel
 
 MAX_GRANT_NAME_LENGTH = 100
 
@@ -47,8 +40,8 @@ def grant_create(*, user: User, name: str, level: str, expires_at: datetime | No
 
 
 def _check_level_and_expiry(*, level: str, expires_at: datetime | None) -> None:
-    if level not in GrantLevel.values:
-        raise ValidationFailed(f"level must be one of {', '.join(GrantLevel.values)}.", code=ErrorCode.INVALID_LEVEL)
+    if level not in GrantLevel.values():
+        raise ValidationFailed(f"level must be one of {', '.join(GrantLevel.values())}.", code=ErrorCode.INVALID_LEVEL)
     if expires_at is not None and expires_at <= timezone.now():
         raise ValidationFailed("The expiry must be in the future.", code=ErrorCode.INVALID_EXPIRY)
 

@@ -19,9 +19,9 @@ from django.contrib.sessions.backends.base import SessionBase
 from django.core.cache import cache
 from django.utils import timezone
 
-from hydrata.agents.models import GrantLevel
 from hydrata.agents.selectors import account_for_user
 from hydrata.core.errors import PasswordRequired
+from hydrata_contract.grants import GrantLevel
 
 SESSION_KEY = "hydrata_sudo_at"
 

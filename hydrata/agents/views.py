@@ -21,7 +21,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from hydrata.agents.forms import GrantCreateForm, PauseForm, RunApprovalForm, SpendLimitForm
-from hydrata.agents.models import AgentGrant, GrantKind
+from hydrata.agents.models import AgentGrant
 from hydrata.agents.selectors import (
     account_for_user,
     activity_for_user,
@@ -49,6 +49,7 @@ from hydrata.agents.sudo import (
 )
 from hydrata.core.errors import PasswordRequired, PlatformError
 from hydrata.core.requests import AuthenticatedHttpRequest
+from hydrata_contract.grants import GrantKind
 
 ACTIVITY_ROWS = 20
 

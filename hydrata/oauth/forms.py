@@ -8,7 +8,7 @@ from django.utils import timezone
 from oauth2_provider.forms import AllowForm
 
 from hydrata.agents.forms import end_of_day, level_choices, password_again
-from hydrata.agents.models import GrantLevel
+from hydrata_contract.grants import GrantLevel
 
 
 @dataclass(frozen=True)
@@ -18,7 +18,7 @@ class Consent:
 
 
 class ConsentForm(AllowForm):
-    level = forms.ChoiceField(choices=GrantLevel.choices, required=False, widget=forms.RadioSelect)
+    level = forms.ChoiceField(choices=GrantLevel.choices(), required=False, widget=forms.RadioSelect)
     expires_on = forms.DateField(
         required=False,
         label="Stop this connection on (optional)",
@@ -48,5 +48,5 @@ class ConsentForm(AllowForm):
 
 def preselected_level(requested_scopes: list[str]) -> str:
     """The level a client asked for when it asked for exactly one; otherwise the least, read."""
-    levels = [scope for scope in requested_scopes if scope in GrantLevel.values]
+    levels = [scope for scope in requested_scopes if scope in GrantLevel.values()]
     return levels[0] if len(levels) == 1 else GrantLevel.READ

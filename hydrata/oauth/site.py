@@ -4,9 +4,9 @@ the metadata advertises and what the tokens are checked against can never differ
 from django.conf import settings
 from oauth2_provider.settings import oauth2_settings
 
-from hydrata.agents.models import GrantLevel
+from hydrata_contract.grants import GrantLevel
 
-LEVEL_SCOPES = tuple(GrantLevel.values)
+LEVEL_SCOPES = tuple(GrantLevel.values())
 
 
 def connect_flow_on() -> bool:

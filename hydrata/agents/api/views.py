@@ -4,13 +4,14 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from hydrata.agents.api import schemas
 from hydrata.agents.api.serializers import CapabilitySuggestionInput
 from hydrata.agents.permissions import grant_of
 from hydrata.agents.selectors import account_for_user, spend_used_this_month
 from hydrata.agents.services import capability_suggestion_create
+from hydrata.core.answers import answer
 from hydrata.core.errors import ValidationFailed
 from hydrata.core.requests import AuthenticatedRequest
+from hydrata_contract.answers import agents as answers
 from hydrata_contract.errors import ErrorCode
 
 
@@ -19,7 +20,7 @@ class AgentMeView(APIView):
 
     grant_levels = {"GET": "read"}
 
-    @extend_schema(responses={200: schemas.AgentMe})
+    @extend_schema(responses={200: answers.AgentMe})
     def get(self, request: AuthenticatedRequest) -> Response:
         grant = grant_of(request)
         if grant is None:
@@ -28,35 +29,32 @@ class AgentMeView(APIView):
             )
         account = account_for_user(user=grant.user)
         limit = account.monthly_spend_limit if account else None
-        return Response(
-            {
-                "id": grant.pk,
-                "kind": grant.kind,
-                "name": grant.name,
-                "level": grant.level,
-                "key_prefix": grant.key_prefix,
-                "client_host": grant.client_host,
-                "account": grant.user.get_username(),
-                "paused": bool(account and account.agents_paused),
-                "spend_used_this_month": str(spend_used_this_month(user=grant.user, now=timezone.now())),
-                "spend_limit_monthly": None if limit is None else str(limit),
-                "currency": "USD",
-                "created_at": grant.created_at,
-                "expires_at": grant.expires_at,
-                "last_used_at": grant.last_used_at,
-            }
-        )
+        me = {
+            "id": grant.pk,
+            "kind": grant.kind,
+            "name": grant.name,
+            "level": grant.level,
+            "key_prefix": grant.key_prefix,
+            "client_host": grant.client_host,
+            "account": grant.user.get_username(),
+            "paused": bool(account and account.agents_paused),
+            "spend_used_this_month": str(spend_used_this_month(user=grant.user, now=timezone.now())),
+            "spend_limit_monthly": None if limit is None else str(limit),
+            "currency": "USD",
+            "created_at": grant.created_at,
+            "expires_at": grant.expires_at,
+            "last_used_at": grant.last_used_at,
+        }
+        return Response(answer(answers.AgentMe, me))
 
 
 class CapabilitySuggestionCreateView(APIView):
     grant_levels = {"POST": "read"}
 
-    @extend_schema(request=CapabilitySuggestionInput, responses={201: schemas.CapabilitySuggestion})
+    @extend_schema(request=CapabilitySuggestionInput, responses={201: answers.CapabilitySuggestion})
     def post(self, request: AuthenticatedRequest) -> Response:
         data = CapabilitySuggestionInput(data=request.data)
         data.is_valid(raise_exception=True)
         suggestion = capability_suggestion_create(user=request.user, grant=grant_of(request), **data.validated_data)
-        return Response(
-            {"id": suggestion.pk, "summary": suggestion.summary, "created_at": suggestion.created_at},
-            status=status.HTTP_201_CREATED,
-        )
+        created = {"id": suggestion.pk, "summary": suggestion.summary, "created_at": suggestion.created_at}
+        return Response(answer(answers.CapabilitySuggestion, created), status=status.HTTP_201_CREATED)

@@ -16,8 +16,9 @@ from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
-from hydrata.agents.models import AgentAccount, AgentGrant, GrantKind
+from hydrata.agents.models import AgentAccount, AgentGrant
 from hydrata.agents.services import account_set_paused, account_set_runs_need_approval, account_set_spend_limit
+from hydrata_contract.grants import GrantKind
 from tests.factories import PASSWORD, make_grant, make_user, sign_in
 from tests.hydrata.agents.test_pages import CREATE, KEY_IN_PAGE, PAGE, PAUSE, REVOKE_ALL, RUN_APPROVAL, SPEND_LIMIT
 from tests.hydrata.oauth.flow import Pkce, authorize_url, consent, redirect_params, register

@@ -10,7 +10,8 @@ from django.test import Client
 from django.utils import timezone
 from oauth2_provider.models import AccessToken, Application, RefreshToken
 
-from hydrata.agents.models import AgentGrant, GrantKind
+from hydrata.agents.models import AgentGrant
+from hydrata_contract.grants import GrantKind
 from tests.factories import make_user
 from tests.hydrata.oauth.flow import (
     REDIRECT_URI,

@@ -7,9 +7,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
-from hydrata.agents.models import GrantLevel
 from hydrata.agents.services import grant_create
 from hydrata.core.errors import PlatformError
+from hydrata_contract.grants import GrantLevel
 
 
 class Command(BaseCommand):
@@ -17,7 +17,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--username", required=True)
-        parser.add_argument("--level", required=True, choices=GrantLevel.values)
+        parser.add_argument("--level", required=True, choices=GrantLevel.values())
         parser.add_argument("--name", default="", help="Defaults to '<level> key (command line)'.")
         parser.add_argument("--expires-in-days", type=int, default=None)
         parser.add_argument("--create-user", action="store_true", help="Create the user when it does not exist.")
