@@ -49,6 +49,7 @@ from hydrata.agents.sudo import (
 )
 from hydrata.core.errors import PasswordRequired, PlatformError
 from hydrata.core.requests import AuthenticatedHttpRequest
+from hydrata.core.statuses import http_status
 from hydrata_contract.grants import GrantKind
 
 ACTIVITY_ROWS = 20
@@ -91,7 +92,7 @@ def create_grant(request: AuthenticatedHttpRequest) -> HttpResponse:
             )
         except PlatformError as error:
             _add_service_error(form, error)
-            status = error.status_code
+            status = http_status(error)
         else:
             return _render_page(request, new_grant=grant, new_key=key)
     return _render_page(request, status=status, create_form=form)
@@ -138,7 +139,7 @@ def set_paused(request: AuthenticatedHttpRequest) -> HttpResponse:
         if resume_widens(user=request.user, paused=paused):
             _sudo(request, form, action="Resuming agent access")
     except PasswordRequired as error:
-        return _render_page(request, status=error.status_code, page_error=str(error.detail))
+        return _render_page(request, status=http_status(error), page_error=str(error.detail))
     account_set_paused(user=request.user, paused=paused)
     if paused:
         messages.success(request, "Agent access is paused. Every key is refused until you resume.")
@@ -158,7 +159,7 @@ def set_run_approval(request: AuthenticatedHttpRequest) -> HttpResponse:
         if run_approval_widens(user=request.user, required=required):
             _sudo(request, form, action="Letting agents start runs without your approval")
     except PasswordRequired as error:
-        return _render_page(request, status=error.status_code, page_error=str(error.detail))
+        return _render_page(request, status=http_status(error), page_error=str(error.detail))
     account_set_runs_need_approval(user=request.user, required=required)
     if required:
         messages.success(
@@ -182,7 +183,7 @@ def set_spend_limit(request: AuthenticatedHttpRequest) -> HttpResponse:
             account_set_spend_limit(user=request.user, limit=limit)
         except PlatformError as error:
             _add_service_error(form, error)
-            status = error.status_code
+            status = http_status(error)
         else:
             if limit is None:
                 messages.success(request, "The monthly spend limit is removed.")

@@ -1,24 +1,26 @@
-"""The platform's one error hierarchy. Every refusal carries an HTTP status and a machine code."""
+"""The platform's one error hierarchy. A refusal carries a machine code, a sentence and what else the caller can
+act on, and says what kind of refusal it is by its class: nothing here knows HTTP. The one exception handler
+(hydrata/core/exception_handler.py, `http_status`) answers each kind with its status."""
 
 from typing import Any
 
 from rest_framework import status
-from rest_framework.exceptions import APIException, AuthenticationFailed
+from rest_framework.exceptions import AuthenticationFailed
 
 from hydrata_contract.errors import ErrorCode
 
 
-class PlatformError(APIException):
+class PlatformError(Exception):
     """A refusal the caller can act on: rendered as {"code", "detail", **extra} by the one handler."""
 
-    status_code: int = status.HTTP_400_BAD_REQUEST
     error_code: ErrorCode = ErrorCode.BAD_REQUEST
     default_detail = "The request could not be processed."
     # When set, the same request may succeed this many seconds later: sent as Retry-After and in the body.
     retry_after_seconds: int | None = None
 
     def __init__(self, detail: str | None = None, *, code: ErrorCode | None = None, **extra: Any) -> None:
-        super().__init__(detail or self.default_detail)
+        self.detail = detail or self.default_detail
+        super().__init__(self.detail)
         if code:
             self.error_code = code
         self.extra = extra
@@ -30,28 +32,23 @@ class ValidationFailed(PlatformError):
 
 
 class NotFound(PlatformError):
-    status_code: int = status.HTTP_404_NOT_FOUND
     error_code = ErrorCode.NOT_FOUND
     default_detail = "Not found, or not visible to this caller."
 
 
 class Conflict(PlatformError):
-    status_code: int = status.HTTP_409_CONFLICT
     error_code = ErrorCode.CONFLICT
 
 
 class Unprocessable(PlatformError):
-    status_code: int = status.HTTP_422_UNPROCESSABLE_ENTITY
     error_code = ErrorCode.UNPROCESSABLE
 
 
 class RequestTooLarge(PlatformError):
-    status_code: int = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     error_code = ErrorCode.REQUEST_TOO_LARGE
 
 
 class Forbidden(PlatformError):
-    status_code: int = status.HTTP_403_FORBIDDEN
     error_code = ErrorCode.PERMISSION_DENIED
     default_detail = "You do not have permission to perform this action."
 
@@ -71,16 +68,18 @@ class PasswordRequired(Forbidden):
     error_code = ErrorCode.PASSWORD_REQUIRED
 
 
-class AuthenticationError(PlatformError, AuthenticationFailed):
-    """DRF adds WWW-Authenticate to AuthenticationFailed and its subclasses."""
+class AuthenticationError(PlatformError, AuthenticationFailed):  # type: ignore[misc]  # `detail`: str or DRF's
+    """Raised by the authentication classes, where DRF itself speaks HTTP: it adds WWW-Authenticate to an
+    AuthenticationFailed, or makes it a 403 when the request offered no credential a scheme could challenge, by
+    setting `status_code`; the handler answers with that."""
 
     status_code: int = status.HTTP_401_UNAUTHORIZED
+
     error_code = ErrorCode.AUTHENTICATION_FAILED
     default_detail = "The credential was not accepted."
 
 
 class PaymentRequired(PlatformError):
-    status_code: int = status.HTTP_402_PAYMENT_REQUIRED
     error_code = ErrorCode.PAYMENT_REQUIRED
 
 
@@ -89,7 +88,6 @@ class SpendLimitExceeded(PaymentRequired):
 
 
 class ServiceUnavailable(PlatformError):
-    status_code: int = status.HTTP_503_SERVICE_UNAVAILABLE
     error_code = ErrorCode.SERVICE_UNAVAILABLE
     default_detail = "The platform cannot answer now. Try again shortly."
     retry_after_seconds: int | None = 5

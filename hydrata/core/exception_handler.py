@@ -1,4 +1,5 @@
-"""The one DRF exception handler: every error body is {"code": ..., "detail": ..., ...}."""
+"""The one DRF exception handler: every error body is {"code": ..., "detail": ..., ...}, and each kind of the
+platform's refusals (hydrata/core/errors.py, which knows no HTTP) answers with its status here."""
 
 import logging
 import math
@@ -14,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
 from hydrata.core.errors import PlatformError, RequestTooLarge
+from hydrata.core.statuses import http_status
 from hydrata.core.unavailable import database_unavailable
 from hydrata_contract.errors import ErrorCode
 
@@ -40,7 +42,7 @@ def _drf_code(exc: exceptions.APIException) -> str:
     return ErrorCode.ERROR
 
 
-def _headers(exc: exceptions.APIException) -> dict[str, str]:
+def _headers(exc: Exception) -> dict[str, str]:
     headers = {}
     auth_header = getattr(exc, "auth_header", None)
     if auth_header:
@@ -51,7 +53,7 @@ def _headers(exc: exceptions.APIException) -> dict[str, str]:
     return headers
 
 
-def _retry_after(exc: exceptions.APIException) -> int | None:
+def _retry_after(exc: Exception) -> int | None:
     if isinstance(exc, PlatformError):
         return exc.retry_after_seconds
     wait = getattr(exc, "wait", None)  # DRF's Throttled sets it (its type stubs leave it out)
@@ -93,7 +95,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         body = {"code": exc.error_code, "detail": str(exc.detail), **exc.extra}
         if exc.retry_after_seconds is not None:
             body["retry_after_seconds"] = exc.retry_after_seconds
-    elif isinstance(exc, exceptions.ValidationError):
+        set_rollback()
+        return Response(body, status=http_status(exc), headers=_headers(exc))
+    if isinstance(exc, exceptions.ValidationError):
         body = _validation_body(exc)
     elif isinstance(exc, exceptions.Throttled):
         body = {

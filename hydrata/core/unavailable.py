@@ -10,6 +10,7 @@ from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from hydrata.core.errors import DatabaseUnavailable
+from hydrata.core.statuses import http_status
 
 logger = logging.getLogger(__name__)
 
@@ -56,10 +57,10 @@ class DatabaseUnavailableMiddleware:
         headers = {"Retry-After": str(seconds)}
         if request.path.startswith("/api/"):
             body = {"code": refusal.error_code, "detail": str(refusal.detail), "retry_after_seconds": seconds}
-            return JsonResponse(body, status=refusal.status_code, headers=headers)
+            return JsonResponse(body, status=http_status(refusal), headers=headers)
         return HttpResponse(
             PAGE_TEXT.format(seconds=seconds),
-            status=refusal.status_code,
+            status=http_status(refusal),
             content_type="text/plain; charset=utf-8",
             headers=headers,
         )

@@ -21,6 +21,7 @@ from oauth2_provider.views.metadata import OAuthProtectedResourceMetadataView, O
 
 from hydrata.agents.sudo import grant_level_widens, sudo_active, sudo_require, sudo_window_minutes
 from hydrata.core.errors import PasswordRequired
+from hydrata.core.statuses import http_status
 from hydrata.oauth.forms import Consent, ConsentForm, preselected_level
 from hydrata.oauth.keys import jwks
 from hydrata.oauth.metadata import MetadataRefused, client_metadata
@@ -98,7 +99,7 @@ class ConsentView(AuthorizationView):
             except PasswordRequired as error:
                 form.add_error("password", str(error.detail))
                 response = self.form_invalid(form)
-                response.status_code = error.status_code
+                response.status_code = http_status(error)
                 return response
         return super().form_valid(form)
 

@@ -1,8 +1,6 @@
 """Storage refusals, in the platform's one error hierarchy."""
 
-from rest_framework import status
-
-from hydrata.core.errors import PlatformError
+from hydrata.core.errors import Forbidden, NotFound, PlatformError, RequestTooLarge
 from hydrata_contract.errors import ErrorCode
 
 
@@ -18,31 +16,26 @@ class InvalidStorageKey(StorageError):
     )
 
 
-class StorageObjectNotFound(StorageError):
-    status_code: int = status.HTTP_404_NOT_FOUND
+class StorageObjectNotFound(StorageError, NotFound):
     error_code = ErrorCode.NOT_FOUND
     default_detail = "No file is stored under this key."
 
 
-class SignatureInvalid(StorageError):
-    status_code: int = status.HTTP_403_FORBIDDEN
+class SignatureInvalid(StorageError, Forbidden):
     error_code = ErrorCode.SIGNATURE_INVALID
     default_detail = "This link is not valid: it was changed after it was issued. Ask for a new link."
 
 
-class UrlExpired(StorageError):
-    status_code: int = status.HTTP_403_FORBIDDEN
+class UrlExpired(StorageError, Forbidden):
     error_code = ErrorCode.URL_EXPIRED
     default_detail = "This link has expired. Ask for a new link and use it before it expires."
 
 
-class ContentTypeMismatch(StorageError):
-    status_code: int = status.HTTP_403_FORBIDDEN
+class ContentTypeMismatch(StorageError, Forbidden):
     error_code = ErrorCode.CONTENT_TYPE_MISMATCH
 
 
-class UploadTooLarge(StorageError):
-    status_code: int = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+class UploadTooLarge(StorageError, RequestTooLarge):
     error_code = ErrorCode.UPLOAD_TOO_LARGE
 
 

@@ -10,6 +10,7 @@ from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
 from django.views.decorators.csrf import csrf_exempt
 
+from hydrata.core.statuses import http_status
 from hydrata.storage.errors import StorageError, StorageObjectNotFound, UploadTooLarge
 from hydrata.storage.local import CHUNK_BYTES, LocalStorage, too_large_detail
 from hydrata.storage.signing import verify_download, verify_upload
@@ -78,7 +79,7 @@ def _content_length(request: HttpRequest) -> int | None:
 
 
 def _refusal(error: StorageError) -> JsonResponse:
-    return JsonResponse({"code": error.error_code, "detail": str(error.detail)}, status=error.status_code)
+    return JsonResponse({"code": error.error_code, "detail": str(error.detail)}, status=http_status(error))
 
 
 def _method_not_allowed(*, allowed: str) -> JsonResponse:
