@@ -5,8 +5,9 @@ of numpy arrays so they can be tested without ANUGA; the rest calls ANUGA's publ
 """
 
 import contextlib
+import dataclasses
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from types import ModuleType
@@ -16,8 +17,10 @@ import numpy as np
 import shapely
 from shapely.geometry import shape
 
+from hydrata.compute import series_units
+from hydrata.compute.errors import SeriesUnitsError
 from hydrata.compute.geometry import feature_name
-from hydrata.compute.package import PackageError, as_number, parse_timestamp
+from hydrata.compute.package import PackageError, SeriesRecord, as_number, parse_timestamp
 
 DEFAULT_MANNINGS = 0.03
 MM_PER_HOUR_TO_M_PER_S = 1.0 / (1000.0 * 3600.0)
@@ -30,6 +33,9 @@ INLET_DEPTH_PER_STEP_M = 0.1
 STEPS_PER_STAGE_ROW = 10
 
 Log = Callable[[str], None]
+# The package's time series by name: a record with its units, or (as older callers pass them) just the rows, which
+# are then read in the use's first unit (mm/hr, m3/s, m).
+Series = Mapping[str, SeriesRecord | list[dict]]
 
 
 def import_anuga() -> ModuleType:
@@ -86,16 +92,21 @@ def friction_values(xy: np.ndarray, features: list[dict], *, default: float = DE
 
 @dataclass(frozen=True)
 class SeriesFunction:
-    """A time series as a function of model time t (s): linear between rows, multiplied by `scale` (a unit
+    """A time series as a function of model time t (s): linear between rows, or with `steps` constant over each
+    [times[k], times[k+1]) (rain given as depths, see compute/series_units.py), multiplied by `scale` (a unit
     conversion). Before the first row and after the last it is 0 (a flow or a rain that has not started or has
     stopped), or, with `hold_ends`, the first and last values (a water level). Called by ANUGA with one argument."""
 
     times: np.ndarray  # seconds after the model start, increasing
-    values: np.ndarray
+    values: np.ndarray  # in the use's first unit (mm/hr, m3/s, m); with `steps` the last is 0
     scale: float = 1.0
     hold_ends: bool = False
+    steps: bool = False
 
     def __call__(self, t: float) -> float:
+        if self.steps:
+            index = int(np.searchsorted(self.times, float(t), side="right")) - 1
+            return (float(self.values[index]) if index >= 0 else 0.0) * self.scale
         left, right = (self.values[0], self.values[-1]) if self.hold_ends else (0.0, 0.0)
         return float(np.interp(float(t), self.times, self.values, left=left, right=right)) * self.scale
 
@@ -103,23 +114,54 @@ class SeriesFunction:
     def peak(self) -> float:
         return float(np.max(np.abs(self.values))) * abs(self.scale) if len(self.values) else 0.0
 
+    @property
+    def rates(self) -> series_units.Rates:
+        """The series unscaled, in its unit, as compute/series_units.py measures it."""
+        return series_units.Rates(self.times, self.values, steps=self.steps)
+
     def integral(self, start: float, end: float) -> float:
         """The exact integral of the function over [start, end] (for checking volumes)."""
+        if not self.hold_ends:
+            return self.rates.integral(start, end) * self.scale
         knots = np.unique(np.concatenate([[start, end], self.times[(self.times > start) & (self.times < end)]]))
         heights = np.array([self(t) for t in knots])
         return float(np.trapezoid(heights, knots))
 
 
 def series_function(
-    rows: list[dict], *, start: datetime | None, scale: float = 1.0, name: str = "time series", hold_ends: bool = False
+    rows: list[dict],
+    *,
+    start: datetime | None,
+    scale: float = 1.0,
+    name: str = "time series",
+    hold_ends: bool = False,
+    units: str = series_units.MM_PER_HOUR,
 ) -> SeriesFunction:
-    """Rows of {timestamp, value} as a SeriesFunction; time 0 is `start`, or the first row's time when None.
-    A timestamp may be an ISO 8601 string or a number of seconds after the model start."""
+    """Rows of {timestamp, value} in `units` (canonical) as a SeriesFunction of the rate they mean; time 0 is
+    `start`, or when None the series' first instant (its first row's time, or for rain in mm per interval whose first
+    row has rain, the start of that row's interval). A timestamp may be an ISO 8601 string or a number of seconds
+    after the model start."""
+    times, values, anchored = _series_times(rows, start=start, name=name)
+    try:
+        rates = series_units.rates(times, values, units)
+    except SeriesUnitsError as refused:
+        raise PackageError(f"The time series {name!r}: {refused.message}") from None
+    shift = 0.0 if anchored else float(rates.times[0])
+    return SeriesFunction(
+        times=rates.times - shift, values=rates.values, scale=scale, hold_ends=hold_ends, steps=rates.steps
+    )
+
+
+def _series_times(rows: list[dict], *, start: datetime | None, name: str) -> tuple[np.ndarray, np.ndarray, bool]:
+    """The rows' times (s) and values in time order, and whether the times are model times (a start was given, or
+    the timestamps are numbers) rather than times after the first row."""
     if not rows:
         raise PackageError(f"The time series {name!r} has no rows.")
     stamps = [row.get("timestamp") for row in rows]
+    anchored = start is not None
     if all(as_number(stamp) is not None for stamp in stamps):
         times = np.array([as_number(stamp) for stamp in stamps], dtype=float)
+        anchored = True
     else:
         try:
             moments = [parse_timestamp(stamp) for stamp in stamps]
@@ -131,21 +173,22 @@ def series_function(
     if np.isnan(values).any():
         raise PackageError(f"The time series {name!r} has a value that is not a number.")
     order = np.argsort(times, kind="stable")
-    return SeriesFunction(times=times[order], values=values[order], scale=scale, hold_ends=hold_ends)
+    return times[order], values[order], anchored
 
 
 def forcing_value(
     data: Any,
     *,
-    series: dict[str, list[dict]],
+    series: Series,
     start: datetime | None,
     scale: float,
     what: str,
+    use: str,
     key: str = "data",
     hold_ends: bool = False,
 ) -> float | SeriesFunction:
-    """A feature's `data` (or other `key`): a number (times `scale`) or the name of one of the package's time
-    series."""
+    """A feature's `data` (or other `key`): a number (in the use's first unit, times `scale`) or the name of one of
+    the package's time series, whose units must be one of the `use` (rain, flow, stage)."""
     number = as_number(data)
     if number is not None:
         return number * scale
@@ -154,7 +197,13 @@ def forcing_value(
         raise PackageError(
             f"{what} has {key}={data!r}, which is neither a number nor the name of a time series in the package."
         )
-    return series_function(series[name], start=start, scale=scale, name=name, hold_ends=hold_ends)
+    record = series[name]
+    rows, units = (record.rows, record.units) if isinstance(record, SeriesRecord) else (record, None)
+    try:
+        canonical = series_units.units_for_use(units, use=use, name=name)
+    except SeriesUnitsError as refused:
+        raise PackageError(f"{what}: {refused.message}") from None
+    return series_function(rows, start=start, scale=scale, name=name, hold_ends=hold_ends, units=canonical)
 
 
 # --- rainfall and inflow ---------------------------------------------------------------------------------------
@@ -165,13 +214,14 @@ def add_rainfall(
     features: list[dict],
     *,
     xy: np.ndarray,
-    series: dict[str, list[dict]],
+    series: Series,
     start: datetime | None,
     log: Log,
 ) -> list[Any]:
     """One ANUGA Rate_operator per rainfall polygon, on the triangles whose centroid lies inside it.
 
-    `data` is mm/hr (a constant, or a time series in mm/hr); the operator is given m/s. Overlapping polygons add
+    `data` is mm/hr (a constant), or a time series in mm/hr, mm/interval or mm cumulative (see
+    compute/series_units.py), always turned into the same rate; the operator is given m/s. Overlapping polygons add
     up. A polygon that contains no centroid is skipped and said so in the log.
     """
     anuga = import_anuga()
@@ -184,6 +234,7 @@ def add_rainfall(
             start=start,
             scale=MM_PER_HOUR_TO_M_PER_S,
             what=what,
+            use="rain",
         )
         geometry = _geometry(feature)
         if geometry is None:
@@ -197,9 +248,7 @@ def add_rainfall(
     return operators
 
 
-def add_inflows(
-    domain: Any, features: list[dict], *, series: dict[str, list[dict]], start: datetime | None, log: Log
-) -> list[Any]:
+def add_inflows(domain: Any, features: list[dict], *, series: Series, start: datetime | None, log: Log) -> list[Any]:
     """One ANUGA Inlet_operator per inflow line; `data` is m3/s (a constant, or a hydrograph name). A
     MultiLineString gets one inlet per part, the flow shared in proportion to the parts' lengths."""
     anuga = import_anuga()
@@ -207,7 +256,7 @@ def add_inflows(
     for index, feature in enumerate(features):
         what = f"Inflow {feature_name(index, feature)}"
         flow = forcing_value(
-            (feature.get("properties") or {}).get("data"), series=series, start=start, scale=1.0, what=what
+            (feature.get("properties") or {}).get("data"), series=series, start=start, scale=1.0, what=what, use="flow"
         )
         geometry = _geometry(feature)
         parts = [part for part in shapely.get_parts(geometry) if part.geom_type == "LineString"] if geometry else []
@@ -216,7 +265,7 @@ def add_inflows(
         total = sum(part.length for part in parts) or 1.0
         for number, part in enumerate(parts):
             share = part.length / total if len(parts) > 1 else 1.0
-            q = flow * share if isinstance(flow, float) else SeriesFunction(flow.times, flow.values, flow.scale * share)
+            q = flow * share if isinstance(flow, float) else dataclasses.replace(flow, scale=flow.scale * share)
             try:
                 operators.append(
                     anuga.Inlet_operator(
@@ -248,10 +297,15 @@ def inlet_timestep_ceiling(operators: list[Any]) -> float | None:
 def _describe(value: float | SeriesFunction, units: str, unscale: float) -> str:
     if isinstance(value, SeriesFunction):
         peak = float(np.max(value.values)) if len(value.values) else 0.0
-        return (
-            f"time series of {len(value.times)} rows from t={value.times[0]:g} s to t={value.times[-1]:g} s, "
-            f"peak {peak:g} {units}"
+        described = (
+            f"time series of {len(value.times)} {'steps' if value.steps else 'rows'} from t={value.times[0]:g} s to "
+            f"t={value.times[-1]:g} s, peak {peak:g} {units}"
         )
+        if units in series_units.RAIN_UNITS:
+            described += f", {value.rates.integral(-np.inf, np.inf) / series_units.SECONDS_PER_HOUR:g} mm in all"
+        elif units in series_units.FLOW_UNITS and not value.hold_ends:
+            described += f", {value.rates.integral(-np.inf, np.inf):g} m3 in all"
+        return described
     return f"{value * unscale:g} {units}"
 
 
@@ -267,7 +321,7 @@ def _of_type(features: list[dict], kind: str) -> list[tuple[int, dict]]:
 
 
 def dirichlet_stage(
-    features: list[dict], *, series: dict[str, list[dict]] | None = None, start: datetime | None = None
+    features: list[dict], *, series: Series | None = None, start: datetime | None = None
 ) -> float | SeriesFunction:
     """The stage (m, absolute, in the DEM's datum) of the Dirichlet boundary: a number, or the name of a `stage`
     time series (a tide, a downstream level), held at its first and last values outside its rows.
@@ -287,6 +341,7 @@ def dirichlet_stage(
                     scale=1.0,
                     key=key,
                     what=f"Dirichlet boundary {feature_name(index, features[index])}",
+                    use="stage",
                     hold_ends=True,
                 )
     return 0.0
@@ -316,7 +371,7 @@ def boundary_map(
     *,
     boundary_features: list[dict],
     log: Log,
-    series: dict[str, list[dict]] | None = None,
+    series: Series | None = None,
     start: datetime | None = None,
 ) -> dict[str, Any]:
     """Each boundary tag of the mesh with its ANUGA boundary: Reflective (a wall), Transmissive (the water just
