@@ -17,6 +17,8 @@ first instant, after its last row) there is no rain. Flow (`m3/s`) and stage (`m
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
 
 import numpy as np
 
@@ -27,6 +29,7 @@ from hydrata.compute.errors import (
     UNKNOWN_UNITS,
     SeriesUnitsError,
 )
+from hydrata.compute.package import parse_timestamp
 
 MM_PER_HOUR = "mm/hr"
 MM_PER_INTERVAL = "mm/interval"
@@ -110,6 +113,12 @@ SPELLINGS: dict[str, str] = {
 def units_canonical(units: str | None) -> str | None:
     """The canonical name of a known spelling ('MM/H ' -> 'mm/hr'), None for any other text."""
     return SPELLINGS.get(" ".join(str(units or "").split()).casefold())
+
+
+def use_of_units(units: str | None) -> str | None:
+    """rain, flow or stage: what a series in these units can drive (None for units the model does not know)."""
+    canonical = units_canonical(units)
+    return next((use for use, accepted in UNITS_OF_USE.items() if canonical in accepted), None)
 
 
 def units_listed(accepted: Sequence[str]) -> str:
@@ -260,3 +269,34 @@ def applied(series: Rates, units: str, *, start: float = -np.inf, end: float = n
     if units in STAGE_UNITS:
         return {"min_m": float(np.min(series.values)), "max_m": float(np.max(series.values))}
     return {}
+
+
+def series_applied(rows: list[dict], units: str) -> dict[str, Any]:
+    """What the model applies of a series (rows of {timestamp: ISO 8601, value}, in time order) on its own: what it
+    drives (rain, flow, stage), from its first instant to its last row, and `applied` over all of it. Units the
+    model does not know, or values they cannot hold, give `as` None and the `problem`."""
+    use = use_of_units(units)
+    if use is None:
+        return {"as": None, "problem": f"The model applies no series in {units!r}: it knows {', '.join(SPELLINGS_OF)}."}
+    canonical = str(units_canonical(units))
+    first = parse_timestamp(rows[0]["timestamp"])
+    times = [(parse_timestamp(row["timestamp"]) - first).total_seconds() for row in rows]
+    try:
+        series = rates(times, [float(row["value"]) for row in rows], canonical)
+    except SeriesUnitsError as refused:
+        return {"as": None, "problem": refused.message}
+    return {
+        "as": use,
+        "units": canonical,
+        "meaning": MEANING[canonical],
+        "from": _iso(first + timedelta(seconds=float(series.times[0]))),
+        "to": _iso(first + timedelta(seconds=float(series.times[-1]))),
+        **applied(series, canonical),
+    }
+
+
+SPELLINGS_OF = sorted(set(SPELLINGS.values()), key=[*RAIN_UNITS, *FLOW_UNITS, *STAGE_UNITS].index)
+
+
+def _iso(moment: Any) -> str:
+    return str(moment.isoformat()).replace("+00:00", "Z")
