@@ -136,6 +136,48 @@ def test_rainfall_naming_a_missing_time_series_is_refused_before_a_run_is_made(m
     assert not Run.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("units", "rows", "code", "says"),
+    [
+        ("mm", [0.0, 5.0], "UNKNOWN_UNITS", "mm/hr (rain intensity); mm/interval"),  # stored before units were read
+        ("m3/s", [0.0, 5.0], "UNKNOWN_UNITS", "cannot apply as rain"),
+        ("mm cumulative", [5.0, 4.0], "CUMULATIVE_DECREASES", "never decreases"),
+    ],
+)
+def test_rainfall_naming_a_series_whose_units_or_values_cannot_be_rain_is_refused_before_a_run_is_made(
+    model, units, rows, code, says
+):
+    from hydrata.anuga.models import TimeSeries
+    from tests.model_setup import attach, upload_geojson
+
+    built, http, grant = model
+    TimeSeries.objects.create(  # as a row stored before units were read may be
+        project_id=built.project_id,
+        name="Old gauge",
+        series_type="generic",
+        units=units,
+        rows=[{"timestamp": f"2024-01-01T00:0{n}:00Z", "value": value} for n, value in enumerate(rows)],
+        row_count=2,
+        first_timestamp="2024-01-01T00:00:00Z",
+        last_timestamp="2024-01-01T00:01:00Z",
+        created_by=grant.user,
+    )
+    collection = json.loads(RAINFALL.read_text())
+    collection["features"][0]["properties"]["data"] = "Old gauge"
+    assert attach(http, built, "rainfall", upload_geojson(http, "rain.geojson", collection)).status_code == 200
+    scenario = create(http, built).json()
+
+    response = http.post(f"{scenarios_path(built)}{scenario['id']}/build/")
+
+    assert response.status_code == 422, response.text
+    body = response.json()
+    assert body["code"] == code and body["name"] == "Old gauge" and says in body["detail"]
+    assert body["detail"].startswith("rainfall feature 0: ")
+    if code == "UNKNOWN_UNITS":
+        assert body["accepted"] == ["mm/hr", "mm/interval", "mm cumulative"]
+    assert not Run.objects.exists()
+
+
 def test_a_non_member_of_a_public_project_reads_a_reduced_scenario(model, live_asgi):
     built, http, _ = model
     scenario = create(http, built).json()

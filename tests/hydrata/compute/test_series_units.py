@@ -84,7 +84,9 @@ def test_a_forcing_refuses_a_series_in_another_kind_of_unit_and_takes_one_withou
     assert units_for_use("cumulative mm", use="rain", name="s") == "mm cumulative"
     with pytest.raises(SeriesUnitsError) as refused:
         units_for_use("m3/s", use="rain", name="Creek")
-    assert refused.value.extra["accepted"] == ["mm/hr", "mm/interval", "mm cumulative"] and "Creek" in str(refused.value)
+    assert refused.value.extra["accepted"] == ["mm/hr", "mm/interval", "mm cumulative"] and "Creek" in str(
+        refused.value
+    )
 
 
 # --- the three forms of rain -----------------------------------------------------------------------------------
@@ -153,7 +155,7 @@ def test_negative_rain_is_refused_in_every_rain_unit_and_a_single_row_in_mm_per_
 
 
 def test_a_refusal_inside_the_model_names_the_series():
-    with pytest.raises(PackageError, match="'storm'.*never decreases"):
+    with pytest.raises(PackageError, match=r"'storm'.*never decreases"):
         series_function(rows([0, 300], [5, 4]), start=None, units=MM_CUMULATIVE, name="storm")
 
 
@@ -163,9 +165,7 @@ def test_a_refusal_inside_the_model_names_the_series():
     depths=st.lists(st.floats(min_value=0, max_value=200, allow_nan=False), min_size=31, max_size=31),
     first=st.floats(min_value=0, max_value=50, allow_nan=False),
 )
-def test_any_storm_gives_the_same_depth_and_peak_in_mm_per_interval_cumulative_and_as_intensities(
-    spans, depths, first
-):
+def test_any_storm_gives_the_same_depth_and_peak_in_mm_per_interval_cumulative_and_as_intensities(spans, depths, first):
     times = np.concatenate([[0.0], np.cumsum(spans)]).astype(float)
     depth = np.array([first, *depths[: len(spans)]])
     per_interval = rates(times, depth, MM_PER_INTERVAL)
