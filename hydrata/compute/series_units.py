@@ -161,7 +161,7 @@ def units_for_use(units: str | None, *, use: str, name: str) -> str:
     return canonical
 
 
-def series_check(values: Sequence[float], units: str) -> None:
+def series_check(values: Sequence[float] | np.ndarray, units: str) -> None:
     """Refuse values the units cannot hold: rain below zero, cumulative rain that decreases, rain in mm per interval
     on a single row. `row` is the position in time order."""
     if units not in RAIN_UNITS:
@@ -233,7 +233,7 @@ class Rates:
         return float(np.max(np.interp(knots, times, values)))
 
 
-def rates(times: Sequence[float], values: Sequence[float], units: str) -> Rates:
+def rates(times: Sequence[float] | np.ndarray, values: Sequence[float] | np.ndarray, units: str) -> Rates:
     """The rows (times in seconds, increasing; values in `units`, canonical) as the rate the model applies."""
     t = np.asarray(times, dtype=float)
     v = np.asarray(values, dtype=float)
@@ -273,24 +273,27 @@ def applied(series: Rates, units: str, *, start: float = -np.inf, end: float = n
 
 def series_applied(rows: list[dict], units: str) -> dict[str, Any]:
     """What the model applies of a series (rows of {timestamp: ISO 8601, value}, in time order) on its own: what it
-    drives (rain, flow, stage), from its first instant to its last row, and `applied` over all of it. Units the
-    model does not know, or values they cannot hold, give `as` None and the `problem`."""
+    drives (`applies_as`: rain, flow, stage), from its first instant to its last row, and `applied` over all of it.
+    Units the model does not know, or values they cannot hold, give `applies_as` None and the `problem`."""
     use = use_of_units(units)
     if use is None:
-        return {"as": None, "problem": f"The model applies no series in {units!r}: it knows {', '.join(SPELLINGS_OF)}."}
+        return {
+            "applies_as": None,
+            "problem": f"The model applies no series in {units!r}: it knows {', '.join(SPELLINGS_OF)}.",
+        }
     canonical = str(units_canonical(units))
     first = parse_timestamp(rows[0]["timestamp"])
     times = [(parse_timestamp(row["timestamp"]) - first).total_seconds() for row in rows]
     try:
         series = rates(times, [float(row["value"]) for row in rows], canonical)
     except SeriesUnitsError as refused:
-        return {"as": None, "problem": refused.message}
+        return {"applies_as": None, "problem": refused.message}
     return {
-        "as": use,
+        "applies_as": use,
         "units": canonical,
         "meaning": MEANING[canonical],
-        "from": _iso(first + timedelta(seconds=float(series.times[0]))),
-        "to": _iso(first + timedelta(seconds=float(series.times[-1]))),
+        "starts_at": _iso(first + timedelta(seconds=float(series.times[0]))),
+        "ends_at": _iso(first + timedelta(seconds=float(series.times[-1]))),
         **applied(series, canonical),
     }
 

@@ -55,7 +55,8 @@ class TimeSeriesSummary(serializers.ModelSerializer):
 class TimeSeriesDetail(serializers.ModelSerializer):
     data = serializers.SerializerMethodField()  # type: ignore[assignment]  # see TimeSeriesInput
     applied = serializers.SerializerMethodField(
-        help_text="What the model applies of the series: as (rain, flow, stage or null), from, to, and for rain "
+        help_text="What the model applies of the series: applies_as (rain, flow, stage or null), starts_at, ends_at, "
+        "and for rain "
         "total_depth_mm and peak_intensity_mm_per_h, for flow volume_m3 and peak_m3_per_s, for a level min_m and "
         "max_m; or problem."
     )

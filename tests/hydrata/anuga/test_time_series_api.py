@@ -305,10 +305,10 @@ def test_a_storm_in_mm_per_interval_or_cumulative_mm_is_stored_under_one_name_an
     assert response.status_code == 201, response.content
     body = response.json()
     assert body["units"] == canonical and TimeSeries.objects.get().units == canonical
-    assert body["applied"]["as"] == "rain" and body["applied"]["units"] == canonical
+    assert body["applied"]["applies_as"] == "rain" and body["applied"]["units"] == canonical
     assert body["applied"]["total_depth_mm"] == pytest.approx(18)
     assert body["applied"]["peak_intensity_mm_per_h"] == pytest.approx(60)  # 10 mm in ten minutes
-    assert body["applied"]["from"] == STORM_TIMES[0] and body["applied"]["to"] == STORM_TIMES[-1]
+    assert body["applied"]["starts_at"] == STORM_TIMES[0] and body["applied"]["ends_at"] == STORM_TIMES[-1]
     assert client.get(f"{PROJECTS}{project.pk}/time-series/{body['id']}/").json()["applied"] == body["applied"]
 
 
@@ -326,11 +326,11 @@ def test_a_hydrograph_says_the_volume_and_the_peak_flow_it_brings_in(client, pro
 
     assert body["units"] == "m3/s"
     assert body["applied"] == {
-        "as": "flow",
+        "applies_as": "flow",
         "units": "m3/s",
         "meaning": "flow",
-        "from": STORM_TIMES[0],
-        "to": STORM_TIMES[-1],
+        "starts_at": STORM_TIMES[0],
+        "ends_at": STORM_TIMES[-1],
         "volume_m3": pytest.approx(600 + 1800 + 1200),
         "peak_m3_per_s": pytest.approx(4),
     }
@@ -379,4 +379,4 @@ def test_negative_rain_is_refused_naming_its_row(client, project):
 def test_a_generic_series_keeps_units_the_model_does_not_apply_and_says_so(client, project):
     body = create(client, project.pk, ROWS, series_type="generic", units="kPa").json()
 
-    assert body["units"] == "kPa" and body["applied"]["as"] is None and "kPa" in body["applied"]["problem"]
+    assert body["units"] == "kPa" and body["applied"]["applies_as"] is None and "kPa" in body["applied"]["problem"]
