@@ -282,6 +282,47 @@ def add_inflows(domain: Any, features: list[dict], *, series: Series, start: dat
     return operators
 
 
+def forcing_applied(
+    *, rainfall: list[dict], inflow: list[dict], series: Series, start: datetime | None, duration: float
+) -> dict[str, Any]:
+    """What a scenario's forcing applies over the run, model time 0 to `duration`, as the child will apply it
+    (series read in their units, clipped to the run): per rainfall polygon its total depth (mm) and peak intensity
+    (mm/hr), per inflow line its volume (m3) and peak flow (m3/s), each with what it reads (`data`); then the most
+    rain any polygon gets (overlapping polygons add up), the highest intensity, all the inflow and the highest
+    peak of any line. A feature the model could not apply says why in `problem`."""
+    rain = [_feature_applied(index, feature, series, start, duration, "rain") for index, feature in enumerate(rainfall)]
+    flow = [_feature_applied(index, feature, series, start, duration, "flow") for index, feature in enumerate(inflow)]
+    rained = [item for item in rain if "problem" not in item]
+    flowed = [item for item in flow if "problem" not in item]
+    return {
+        "duration_s": duration,
+        "rainfall": rain,
+        "inflow": flow,
+        "rain_total_depth_mm": max((item["total_depth_mm"] for item in rained), default=None),
+        "rain_peak_intensity_mm_per_h": max((item["peak_intensity_mm_per_h"] for item in rained), default=None),
+        "inflow_volume_m3": sum(item["volume_m3"] for item in flowed) if flowed else None,
+        "inflow_peak_m3_per_s": max((item["peak_m3_per_s"] for item in flowed), default=None),
+        "problems": [item["problem"] for item in (*rain, *flow) if "problem" in item],
+    }
+
+
+def _feature_applied(
+    index: int, feature: dict, series: Series, start: datetime | None, duration: float, use: str
+) -> dict[str, Any]:
+    kind = "Rainfall" if use == "rain" else "Inflow"
+    data = (feature.get("properties") or {}).get("data")
+    item: dict[str, Any] = {"feature": f"{kind} {feature_name(index, feature)}", "data": data}
+    try:
+        value = forcing_value(data, series=series, start=start, scale=1.0, what=item["feature"], use=use)
+    except PackageError as problem:
+        return {**item, "problem": str(problem)}
+    units = series_units.UNITS_OF_USE[use][0]
+    if isinstance(value, SeriesFunction):
+        return {**item, **series_units.applied(value.rates, units, start=0.0, end=duration)}
+    constant = series_units.Rates(np.array([0.0, duration]), np.array([value, value]))
+    return {**item, **series_units.applied(constant, units)}
+
+
 def inlet_timestep_ceiling(operators: list[Any]) -> float | None:
     """The longest internal step (s) in which no inflow line adds more than INLET_DEPTH_PER_STEP_M of depth to its
     triangles at its peak flow; None without inflows (or with none that ever flows)."""
