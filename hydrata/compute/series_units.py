@@ -238,6 +238,13 @@ def rates(times: Sequence[float] | np.ndarray, values: Sequence[float] | np.ndar
     t = np.asarray(times, dtype=float)
     v = np.asarray(values, dtype=float)
     series_check(v, units)
+    if units in (MM_CUMULATIVE, MM_PER_INTERVAL) and len(t) > 1 and not np.all(np.diff(t) > 0):
+        row = int(np.flatnonzero(np.diff(t) <= 0)[0]) + 1
+        raise SeriesUnitsError(
+            INTERVAL_UNKNOWN,
+            f"Rows {row - 1} and {row} share a time, so the interval between them has no length.",
+            row=row,
+        )
     if units == MM_CUMULATIVE:
         if len(t) == 1:
             return Rates(t, np.zeros(1), steps=True)

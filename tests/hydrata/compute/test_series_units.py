@@ -152,6 +152,9 @@ def test_negative_rain_is_refused_in_every_rain_unit_and_a_single_row_in_mm_per_
         rates([0], [4], MM_PER_INTERVAL)
     assert refused.value.code == "INTERVAL_UNKNOWN"
     assert applied(rates([0], [0], MM_PER_INTERVAL), MM_PER_INTERVAL)["total_depth_mm"] == 0
+    with pytest.raises(SeriesUnitsError) as refused:  # a hand-made package's numeric times may repeat
+        rates([0, 300, 300], [0, 1, 2], MM_CUMULATIVE)
+    assert refused.value.code == "INTERVAL_UNKNOWN" and refused.value.extra["row"] == 2
 
 
 def test_a_refusal_inside_the_model_names_the_series():
