@@ -195,7 +195,7 @@ def forcing_value(
     name = str(data or "").strip()
     if name not in series:
         raise PackageError(
-            f"{what} has {key}={data!r}, which is neither a number nor the name of a time series in the package."
+            f"{what} has {key}={data!r}, which is neither a number nor the name of one of the project's time series."
         )
     record = series[name]
     rows, units = (record.rows, record.units) if isinstance(record, SeriesRecord) else (record, None)
@@ -303,6 +303,48 @@ def forcing_applied(
         "inflow_volume_m3": sum(item["volume_m3"] for item in flowed) if flowed else None,
         "inflow_peak_m3_per_s": max((item["peak_m3_per_s"] for item in flowed), default=None),
         "problems": [item["problem"] for item in (*rain, *flow) if "problem" in item],
+    }
+
+
+def layer_forcing(features: list[dict], *, series: Series, use: str) -> dict[str, Any]:
+    """What a rainfall (`use` rain) or inflow (flow) layer's features apply on their own, before any scenario sets
+    a run: a series over its whole span (total depth and peak intensity, or volume and peak flow), a constant its
+    rate (`constant`; how much it brings depends on the run's duration). Then the most rain any polygon's series
+    brings and the highest intensity, or all the series' inflow and the highest peak, and `problems` (a feature
+    naming no series of the project, or one in another kind of unit)."""
+    kind = "Rainfall" if use == "rain" else "Inflow"
+    unit = series_units.UNITS_OF_USE[use][0]
+    items = []
+    for index, feature in enumerate(features):
+        data = (feature.get("properties") or {}).get("data")
+        item: dict[str, Any] = {"feature": f"{kind} {feature_name(index, feature)}", "data": data}
+        try:
+            value = forcing_value(data, series=series, start=None, scale=1.0, what=item["feature"], use=use)
+        except PackageError as problem:
+            items.append({**item, "problem": str(problem)})
+            continue
+        if isinstance(value, SeriesFunction):
+            items.append({**item, **series_units.applied(value.rates, unit)})
+        else:
+            peak = "peak_intensity_mm_per_h" if use == "rain" else "peak_m3_per_s"
+            items.append({**item, "constant": value, peak: value})
+    applied = [item for item in items if "problem" not in item]
+    from_series = [item for item in applied if "constant" not in item]
+    if use == "rain":
+        totals = {
+            "rain_total_depth_mm": max((item["total_depth_mm"] for item in from_series), default=None),
+            "rain_peak_intensity_mm_per_h": max((item["peak_intensity_mm_per_h"] for item in applied), default=None),
+        }
+    else:
+        totals = {
+            "inflow_volume_m3": sum(item["volume_m3"] for item in from_series) if from_series else None,
+            "inflow_peak_m3_per_s": max((item["peak_m3_per_s"] for item in applied), default=None),
+        }
+    return {
+        "features": items,
+        **totals,
+        "constant_features": len(applied) - len(from_series),
+        "problems": [item["problem"] for item in items if "problem" in item],
     }
 
 

@@ -17,6 +17,8 @@ from hydrata_mcp.polling import (
 from hydrata_mcp.tools.arguments import ProjectId
 from hydrata_mcp.tools.projects import PROJECTS, base_map_of
 from hydrata_mcp.tools.registry import tool
+from hydrata_mcp.tools.scenarios import FORCING
+from hydrata_mcp.tools.time_series import figure
 
 KIND_PATHS = {
     "boundary": "boundaries",
@@ -178,6 +180,30 @@ async def attach_input_layer(
     return await _attach(api, project_id, kind, resources[0]["id"], base_map, common)
 
 
+def layer_forcing_in_words(forcing: dict[str, Any]) -> str:
+    """What a rainfall or inflow layer will apply, in the platform's numbers ('' for other kinds)."""
+    said = ""
+    constant = forcing.get("constant_features") or 0
+    if forcing.get("rain_peak_intensity_mm_per_h") is not None:
+        peak = figure(forcing["rain_peak_intensity_mm_per_h"])
+        said = (
+            f" Their series bring up to {figure(forcing['rain_total_depth_mm'])} mm of rain, at most {peak} mm/h."
+            if forcing.get("rain_total_depth_mm") is not None
+            else f" It rains at most {peak} mm/h, for the whole run."
+        )
+    elif forcing.get("inflow_peak_m3_per_s") is not None:
+        peak = figure(forcing["inflow_peak_m3_per_s"])
+        said = (
+            f" Their series bring in {figure(forcing['inflow_volume_m3'])} m³, at most {peak} m³/s."
+            if forcing.get("inflow_volume_m3") is not None
+            else f" It flows at most {peak} m³/s, for the whole run."
+        )
+    if constant and ("series" in said):
+        said += f" {constant} feature(s) apply a constant rate for the whole run."
+    problems = forcing.get("problems") or []
+    return said + (f" It cannot apply: {' '.join(problems[:3])}" if problems else "")
+
+
 async def _attach(
     api: PlatformClient, project_id: int, kind: str, dataset_pk: int, base_map: int, common: dict[str, Any]
 ) -> Attachment:
@@ -195,7 +221,9 @@ async def _attach(
             say_to_user="The project has no input rows yet: they appear once its terrain is ready (see get_terrain).",
             **common,
         )
-    row = input_row((await api.patch(f"{rows_path}{default['id']}/", json={"gn_layer": dataset_pk})).data)
+    patched = (await api.patch(f"{rows_path}{default['id']}/", json={"gn_layer": dataset_pk})).data
+    row = input_row(patched)
+    forcing = patched.get("forcing") or {}
     link = ui_url(base_map=base_map, panel="inputs", layer=row.id)
     return Attachment(
         outcome="attached",
@@ -203,8 +231,15 @@ async def _attach(
         dataset_pk=dataset_pk,
         feature_count=row.feature_count,
         ui_url=link,
-        summary={"row": row.title, "feature_count": row.feature_count, "bbox_wgs84": row.bbox_wgs84},
-        say_to_user=f"I attached {row.feature_count} {kind.replace('_', ' ')} feature(s) to {row.title}; check "
-        f"them in the map: {link}",
+        summary={
+            "row": row.title,
+            "feature_count": row.feature_count,
+            "bbox_wgs84": row.bbox_wgs84,
+            **{name: forcing[name] for name in FORCING if forcing.get(name) is not None},
+            **({"constant_features": forcing["constant_features"]} if forcing.get("constant_features") else {}),
+            **({"forcing_problems": forcing["problems"]} if forcing.get("problems") else {}),
+        },
+        say_to_user=f"I attached {row.feature_count} {kind.replace('_', ' ')} feature(s) to {row.title}."
+        f"{layer_forcing_in_words(forcing)} Check them in the map: {link}",
         **common,
     )

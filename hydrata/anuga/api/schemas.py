@@ -90,6 +90,36 @@ class TileLayers(serializers.Serializer):
     results = TileLayer(many=True)
 
 
+class LayerForcingPart(serializers.Serializer):
+    feature = serializers.CharField()
+    data = serializers.JSONField(help_text="The feature's `data`: a number, or a time series name.")  # type: ignore[assignment]  # see TimeSeriesInput
+    constant = serializers.FloatField(required=False, help_text="A constant rate, applied for the whole run.")
+    total_depth_mm = serializers.FloatField(required=False)
+    peak_intensity_mm_per_h = serializers.FloatField(required=False)
+    volume_m3 = serializers.FloatField(required=False)
+    peak_m3_per_s = serializers.FloatField(required=False)
+    problem = serializers.CharField(required=False)
+
+
+class LayerForcing(serializers.Serializer):
+    """compute/forcing.py layer_forcing: what a rainfall or inflow row's features apply on their own."""
+
+    features = LayerForcingPart(many=True)
+    rain_total_depth_mm = serializers.FloatField(required=False, allow_null=True)
+    rain_peak_intensity_mm_per_h = serializers.FloatField(required=False, allow_null=True)
+    inflow_volume_m3 = serializers.FloatField(required=False, allow_null=True)
+    inflow_peak_m3_per_s = serializers.FloatField(required=False, allow_null=True)
+    constant_features = serializers.IntegerField()
+    problems = serializers.ListField(child=serializers.CharField())
+
+
+class InputLayerDetail(InputLayerOutput):
+    forcing = LayerForcing(required=False, help_text="Rainfall and inflow rows only.")
+
+    class Meta(InputLayerOutput.Meta):
+        fields = [*InputLayerOutput.Meta.fields, "forcing"]
+
+
 class InputsByKind(serializers.Serializer):
     """AllInputsView: every input row of the project under its kind."""
 
