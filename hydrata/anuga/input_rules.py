@@ -64,7 +64,7 @@ RULES: dict[str, KindRule] = {
         POLYGONS,
         "polygons",
         ("data",),
-        explanation="'data' (mm/hr, or the name of a hyetograph time series)",
+        explanation="'data' (mm/hr, or the name of a hyetograph time series in mm/hr, mm/interval or mm cumulative)",
     ),
     InputKind.STRUCTURE: KindRule(
         POLYGONS,

@@ -22,7 +22,7 @@ CRS_UNKNOWN = ErrorCode.CRS_UNKNOWN
 class ModelGeometryError(Exception):
     """The input features cannot become a mesh; `code` is for machines, `message` for the engineer."""
 
-    def __init__(self, code: str, message: str, **extra: Any) -> None:
+    def __init__(self, code: ErrorCode, message: str, **extra: Any) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -61,3 +61,24 @@ class TerrainFileError(Exception):
 
 class GridMismatch(Exception):
     """Two runs' result rasters are not on one grid, so their cells cannot be compared; the message says why."""
+
+
+# Time series refusals (SeriesUnitsError codes).
+UNKNOWN_UNITS = ErrorCode.UNKNOWN_UNITS  # units no forcing knows, or not of the series' type; `accepted` lists them
+CUMULATIVE_DECREASES = ErrorCode.CUMULATIVE_DECREASES  # a cumulative rain row below the row before it; `row` names it
+NEGATIVE_RAIN = ErrorCode.NEGATIVE_RAIN  # a rain intensity or depth below zero; `row` names it
+INTERVAL_UNKNOWN = ErrorCode.INTERVAL_UNKNOWN  # rain in mm per interval on a single row: its interval has no length
+
+
+class SeriesUnitsError(Exception):
+    """A time series whose units or values the model cannot apply; `code` is for machines, `message` for the
+    engineer, `extra` holds `accepted` (the units that would do) or `row` (the position, in time order)."""
+
+    def __init__(self, code: ErrorCode, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"

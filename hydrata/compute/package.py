@@ -23,6 +23,15 @@ class PackageError(Exception):
 
 
 @dataclass(frozen=True)
+class SeriesRecord:
+    """A time series of the package: its rows ({timestamp, value}) and its units as written (None in a package
+    written before units were read: the forcing that uses it takes its own first unit)."""
+
+    rows: list[dict]
+    units: str | None
+
+
+@dataclass(frozen=True)
 class Package:
     root: Path
     manifest: dict[str, Any]
@@ -57,8 +66,8 @@ class Package:
             return [dict(feature) for feature in collection.get("features") or []]
         return features_in_crs(collection, target_crs=self.crs)
 
-    def time_series(self) -> dict[str, list[dict]]:
-        """Each time series name with its rows ({timestamp, value})."""
+    def time_series(self) -> dict[str, "SeriesRecord"]:
+        """Each time series name with its rows ({timestamp, value}) and units."""
         series = {}
         for name, relative in (self.manifest.get("time_series") or {}).items():
             path = self.root / str(relative)
@@ -66,7 +75,11 @@ class Package:
                 raise PackageError(
                     f"scenario.json names {relative} for the time series {name!r}, but the file is missing."
                 )
-            series[str(name)] = list(json.loads(path.read_text()).get("rows") or [])
+            document = json.loads(path.read_text())
+            units = document.get("units")
+            series[str(name)] = SeriesRecord(
+                rows=list(document.get("rows") or []), units=None if units is None else str(units)
+            )
         return series
 
     def model_start(self) -> datetime | None:

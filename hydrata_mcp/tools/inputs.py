@@ -17,6 +17,8 @@ from hydrata_mcp.polling import (
 from hydrata_mcp.tools.arguments import ProjectId
 from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
+from hydrata_mcp.tools.scenarios import FORCING
+from hydrata_mcp.tools.time_series import figure
 
 KIND_PATHS = {
     "boundary": "boundaries",
@@ -187,6 +189,30 @@ def _default_row(page: dict[str, Any]) -> dict[str, Any] | None:
     return next((row for row in page["results"] if row["is_default"]), None)
 
 
+def layer_forcing_in_words(forcing: dict[str, Any]) -> str:
+    """What a rainfall or inflow layer will apply, in the platform's numbers ('' for other kinds)."""
+    said = ""
+    constant = forcing.get("constant_features") or 0
+    if forcing.get("rain_peak_intensity_mm_per_h") is not None:
+        peak = figure(forcing["rain_peak_intensity_mm_per_h"])
+        said = (
+            f" Their series bring up to {figure(forcing['rain_total_depth_mm'])} mm of rain, at most {peak} mm/h."
+            if forcing.get("rain_total_depth_mm") is not None
+            else f" It rains at most {peak} mm/h, for the whole run."
+        )
+    elif forcing.get("inflow_peak_m3_per_s") is not None:
+        peak = figure(forcing["inflow_peak_m3_per_s"])
+        said = (
+            f" Their series bring in {figure(forcing['inflow_volume_m3'])} m³, at most {peak} m³/s."
+            if forcing.get("inflow_volume_m3") is not None
+            else f" It flows at most {peak} m³/s, for the whole run."
+        )
+    if constant and ("series" in said):
+        said += f" {constant} feature(s) apply a constant rate for the whole run."
+    problems = forcing.get("problems") or []
+    return said + (f" It cannot apply: {' '.join(problems[:3])}" if problems else "")
+
+
 async def _attach(
     api: PlatformClient,
     rows_path: str,
@@ -207,16 +233,24 @@ async def _attach(
             say_to_user="The project has no input rows yet: they appear once its terrain is ready (see get_terrain).",
             **common,
         )
-    attached = (await api.patch(f"{rows_path}{default['id']}/", json={"gn_layer": dataset_pk})).data
-    row, link = input_row(attached), attached["ui_url"]
+    patched = (await api.patch(f"{rows_path}{default['id']}/", json={"gn_layer": dataset_pk})).data
+    row, link = input_row(patched), patched["ui_url"]
+    forcing = patched.get("forcing") or {}
     return Attachment(
         outcome="attached",
         row_id=row.id,
         dataset_pk=dataset_pk,
         feature_count=row.feature_count,
         ui_url=link,
-        summary={"row": row.title, "feature_count": row.feature_count, "bbox_wgs84": row.bbox_wgs84},
-        say_to_user=f"I attached {row.feature_count} {kind.replace('_', ' ')} feature(s) to {row.title}; check "
-        f"them in the map: {link}",
+        summary={
+            "row": row.title,
+            "feature_count": row.feature_count,
+            "bbox_wgs84": row.bbox_wgs84,
+            **{name: forcing[name] for name in FORCING if forcing.get(name) is not None},
+            **({"constant_features": forcing["constant_features"]} if forcing.get("constant_features") else {}),
+            **({"forcing_problems": forcing["problems"]} if forcing.get("problems") else {}),
+        },
+        say_to_user=f"I attached {row.feature_count} {kind.replace('_', ' ')} feature(s) to {row.title}."
+        f"{layer_forcing_in_words(forcing)} Check them in the map: {link}",
         **common,
     )

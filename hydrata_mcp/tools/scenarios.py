@@ -19,6 +19,7 @@ from hydrata_mcp.polling import (
 from hydrata_mcp.tools.arguments import ProjectId
 from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
+from hydrata_mcp.tools.time_series import figure
 
 CONFIRM_ABOVE_TRIANGLES = 100_000
 BUILD_FAILED = (RunStatus.ERROR, RunStatus.CANCELLED)
@@ -151,7 +152,30 @@ def _path(project_id: int, scenario_id: int | None = None) -> str:
     return f"{PROJECTS}{project_id}/scenarios/" + (f"{scenario_id}/" if scenario_id else "")
 
 
-def _handback(view: ScenarioView, verb: str) -> dict[str, Any]:
+# What the scenario's rain and inflow apply over the run, as the platform computed it.
+FORCING = ("rain_total_depth_mm", "rain_peak_intensity_mm_per_h", "inflow_volume_m3", "inflow_peak_m3_per_s")
+
+
+def forcing_in_words(forcing: dict[str, Any]) -> str:
+    """What the model will apply over the run, in the platform's numbers ('' when it brings no water in)."""
+    said = []
+    if forcing.get("rain_total_depth_mm") is not None:
+        said.append(
+            f"up to {figure(forcing['rain_total_depth_mm'])} mm of rain, at most "
+            f"{figure(forcing['rain_peak_intensity_mm_per_h'])} mm/h"
+        )
+    if forcing.get("inflow_volume_m3") is not None:
+        said.append(
+            f"{figure(forcing['inflow_volume_m3'])} m³ of inflow, at most "
+            f"{figure(forcing['inflow_peak_m3_per_s'])} m³/s"
+        )
+    sentence = f" Over the run the model will apply {' and '.join(said)}." if said else ""
+    problems = forcing.get("problems") or []
+    return sentence + (f" It cannot apply: {' '.join(problems[:3])}" if problems else "")
+
+
+def _handback(view: ScenarioView, verb: str, forcing: dict[str, Any] | None = None) -> dict[str, Any]:
+    forcing = forcing or {}
     link = view.ui_url
     estimate = view.mesh_triangle_count_estimate
     price = (
@@ -168,15 +192,17 @@ def _handback(view: ScenarioView, verb: str) -> dict[str, Any]:
             "resolution_m": view.resolution,
             "duration_s": view.duration,
             "computed_status": view.computed_status,
+            **{name: forcing[name] for name in FORCING if forcing.get(name) is not None},
+            **({"forcing_problems": forcing["problems"]} if forcing.get("problems") else {}),
         },
-        "say_to_user": f"I {verb} the scenario '{view.name}' ({view.resolution:g} m, {view.duration} s): {price}. "
-        f"Review it here: {link}",
+        "say_to_user": f"I {verb} the scenario '{view.name}' ({view.resolution:g} m, {view.duration} s): {price}."
+        f"{forcing_in_words(forcing)} Review it here: {link}",
     }
 
 
 def _handed_back(data: dict[str, Any], verb: str) -> ScenarioWithHandBack:
     view = scenario_view(data)
-    handback = _handback(view, verb)
+    handback = _handback(view, verb, data.get("forcing"))
     return ScenarioWithHandBack(**(view.model_dump() | handback))
 
 

@@ -1,5 +1,5 @@
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
@@ -11,6 +11,19 @@ from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
 
 DEFAULT_UNITS = {"hyetograph": "mm/hr", "hydrograph": "m3/s", "stage": "m", "generic": ""}
+# What the model applies of a series, as the platform computed it, that a hand-back summary carries.
+APPLIED = (
+    "applies_as",
+    "starts_at",
+    "ends_at",
+    "total_depth_mm",
+    "peak_intensity_mm_per_h",
+    "volume_m3",
+    "peak_m3_per_s",
+    "min_m",
+    "max_m",
+    "problem",
+)
 
 
 class Row(BaseModel):
@@ -43,6 +56,29 @@ class CreatedTimeSeries(TimeSeriesSummary, HandBack):
     pass
 
 
+def figure(value: float) -> str:
+    """A figure for a sentence: four significant digits, thousands separated."""
+    return f"{value:,.4g}" if abs(value) < 1e4 else f"{value:,.0f}"
+
+
+def applied_in_words(applied: dict[str, Any]) -> str:
+    """What the model will apply, in the platform's numbers."""
+    span = f"from {applied.get('starts_at')} to {applied.get('ends_at')}"
+    if applied.get("applies_as") == "rain":
+        return (
+            f"The model will apply {figure(applied['total_depth_mm'])} mm of rain in total {span}, at most "
+            f"{figure(applied['peak_intensity_mm_per_h'])} mm/h."
+        )
+    if applied.get("applies_as") == "flow":
+        return (
+            f"The model will bring in {figure(applied['volume_m3'])} m³ {span}, at most "
+            f"{figure(applied['peak_m3_per_s'])} m³/s."
+        )
+    if applied.get("applies_as") == "stage":
+        return f"As a water level it ranges from {figure(applied['min_m'])} to {figure(applied['max_m'])} m."
+    return f"The model cannot apply it: {applied.get('problem')}"
+
+
 def summary_of(data: dict) -> TimeSeriesSummary:
     return TimeSeriesSummary.model_validate({name: data.get(name) for name in TimeSeriesSummary.model_fields})
 
@@ -62,9 +98,16 @@ async def create_time_series(
     data: Annotated[SeriesData, Field(description="Rows of timestamp and value.")],
     series_type: Annotated[
         Literal["hyetograph", "hydrograph", "stage", "generic"],
-        Field(description="hyetograph: rain (mm/hr), hydrograph: flow (m3/s), stage: water level (m)."),
+        Field(description="hyetograph: rain, hydrograph: flow, stage: water level."),
     ] = "hyetograph",
-    units: Annotated[str | None, Field(max_length=30, description="Default: the series type's unit.")] = None,
+    units: Annotated[
+        str | None,
+        Field(
+            max_length=30,
+            description="hyetograph: mm/hr, mm/interval (depth in the interval ending at each row) or mm "
+            "cumulative; hydrograph: m3/s; stage: m.",
+        ),
+    ] = None,
     description: Annotated[str, Field(description="Free text.")] = "",
     source: Annotated[str, Field(max_length=300, description="Where the numbers come from.")] = "",
     location_name: Annotated[str, Field(max_length=200, description="The gauge or place.")] = "",
@@ -87,6 +130,7 @@ async def create_time_series(
         },
     )
     series = summary_of(response.data)
+    applied = response.data.get("applied") or {"applies_as": None, "problem": "the platform did not say."}
     values = [row.value for row in data.rowData]
     link = response.data["ui_url"]
     return CreatedTimeSeries(
@@ -99,10 +143,11 @@ async def create_time_series(
             "min_value": min(values),
             "max_value": max(values),
             "units": series.units,
+            **{name: applied[name] for name in APPLIED if name in applied},
         },
         say_to_user=f"I stored '{series.name}': {series.row_count} values from {series.first_timestamp:%Y-%m-%d %H:%M} "
         f"to {series.last_timestamp:%Y-%m-%d %H:%M} UTC, {min(values)} to {max(values)} "
-        f"{series.units}. See it here: {link}",
+        f"{series.units}. {applied_in_words(applied)} See it here: {link}",
     )
 
 

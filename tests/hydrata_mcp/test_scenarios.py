@@ -312,3 +312,50 @@ def test_a_read_key_cannot_create_or_build_a_scenario(live_asgi):
     assert not Run.objects.filter(scenario_id=sid).exists()
     build = f"{PROJECTS}{model.project_id}/scenarios/{sid}/build/"
     assert AgentActivity.objects.get(grant=read_grant, method="POST", path=build).status_code == 403
+
+
+def test_a_scenario_hands_back_the_rain_the_model_will_apply_over_its_run_in_the_series_units(live_asgi):
+    _, key = make_grant(level="draft")
+    model = small_test_model(live_asgi.url, key)
+    pid = model.project_id
+    storm = [
+        {"timestamp": "2024-01-01T00:00:00Z", "value": 0.0},
+        {"timestamp": "2024-01-01T00:10:00Z", "value": 5.0},
+        {"timestamp": "2024-01-01T00:20:00Z", "value": 15.0},
+    ]
+    with api(live_asgi.url, key) as http:
+        rainfall = json.loads((BOUNDARY.parent / "rainfall.geojson").read_text())
+        rainfall["features"][0]["properties"]["data"] = "storm"
+        assert attach(http, model, "rainfall", upload_geojson(http, "rain.geojson", rainfall)).status_code == 200
+
+    created, whole_run, from_five = calls(
+        live_asgi.url,
+        key,
+        [
+            (
+                "create_time_series",
+                {"project_id": pid, "name": "storm", "units": "mm cumulative", "data": {"rowData": storm}},
+            ),
+            ("create_scenario", {"project_id": pid, "name": "20 min", "resolution": 10, "duration": 1200}),
+            # from 00:05, for ten minutes: 2.5 mm at 30 mm/h, then 5 mm at 60 mm/h
+            (
+                "create_scenario",
+                {
+                    "project_id": pid,
+                    "name": "from 00:05",
+                    "resolution": 10,
+                    "duration": 600,
+                    "model_start": "2024-01-01T00:05:00Z",
+                },
+            ),
+        ],
+    )
+
+    assert not created.is_error, created.content[0].text
+    whole, window = whole_run.structured_content, from_five.structured_content
+    assert whole["summary"]["rain_total_depth_mm"] == pytest.approx(15)
+    assert whole["summary"]["rain_peak_intensity_mm_per_h"] == pytest.approx(60)
+    assert "Over the run the model will apply up to 15 mm of rain, at most 60 mm/h." in whole["say_to_user"]
+    assert window["summary"]["rain_total_depth_mm"] == pytest.approx(7.5)
+    assert "up to 7.5 mm of rain" in window["say_to_user"]
+    assert "inflow_volume_m3" not in window["summary"]

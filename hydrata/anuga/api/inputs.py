@@ -1,3 +1,5 @@
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -5,7 +7,9 @@ from rest_framework.response import Response
 from hydrata.anuga.api import schemas
 from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
 from hydrata.anuga.api.serializers import InputLayerOutput
+from hydrata.anuga.models import InputLayer
 from hydrata.anuga.selectors.model_inputs import input_layer_get, input_layers_of
+from hydrata.anuga.selectors.scenarios import input_layer_forcing
 from hydrata.anuga.services.inputs import input_layer_attach
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata_contract.inputs import InputKind
@@ -43,18 +47,24 @@ class InputLayerDetailView(ProjectScopedView):
     grant_levels = {"GET": "read", "PATCH": "draft"}
     kind: str = ""
 
-    @extend_schema(responses={200: InputLayerOutput})
+    @extend_schema(responses={200: schemas.InputLayerDetail})
     def get(self, request: AuthenticatedRequest, layer_id: int) -> Response:
         layer = input_layer_get(project=self.project, kind=self.kind, layer_id=layer_id)
-        return Response(InputLayerOutput(layer).data)
+        return Response(_detail(layer))
 
-    @extend_schema(request=AttachInput, responses={200: InputLayerOutput})
+    @extend_schema(request=AttachInput, responses={200: schemas.InputLayerDetail})
     def patch(self, request: AuthenticatedRequest, layer_id: int) -> Response:
         layer = input_layer_get(project=self.project, kind=self.kind, layer_id=layer_id)
         data = AttachInput(data=request.data)
         data.is_valid(raise_exception=True)
         layer = input_layer_attach(layer=layer, user=request.user, dataset_id=data.validated_data["gn_layer"])
-        return Response(InputLayerOutput(layer).data)
+        return Response(_detail(layer))
+
+
+def _detail(layer: InputLayer) -> dict[str, Any]:
+    """The row, and for rainfall and inflow what its features apply on their own (`forcing`)."""
+    forcing = input_layer_forcing(layer=layer)
+    return {**InputLayerOutput(layer).data, **({"forcing": forcing} if forcing is not None else {})}
 
 
 class AllInputsView(ProjectScopedView):

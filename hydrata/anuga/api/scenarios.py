@@ -12,7 +12,13 @@ from hydrata.anuga.links import scenario_link
 from hydrata.anuga.models import Run, Scenario
 from hydrata.anuga.selectors.approvals import approval_summary
 from hydrata.anuga.selectors.projects import reads_in_full
-from hydrata.anuga.selectors.scenarios import computed_status, latest_run, scenario_estimate, scenarios_of
+from hydrata.anuga.selectors.scenarios import (
+    computed_status,
+    latest_run,
+    scenario_estimate,
+    scenario_forcing,
+    scenarios_of,
+)
 from hydrata.anuga.services.build import scenario_build_request
 from hydrata.anuga.services.scenarios import scenario_clone, scenario_create, scenario_update
 from hydrata.core.limits import DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH
@@ -89,6 +95,7 @@ def scenario_detail(scenario: Scenario, *, user: User) -> dict[str, Any]:
         "latest_run_is_valid": scenario.latest_run_is_valid,
         **scenario_estimate(scenario=scenario),
         "currency": "USD",
+        "forcing": scenario_forcing(scenario=scenario),
         "approval": approval_summary(scenario=scenario, user=user),
         "ui_url": scenario_link(scenario),
         "created_at": scenario.created_at,

@@ -92,6 +92,36 @@ class TileLayers(serializers.Serializer):
     results = TileLayer(many=True)
 
 
+class LayerForcingPart(serializers.Serializer):
+    feature = serializers.CharField()
+    data = serializers.JSONField(help_text="The feature's `data`: a number, or a time series name.")  # type: ignore[assignment]  # see TimeSeriesInput
+    constant = serializers.FloatField(required=False, help_text="A constant rate, applied for the whole run.")
+    total_depth_mm = serializers.FloatField(required=False)
+    peak_intensity_mm_per_h = serializers.FloatField(required=False)
+    volume_m3 = serializers.FloatField(required=False)
+    peak_m3_per_s = serializers.FloatField(required=False)
+    problem = serializers.CharField(required=False)
+
+
+class LayerForcing(serializers.Serializer):
+    """compute/forcing.py layer_forcing: what a rainfall or inflow row's features apply on their own."""
+
+    features = LayerForcingPart(many=True)
+    rain_total_depth_mm = serializers.FloatField(required=False, allow_null=True)
+    rain_peak_intensity_mm_per_h = serializers.FloatField(required=False, allow_null=True)
+    inflow_volume_m3 = serializers.FloatField(required=False, allow_null=True)
+    inflow_peak_m3_per_s = serializers.FloatField(required=False, allow_null=True)
+    constant_features = serializers.IntegerField()
+    problems = serializers.ListField(child=serializers.CharField())
+
+
+class InputLayerDetail(InputLayerOutput):
+    forcing = LayerForcing(required=False, help_text="Rainfall and inflow rows only.")
+
+    class Meta(InputLayerOutput.Meta):
+        fields = [*InputLayerOutput.Meta.fields, "forcing"]
+
+
 class InputsByKind(serializers.Serializer):
     """AllInputsView: every input row of the project under its kind."""
 
@@ -214,6 +244,29 @@ class ScenarioPublic(serializers.Serializer):
     reduced = serializers.BooleanField()
 
 
+class ForcingPart(serializers.Serializer):
+    feature = serializers.CharField()
+    data = serializers.JSONField(help_text="The feature's `data`: a number, or a time series name.")  # type: ignore[assignment]  # see TimeSeriesInput
+    total_depth_mm = serializers.FloatField(required=False)
+    peak_intensity_mm_per_h = serializers.FloatField(required=False)
+    volume_m3 = serializers.FloatField(required=False)
+    peak_m3_per_s = serializers.FloatField(required=False)
+    problem = serializers.CharField(required=False, help_text="Why the model cannot apply this feature.")
+
+
+class ForcingApplied(serializers.Serializer):
+    """compute/forcing.py forcing_applied: what the rain and inflow apply over the run (0 to duration_s)."""
+
+    duration_s = serializers.FloatField()
+    rainfall = ForcingPart(many=True)
+    inflow = ForcingPart(many=True)
+    rain_total_depth_mm = serializers.FloatField(allow_null=True, help_text="The most rain any polygon gets.")
+    rain_peak_intensity_mm_per_h = serializers.FloatField(allow_null=True)
+    inflow_volume_m3 = serializers.FloatField(allow_null=True, help_text="All the inflow lines together.")
+    inflow_peak_m3_per_s = serializers.FloatField(allow_null=True, help_text="The highest peak of any line.")
+    problems = serializers.ListField(child=serializers.CharField())
+
+
 class ScenarioDetail(serializers.Serializer):
     """scenario_detail."""
 
@@ -243,6 +296,7 @@ class ScenarioDetail(serializers.Serializer):
     vcpu_hours_estimate = serializers.FloatField(allow_null=True)
     compute_cost_estimate = serializers.CharField(allow_null=True, help_text="A decimal amount in `currency`.")
     currency = serializers.CharField()
+    forcing = ForcingApplied()
     approval = Approval()
     ui_url = map_link()
     created_at = serializers.DateTimeField()

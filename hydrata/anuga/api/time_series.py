@@ -1,3 +1,5 @@
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -5,7 +7,7 @@ from rest_framework.response import Response
 from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
 from hydrata.anuga.links import time_series_link
 from hydrata.anuga.models import TimeSeries
-from hydrata.anuga.selectors.model_inputs import time_series_get, time_series_of
+from hydrata.anuga.selectors.model_inputs import time_series_applied, time_series_get, time_series_of
 from hydrata.anuga.services.time_series import time_series_create
 from hydrata.core.limits import DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH
 from hydrata.core.links import MapLinkField
@@ -32,7 +34,12 @@ SUMMARY_FIELDS = [
 class TimeSeriesInput(serializers.Serializer):
     name = serializers.CharField(max_length=NAME_MAX_LENGTH)
     series_type = serializers.ChoiceField(choices=SeriesType.values())
-    units = serializers.CharField(max_length=30)
+    units = serializers.CharField(
+        max_length=30,
+        help_text="hyetograph: mm/hr, mm/interval (the depth in the interval ending at each row) or mm cumulative "
+        "(the depth since the first row); hydrograph: m3/s; stage: m; generic: any text. Common spellings (mm/h, "
+        "mm per interval, cumulative mm, m³/s, metres, ...) are stored under these names.",
+    )
     timezone = serializers.CharField(max_length=64, default="UTC")
     # The API's field names shadow Field.source and Serializer.data for the type checker only: DRF's metaclass
     # moves declared fields off the class, so neither attribute is replaced at run time.
@@ -53,13 +60,22 @@ class TimeSeriesSummary(serializers.ModelSerializer):
 class TimeSeriesDetail(serializers.ModelSerializer):
     data = serializers.SerializerMethodField()  # type: ignore[assignment]  # see TimeSeriesInput
     ui_url = MapLinkField(time_series_link)
+    applied = serializers.SerializerMethodField(
+        help_text="What the model applies of the series: applies_as (rain, flow, stage or null), starts_at, ends_at, "
+        "and for rain "
+        "total_depth_mm and peak_intensity_mm_per_h, for flow volume_m3 and peak_m3_per_s, for a level min_m and "
+        "max_m; or problem."
+    )
 
     class Meta:
         model = TimeSeries
-        fields = [*SUMMARY_FIELDS, "ui_url", "data"]
+        fields = [*SUMMARY_FIELDS, "ui_url", "applied", "data"]
 
     def get_data(self, series: TimeSeries) -> dict:
         return {"rowData": series.rows}
+
+    def get_applied(self, series: TimeSeries) -> dict[str, Any]:
+        return time_series_applied(series=series)
 
 
 class TimeSeriesListCreateView(ProjectListView):

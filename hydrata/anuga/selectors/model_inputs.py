@@ -1,10 +1,13 @@
 """Reads of the inputs a model is built from, inside one project: its terrain, input layers and time series.
 The project itself was resolved through the caller's visibility."""
 
+from typing import Any
+
 from django.db.models import QuerySet
 
 from hydrata.anuga.links import project_link
 from hydrata.anuga.models import InputLayer, Project, Terrain, TimeSeries
+from hydrata.compute.series_units import series_applied
 from hydrata.core.errors import NotFound
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.links import Panel
@@ -46,3 +49,11 @@ def time_series_get(*, project: Project, series_id: int) -> TimeSeries:
     if series is None:
         raise NotFound(f"Project {project.pk} has no time series {series_id}.", code=ErrorCode.TIME_SERIES_NOT_FOUND)
     return series
+
+
+def time_series_applied(*, series: TimeSeries) -> dict[str, Any]:
+    """What the model applies of the series on its own, from its first instant to its last row: for rain the total
+    depth (mm) and peak intensity (mm/hr), for flow the volume (m3) and peak (m3/s), for a level its range (m).
+    A series whose units the model does not know (a generic one, or a row stored before units were read) says so
+    in `problem`."""
+    return series_applied(series.rows, series.units)

@@ -5,11 +5,13 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from hydrata.anuga.models import InputLayer, Project, Run, Scenario
+from hydrata.anuga.models import InputLayer, Project, Run, Scenario, TimeSeries
 from hydrata.anuga.pricing import compute_cost_estimate, vcpu_hours_estimate
 from hydrata.compute.errors import ModelGeometryError
 from hydrata.compute.estimate import mesh_estimate
+from hydrata.compute.forcing import forcing_applied, layer_forcing
 from hydrata.compute.geometry import BoundaryRing, MeshRegion, boundary_ring, features_in_crs, mesh_regions
+from hydrata.compute.package import SeriesRecord
 from hydrata.core.errors import NotFound
 from hydrata.uploads.selectors import dataset_features
 from hydrata_contract.errors import ErrorCode
@@ -89,3 +91,35 @@ def scenario_estimate(*, scenario: Scenario) -> dict[str, Any]:
         "vcpu_hours_estimate": hours,
         "compute_cost_estimate": str(compute_cost_estimate(vcpu_hours=hours)),
     }
+
+
+def _series_named(*, project_id: int, features: list[dict[str, Any]]) -> dict[str, SeriesRecord]:
+    """The project's time series that the features' `data` name, with their rows and units."""
+    named = {str((feature.get("properties") or {}).get("data") or "").strip() for feature in features}
+    return {
+        row.name: SeriesRecord(rows=row.rows, units=row.units)
+        for row in TimeSeries.objects.filter(project_id=project_id, name__in=named)
+    }
+
+
+def input_layer_forcing(*, layer: InputLayer) -> dict[str, Any] | None:
+    """What a rainfall or inflow row's features apply on their own (compute/forcing.py `layer_forcing`); None for
+    other kinds."""
+    use = {"rainfall": "rain", "inflow": "flow"}.get(layer.kind)
+    if use is None:
+        return None
+    features = layer_features(layer=layer, crs=layer.project.projection)
+    return layer_forcing(features, series=_series_named(project_id=layer.project_id, features=features), use=use)
+
+
+def scenario_forcing(*, scenario: Scenario) -> dict[str, Any]:
+    """What the scenario's rainfall and inflow apply over its run, as the simulation will apply them (each series in
+    its units, from the scenario's model_start or, without one, the series' first instant, to its duration): see
+    compute/forcing.py `forcing_applied`."""
+    crs = scenario.project.projection
+    rainfall = layer_features(layer=scenario.rainfall, crs=crs)
+    inflow = layer_features(layer=scenario.inflow, crs=crs)
+    series = _series_named(project_id=scenario.project_id, features=[*rainfall, *inflow])
+    return forcing_applied(
+        rainfall=rainfall, inflow=inflow, series=series, start=scenario.model_start, duration=float(scenario.duration)
+    )

@@ -17,7 +17,8 @@ from shapely.geometry import shape
 from hydrata.anuga.models import Run, Scenario, TimeSeries
 from hydrata.anuga.selectors.approvals import scenario_state_digest
 from hydrata.anuga.selectors.scenarios import latest_run, layer_features, scenario_estimate, scenario_geometry
-from hydrata.compute.errors import ModelGeometryError, TerrainFileError
+from hydrata.compute import series_units
+from hydrata.compute.errors import ModelGeometryError, SeriesUnitsError, TerrainFileError
 from hydrata.compute.geometry import internal_lines
 from hydrata.compute.mesh import mesh_build
 from hydrata.compute.numbers import excerpt, finite_number_or_none
@@ -124,16 +125,19 @@ def build_refusal_check(*, scenario: Scenario) -> int:
 def _check_series_names(scenario: Scenario) -> None:
     types = dict(TimeSeries.objects.filter(project=scenario.project).values_list("name", "series_type"))
     crs = scenario.project.projection
-    for name in ("inflow", "rainfall"):
+    for name, use in (("inflow", "flow"), ("rainfall", "rain")):
         for index, feature in enumerate(layer_features(layer=getattr(scenario, name), crs=crs)):
             value = str((feature.get("properties") or {}).get("data", "")).strip()
-            if not _is_number(value) and value not in types:
+            if _is_number(value):
+                continue
+            if value not in types:
                 raise _refuse(
                     ErrorCode.UNKNOWN_TIME_SERIES,
                     f"{name} feature {index} uses data={excerpt(value)}, which is neither "
                     "a number nor the name of a time series in this project.",
                     name=value,
                 )
+            _check_series_units(scenario, name=value, use=use, what=f"{name} feature {index}")
     for index, feature in enumerate(layer_features(layer=scenario.boundary, crs=crs)):
         properties = feature.get("properties") or {}
         value = str(properties.get("stage") or "").strip()
@@ -146,6 +150,18 @@ def _check_series_names(scenario: Scenario) -> None:
                 "a number nor the name of a stage time series in this project.",
                 name=value,
             )
+        _check_series_units(scenario, name=value, use="stage", what=f"boundary feature {index}")
+
+
+def _check_series_units(scenario: Scenario, *, name: str, use: str, what: str) -> None:
+    """A series a forcing uses must be in units of that forcing (a row stored before units were read may not be:
+    it stays as it was, and is refused here until its units are said), with values those units can hold."""
+    series = TimeSeries.objects.get(project=scenario.project, name=name)
+    try:
+        units = series_units.units_for_use(series.units, use=use, name=name)
+        series_units.series_check([row["value"] for row in series.rows], units)
+    except SeriesUnitsError as refused:
+        raise _refuse(refused.code, f"{what}: {refused.message}", **{"name": name, **refused.extra}) from None
 
 
 def _check_recorders(scenario: Scenario, model: shapely.Polygon) -> None:

@@ -8,6 +8,8 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from hydrata.anuga.models import Project, TimeSeries
+from hydrata.compute import series_units
+from hydrata.compute.errors import SeriesUnitsError
 from hydrata.compute.numbers import NumberRefused, excerpt, finite_number
 from hydrata.core.errors import Conflict, ValidationFailed
 from hydrata_contract.errors import ErrorCode
@@ -35,14 +37,16 @@ def time_series_create(
             f"series_type must be one of {', '.join(SeriesType.values())}.", code=ErrorCode.INVALID_TIME_SERIES
         )
     zone = _zone(timezone)
-    rows = time_series_rows_parse(data, zone=zone)
+    units = time_series_units(series_type=series_type, units=units)
+    rows, order = _rows_in_order(data, zone=zone)
+    time_series_values_check(rows=rows, units=units, order=order)
     try:
         with transaction.atomic():
             return TimeSeries.objects.create(
                 project=project,
                 name=name,
                 series_type=series_type,
-                units=units.strip(),
+                units=units,
                 timezone=timezone,
                 source=source,
                 location_name=location_name,
@@ -70,8 +74,39 @@ def _zone(name: str) -> ZoneInfo:
         ) from None
 
 
+def time_series_units(*, series_type: str, units: str) -> str:
+    """The canonical name of the units (compute/series_units.py), or 400 UNKNOWN_UNITS listing the accepted ones."""
+    try:
+        return series_units.units_for_series_type(series_type, units)
+    except SeriesUnitsError as refused:
+        raise ValidationFailed(refused.message, code=refused.code, **refused.extra) from None
+
+
+def time_series_values_check(*, rows: list[dict[str, Any]], units: str, order: list[int]) -> None:
+    """400 for values the units cannot hold (negative rain, cumulative rain that decreases, ...), naming the row as
+    the caller sent it (`order[k]` is the rowData index of the k-th row in time order)."""
+    try:
+        series_units.series_check([row["value"] for row in rows], units)
+    except SeriesUnitsError as refused:
+        position = refused.extra.pop("row", None)
+        if position is None:
+            raise ValidationFailed(refused.message, code=refused.code, **refused.extra) from None
+        index = order[position]
+        raise ValidationFailed(
+            f"rowData[{index}] ({rows[position]['timestamp']}): {refused.message}",
+            code=refused.code,
+            row=index,
+            **refused.extra,
+        ) from None
+
+
 def time_series_rows_parse(data: Any, *, zone: ZoneInfo) -> list[dict[str, Any]]:
     """{"rowData": [{"timestamp", "value"}]} -> rows in UTC, sorted; a 400 naming the first bad row."""
+    return _rows_in_order(data, zone=zone)[0]
+
+
+def _rows_in_order(data: Any, *, zone: ZoneInfo) -> tuple[list[dict[str, Any]], list[int]]:
+    """The rows in UTC sorted by time, and the rowData index each came from."""
     rows = data.get("rowData") if isinstance(data, dict) else None
     if not isinstance(rows, list) or not rows:
         raise ValidationFailed(
@@ -84,15 +119,16 @@ def time_series_rows_parse(data: Any, *, zone: ZoneInfo) -> list[dict[str, Any]]
             f"A time series holds at most {max_rows} rows; this one has {len(rows)}.",
             code=ErrorCode.INVALID_TIME_SERIES,
         )
-    parsed = [_row(index, row, zone) for index, row in enumerate(rows)]
+    parsed = [(*_row(index, row, zone), index) for index, row in enumerate(rows)]
     parsed.sort(key=lambda row: row[0])
-    for (earlier, _), (later, _) in itertools.pairwise(parsed):
+    for (earlier, _, _), (later, _, _) in itertools.pairwise(parsed):
         if earlier == later:
             raise ValidationFailed(
                 f"Two rows share the timestamp {earlier.isoformat()}; each time may appear once.",
                 code=ErrorCode.INVALID_TIME_SERIES,
             )
-    return [{"timestamp": when.isoformat().replace("+00:00", "Z"), "value": value} for when, value in parsed]
+    in_order = [{"timestamp": when.isoformat().replace("+00:00", "Z"), "value": value} for when, value, _ in parsed]
+    return in_order, [index for _, _, index in parsed]
 
 
 def _row(index: int, row: Any, zone: ZoneInfo) -> tuple[datetime, float]:

@@ -429,3 +429,30 @@ def test_the_grouped_inputs_show_what_was_attached_and_a_viewer_may_read_them():
     assert set(body) == set(KINDS) and all(len(rows) == 1 for rows in body.values())
     assert body["rainfall"][0]["gn_layer"] == dataset_id and body["rainfall"][0]["feature_count"] == 1
     assert body["boundary"][0]["gn_layer"] is None
+
+
+# --- what a forcing layer applies ------------------------------------------------------------------------------
+
+
+def test_an_inflow_row_says_the_volume_and_peak_its_hydrographs_bring_and_other_kinds_say_nothing_of_forcing():
+    user = make_user()
+    client = api_for(user)
+    project = seeded_project(user)
+    rows = [{"timestamp": f"2024-01-01T00:{minute:02d}:00Z", "value": value} for minute, value in ((0, 0), (10, 6))]
+    created = client.post(
+        f"{PROJECTS}{project.pk}/time-series/",
+        {"name": "creek", "series_type": "hydrograph", "units": "cumecs", "data": {"rowData": rows}},
+        format="json",
+    )
+    assert created.status_code == 201, created.content
+    dataset = upload_dataset(client, "inflow.geojson", collection(line(type="Surface", data="creek")))
+
+    attached = attach(client, project.pk, "inflows", default_row(project, "inflow").pk, dataset)
+    boundary = attach(client, project.pk, "boundaries", default_row(project, "boundary").pk, None)
+
+    assert attached.status_code == 200, attached.content
+    forcing = attached.json()["forcing"]
+    assert forcing["inflow_volume_m3"] == pytest.approx(1800) and forcing["inflow_peak_m3_per_s"] == pytest.approx(6)
+    assert forcing["features"][0]["data"] == "creek" and forcing["problems"] == []
+    assert client.get(f"{PROJECTS}{project.pk}/inflows/{attached.json()['id']}/").json()["forcing"] == forcing
+    assert boundary.status_code == 200 and "forcing" not in boundary.json()

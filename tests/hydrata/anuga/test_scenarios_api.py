@@ -137,6 +137,48 @@ def test_rainfall_naming_a_missing_time_series_is_refused_before_a_run_is_made(m
     assert not Run.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("units", "rows", "code", "says"),
+    [
+        ("mm", [0.0, 5.0], "UNKNOWN_UNITS", "mm/hr (rain intensity); mm/interval"),  # stored before units were read
+        ("m3/s", [0.0, 5.0], "UNKNOWN_UNITS", "cannot apply as rain"),
+        ("mm cumulative", [5.0, 4.0], "CUMULATIVE_DECREASES", "never decreases"),
+    ],
+)
+def test_rainfall_naming_a_series_whose_units_or_values_cannot_be_rain_is_refused_before_a_run_is_made(
+    model, units, rows, code, says
+):
+    from hydrata.anuga.models import TimeSeries
+    from tests.model_setup import attach, upload_geojson
+
+    built, http, grant = model
+    TimeSeries.objects.create(  # as a row stored before units were read may be
+        project_id=built.project_id,
+        name="Old gauge",
+        series_type="generic",
+        units=units,
+        rows=[{"timestamp": f"2024-01-01T00:0{n}:00Z", "value": value} for n, value in enumerate(rows)],
+        row_count=2,
+        first_timestamp="2024-01-01T00:00:00Z",
+        last_timestamp="2024-01-01T00:01:00Z",
+        created_by=grant.user,
+    )
+    collection = json.loads(RAINFALL.read_text())
+    collection["features"][0]["properties"]["data"] = "Old gauge"
+    assert attach(http, built, "rainfall", upload_geojson(http, "rain.geojson", collection)).status_code == 200
+    scenario = create(http, built).json()
+
+    response = http.post(f"{scenarios_path(built)}{scenario['id']}/build/")
+
+    assert response.status_code == 422, response.text
+    body = response.json()
+    assert body["code"] == code and body["name"] == "Old gauge" and says in body["detail"]
+    assert body["detail"].startswith("rainfall feature 0: ")
+    if code == "UNKNOWN_UNITS":
+        assert body["accepted"] == ["mm/hr", "mm/interval", "mm cumulative"]
+    assert not Run.objects.exists()
+
+
 def test_a_non_member_of_a_public_project_reads_a_reduced_scenario(model, live_asgi):
     built, http, _ = model
     scenario = create(http, built).json()
@@ -217,3 +259,42 @@ def test_a_description_over_the_length_limit_is_refused(bare_scenario):
 
     assert response.status_code == 400 and response.json()["code"] == "VALIDATION_ERROR"
     assert "description" in response.json()["detail"] and "5000" in response.json()["detail"]
+
+
+def test_a_scenario_says_what_its_rain_and_inflow_apply_over_the_run_and_what_it_cannot_apply(model):
+    from tests.model_setup import attach, upload_geojson
+
+    built, http, _ = model
+    rows = [{"timestamp": f"2024-01-01T00:{minute:02d}:00Z", "value": value} for minute, value in ((0, 0), (10, 6))]
+    for name, series_type, units in (("creek", "hydrograph", "m3/s"), ("storm", "hyetograph", "mm per interval")):
+        body = {"name": name, "series_type": series_type, "units": units, "data": {"rowData": rows}}
+        assert http.post(f"{PROJECTS}{built.project_id}/time-series/", json=body).status_code == 201
+    line = {"type": "LineString", "coordinates": [[251020.0, 6271850.0], [251020.0, 6271950.0]]}
+    inflow = {
+        "type": "FeatureCollection",
+        "crs": {"type": "name", "properties": {"name": "EPSG:28356"}},
+        "features": [
+            {"type": "Feature", "properties": {"type": "Surface", "data": "creek"}, "geometry": line},
+            {"type": "Feature", "properties": {"type": "Surface", "data": "2"}, "geometry": line},
+        ],
+    }
+    assert attach(http, built, "inflow", upload_geojson(http, "inflow.geojson", inflow)).status_code == 200
+    rainfall = json.loads(RAINFALL.read_text())
+    rainfall["features"] = [rainfall["features"][0], json.loads(json.dumps(rainfall["features"][0]))]
+    rainfall["features"][0]["properties"]["data"] = "storm"
+    rainfall["features"][1]["properties"]["data"] = "creek"  # a flow is no rain
+    assert attach(http, built, "rainfall", upload_geojson(http, "rain.geojson", rainfall)).status_code == 200
+
+    forcing = create(http, built, duration=900).json()["forcing"]
+
+    # 6 mm in the ten minutes to 00:10: 36 mm/h; the creek rises to 6 m3/s at 00:10 and stops
+    assert forcing["rainfall"][0] == {
+        "feature": "Rainfall feature 0 (id 'rainfall_1')",
+        "data": "storm",
+        "total_depth_mm": pytest.approx(6),
+        "peak_intensity_mm_per_h": pytest.approx(36),
+    }
+    assert "cannot apply as rain" in forcing["rainfall"][1]["problem"] and len(forcing["problems"]) == 1
+    assert forcing["rain_total_depth_mm"] == pytest.approx(6)
+    assert [line["volume_m3"] for line in forcing["inflow"]] == pytest.approx([1800, 1800])
+    assert forcing["inflow_volume_m3"] == pytest.approx(3600) and forcing["inflow_peak_m3_per_s"] == pytest.approx(6)

@@ -278,3 +278,105 @@ def test_a_description_over_the_length_limit_is_refused(client, project):
     assert response.status_code == 400 and response.json()["code"] == "VALIDATION_ERROR"
     assert "description" in response.json()["detail"]
     assert not TimeSeries.objects.exists()
+
+
+# --- units -----------------------------------------------------------------------------------------------------
+
+STORM_TIMES = ["2024-01-01T00:00:00Z", "2024-01-01T00:10:00Z", "2024-01-01T00:20:00Z", "2024-01-01T00:30:00Z"]
+
+
+def storm_rows(values: list[float]) -> list[dict]:
+    return [{"timestamp": when, "value": value} for when, value in zip(STORM_TIMES, values, strict=True)]
+
+
+@pytest.mark.parametrize(
+    ("units", "values", "canonical"),
+    [
+        ("mm per interval", [0, 5, 10, 3], "mm/interval"),
+        ("cumulative mm", [0, 5, 15, 18], "mm cumulative"),
+        ("MM/Interval", [0, 5, 10, 3], "mm/interval"),
+    ],
+)
+def test_a_storm_in_mm_per_interval_or_cumulative_mm_is_stored_under_one_name_and_says_what_the_model_applies(
+    client, project, units, values, canonical
+):
+    response = create(client, project.pk, storm_rows(values), units=units)
+
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["units"] == canonical and TimeSeries.objects.get().units == canonical
+    assert body["applied"]["applies_as"] == "rain" and body["applied"]["units"] == canonical
+    assert body["applied"]["total_depth_mm"] == pytest.approx(18)
+    assert body["applied"]["peak_intensity_mm_per_h"] == pytest.approx(60)  # 10 mm in ten minutes
+    assert body["applied"]["starts_at"] == STORM_TIMES[0] and body["applied"]["ends_at"] == STORM_TIMES[-1]
+    assert client.get(f"{PROJECTS}{project.pk}/time-series/{body['id']}/").json()["applied"] == body["applied"]
+
+
+def test_an_intensity_series_applies_the_area_under_its_line_and_its_highest_row(client, project):
+    body = create(client, project.pk, storm_rows([0, 60, 60, 0]), units="mm/h").json()
+
+    assert body["units"] == "mm/hr"
+    assert body["applied"]["total_depth_mm"] == pytest.approx(20)  # 5 + 10 + 5 mm
+    assert body["applied"]["peak_intensity_mm_per_h"] == pytest.approx(60)
+
+
+def test_a_hydrograph_says_the_volume_and_the_peak_flow_it_brings_in(client, project):
+    rows = storm_rows([0, 2, 4, 0])
+    body = create(client, project.pk, rows, series_type="hydrograph", units="m³/s").json()
+
+    assert body["units"] == "m3/s"
+    assert body["applied"] == {
+        "applies_as": "flow",
+        "units": "m3/s",
+        "meaning": "flow",
+        "starts_at": STORM_TIMES[0],
+        "ends_at": STORM_TIMES[-1],
+        "volume_m3": pytest.approx(600 + 1800 + 1200),
+        "peak_m3_per_s": pytest.approx(4),
+    }
+
+
+@pytest.mark.parametrize(
+    ("series_type", "units", "accepted"),
+    [
+        ("hyetograph", "mm", ["mm/hr", "mm/interval", "mm cumulative"]),
+        ("hyetograph", "in/hr", ["mm/hr", "mm/interval", "mm cumulative"]),
+        ("hydrograph", "L/s", ["m3/s"]),
+        ("stage", "ft", ["m"]),
+    ],
+)
+def test_units_the_model_does_not_know_are_refused_with_a_code_that_lists_the_ones_it_does(
+    client, project, series_type, units, accepted
+):
+    response = create(client, project.pk, ROWS, series_type=series_type, units=units)
+
+    assert response.status_code == 400, response.content
+    body = response.json()
+    assert body["code"] == "UNKNOWN_UNITS" and body["accepted"] == accepted
+    assert all(name in body["detail"] for name in accepted) and repr(units) in body["detail"]
+    assert not TimeSeries.objects.exists()
+
+
+def test_cumulative_rain_that_decreases_is_refused_naming_the_row_as_it_was_sent(client, project):
+    sent = [storm_rows([0, 5, 4, 18])[index] for index in (3, 0, 2, 1)]  # out of time order
+
+    response = create(client, project.pk, sent, units="mm cumulative")
+
+    assert response.status_code == 400, response.content
+    body = response.json()
+    assert body["code"] == "CUMULATIVE_DECREASES" and body["row"] == 2
+    assert body["detail"].startswith(f"rowData[2] ({STORM_TIMES[2]})") and "4 mm" in body["detail"]
+    assert not TimeSeries.objects.exists()
+
+
+def test_negative_rain_is_refused_naming_its_row(client, project):
+    response = create(client, project.pk, storm_rows([0, 5, -1, 3]), units="mm/interval")
+
+    assert response.status_code == 400 and response.json()["code"] == "NEGATIVE_RAIN"
+    assert response.json()["row"] == 2
+
+
+def test_a_generic_series_keeps_units_the_model_does_not_apply_and_says_so(client, project):
+    body = create(client, project.pk, ROWS, series_type="generic", units="kPa").json()
+
+    assert body["units"] == "kPa" and body["applied"]["applies_as"] is None and "kPa" in body["applied"]["problem"]

@@ -2,6 +2,7 @@
 hydrata.compute.simulate`, then only the files it wrote and its exit code. The package is small_test meshed at 10 m."""
 
 import json
+import re
 import shutil
 import signal
 import subprocess
@@ -60,6 +61,7 @@ def make_package(
     duration: int = DURATION,
     time_series: dict[str, list[dict]] | None = None,
     model_start: str | None = None,
+    units: str = "mm/hr",
 ) -> Path:
     (directory / "inputs").mkdir(parents=True)
     boundary = features_in_crs(json.loads(BOUNDARY.read_text()), target_crs=SMALL_TEST_CRS)
@@ -76,7 +78,7 @@ def make_package(
         (directory / "time_series").mkdir(exist_ok=True)
         relative = f"time_series/{index:03d}.json"
         (directory / relative).write_text(
-            json.dumps({"name": name, "series_type": "rainfall", "units": "mm/hr", "rows": rows})
+            json.dumps({"name": name, "series_type": "hyetograph", "units": units, "rows": rows})
         )
         series_files[name] = relative
     manifest = {
@@ -235,6 +237,73 @@ def test_a_time_series_rain_brings_in_the_same_volume_as_the_equivalent_constant
     ramp = json.loads((runs["ramp"] / "statistics.json").read_text())["volume_balance"]["rainfall_m3"]
 
     assert ramp == pytest.approx(constant, rel=0.03)
+
+
+# --- the same storm in each of the three rain units ------------------------------------------------------------
+
+
+def at(seconds: float) -> str:
+    whole, fraction = divmod(round(seconds * 1000), 1000)
+    return f"2024-01-01T00:{whole // 60:02d}:{whole % 60:02d}.{fraction:03d}Z"
+
+
+# Four one-minute blocks of rain, 7.5 mm in all, then four minutes dry (the run lasts 300 s).
+STORM_BLOCKS_MM = [2.0, 4.0, 1.0, 0.5]
+STORM_UNITS = {
+    # the depth of each block at the row that ends it; the first row (0 mm) marks the start
+    "mm per interval": [(0, 0.0)] + [(60 * (n + 1), depth) for n, depth in enumerate(STORM_BLOCKS_MM)],
+    # the depth fallen since the first row
+    "cumulative mm": [(0, 0.0)] + [(60 * (n + 1), sum(STORM_BLOCKS_MM[: n + 1])) for n in range(4)],
+    # the intensity of each block (depth x 60 per hour), linear between rows: each block edge a millisecond wide
+    "mm/h": [
+        row
+        for n, depth in enumerate(STORM_BLOCKS_MM)
+        for row in ((60 * n, depth * 60), (60 * (n + 1) - 0.001, depth * 60))
+    ]
+    + [(240, 0.0)],
+}
+
+
+@pytest.fixture(scope="module")
+def storm_runs(tmp_path_factory):
+    """The same storm written in each of the three rain units, each a complete run."""
+    base = tmp_path_factory.mktemp("storm")
+    processes = {}
+    for number, (units, rows) in enumerate(STORM_UNITS.items()):
+        package = make_package(
+            base / f"package-{number}",
+            rain="storm",
+            time_series={"storm": [{"timestamp": at(t), "value": value} for t, value in rows]},
+            model_start="2024-01-01T00:00:00Z",
+            units=units,
+        )
+        processes[units] = (start(package, base / f"out-{number}"), base / f"out-{number}")
+    for units, (process, _) in processes.items():
+        assert finish(process, timeout=300) == 0, (units, process.stderr_text)
+    return {units: output for units, (_, output) in processes.items()}
+
+
+def test_the_same_storm_in_mm_per_hour_per_interval_and_cumulative_gives_the_same_run(storm_runs):
+    statistics = {units: json.loads((output / "statistics.json").read_text()) for units, output in storm_runs.items()}
+    depths = {}
+    for units, output in storm_runs.items():
+        with rasterio.open(output / "max_depth.tif") as raster:
+            depths[units] = raster.read(1)
+        said = re.search(r"peak 240 mm/hr, ([0-9.]+) mm in all", (output / "run.log").read_text())
+        assert said and float(said[1]) == pytest.approx(sum(STORM_BLOCKS_MM), rel=1e-4), units
+
+    per_interval, cumulative, per_hour = (statistics[units] for units in STORM_UNITS)
+    rain = per_interval["volume_balance"]["rainfall_m3"]
+    # the depth fell on the whole model (the rain polygon covers it), up to the solver's steps
+    assert rain == pytest.approx(sum(STORM_BLOCKS_MM) / 1000 * MODEL_AREA_M2, rel=0.03)
+    # cumulative mm is the same rate at every instant as mm per interval, so the very same run
+    assert cumulative["volume_balance"]["rainfall_m3"] == pytest.approx(rain, rel=1e-9)
+    assert np.allclose(depths["cumulative mm"], depths["mm per interval"], atol=1e-9)
+    assert cumulative["peak_depth_m"] == pytest.approx(per_interval["peak_depth_m"], rel=1e-9)
+    # in mm/h the same storm differs only inside its millisecond-wide edges
+    assert per_hour["volume_balance"]["rainfall_m3"] == pytest.approx(rain, rel=1e-4)
+    assert np.allclose(depths["mm/h"], depths["mm per interval"], atol=1e-4)
+    assert per_hour["peak_depth_m"] == pytest.approx(per_interval["peak_depth_m"], rel=1e-4)
 
 
 def test_sampling_reads_peaks_inside_the_mesh_and_none_outside(runs):

@@ -242,9 +242,10 @@ def time_series(agent: Agent, here: str) -> list[int]:
         body["units"] = agent.text(f"u{number}", fits=at_most(UNITS_MAX))  # series.units
         body["description"] = agent.text(f"series.description.{number}", shown=False)
         rows = [{"timestamp": f"2024-01-01T00:{minute}:00Z", "value": 1} for minute in (10, 20)]
+        # generic: the one type whose units are free text (a hyetograph's are mm/hr, mm/interval or mm cumulative)
         made.append(
             agent.call(
-                "POST", f"{here}time-series/", json={**body, "series_type": "hyetograph", "data": {"rowData": rows}}
+                "POST", f"{here}time-series/", json={**body, "series_type": "generic", "data": {"rowData": rows}}
             )["id"]
         )
     return made
