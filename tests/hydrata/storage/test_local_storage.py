@@ -6,6 +6,7 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from moto import mock_aws
 
+from hydrata.core.statuses import http_status
 from hydrata.storage import Storage, get_storage
 from hydrata.storage.errors import StorageObjectNotFound
 from hydrata.storage.local import LocalStorage
@@ -104,7 +105,7 @@ def test_reading_a_missing_key_is_not_found(storage, operation):
         if operation != "size":
             result.__enter__()
 
-    assert refusal.value.status_code == 404
+    assert http_status(refusal.value) == 404
     assert refusal.value.error_code == "NOT_FOUND"
 
 
