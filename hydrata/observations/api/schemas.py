@@ -7,7 +7,7 @@ from rest_framework import serializers
 
 from hydrata.anuga.api.schemas import map_link
 from hydrata.observations.api.serializers import EventOutput
-from hydrata.observations.models import Quantity
+from hydrata_contract.observations import Quantity
 
 
 def free_form(**kwargs: Any) -> serializers.DictField:
@@ -25,7 +25,7 @@ class ObservationImport(serializers.Serializer):
 
     event = serializers.IntegerField()
     imported = serializers.IntegerField()
-    quantity = serializers.ChoiceField(choices=Quantity.choices)
+    quantity = serializers.ChoiceField(choices=Quantity.choices())
     value_min = serializers.FloatField(allow_null=True)
     value_max = serializers.FloatField(allow_null=True)
     bbox_wgs84 = serializers.ListField(child=serializers.FloatField(), allow_null=True)
