@@ -232,7 +232,6 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "RunStatusEnum": "hydrata_contract.states.RunStatus.choices",
         "TerrainStatusEnum": "hydrata_contract.states.TerrainStatus.choices",
-        "UploadStatusEnum": "hydrata_contract.states.UploadStatus.choices",
         "InputKindEnum": "hydrata_contract.inputs.InputKind.choices",
         "SeriesTypeEnum": "hydrata_contract.inputs.SeriesType.choices",
         "GrantKindEnum": "hydrata.agents.models.GrantKind",
