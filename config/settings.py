@@ -232,12 +232,11 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "RunStatusEnum": "hydrata_contract.states.RunStatus.choices",
         "TerrainStatusEnum": "hydrata_contract.states.TerrainStatus.choices",
-        "UploadStatusEnum": "hydrata.uploads.models.UploadStatus",
         "InputKindEnum": "hydrata_contract.inputs.InputKind.choices",
         "SeriesTypeEnum": "hydrata_contract.inputs.SeriesType.choices",
         "GrantKindEnum": "hydrata_contract.grants.GrantKind.choices",
         "GrantLevelEnum": "hydrata_contract.grants.GrantLevel.choices",
-        "QuantityEnum": "hydrata.observations.models.Quantity",
+        "QuantityEnum": "hydrata_contract.observations.Quantity.choices",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -1,4 +1,4 @@
-"""The lives of a run and of a terrain: their states and, for a run, the phases of its simulation."""
+"""The lives of a run, of a terrain and of an upload: their states and, for a run, the phases of its simulation."""
 
 from hydrata_contract.labelled import Labelled
 
@@ -33,3 +33,15 @@ class TerrainStatus(Labelled):
     STYLING = "styling", "Styling"
     READY = "ready", "Ready"
     ERROR = "error", "Error"
+
+
+class UploadStatus(Labelled):
+    """A GeoJSON upload's import (GeoNode's execution status)."""
+
+    READY = "ready", "Ready"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+    FAILED = "failed", "Failed"
+
+
+UPLOAD_DONE = (UploadStatus.FINISHED, UploadStatus.FAILED)

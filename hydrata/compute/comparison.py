@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from hydrata.compute.results import WET_DEPTH_M
+from hydrata_contract.observations import Quantity
 
-PEAK_STAGE, PEAK_DEPTH = "peak_stage", "peak_depth"
-QUANTITIES = (PEAK_STAGE, PEAK_DEPTH)
+PEAK_STAGE, PEAK_DEPTH = Quantity.PEAK_STAGE, Quantity.PEAK_DEPTH
 DECIMALS = 4  # millimetre-and-below: the sampler's rounding, so a value read back from a run compares exactly
 METHOD = "raster_cell"  # the cell of the max_stage / max_depth raster that contains the point
 

@@ -1,5 +1,6 @@
 from typing import Any
 
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework import pagination
 
 
@@ -22,3 +23,11 @@ class PageNumberPagination(pagination.PageNumberPagination):
             "description": "On a page of a project's things: the map's panel that shows them.",
         }
         return described
+
+
+# A view whose answer is a contract page (count, next, previous, results) declares these itself: drf-spectacular
+# adds them, and names the operation `..._list`, only for a list of a serializer.
+PAGE_PARAMETERS = [
+    OpenApiParameter("page", int, required=False, description="A page number within the paginated result set."),
+    OpenApiParameter("page_size", int, required=False, description="Number of results to return per page."),
+]

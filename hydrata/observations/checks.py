@@ -11,8 +11,8 @@ from pyproj.exceptions import ProjError
 
 from hydrata.anuga.models import Project, Terrain
 from hydrata.core.errors import ValidationFailed
-from hydrata.observations.models import Quantity
 from hydrata_contract.errors import ErrorCode
+from hydrata_contract.observations import Quantity
 from hydrata_contract.states import TerrainStatus
 
 Problem = tuple[ErrorCode, str]

@@ -1,6 +1,8 @@
 from django.conf import settings
 from django.db import models
 
+from hydrata_contract.observations import Quantity
+
 
 class FloodEvent(models.Model):
     """A historic flood of a project: what its observations were left by, and what a run is compared with."""
@@ -27,11 +29,6 @@ class FloodEvent(models.Model):
         return self.name
 
 
-class Quantity(models.TextChoices):
-    PEAK_STAGE = "peak_stage", "Peak stage (water level, m)"
-    PEAK_DEPTH = "peak_depth", "Peak depth (m)"
-
-
 class Observation(models.Model):
     """A high-water mark or gauge peak at a point. x and y are in the project CRS; given_* is what was sent."""
 
@@ -41,7 +38,7 @@ class Observation(models.Model):
     given_x = models.FloatField()
     given_y = models.FloatField()
     given_crs = models.CharField(max_length=64, help_text="The CRS the point was given in, e.g. EPSG:4326.")
-    quantity = models.CharField(max_length=10, choices=Quantity.choices)
+    quantity = models.CharField(max_length=10, choices=Quantity.choices())
     value_m = models.FloatField()
     tolerance_m = models.FloatField(default=0.3, help_text="How far the model may be off and still agree (m).")
     observed_at = models.DateTimeField(null=True, blank=True)

@@ -5,6 +5,8 @@ import uuid
 from django.conf import settings
 from django.db import models
 
+from hydrata_contract.states import UploadStatus
+
 
 class Dataset(models.Model):
     """A vector layer imported from GeoJSON. The features live in storage; the row holds what describes them."""
@@ -28,13 +30,6 @@ class Dataset(models.Model):
         return self.title
 
 
-class UploadStatus(models.TextChoices):
-    READY = "ready", "Ready"
-    RUNNING = "running", "Running"
-    FINISHED = "finished", "Finished"
-    FAILED = "failed", "Failed"
-
-
 class UploadExecution(models.Model):
     """One upload and its background import (GeoNode's ExecutionRequest)."""
 
@@ -42,7 +37,7 @@ class UploadExecution(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="upload_executions")
     filename = models.CharField(max_length=255)
     storage_key = models.CharField(max_length=500)
-    status = models.CharField(max_length=10, choices=UploadStatus.choices, default=UploadStatus.READY)
+    status = models.CharField(max_length=10, choices=UploadStatus.choices(), default=UploadStatus.READY)
     log = models.TextField(blank=True, default="", help_text="What happened, for a person to read.")
     dataset = models.ForeignKey(Dataset, null=True, blank=True, on_delete=models.SET_NULL, related_name="executions")
     created_at = models.DateTimeField(auto_now_add=True)

@@ -21,8 +21,9 @@ from hydrata.compute.errors import GeoJSONRejected
 from hydrata.compute.geojson import InspectedCollection, crs_urn, geojson_inspect
 from hydrata.core.errors import ValidationFailed
 from hydrata.storage import get_storage
-from hydrata.uploads.models import Dataset, UploadExecution, UploadStatus
+from hydrata.uploads.models import Dataset, UploadExecution
 from hydrata_contract.errors import ErrorCode
+from hydrata_contract.states import UploadStatus
 
 logger = logging.getLogger(__name__)
 

@@ -5,6 +5,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
 
+from hydrata_contract.states import UPLOAD_DONE, UploadStatus
 from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.handback import HandBack
 from hydrata_mcp.polling import (
@@ -31,7 +32,6 @@ KIND_PATHS = {
     "flow_line": "flow-lines",
 }
 UNSUPPORTED_KINDS = {"breakline", "culvert"}
-UPLOAD_DONE = {"finished", "failed"}
 
 Kind = Literal[
     "boundary",
@@ -157,7 +157,7 @@ async def attach_input_layer(
             say_to_user="The upload is still being processed.",
             **common,
         )
-    if execution["status"] == "failed":
+    if execution["status"] == UploadStatus.FAILED:
         return Attachment(
             outcome="upload_failed",
             row_id=None,

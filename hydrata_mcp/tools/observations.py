@@ -6,6 +6,8 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
 
+from hydrata_contract.observations import Quantity
+from hydrata_contract.states import UPLOAD_DONE, UploadStatus
 from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.handback import HandBack
 from hydrata_mcp.pagination import page_numbers
@@ -20,13 +22,11 @@ from hydrata_mcp.tools.arguments import Page, PageSize, ProjectId
 from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
 
-UPLOAD_DONE = {"finished", "failed"}
-
 EventId = Annotated[int, Field(ge=1, description="From list_observations.")]
 ObservationId = Annotated[int, Field(ge=1, description="From list_observations.")]
-Quantity = Literal["peak_stage", "peak_depth"]
 QuantityArg = Annotated[
-    Quantity, Field(description="peak_stage: highest water level (m, datum); peak_depth: deepest water (m).")
+    Literal[Quantity.PEAK_STAGE, Quantity.PEAK_DEPTH],
+    Field(description="peak_stage: highest water level (m, datum); peak_depth: deepest water (m)."),
 ]
 Coordinate = Annotated[float, Field(allow_inf_nan=False)]
 Metres = Annotated[float, Field(allow_inf_nan=False, description="Metres.")]
@@ -202,7 +202,7 @@ async def create_observation(
     x: Annotated[Coordinate, Field(description="Easting, or longitude.")],
     y: Annotated[Coordinate, Field(description="Northing, or latitude.")],
     value_m: Annotated[Metres, Field(description="The observed peak, m: a level or a depth, as quantity says.")],
-    quantity: QuantityArg = "peak_stage",
+    quantity: QuantityArg = Quantity.PEAK_STAGE,
     crs: Crs = None,
     tolerance_m: Annotated[Metres, Field(description="How far off the model may be and still agree (m, > 0).")] = 0.3,
     observed_at: ObservedAt = None,
@@ -280,7 +280,7 @@ async def import_observations(
             say_to_user="The upload is still being processed.",
             **common,
         )
-    if execution["status"] == "failed":
+    if execution["status"] == UploadStatus.FAILED:
         log = execution.get("log", "")
         return ImportedObservations(
             outcome="upload_failed",

@@ -18,6 +18,7 @@ from hydrata.anuga.selectors.runs import phase_of, run_get, runs_of
 from hydrata.anuga.services.runs import run_cancel, run_retry, run_start
 from hydrata.core.answers import answer
 from hydrata.core.errors import Conflict, NotFound
+from hydrata.core.pagination import PAGE_PARAMETERS
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata_contract.answers import runs as answers
 from hydrata_contract.compute import ComputeBackend
@@ -231,7 +232,11 @@ class ProjectRunsView(ProjectListView):
     list_panel = Panel.RUN
 
     @extend_schema(
-        parameters=[OpenApiParameter("status", str, enum=RunStatus.values(), description="Only runs in this state.")],
+        operation_id="anuga_projects_runs_list",
+        parameters=[
+            OpenApiParameter("status", str, enum=RunStatus.values(), description="Only runs in this state."),
+            *PAGE_PARAMETERS,
+        ],
         responses={200: answers.RunPage},
     )
     def get(self, request: AuthenticatedRequest) -> Response:

@@ -8,13 +8,14 @@ from hydrata.anuga.links import comparison_link
 from hydrata.anuga.selectors.projects import project_get_writable
 from hydrata.anuga.selectors.runs import run_get
 from hydrata.compute.comparison import differing_settings
+from hydrata.core.answers import answer
 from hydrata.core.requests import AuthenticatedRequest
-from hydrata.observations.api import schemas
 from hydrata.observations.api.serializers import CompareInput, RankingInput, comparison_detail
 from hydrata.observations.models import FloodEvent
 from hydrata.observations.run_reading import MODEL_SETTINGS
 from hydrata.observations.selectors import comparison_get, event_get, event_visible_get
 from hydrata.observations.services.comparisons import RankedRun, comparison_compute, comparison_recompute, runs_rank
+from hydrata_contract.answers import observations as answers
 
 
 def _writable_event(request: AuthenticatedRequest, event_id: int) -> FloodEvent:
@@ -27,38 +28,40 @@ def _writable_event(request: AuthenticatedRequest, event_id: int) -> FloodEvent:
 class ComparisonDetailView(APIView):
     grant_levels = {"GET": "read"}
 
-    @extend_schema(responses={200: schemas.ComparisonDetail})
+    @extend_schema(responses={200: answers.ComparisonDetail})
     def get(self, request: AuthenticatedRequest, comparison_id: int) -> Response:
-        return Response(comparison_detail(comparison_get(user=request.user, comparison_id=comparison_id)))
+        comparison = comparison_get(user=request.user, comparison_id=comparison_id)
+        return Response(answer(answers.ComparisonDetail, comparison_detail(comparison)))
 
 
 class ComparisonRecomputeView(APIView):
     grant_levels = {"POST": "draft"}
 
-    @extend_schema(request=None, responses={200: schemas.ComparisonDetail})
+    @extend_schema(request=None, responses={200: answers.ComparisonDetail})
     def post(self, request: AuthenticatedRequest, comparison_id: int) -> Response:
         comparison = comparison_get(user=request.user, comparison_id=comparison_id)
         project_get_writable(user=request.user, project_id=comparison.event.project_id)
-        return Response(comparison_detail(comparison_recompute(comparison=comparison, user=request.user)))
+        recomputed = comparison_recompute(comparison=comparison, user=request.user)
+        return Response(answer(answers.ComparisonDetail, comparison_detail(recomputed)))
 
 
 class RunCompareView(APIView):
     grant_levels = {"POST": "draft"}
 
-    @extend_schema(request=CompareInput, responses={201: schemas.ComparisonDetail})
+    @extend_schema(request=CompareInput, responses={201: answers.ComparisonDetail})
     def post(self, request: AuthenticatedRequest, run_id: int) -> Response:
         run = run_get(user=request.user, run_id=run_id)
         data = CompareInput(data=request.data)
         data.is_valid(raise_exception=True)
         event = _writable_event(request, data.validated_data["event"])
         comparison = comparison_compute(run=run, event=event, user=request.user)
-        return Response(comparison_detail(comparison), status=status.HTTP_201_CREATED)
+        return Response(answer(answers.ComparisonDetail, comparison_detail(comparison)), status=status.HTTP_201_CREATED)
 
 
 class RankingView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
-    @extend_schema(request=RankingInput, responses={200: schemas.Ranking})
+    @extend_schema(request=RankingInput, responses={200: answers.Ranking})
     def post(self, request: AuthenticatedRequest) -> Response:
         data = RankingInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -67,16 +70,15 @@ class RankingView(ProjectScopedView):
         ranked = runs_rank(event=event, runs=runs, user=request.user)
         model_settings = [{name: entry.settings[name] for name in MODEL_SETTINGS} for entry in ranked]
         best = ranked[0].comparison
-        return Response(
-            {
-                "project": self.project.pk,
-                "ui_url": comparison_link(self.project, comparison=best.pk, run=best.run_id, event=event.pk),
-                "event": event.pk,
-                "event_name": event.name,
-                "differing": differing_settings(model_settings),
-                "results": [_ranked(entry) for entry in ranked],
-            }
-        )
+        ranking = {
+            "project": self.project.pk,
+            "ui_url": comparison_link(self.project, comparison=best.pk, run=best.run_id, event=event.pk),
+            "event": event.pk,
+            "event_name": event.name,
+            "differing": differing_settings(model_settings),
+            "results": [_ranked(entry) for entry in ranked],
+        }
+        return Response(answer(answers.Ranking, ranking))
 
 
 def _ranked(entry: RankedRun) -> dict:

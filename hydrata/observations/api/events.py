@@ -3,57 +3,58 @@ from rest_framework import status
 from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectScopedView
+from hydrata.core.answers import answer
 from hydrata.core.requests import AuthenticatedRequest
-from hydrata.observations.api import schemas
 from hydrata.observations.api.serializers import EventInput, EventOutput, ImportInput
 from hydrata.observations.checks import bbox_wgs84
 from hydrata.observations.selectors import event_get, events_of
 from hydrata.observations.services.imports import observations_import
 from hydrata.observations.services.observations import flood_event_create
+from hydrata_contract.answers import observations as answers
 
 
 class EventListCreateView(ProjectScopedView):
     grant_levels = {"GET": "read", "POST": "draft"}
 
-    @extend_schema(operation_id="anuga_projects_events_list", responses={200: schemas.EventList})
+    @extend_schema(operation_id="anuga_projects_events_list", responses={200: answers.FloodEventList})
     def get(self, request: AuthenticatedRequest) -> Response:
-        return Response({"results": EventOutput(events_of(project=self.project), many=True).data})
+        events = EventOutput(events_of(project=self.project), many=True).data
+        return Response(answer(answers.FloodEventList, {"results": events}))
 
-    @extend_schema(request=EventInput, responses={201: EventOutput})
+    @extend_schema(request=EventInput, responses={201: answers.FloodEventDetail})
     def post(self, request: AuthenticatedRequest) -> Response:
         data = EventInput(data=request.data)
         data.is_valid(raise_exception=True)
         event = flood_event_create(project=self.project, user=request.user, **data.validated_data)
-        return Response(EventOutput(event).data, status=status.HTTP_201_CREATED)
+        return Response(answer(answers.FloodEventDetail, EventOutput(event).data), status=status.HTTP_201_CREATED)
 
 
 class EventDetailView(ProjectScopedView):
     grant_levels = {"GET": "read"}
 
-    @extend_schema(responses={200: EventOutput})
+    @extend_schema(responses={200: answers.FloodEventDetail})
     def get(self, request: AuthenticatedRequest, event_id: int) -> Response:
-        return Response(EventOutput(event_get(project=self.project, event_id=event_id)).data)
+        event = event_get(project=self.project, event_id=event_id)
+        return Response(answer(answers.FloodEventDetail, EventOutput(event).data))
 
 
 class ObservationImportView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
-    @extend_schema(request=ImportInput, responses={201: schemas.ObservationImport})
+    @extend_schema(request=ImportInput, responses={201: answers.ObservationImport})
     def post(self, request: AuthenticatedRequest, event_id: int) -> Response:
         event = event_get(project=self.project, event_id=event_id)
         data = ImportInput(data=request.data)
         data.is_valid(raise_exception=True)
         created = observations_import(event=event, user=request.user, **data.validated_data)
         values = [o.value_m for o in created]
-        return Response(
-            {
-                "event": event.pk,
-                "imported": len(created),
-                "quantity": data.validated_data["quantity"],
-                "value_min": min(values, default=None),
-                "value_max": max(values, default=None),
-                "bbox_wgs84": bbox_wgs84(project=self.project, points=[(o.x, o.y) for o in created]),
-                "observation_count": event.observations.count(),
-            },
-            status=status.HTTP_201_CREATED,
-        )
+        imported = {
+            "event": event.pk,
+            "imported": len(created),
+            "quantity": data.validated_data["quantity"],
+            "value_min": min(values, default=None),
+            "value_max": max(values, default=None),
+            "bbox_wgs84": bbox_wgs84(project=self.project, points=[(o.x, o.y) for o in created]),
+            "observation_count": event.observations.count(),
+        }
+        return Response(answer(answers.ObservationImport, imported), status=status.HTTP_201_CREATED)

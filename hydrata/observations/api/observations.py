@@ -5,12 +5,15 @@ from rest_framework.response import Response
 from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
 from hydrata.anuga.models import Project
 from hydrata.compute.numbers import NumberRefused, whole_number
+from hydrata.core.answers import answer
 from hydrata.core.errors import ValidationFailed
+from hydrata.core.pagination import PAGE_PARAMETERS
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata.observations.api.serializers import ObservationInput, ObservationOutput
 from hydrata.observations.models import FloodEvent, Observation
 from hydrata.observations.selectors import event_get, observation_get, observations_of
 from hydrata.observations.services.observations import observation_create, observation_delete, observation_update
+from hydrata_contract.answers import observations as answers
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.links import Panel
 
@@ -32,32 +35,40 @@ class ObservationListCreateView(ProjectListView):
     list_panel = Panel.OBSERVATIONS
 
     @extend_schema(
-        parameters=[OpenApiParameter("event", int, description="Only the observations of this flood event.")],
-        responses={200: ObservationOutput(many=True)},
+        operation_id="anuga_projects_observations_list",
+        parameters=[
+            OpenApiParameter("event", int, description="Only the observations of this flood event."),
+            *PAGE_PARAMETERS,
+        ],
+        responses={200: answers.ObservationPage},
     )
     def get(self, request: AuthenticatedRequest) -> Response:
         event = _event_filter(self.project, request.query_params.get("event"))
         page = self.paginate_queryset(observations_of(project=self.project, event=event))
-        return self.get_paginated_response(ObservationOutput(page, many=True).data)
+        response = self.get_paginated_response(ObservationOutput(page, many=True).data)
+        answer(answers.ObservationPage, response.data)
+        return response
 
-    @extend_schema(request=ObservationInput, responses={201: ObservationOutput})
+    @extend_schema(request=ObservationInput, responses={201: answers.ObservationDetail})
     def post(self, request: AuthenticatedRequest) -> Response:
         data = ObservationInput(data=request.data)
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
         event = event_get(project=self.project, event_id=fields.pop("event"))
         observation = observation_create(event=event, user=request.user, **fields)
-        return Response(ObservationOutput(observation).data, status=status.HTTP_201_CREATED)
+        return Response(
+            answer(answers.ObservationDetail, ObservationOutput(observation).data), status=status.HTTP_201_CREATED
+        )
 
 
 class ObservationDetailView(ProjectScopedView):
     grant_levels = {"GET": "read", "PATCH": "draft", "DELETE": "draft"}
 
-    @extend_schema(responses={200: ObservationOutput})
+    @extend_schema(responses={200: answers.ObservationDetail})
     def get(self, request: AuthenticatedRequest, observation_id: int) -> Response:
-        return Response(ObservationOutput(self._observation(observation_id)).data)
+        return Response(answer(answers.ObservationDetail, ObservationOutput(self._observation(observation_id)).data))
 
-    @extend_schema(request=ObservationInput, responses={200: ObservationOutput})
+    @extend_schema(request=ObservationInput, responses={200: answers.ObservationDetail})
     def patch(self, request: AuthenticatedRequest, observation_id: int) -> Response:
         observation = self._observation(observation_id)
         data = ObservationInput(data=request.data, partial=True)
@@ -65,7 +76,8 @@ class ObservationDetailView(ProjectScopedView):
         changes = {name: value for name, value in data.validated_data.items() if name in request.data}
         if "event" in changes:
             changes["event"] = event_get(project=self.project, event_id=changes["event"])
-        return Response(ObservationOutput(observation_update(observation=observation, changes=changes)).data)
+        updated = observation_update(observation=observation, changes=changes)
+        return Response(answer(answers.ObservationDetail, ObservationOutput(updated).data))
 
     @extend_schema(responses={204: None})
     def delete(self, request: AuthenticatedRequest, observation_id: int) -> Response:

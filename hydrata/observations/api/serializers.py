@@ -6,8 +6,9 @@ from rest_framework import serializers
 
 from hydrata.anuga.links import comparison_link, event_link
 from hydrata.core.links import MapLinkField
-from hydrata.observations.models import Comparison, FloodEvent, Observation, Quantity
+from hydrata.observations.models import Comparison, FloodEvent, Observation
 from hydrata.observations.selectors import comparison_is_stale
+from hydrata_contract.observations import Quantity
 
 MAX_RANKED_RUNS = 20
 
@@ -54,7 +55,7 @@ class ObservationInput(serializers.Serializer):
     x = serializers.FloatField(error_messages={"invalid": "x must be a finite number (easting or longitude)."})
     y = serializers.FloatField(error_messages={"invalid": "y must be a finite number (northing or latitude)."})
     crs = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=64, default=None)
-    quantity = serializers.ChoiceField(choices=Quantity.choices)
+    quantity = serializers.ChoiceField(choices=Quantity.choices())
     value_m = metres()
     tolerance_m = metres(default=0.3)
     observed_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
@@ -96,7 +97,7 @@ class ObservationOutput(serializers.ModelSerializer):
 
 class ImportInput(serializers.Serializer):
     execution_id = serializers.CharField(max_length=64)
-    quantity = serializers.ChoiceField(choices=Quantity.choices)
+    quantity = serializers.ChoiceField(choices=Quantity.choices())
     value_property = serializers.CharField(max_length=200)
     tolerance_property = serializers.CharField(required=False, allow_null=True, max_length=200, default=None)
 

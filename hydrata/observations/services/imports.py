@@ -13,9 +13,10 @@ from hydrata.core.errors import Conflict, ValidationFailed
 from hydrata.observations.checks import Problem, place_problem, terrain_extent, to_project_crs, value_problem
 from hydrata.observations.models import FloodEvent, Observation
 from hydrata.observations.services.observations import DEFAULT_TOLERANCE_M
-from hydrata.uploads.models import Dataset, UploadStatus
+from hydrata.uploads.models import Dataset
 from hydrata.uploads.selectors import dataset_features, execution_get
 from hydrata_contract.errors import ErrorCode
+from hydrata_contract.states import UploadStatus
 
 LISTED_IN_DETAIL = 5
 

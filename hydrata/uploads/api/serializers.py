@@ -2,7 +2,8 @@ from typing import Any
 
 from rest_framework import serializers
 
-from hydrata.uploads.models import Dataset, UploadExecution, UploadStatus
+from hydrata.uploads.models import Dataset, UploadExecution
+from hydrata_contract.states import UploadStatus
 
 
 class UploadCreateInput(serializers.Serializer):

@@ -1,13 +1,15 @@
-from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import serializers, status
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from hydrata.core.answers import answer
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata.uploads.api.serializers import ExecutionStatusOutput, UploadCreateInput
 from hydrata.uploads.selectors import execution_get
 from hydrata.uploads.services import upload_create
+from hydrata_contract.answers import uploads as answers
 
 
 class UploadCreateView(APIView):
@@ -16,21 +18,19 @@ class UploadCreateView(APIView):
     grant_levels = {"POST": "draft"}
     parser_classes = [MultiPartParser, FormParser]
 
-    @extend_schema(
-        request=UploadCreateInput,
-        responses={201: inline_serializer("UploadStarted", {"execution_id": serializers.UUIDField()})},
-    )
+    @extend_schema(request=UploadCreateInput, responses={201: answers.UploadStarted})
     def post(self, request: AuthenticatedRequest) -> Response:
         data = UploadCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         execution = upload_create(user=request.user, uploaded_file=data.validated_data["base_file"])
-        return Response({"execution_id": str(execution.id)}, status=status.HTTP_201_CREATED)
+        started = {"execution_id": str(execution.id)}
+        return Response(answer(answers.UploadStarted, started), status=status.HTTP_201_CREATED)
 
 
 class ExecutionStatusView(APIView):
     grant_levels = {"GET": "read"}
 
-    @extend_schema(responses={200: ExecutionStatusOutput})
+    @extend_schema(responses={200: answers.ExecutionStatus})
     def get(self, request: AuthenticatedRequest, execution_id: str) -> Response:
         execution = execution_get(user=request.user, execution_id=execution_id)
-        return Response(ExecutionStatusOutput(execution).data)
+        return Response(answer(answers.ExecutionStatus, ExecutionStatusOutput(execution).data))

@@ -155,3 +155,28 @@ def test_a_path_no_api_route_matches_answers_the_json_error_body_not_a_page(clie
     assert response.status_code == 404 and response["Content-Type"] == "application/json"
     assert response.json()["code"] == "NOT_FOUND"
     assert client.get("/no-such-page/")["Content-Type"].startswith("text/html")
+
+
+def test_every_page_of_results_is_a_list_operation_that_takes_the_page_and_its_size():
+    document = schema()
+    components = document["components"]["schemas"]
+
+    def is_page(answer: dict) -> bool:
+        ref = answer.get("$ref", "")
+        target = components.get(ref.rsplit("/", 1)[-1], {}) if ref else answer
+        return {"count", "results"} <= set(target.get("properties", {}))
+
+    pages = [
+        (path, op)
+        for path, method, op in operations(document)
+        if method == "get"
+        and is_page(op["responses"]["200"].get("content", {}).get("application/json", {}).get("schema", {}))
+    ]
+    assert len(pages) >= 6
+    wrong = [
+        path
+        for path, op in pages
+        if not op["operationId"].endswith("_list")
+        or not {"page", "page_size"} <= {p["name"] for p in op.get("parameters", [])}
+    ]
+    assert wrong == []

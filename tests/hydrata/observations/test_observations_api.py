@@ -3,6 +3,7 @@ project."""
 
 import pytest
 from pyproj import Transformer
+from rest_framework.test import APIClient
 
 from hydrata.observations.models import Observation
 from tests.factories import make_project, make_user
@@ -134,6 +135,16 @@ def test_the_list_is_filtered_by_event_and_paginated(mine):
     assert [o["value_m"] for o in filtered.json()["results"]] == [3.0]
     assert unknown.status_code == 404 and unknown.json()["code"] == "EVENT_NOT_FOUND"
     assert malformed.status_code == 400 and malformed.json()["code"] == "INVALID_EVENT_FILTER"
+
+
+def test_the_schema_describes_the_list_as_the_contracts_page_taking_the_page_parameters():
+    document = APIClient().get("/api/v2/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+
+    listed = document["paths"]["/api/v2/anuga/projects/{project_id}/observations/"]["get"]
+    assert listed["operationId"] == "anuga_projects_observations_list"
+    assert {"event", "page", "page_size"} <= {parameter["name"] for parameter in listed["parameters"]}
+    page = listed["responses"]["200"]["content"]["application/json"]["schema"]
+    assert page == {"$ref": "#/components/schemas/ObservationPage"}
 
 
 @pytest.mark.parametrize(
