@@ -279,6 +279,123 @@ class ResultLayers(serializers.Serializer):
     s3_preview_url = signed_link()
 
 
+class Where(serializers.Serializer):
+    x = serializers.FloatField(help_text="Project CRS.")
+    y = serializers.FloatField()
+    t = serializers.FloatField(allow_null=True, help_text="Seconds from the run's start.")
+
+
+class TimeStepFigures(serializers.Serializer):
+    """Of the steps the model chose (a step cut short to land on a recording time is left out); `steps` counts all."""
+
+    min = serializers.FloatField(allow_null=True, help_text="s")
+    median = serializers.FloatField(allow_null=True, help_text="s")
+    max = serializers.FloatField(allow_null=True, help_text="s")
+    steps = serializers.IntegerField(help_text="Every internal step ANUGA took.")
+
+
+class StepsLimitedBy(serializers.Serializer):
+    courant = serializers.IntegerField(help_text="Steps set by one triangle's Courant (CFL) condition.")
+    maximum_step = serializers.IntegerField(help_text="Steps capped at the largest step allowed.")
+    recording_time = serializers.IntegerField(help_text="Steps cut short to land on a recording time.")
+
+
+class LimitingTriangle(serializers.Serializer):
+    triangle = serializers.IntegerField(help_text="Index in the mesh.")
+    x = serializers.FloatField(help_text="Its centroid, project CRS.")
+    y = serializers.FloatField()
+    radius_m = serializers.FloatField(help_text="Its inscribed radius, which ANUGA's CFL condition uses.")
+    steps = serializers.IntegerField(help_text="Steps it limited.")
+    share = serializers.FloatField(help_text="Of all steps, 0-1.")
+
+
+class PeakCourant(serializers.Serializer):
+    value = serializers.FloatField(help_text="Step x the triangle's max wave speed / its inscribed radius.")
+    triangle = serializers.IntegerField()
+    x = serializers.FloatField()
+    y = serializers.FloatField()
+    t = serializers.FloatField(allow_null=True)
+
+
+class Spike(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["speed", "depth"])
+    triangle = serializers.IntegerField()
+    x = serializers.FloatField()
+    y = serializers.FloatField()
+    t = serializers.FloatField(allow_null=True, help_text="The recording that ended its largest jump.")
+    jump = serializers.FloatField(help_text="m/s or m, between two recordings.")
+
+
+class Spikes(serializers.Serializer):
+    speed_jump_threshold_m_s = serializers.FloatField()
+    depth_jump_threshold_m = serializers.FloatField()
+    speed_cells = serializers.IntegerField(help_text="Triangles whose speed jumped over the threshold.")
+    depth_cells = serializers.IntegerField()
+    largest_speed_jump_m_s = serializers.FloatField()
+    largest_depth_jump_m = serializers.FloatField()
+    worst = Spike(many=True, help_text="The largest few of each kind.")
+
+
+class MassErrorSeries(serializers.Serializer):
+    t = numbers()
+    error_m3 = numbers()
+    error_pct = serializers.ListField(child=serializers.FloatField(allow_null=True))
+
+
+class MassError(serializers.Serializer):
+    """Cumulative: stored now - at the start - what came in + what left, signed, as % of what came in."""
+
+    healthy_line_pct = serializers.FloatField(help_text="±1: a healthy model stays within it.")
+    final_m3 = serializers.FloatField()
+    final_pct = serializers.FloatField(allow_null=True, help_text="Null when under 1 m³ came in.")
+    largest_abs_pct = serializers.FloatField(allow_null=True)
+    largest_at_t = serializers.FloatField(allow_null=True)
+    series = MassErrorSeries(help_text="At most 50 recordings, the first and last among them.")
+
+
+class ModelHealth(serializers.Serializer):
+    """compute/health.py: health_report."""
+
+    verdict = serializers.ChoiceField(choices=["healthy", "check", "unhealthy"])
+    reasons = serializers.ListField(child=serializers.CharField(), help_text="One sentence per finding; [] if healthy.")
+    timestep_s = TimeStepFigures()
+    steps_limited_by = StepsLimitedBy()
+    limiting_triangles = LimitingTriangle(many=True, help_text="Those that limited the most steps, most first.")
+    cfl = serializers.FloatField(help_text="ANUGA's CFL number: a step is at most this Courant number.")
+    peak_courant = PeakCourant(allow_null=True)
+    spikes = Spikes()
+    mass_error = MassError()
+
+
+class RunStatistics(serializers.Serializer):
+    """compute/run_statistics.py: run_statistics. Every key may be missing from a run written before it existed."""
+
+    peak_depth_m = serializers.FloatField(required=False, allow_null=True)
+    peak_speed_m_s = serializers.FloatField(required=False, allow_null=True)
+    peak_stage_m = serializers.FloatField(required=False, allow_null=True)
+    peak_depth_at = Where(required=False, allow_null=True)
+    peak_speed_at = Where(required=False, allow_null=True)
+    peak_stage_at = Where(required=False, allow_null=True)
+    flooded_area_m2_by_depth_band = serializers.DictField(child=serializers.FloatField(), required=False)
+    wet_area_m2 = serializers.FloatField(required=False)
+    hazard_area_m2_by_class = serializers.DictField(child=serializers.FloatField(), required=False)
+    inundation_threshold_m = serializers.FloatField(required=False)
+    inundated_area_m2 = serializers.FloatField(required=False)
+    volume_in_m3 = serializers.FloatField(required=False)
+    volume_out_m3 = serializers.FloatField(required=False)
+    final_volume_m3 = serializers.FloatField(required=False)
+    boundary_net_inflow_m3 = serializers.FloatField(required=False)
+    volume_balance = serializers.DictField(child=serializers.FloatField(allow_null=True), required=False)
+    mass_balance_error_pct = serializers.FloatField(required=False, allow_null=True)
+    warnings = serializers.ListField(child=serializers.CharField(), required=False)
+    gauges = serializers.ListField(child=serializers.CharField(), required=False)
+    flow_lines = serializers.ListField(child=serializers.CharField(), required=False)
+    sim_seconds = serializers.FloatField(required=False)
+    wall_seconds = serializers.FloatField(required=False)
+    triangles = serializers.IntegerField(required=False)
+    health = ModelHealth(required=False, allow_null=True, help_text="Is the model healthy? With the evidence.")
+
+
 class RunState(Withheld):
     """run_status. A public reader's answer has the withheld fields null (see `withheld`)."""
 
@@ -316,7 +433,7 @@ class RunDetail(RunState, ResultLayers):
     finished_at = serializers.DateTimeField(allow_null=True)
     wall_seconds = serializers.FloatField(allow_null=True)
     log_tail = serializers.ListField(child=serializers.CharField(allow_blank=True))
-    statistics = free_form(allow_null=True)
+    statistics = RunStatistics(allow_null=True)
 
 
 class RunResults(Withheld, ResultLayers):
@@ -324,7 +441,7 @@ class RunResults(Withheld, ResultLayers):
 
     id = serializers.IntegerField()
     status = run_status_field()
-    statistics = free_form(allow_null=True)
+    statistics = RunStatistics(allow_null=True)
 
 
 class Picture(serializers.Serializer):
