@@ -91,7 +91,7 @@ class LimitingTriangle(Place):
 
 
 class PeakCourant(Place):
-    value: float = Field(description="dt x max wave speed / inscribed radius.")
+    value: float = Field(description="dt x wave speed / radius.")
     t: float | None
 
 
@@ -117,7 +117,7 @@ class MassError(BaseModel):
     final_pct: float | None = Field(description="Signed, of what came in.")
     largest_abs_pct: float | None
     largest_at_t: float | None
-    series: dict[str, list[float | None]] = Field(description="t, error_m3, error_pct over time.")
+    series: dict[str, list[float | None]] = Field(description="t, error_m3, error_pct.")
 
 
 class TimeSteps(BaseModel):
@@ -150,9 +150,7 @@ class RunResults(BaseModel):
     warnings: list[str] = Field(
         default_factory=list, description="E.g. a mass error above 1%: read before trusting the numbers."
     )
-    health: ModelHealth | None = Field(
-        default=None, description="Is the model healthy? Verdict, reasons, evidence; null for older runs."
-    )
+    health: ModelHealth | None = Field(default=None, description="Verdict, reasons, evidence; null for older runs.")
     result_layers: dict[str, ResultLayer]
 
 

@@ -1,5 +1,6 @@
-"""Is this model healthy? Asked of a real small_test run through the official SDK client, on a real worker: the
-results tool answers a verdict with its evidence, and the REST answer behind it is as the OpenAPI schema says."""
+"""Is this model healthy? Asked of real small_test runs through the official SDK client, on a real worker: the
+results tool answers a verdict with its evidence, the REST answer behind it is as the OpenAPI schema says, and the
+same scenario at two resolutions gives the change in peak depth at each gauge (mesh convergence)."""
 
 import asyncio
 
@@ -14,6 +15,8 @@ from tests.model_setup import api
 
 pytestmark = pytest.mark.django_db(transaction=True)
 RESULTS_ROUTE = "/api/v2/anuga/runs/{run_id}/results/"
+IMPACT_ROUTE = "/api/v2/anuga/runs/{run_id}/impact/{other_run_id}/"
+GAUGES = {"middle": {"x": 251100.0, "y": 6271900.0}, "north": {"x": 251100.0, "y": 6271980.0}}  # with_gauges'
 
 
 def documented(answer: dict, route: str) -> None:
@@ -22,19 +25,33 @@ def documented(answer: dict, route: str) -> None:
     OAS30Validator({**declared, "components": document["components"]}).validate(answer)
 
 
-def test_a_real_run_answers_is_it_healthy_with_a_verdict_and_the_evidence(live_asgi, celery_worker):
+def test_a_real_run_answers_is_it_healthy_with_a_verdict_and_the_evidence_and_a_coarser_mesh_what_it_changes(
+    live_asgi, celery_worker
+):
     _, key = make_grant(level="launch")
     model = with_gauges(live_asgi.url, key)
 
     async def session():
         async with mcp_client(live_asgi.url, key) as client:
             fine = await started(client, model.project_id, resolution=10, duration=120, terrain=model.terrain_id)
-            await completed(client, [fine])
-            return fine, (await tool(client, "get_run_results", {"run_id": fine})).structured_content
+            coarse = await started(client, model.project_id, resolution=20, duration=120, terrain=model.terrain_id)
+            await completed(client, [fine, coarse])
+            points = [GAUGES["middle"], GAUGES["north"]]
+            return (
+                fine,
+                coarse,
+                (await tool(client, "get_run_results", {"run_id": fine})).structured_content,
+                (await tool(client, "compare_runs", {"run_id": fine, "other_run_id": coarse})).structured_content,
+                [
+                    (await tool(client, "sample_run_results", {"run_id": run, "points": points})).structured_content
+                    for run in (fine, coarse)
+                ],
+            )
 
-    run_id, results = asyncio.run(session())
+    run_id, coarse_id, results, convergence, sampled = asyncio.run(session())
     with api(live_asgi.url, key) as http:
         rest = http.get(f"/api/v2/anuga/runs/{run_id}/results/").json()
+        rest_impact = http.get(f"/api/v2/anuga/runs/{run_id}/impact/{coarse_id}/").json()
 
     health = results["health"]
     assert "health" not in results["statistics"]  # once, typed, at the top of the tool's result
@@ -49,3 +66,17 @@ def test_a_real_run_answers_is_it_healthy_with_a_verdict_and_the_evidence(live_a
     assert abs(health["mass_error"]["final_pct"]) < 1e-6 and health["mass_error"]["healthy_line_pct"] == 1.0
     assert health["mass_error"]["series"]["t"][-1] == 120.0
     assert health["spikes"]["speed_cells"] == 0 and health["spikes"]["depth_cells"] == 0
+
+    # Mesh convergence: the same scenario at 10 m and 20 m, peak depth at each gauge read off each run's own
+    # max-depth raster (sample_run_results reads the same rasters at the gauges' points).
+    documented(rest_impact, IMPACT_ROUTE)
+    assert (convergence["run_resolution_m"], convergence["other_resolution_m"]) == (10.0, 20.0)
+    fine_peaks, coarse_peaks = ([point["peak_depth"] for point in answer["points"]] for answer in sampled)
+    by_name = {gauge["name"]: gauge for gauge in convergence["gauges"]}
+    assert sorted(by_name) == ["middle", "north"]
+    for index, name in enumerate(("middle", "north")):
+        gauge = by_name[name]
+        assert gauge["run_peak_depth_m"] == pytest.approx(fine_peaks[index])
+        assert gauge["other_peak_depth_m"] == pytest.approx(coarse_peaks[index])
+        assert gauge["change_m"] == pytest.approx(coarse_peaks[index] - fine_peaks[index], abs=1e-9)
+    assert "Mesh convergence, 10 m to 20 m" in convergence["say_to_user"]

@@ -501,8 +501,18 @@ class RunTimeSeries(serializers.Serializer):
     chart = Picture()
 
 
+class GaugeChange(serializers.Serializer):
+    """compute/impact.py: gauge_changes."""
+
+    name = serializers.CharField()
+    run_peak_depth_m = serializers.FloatField(allow_null=True, help_text="The max-depth raster at the gauge.")
+    other_peak_depth_m = serializers.FloatField(allow_null=True)
+    change_m = serializers.FloatField(allow_null=True, help_text="other - run.")
+    change_pct = serializers.FloatField(allow_null=True, help_text="Of the run's peak; null where it is under 1 cm.")
+
+
 class RunImpact(serializers.Serializer):
-    """RunImpactView: other - run on maximum depth and stage."""
+    """RunImpactView: other - run on maximum depth and stage, and peak depth at each gauge both recorded."""
 
     id = serializers.IntegerField()
     project = serializers.IntegerField()
@@ -510,6 +520,9 @@ class RunImpact(serializers.Serializer):
     run = serializers.IntegerField()
     other_run = serializers.IntegerField()
     statistics = free_form()
+    run_resolution_m = serializers.FloatField()
+    other_resolution_m = serializers.FloatField()
+    gauges = GaugeChange(many=True, help_text="Same scenario, two resolutions: a mesh-convergence check.")
     gn_layer_impact_depth = ResultLayer()
     gn_layer_impact_stage = ResultLayer()
     s3_impact_depth_url = signed_link()
