@@ -4,7 +4,8 @@ tests/data) and merewether (from the shared data folder; no open licence, read i
 For each data set: a package is built in a temporary folder the way the platform builds one (the boundary ring
 meshed at the data set's resolution, the DEM and layers in the project CRS), `python -m hydrata.compute.simulate`
 runs it, and its statistics.json is read back. Prints, per data set, the triangles, the wall time, every volume of
-the balance and the mass error as a percentage of what came in, and where and when each headline peak happened.
+the balance and the mass error as a percentage of what came in, where and when each headline peak happened, and the
+model's health (verdict, time steps, limiting triangles, peak Courant number, spikes, mass error).
 
     .venv/bin/python benchmarks/volume_balance.py [--only small_test|merewether] [--merewether PATH]
                                                   [--threads N] [--json]
@@ -157,8 +158,35 @@ def report(name: str, statistics: dict, wall: float) -> str:
         "hazard area (m²): "
         + ", ".join(f"{cls} {area:,.0f}" for cls, area in statistics["hazard_area_m2_by_class"].items()),
         "",
+        *health_lines(statistics.get("health")),
     ]
     return "\n".join(lines)
+
+
+def health_lines(health: dict | None) -> list[str]:
+    """The model's health (compute/health.py) as an engineer reads it."""
+    if not health:
+        return []
+    step, limited, courant = health["timestep_s"], health["steps_limited_by"], health["peak_courant"] or {}
+    mass, spikes = health["mass_error"], health["spikes"]
+    return [
+        f"health: {health['verdict']}" + "".join(f"\n  - {reason}" for reason in health["reasons"]),
+        f"time step min / median / max: {step['min']:.4g} / {step['median']:.4g} / {step['max']:.4g} s over "
+        f"{step['steps']} steps (Courant-limited {limited['courant']}, largest step {limited['maximum_step']}, "
+        f"cut to a recording {limited['recording_time']})",
+        f"peak Courant number {courant.get('value', 0):.3g} (CFL {health['cfl']:g}) at triangle "
+        f"{courant.get('triangle')} ({courant.get('x', 0):.1f}, {courant.get('y', 0):.1f}), t {courant.get('t')} s",
+        "limiting triangles: "
+        + "; ".join(
+            f"#{t['triangle']} ({t['x']:.1f}, {t['y']:.1f}) r {t['radius_m']:.3g} m, {100 * t['share']:.1f}% of steps"
+            for t in health["limiting_triangles"]
+        ),
+        f"mass error: final {mass['final_pct']} %, largest |{mass['largest_abs_pct']}| % at t {mass['largest_at_t']} s",
+        f"spikes: {spikes['speed_cells']} speed (> {spikes['speed_jump_threshold_m_s']:g} m/s, largest "
+        f"{spikes['largest_speed_jump_m_s']:.3g}), {spikes['depth_cells']} depth "
+        f"(> {spikes['depth_jump_threshold_m']:g} m, largest {spikes['largest_depth_jump_m']:.3g})",
+        "",
+    ]
 
 
 def main() -> None:
