@@ -8,7 +8,7 @@ the balance and the mass error as a percentage of what came in, where and when e
 model's health (verdict, time steps, limiting triangles, peak Courant number, spikes, mass error).
 
     .venv/bin/python benchmarks/volume_balance.py [--only small_test|merewether] [--merewether PATH]
-                                                  [--threads N] [--json]
+                                                  [--threads N] [--json] [--duration S]
 """
 
 import argparse
@@ -28,7 +28,7 @@ DEFAULT_MEREWETHER = ROOT.parent / "shared" / "data" / "merewether"
 LAYER_KINDS = ("boundary", "friction", "inflow", "rainfall")
 
 
-def build_package(source: Path, package: Path) -> dict:
+def build_package(source: Path, package: Path, duration: float | None = None) -> dict:
     """The package of the data set at `source` (its scenario.json and inputs/), written into `package`."""
     from hydrata.compute.geometry import boundary_ring, features_in_crs
     from hydrata.compute.mesh import mesh_build
@@ -82,13 +82,13 @@ def build_package(source: Path, package: Path) -> dict:
                 "mesh_triangle_count_estimate": mesh.triangle_count,
                 "boundary_tags": ring.boundary_tags(),
                 "resolution": float(manifest["resolution"]),
-                "duration": manifest["duration"],
+                "duration": duration or manifest["duration"],
                 "model_start": manifest.get("model_start"),
             },
             indent=2,
         )
     )
-    return {"triangles": mesh.triangle_count, "duration": manifest["duration"]}
+    return {"triangles": mesh.triangle_count, "duration": duration or manifest["duration"]}
 
 
 def run_child(package: Path, output: Path, threads: int) -> tuple[dict, float]:
@@ -195,6 +195,7 @@ def main() -> None:
     parser.add_argument("--merewether", type=Path, default=DEFAULT_MEREWETHER)
     parser.add_argument("--threads", type=int, default=1, help="OpenMP threads for the child (default 1)")
     parser.add_argument("--json", action="store_true", help="print the statistics as JSON instead")
+    parser.add_argument("--duration", type=float, help="model seconds to simulate (default: the data set's)")
     options = parser.parse_args()
     sets = {"small_test": SMALL_TEST, "merewether": options.merewether}
     results = {}
@@ -202,7 +203,7 @@ def main() -> None:
         if options.only and name != options.only:
             continue
         with tempfile.TemporaryDirectory(prefix=f"balance-{name}-") as workdir:
-            build_package(source, Path(workdir) / "package")
+            build_package(source, Path(workdir) / "package", options.duration)
             statistics, wall = run_child(Path(workdir) / "package", Path(workdir) / "output", options.threads)
         results[name] = statistics
         if not options.json:

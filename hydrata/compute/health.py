@@ -273,6 +273,10 @@ def _significant(value: float, digits: int = 6) -> float:
     return float(f"{value:.{digits}g}")
 
 
+def _at(time: float | None) -> str:
+    return "" if time is None else f" at t = {time:.4g} s"
+
+
 def verdict(figures: dict[str, Any]) -> tuple[str, list[str]]:
     """healthy, check or unhealthy, with a sentence for each finding that made it so."""
     unhealthy: list[str] = []
@@ -293,7 +297,7 @@ def verdict(figures: dict[str, Any]) -> tuple[str, list[str]]:
     if courant is not None and courant["value"] > COURANT_LIMIT:
         unhealthy.append(
             f"The Courant number reached {courant['value']:.3g} (above {COURANT_LIMIT:g}) at triangle "
-            f"{courant['triangle']} ({courant['x']:.1f}, {courant['y']:.1f}), t = {courant['t']} s."
+            f"{courant['triangle']} ({courant['x']:.1f}, {courant['y']:.1f}){_at(courant['t'])}."
         )
     timestep = figures["timestep_s"]
     if not timestep["steps"]:
@@ -314,7 +318,7 @@ def verdict(figures: dict[str, Any]) -> tuple[str, list[str]]:
             check.append(
                 f"{cells} triangle{'s' if cells != 1 else ''} had a {kind} jump of more than {threshold:g} {units} "
                 f"between recordings; the largest, {worst['jump']:.3g} {units}, at triangle {worst['triangle']} "
-                f"({worst['x']:.1f}, {worst['y']:.1f}), t = {worst['t']} s."
+                f"({worst['x']:.1f}, {worst['y']:.1f}){_at(worst['t'])}."
             )
     if unhealthy:
         return UNHEALTHY, unhealthy + check
