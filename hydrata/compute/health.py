@@ -7,8 +7,8 @@ Two recorders feed it while the model runs (see compute/recording.py):
   the triangles (`domain.flux_timestep` is that minimum), capped by the largest step allowed and cut short to land
   on a recording time. So the triangle with the largest speed / radius is the one that limited a step, when the
   step is the CFL one, and the Courant number of a triangle is step x max speed / radius.
-- `Recordings`, at every recording (yield): cells whose speed or depth jumped by more than a threshold since the
-  previous recording (spikes), and the cumulative mass error of the volume account.
+- `Recordings`, at every recording (yield): cells whose speed or depth spiked, jumping by more than a threshold
+  away from the previous recording and back at the next, and the cumulative mass error of the volume account.
 
 `health_report` puts them together into statistics.json's `health`.
 """
@@ -20,7 +20,7 @@ import numpy as np
 
 from hydrata.compute.run_statistics import HEALTHY_MASS_ERROR_PCT
 
-SPIKE_SPEED_JUMP_M_S = 2.0  # a cell whose speed changes by more than this between two recordings is a spike
+SPIKE_SPEED_JUMP_M_S = 2.0  # a cell whose speed jumps by more than this away from a recording and back is a spike
 SPIKE_DEPTH_JUMP_M = 1.0  # likewise its depth
 MASS_ERROR_MIN_VOLUME_M3 = 1.0  # the cumulative error is a percentage only once this much water has come in
 COURANT_LIMIT = 1.0  # an explicit scheme is stable at a Courant number of at most 1
@@ -98,8 +98,12 @@ class TimeSteps:
 
 @dataclass
 class Recordings:
-    """At every recording: the largest jump of each cell's speed and depth since the previous recording (with the
-    time it ended), and the cumulative mass error."""
+    """At every recording: each cell's largest spike of speed and of depth, and the cumulative mass error.
+
+    A spike is a value that jumps away from the previous recording and comes back at the next one: up by more
+    than the threshold and down again by more than it (or down and back up). Its height is the smaller of the two
+    jumps, and its time that of the recording in the middle. A wave front that arrives and stays (a dry cell that
+    starts to flow) jumps once and is no spike."""
 
     count: int
     film_m: float  # speeds are measured only where the water is at least this deep, as the peaks are
@@ -112,8 +116,9 @@ class Recordings:
     largest_depth_jump: np.ndarray = field(init=False)
     time_of_speed_jump: np.ndarray = field(init=False)
     time_of_depth_jump: np.ndarray = field(init=False)
-    _speed: np.ndarray | None = field(default=None, init=False, repr=False)
-    _depth: np.ndarray | None = field(default=None, init=False, repr=False)
+    _before: tuple[np.ndarray, np.ndarray] | None = field(default=None, init=False, repr=False)
+    _middle: tuple[np.ndarray, np.ndarray] | None = field(default=None, init=False, repr=False)
+    _middle_time: float = field(default=float("nan"), init=False, repr=False)
 
     def __post_init__(self) -> None:
         n = self.count
@@ -134,13 +139,23 @@ class Recordings:
         depth = np.maximum(np.asarray(stage, dtype=float) - elevation, 0.0)
         wet = depth >= self.film_m
         speed = np.where(wet, np.hypot(xmomentum, ymomentum) / np.maximum(depth, self.film_m), 0.0)
-        if self._speed is not None and self._depth is not None:
-            self._raise(self.largest_speed_jump, self.time_of_speed_jump, np.abs(speed - self._speed), time)
-            self._raise(self.largest_depth_jump, self.time_of_depth_jump, np.abs(depth - self._depth), time)
-        self._speed, self._depth = speed, depth
+        if self._before is not None and self._middle is not None:
+            self._spikes(self._before, self._middle, (speed, depth))
+        self._before, self._middle, self._middle_time = self._middle, (speed, depth), float(time)
         self.times.append(float(time))
         self.error_m3.append(float(error_m3))
         self.came_in_m3.append(float(came_in_m3))
+
+    def _spikes(self, *states: tuple[np.ndarray, np.ndarray]) -> None:
+        """The spikes of the middle of three recordings in a row (speeds and depths of each)."""
+        (speed_before, depth_before), (speed_middle, depth_middle), (speed_after, depth_after) = states
+        for largest, times, before, middle, after in (
+            (self.largest_speed_jump, self.time_of_speed_jump, speed_before, speed_middle, speed_after),
+            (self.largest_depth_jump, self.time_of_depth_jump, depth_before, depth_middle, depth_after),
+        ):
+            rise, fall = middle - before, middle - after  # both positive for a peak, both negative for a dip
+            height = np.where(np.sign(rise) == np.sign(fall), np.minimum(np.abs(rise), np.abs(fall)), 0.0)
+            self._raise(largest, times, height, self._middle_time)
 
     @staticmethod
     def _raise(largest: np.ndarray, times: np.ndarray, jump: np.ndarray, time: float) -> None:
@@ -316,8 +331,9 @@ def verdict(figures: dict[str, Any]) -> tuple[str, list[str]]:
         if cells:
             worst = next(spike for spike in spikes["worst"] if spike["kind"] == kind)
             check.append(
-                f"{cells} triangle{'s' if cells != 1 else ''} had a {kind} jump of more than {threshold:g} {units} "
-                f"between recordings; the largest, {worst['jump']:.3g} {units}, at triangle {worst['triangle']} "
+                f"{cells} triangle{'s' if cells != 1 else ''} had a {kind} spike of more than {threshold:g} {units} "
+                f"(away and back between recordings); the largest, {worst['jump']:.3g} {units}, at triangle "
+                f"{worst['triangle']} "
                 f"({worst['x']:.1f}, {worst['y']:.1f}){_at(worst['t'])}."
             )
     if unhealthy:

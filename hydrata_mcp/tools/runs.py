@@ -98,7 +98,7 @@ class PeakCourant(Place):
 class Spike(Place):
     kind: Literal["speed", "depth"]
     t: float | None
-    jump: float = Field(description="m/s or m between recordings.")
+    jump: float = Field(description="m/s or m, away and back.")
 
 
 class Spikes(BaseModel):

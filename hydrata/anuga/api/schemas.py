@@ -322,14 +322,16 @@ class Spike(serializers.Serializer):
     triangle = serializers.IntegerField()
     x = serializers.FloatField()
     y = serializers.FloatField()
-    t = serializers.FloatField(allow_null=True, help_text="The recording that ended its largest jump.")
-    jump = serializers.FloatField(help_text="m/s or m, between two recordings.")
+    t = serializers.FloatField(allow_null=True, help_text="The recording at the top (or bottom) of its spike.")
+    jump = serializers.FloatField(help_text="m/s or m: the smaller of its jump away and its jump back.")
 
 
 class Spikes(serializers.Serializer):
     speed_jump_threshold_m_s = serializers.FloatField()
     depth_jump_threshold_m = serializers.FloatField()
-    speed_cells = serializers.IntegerField(help_text="Triangles whose speed jumped over the threshold.")
+    speed_cells = serializers.IntegerField(
+        help_text="Triangles whose speed jumped over the threshold away from a recording and back at the next."
+    )
     depth_cells = serializers.IntegerField()
     largest_speed_jump_m_s = serializers.FloatField()
     largest_depth_jump_m = serializers.FloatField()

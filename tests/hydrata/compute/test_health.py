@@ -128,11 +128,13 @@ def test_a_time_step_that_falls_a_hundredfold_under_its_median_asks_for_a_check(
         ("depth", SPIKE_DEPTH_JUMP_M + 0.01, CHECK, 1),
     ],
 )
-def test_a_cell_whose_speed_or_depth_jumps_over_its_threshold_between_recordings_is_a_spike(kind, jump, verdict, cells):
+def test_a_cell_whose_speed_or_depth_jumps_over_its_threshold_and_back_between_recordings_is_a_spike(
+    kind, jump, verdict, cells
+):
     depth, speed = [0.5, 0.5, 0.5], [1.0, 1.0, 1.0]
-    later_depth = [0.5, 0.5 + jump, 0.5] if kind == "depth" else depth
-    later_speed = [1.0, 1.0 + jump, 1.0] if kind == "speed" else speed
-    recordings = recordings_of((depth, speed), (later_depth, later_speed), (later_depth, later_speed))
+    spiked_depth = [0.5, 0.5 + jump, 0.5] if kind == "depth" else depth
+    spiked_speed = [1.0, 1.0 + jump, 1.0] if kind == "speed" else speed
+    recordings = recordings_of((depth, speed), (spiked_depth, spiked_speed), (depth, speed))
 
     health = report(recordings=recordings)
 
@@ -142,11 +144,31 @@ def test_a_cell_whose_speed_or_depth_jumps_over_its_threshold_between_recordings
     if cells:
         (worst,) = spikes["worst"]
         assert worst == {"kind": kind, "triangle": 1, "x": 30.0, "y": 40.0, "t": 10.0, "jump": pytest.approx(jump)}
-        assert f"{kind} jump" in health["reasons"][0]
+        assert f"{kind} spike" in health["reasons"][0] and "at t = 10 s" in health["reasons"][0]
+
+
+def test_a_dip_and_back_is_a_spike_too_and_its_height_is_the_smaller_of_its_two_jumps():
+    recordings = recordings_of(
+        ([0.5, 0.5, 0.5], [1.0, 4.0, 1.0]), ([0.5, 0.5, 0.5], [1.0, 1.0, 1.0]), ([0.5, 0.5, 0.5], [1.0, 3.5, 1.0])
+    )
+
+    spikes = report(recordings=recordings)["spikes"]
+
+    assert spikes["speed_cells"] == 1 and spikes["largest_speed_jump_m_s"] == pytest.approx(2.5)
+
+
+def test_a_wave_front_that_arrives_and_stays_or_a_steady_rise_is_no_spike():
+    dry, flowing = ([0.0, 0.0, 0.0], [0.0, 0.0, 0.0]), ([2.0, 2.0, 2.0], [3.0, 3.0, 3.0])
+    rising = [([0.5 + 1.5 * k] * 3, [1.0 + 2.5 * k] * 3) for k in range(4)]  # 1.5 m and 2.5 m/s per recording
+
+    for states in ([dry, flowing, flowing, flowing], rising):
+        spikes = report(recordings=recordings_of(*states))["spikes"]
+        assert spikes["speed_cells"] == spikes["depth_cells"] == 0
 
 
 def test_speeds_in_films_thinner_than_a_centimetre_are_not_spikes():
-    recordings = recordings_of(([0.005, 0.5, 0.5], [0.0, 1.0, 1.0]), ([0.005, 0.5, 0.5], [50.0, 1.0, 1.0]))
+    thin = [0.005, 0.5, 0.5]
+    recordings = recordings_of((thin, [0.0, 1.0, 1.0]), (thin, [50.0, 1.0, 1.0]), (thin, [0.0, 1.0, 1.0]))
 
     assert report(recordings=recordings)["spikes"]["speed_cells"] == 0
 
@@ -194,7 +216,7 @@ def test_the_series_over_time_keeps_at_most_fifty_recordings_with_the_first_and_
 
 def test_every_finding_is_a_reason_and_the_worst_decides_the_verdict():
     state = ([0.5, 0.5, 0.5], [1.0, 1.0, 1.0])
-    spiked = recordings_of(state, ([0.5, 0.5, 0.5], [1.0, 5.0, 1.0]))
+    spiked = recordings_of(state, ([0.5, 0.5, 0.5], [1.0, 5.0, 1.0]), state)
 
     health = report(steps_of((1.5, [1.0, 1.0, 1.0])), spiked, error=2.0)
 

@@ -198,9 +198,9 @@
       ["Largest mass error", mass.largest_abs_pct === null ? "" : percent(mass.largest_abs_pct) + " at " +
         dom.duration(mass.largest_at_t)],
       ["Speed spikes", spikes.speed_cells + " triangles over " + dom.number(spikes.speed_jump_threshold_m_s) +
-        " m/s between recordings (largest jump " + dom.number(spikes.largest_speed_jump_m_s, 3) + " m/s)"],
+        " m/s, away and back between recordings (largest " + dom.number(spikes.largest_speed_jump_m_s, 3) + " m/s)"],
       ["Depth spikes", spikes.depth_cells + " triangles over " + dom.number(spikes.depth_jump_threshold_m) +
-        " m between recordings (largest jump " + dom.number(spikes.largest_depth_jump_m, 3) + " m)"]
+        " m, away and back between recordings (largest " + dom.number(spikes.largest_depth_jump_m, 3) + " m)"]
     ]));
     box.appendChild(placesTable("Where the time step was limited", "run-health-limiting",
       ["Triangle", "x", "y", "Radius (m)", "Share of steps"], health.limiting_triangles.map(function (t) {
