@@ -99,7 +99,7 @@ def gauge_changes(run: dict[str, float | None], other: dict[str, float | None]) 
         if name not in other:
             continue
         other_peak = other[name]
-        change = None if peak is None or other_peak is None else other_peak - peak
+        change = None if peak is None or other_peak is None else round(other_peak - peak, 6)  # not 0.000399999
         changes.append(
             {
                 "name": name,
