@@ -4,10 +4,11 @@ tests/data) and merewether (from the shared data folder; no open licence, read i
 For each data set: a package is built in a temporary folder the way the platform builds one (the boundary ring
 meshed at the data set's resolution, the DEM and layers in the project CRS), `python -m hydrata.compute.simulate`
 runs it, and its statistics.json is read back. Prints, per data set, the triangles, the wall time, every volume of
-the balance and the mass error as a percentage of what came in, and where and when each headline peak happened.
+the balance and the mass error as a percentage of what came in, where and when each headline peak happened, and the
+model's health (verdict, time steps, limiting triangles, peak Courant number, spikes, mass error).
 
     .venv/bin/python benchmarks/volume_balance.py [--only small_test|merewether] [--merewether PATH]
-                                                  [--threads N] [--json]
+                                                  [--threads N] [--json] [--duration S]
 """
 
 import argparse
@@ -27,7 +28,7 @@ DEFAULT_MEREWETHER = ROOT.parent / "shared" / "data" / "merewether"
 LAYER_KINDS = ("boundary", "friction", "inflow", "rainfall")
 
 
-def build_package(source: Path, package: Path) -> dict:
+def build_package(source: Path, package: Path, duration: float | None = None) -> dict:
     """The package of the data set at `source` (its scenario.json and inputs/), written into `package`."""
     from hydrata.compute.geometry import boundary_ring, features_in_crs
     from hydrata.compute.mesh import mesh_build
@@ -81,13 +82,13 @@ def build_package(source: Path, package: Path) -> dict:
                 "mesh_triangle_count_estimate": mesh.triangle_count,
                 "boundary_tags": ring.boundary_tags(),
                 "resolution": float(manifest["resolution"]),
-                "duration": manifest["duration"],
+                "duration": duration or manifest["duration"],
                 "model_start": manifest.get("model_start"),
             },
             indent=2,
         )
     )
-    return {"triangles": mesh.triangle_count, "duration": manifest["duration"]}
+    return {"triangles": mesh.triangle_count, "duration": duration or manifest["duration"]}
 
 
 def run_child(package: Path, output: Path, threads: int) -> tuple[dict, float]:
@@ -157,8 +158,35 @@ def report(name: str, statistics: dict, wall: float) -> str:
         "hazard area (m²): "
         + ", ".join(f"{cls} {area:,.0f}" for cls, area in statistics["hazard_area_m2_by_class"].items()),
         "",
+        *health_lines(statistics.get("health")),
     ]
     return "\n".join(lines)
+
+
+def health_lines(health: dict | None) -> list[str]:
+    """The model's health (compute/health.py) as an engineer reads it."""
+    if not health:
+        return []
+    step, limited, courant = health["timestep_s"], health["steps_limited_by"], health["peak_courant"] or {}
+    mass, spikes = health["mass_error"], health["spikes"]
+    return [
+        f"health: {health['verdict']}" + "".join(f"\n  - {reason}" for reason in health["reasons"]),
+        f"time step min / median / max: {step['min']:.4g} / {step['median']:.4g} / {step['max']:.4g} s over "
+        f"{step['steps']} steps (Courant-limited {limited['courant']}, largest step {limited['maximum_step']}, "
+        f"cut to a recording {limited['recording_time']})",
+        f"peak Courant number {courant.get('value', 0):.3g} (CFL {health['cfl']:g}) at triangle "
+        f"{courant.get('triangle')} ({courant.get('x', 0):.1f}, {courant.get('y', 0):.1f}), t {courant.get('t')} s",
+        "limiting triangles: "
+        + "; ".join(
+            f"#{t['triangle']} ({t['x']:.1f}, {t['y']:.1f}) r {t['radius_m']:.3g} m, {100 * t['share']:.1f}% of steps"
+            for t in health["limiting_triangles"]
+        ),
+        f"mass error: final {mass['final_pct']} %, largest |{mass['largest_abs_pct']}| % at t {mass['largest_at_t']} s",
+        f"spikes: {spikes['speed_cells']} speed (> {spikes['speed_jump_threshold_m_s']:g} m/s, largest "
+        f"{spikes['largest_speed_jump_m_s']:.3g}), {spikes['depth_cells']} depth "
+        f"(> {spikes['depth_jump_threshold_m']:g} m, largest {spikes['largest_depth_jump_m']:.3g})",
+        "",
+    ]
 
 
 def main() -> None:
@@ -167,6 +195,7 @@ def main() -> None:
     parser.add_argument("--merewether", type=Path, default=DEFAULT_MEREWETHER)
     parser.add_argument("--threads", type=int, default=1, help="OpenMP threads for the child (default 1)")
     parser.add_argument("--json", action="store_true", help="print the statistics as JSON instead")
+    parser.add_argument("--duration", type=float, help="model seconds to simulate (default: the data set's)")
     options = parser.parse_args()
     sets = {"small_test": SMALL_TEST, "merewether": options.merewether}
     results = {}
@@ -174,7 +203,7 @@ def main() -> None:
         if options.only and name != options.only:
             continue
         with tempfile.TemporaryDirectory(prefix=f"balance-{name}-") as workdir:
-            build_package(source, Path(workdir) / "package")
+            build_package(source, Path(workdir) / "package", options.duration)
             statistics, wall = run_child(Path(workdir) / "package", Path(workdir) / "output", options.threads)
         results[name] = statistics
         if not options.json:

@@ -1,6 +1,7 @@
 """The impact map of one run against another of the same project: other - run on maximum depth and stage, worked out
 once from their result rasters and kept next to the first run's results (both runs are finished, so it never goes
-stale)."""
+stale); and the change in peak depth at each gauge both recorded, which for the same scenario at two resolutions is
+a mesh-convergence check."""
 
 import base64
 import json
@@ -12,8 +13,10 @@ from typing import Any
 from django.conf import settings
 
 from hydrata.anuga.models import Run
+from hydrata.anuga.run_series import recorded_series
 from hydrata.compute.errors import GridMismatch
-from hydrata.compute.impact import impact, impact_picture, write_impact_cog
+from hydrata.compute.impact import gauge_changes, impact, impact_picture, write_impact_cog
+from hydrata.compute.sampling import sample_rasters
 from hydrata.core.errors import NotFound, ValidationFailed
 from hydrata.storage import get_storage
 from hydrata_contract.errors import ErrorCode
@@ -58,9 +61,23 @@ def runs_impact(*, run: Run, other: Run) -> dict[str, Any]:
         "run": run.pk,
         "other_run": other.pk,
         "statistics": statistics,
+        "run_resolution_m": run.resolution,
+        "other_resolution_m": other.resolution,
+        "gauges": gauge_changes(gauge_peaks(run), gauge_peaks(other)),
         **_layers(run, other, prefix),
         "image": {"mime_type": "image/png", "data": picture},
     }
+
+
+def gauge_peaks(run: Run) -> dict[str, float | None]:
+    """The peak depth at each of the run's gauges: its max-depth raster (the deepest of every internal step) at the
+    gauge's point; null off the mesh."""
+    gauges = recorded_series(run)["gauges"]
+    if not gauges:
+        return {}
+    with get_storage().local_path(key=f"{run.results_prefix}/max_depth.tif") as path:
+        sampled = sample_rasters(rasters={"peak_depth": path}, points=[(gauge["x"], gauge["y"]) for gauge in gauges])
+    return {gauge["name"]: values["peak_depth"] for gauge, values in zip(gauges, sampled, strict=True)}
 
 
 def _work_out(run: Run, other: Run, prefix: str) -> None:

@@ -1,5 +1,6 @@
 """Recording a run while ANUGA evolves it: an operator that ANUGA calls after every internal step (per-triangle peaks,
-hazard and inundation, and the water that crossed the boundary), and the gauges and flow lines read at every yield.
+hazard and inundation, the water that crossed the boundary, and each step's length and what limited it), and the
+gauges and flow lines read at every yield.
 Imported only by the simulation child, after ANUGA."""
 
 from dataclasses import dataclass, field
@@ -10,6 +11,7 @@ from matplotlib.tri import Triangulation
 
 from hydrata.compute.forcing import import_anuga
 from hydrata.compute.geometry import feature_name
+from hydrata.compute.health import TimeSteps
 from hydrata.compute.package import PackageError
 from hydrata.compute.peaks import StepState, TrianglePeaks
 
@@ -39,18 +41,23 @@ class RecordingOperator(AnugaOperator):
     """Registered after the rain and inflow operators, so it sees each step's final state. ANUGA calls it before
     it advances the clock, so the state belongs to the time now + timestep."""
 
-    def __init__(self, domain: Any, *, peaks: TrianglePeaks) -> None:
+    def __init__(self, domain: Any, *, peaks: TrianglePeaks, timesteps: TimeSteps) -> None:
         super().__init__(domain, description="hydrata run recorder", label="hydrata_recorder")
         self.peaks = peaks
+        self.timesteps = timesteps
         self.boundary = BoundaryVolumes()
 
     def __call__(self) -> None:
         domain = self.domain
         quantities = domain.quantities
         timestep = float(domain.timestep)
+        time = float(domain.get_relative_time()) + timestep
+        # max_speed is from the flux computation that set this step under DE0's Euler stepping (the flow algorithm
+        # used here); under RK2 it would be the second stage's, computed after the step was chosen
+        self.timesteps.update(time=time, timestep=timestep, max_speed=domain.max_speed)
         self.peaks.update(
             StepState(
-                time=float(domain.get_relative_time()) + timestep,
+                time=time,
                 timestep=timestep,
                 stage=quantities["stage"].centroid_values,
                 elevation=quantities["elevation"].centroid_values,

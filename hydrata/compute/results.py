@@ -185,13 +185,15 @@ def write_results(
     maxima: MeshMaxima,
     grid: Grid,
     account: VolumeAccount,
+    health: dict[str, Any] | None = None,
     timing: dict[str, float],
     series: dict[str, Any],
     extra_files: dict[str, str],
     inundation_threshold_m: float,
 ) -> dict[str, Any]:
     """Write the rasters, statistics.json, time_series.json (the gauges and flow lines), preview.png and
-    result.json under staged names; returns the statistics. `timing` holds sim_seconds and wall_seconds."""
+        result.json under staged names; returns the statistics. `timing` holds sim_seconds and wall_seconds; `health` is
+    compute/health.py's report, kept in the statistics as `health`."""
     index = triangle_index_grid(nodes=maxima.nodes, triangles=maxima.triangles, grid=grid)
     grids = {}
     for name, filename in RASTERS.items():
@@ -203,6 +205,7 @@ def write_results(
         grids=grids,
         cell_area=grid.cell_area,
         account=account,
+        health=health,
         series=series,
         inundation_threshold_m=inundation_threshold_m,
         **timing,

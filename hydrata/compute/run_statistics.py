@@ -109,6 +109,7 @@ def run_statistics(
     inundation_threshold_m: float,
     sim_seconds: float,
     wall_seconds: float,
+    health: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Peaks come from the mesh triangles (the rasters sample them, so they can only be lower); peak stage is over
     triangles that got wet (max depth >= 1 cm), null when none did. volume_in_m3 and volume_out_m3 are the volume
@@ -146,6 +147,7 @@ def run_statistics(
         "sim_seconds": float(sim_seconds),
         "wall_seconds": float(wall_seconds),
         "triangles": len(maxima.triangles),
+        "health": health,
     }
 
 

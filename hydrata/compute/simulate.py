@@ -41,6 +41,7 @@ from hydrata_contract.layers import ResultLayer
 from hydrata_contract.states import RunPhase
 
 if TYPE_CHECKING:  # the heavy imports wait until the first progress line is out
+    from hydrata.compute.health import Recordings
     from hydrata.compute.package import Grid, Package
     from hydrata.compute.peaks import TrianglePeaks
     from hydrata.compute.recording import RecordingOperator, SeriesRecorder
@@ -200,6 +201,7 @@ class Model:
     domain: Any
     recorder: "RecordingOperator"  # per-step peaks, hazard, inundation and boundary volumes
     series: "SeriesRecorder"  # gauges and flow lines, per yield
+    health: "Recordings"  # spikes and the cumulative mass error, per yield (time steps: recorder.timesteps)
     rainfall: list[Any]  # ANUGA's Rate_operators
     inflows: list[Any]  # ANUGA's Inlet_operators
     has_dirichlet: bool
@@ -225,6 +227,7 @@ def build_model(*, package: "Package", output_dir: Path, threads: int) -> Model:
     """The ANUGA domain of the package, with elevation, friction, forcing, boundaries, the recorder of peaks,
     hazard and inundation, and the gauges and flow lines."""
     from hydrata.compute import forcing
+    from hydrata.compute.health import Recordings
     from hydrata.compute.package import sample_dem
 
     anuga = forcing.import_anuga()
@@ -266,6 +269,7 @@ def build_model(*, package: "Package", output_dir: Path, threads: int) -> Model:
         domain=domain,
         recorder=recorder,
         series=recorded_series,
+        health=Recordings(count=domain.number_of_triangles, film_m=SPEED_MINIMUM_DEPTH_M),
         rainfall=rainfall,
         inflows=inflows,
         has_dirichlet=has_dirichlet,
@@ -291,6 +295,7 @@ def add_recorders(
     domain: Any, package: "Package", *, log: Callable[[str], None]
 ) -> tuple["RecordingOperator", "SeriesRecorder"]:
     """The per-step recorder (registered after every forcing operator) and the gauges and flow lines."""
+    from hydrata.compute.health import TimeSteps
     from hydrata.compute.peaks import TrianglePeaks
     from hydrata.compute.recording import RecordingOperator, SeriesRecorder, cross_sections, locate_gauges
 
@@ -299,6 +304,11 @@ def add_recorders(
         domain,
         peaks=TrianglePeaks(
             count=domain.number_of_triangles, film_m=SPEED_MINIMUM_DEPTH_M, inundation_threshold_m=threshold
+        ),
+        timesteps=TimeSteps(
+            radii=np.asarray(domain.radii, dtype=float),
+            cfl=float(domain.CFL),
+            max_timestep=float(domain.evolve_max_timestep),
         ),
     )
     gauges = locate_gauges(domain, package.features("gauge"))
@@ -339,6 +349,7 @@ def evolve(model: Model, *, duration: float, yield_seconds: float, progress: Pro
         for _ in domain.evolve(yieldstep=yield_seconds, outputstep=output_step, finaltime=duration):
             sim_time = float(domain.get_relative_time())
             model.series.record(domain, sim_time)
+            record_health(model, sim_time)
             volume = float(domain.get_water_volume())
             forcing_volume = float(domain.get_fractional_step_volume_integral())
             boundary = float(domain.get_boundary_flux_integral())
@@ -369,6 +380,34 @@ def evolve(model: Model, *, duration: float, yield_seconds: float, progress: Pro
             raise Unstable(collapse_message(float(collapse.group(1)))) from error
         raise
     return sim_time
+
+
+def record_health(model: Model, sim_time: float) -> None:
+    """A recording's speeds and depths (for spikes) and the volume account's cumulative error so far."""
+    quantities = model.domain.quantities
+    account = volume_account(model)
+    model.health.record(
+        time=sim_time,
+        stage=quantities["stage"].centroid_values,
+        elevation=quantities["elevation"].centroid_values,
+        xmomentum=quantities["xmomentum"].centroid_values,
+        ymomentum=quantities["ymomentum"].centroid_values,
+        error_m3=account.error,
+        came_in_m3=account.came_in,
+    )
+
+
+def model_health(model: Model, account: "VolumeAccount") -> dict[str, Any]:
+    from hydrata.compute.health import health_report
+
+    domain = model.domain
+    return health_report(
+        steps=model.recorder.timesteps,
+        recordings=model.health,
+        centroids=np.asarray(domain.get_centroid_coordinates(absolute=True), dtype=float),
+        final_error_m3=account.error,
+        final_came_in_m3=account.came_in,
+    )
 
 
 def mesh_maxima(model: Model) -> "MeshMaxima":
@@ -470,11 +509,13 @@ def post_process(
     volume_in = float(domain.get_fractional_step_volume_integral())
     totals = {"volume_m3": volume, "inflow_volume_m3": volume_in}
     progress.line(RunPhase.POST_PROCESSING, sim_time=sim_time, progress_pct=100.0, eta_seconds=0.0, **totals)
+    account = volume_account(model)
     statistics = write_results(
         staging=staging,
         maxima=mesh_maxima(model),
         grid=grid,
-        account=volume_account(model),
+        account=account,
+        health=model_health(model, account),
         timing={"sim_seconds": sim_time, "wall_seconds": progress.wall_seconds()},
         series=model.series.as_json(),
         extra_files={"sww": SWW_NAME, "log": "run.log", "progress": "progress.jsonl"},

@@ -66,6 +66,125 @@ class ResultLayers(Answer):
     s3_preview_url: str | None = _signed()
 
 
+class Where(Answer):
+    x: float = Field(description="Project CRS.")
+    y: float
+    t: float | None = Field(description="Seconds from the run's start.")
+
+
+class TimeStepFigures(Answer):
+    """Of the steps the model chose (a step cut short to land on a recording time is left out); `steps` counts all."""
+
+    min: float | None = Field(description="s")
+    median: float | None = Field(description="s")
+    max: float | None = Field(description="s")
+    steps: int = Field(description="Every internal step ANUGA took.")
+
+
+class StepsLimitedBy(Answer):
+    courant: int = Field(description="Steps set by one triangle's Courant (CFL) condition.")
+    maximum_step: int = Field(description="Steps capped at the largest step allowed.")
+    recording_time: int = Field(description="Steps cut short to land on a recording time.")
+
+
+class LimitingTriangle(Answer):
+    triangle: int = Field(description="Index in the mesh.")
+    x: float = Field(description="Its centroid, project CRS.")
+    y: float
+    radius_m: float = Field(description="Its inscribed radius, which ANUGA's CFL condition uses.")
+    steps: int = Field(description="Steps it limited.")
+    share: float = Field(description="Of all steps, 0-1.")
+
+
+class PeakCourant(Answer):
+    value: float = Field(description="Step x the triangle's max wave speed / its inscribed radius.")
+    triangle: int
+    x: float
+    y: float
+    t: float | None
+
+
+class Spike(Answer):
+    kind: Literal["speed", "depth"]
+    triangle: int
+    x: float
+    y: float
+    t: float | None = Field(description="The recording at the top (or bottom) of its spike.")
+    jump: float = Field(description="m/s or m: the smaller of its jump away and its jump back.")
+
+
+class Spikes(Answer):
+    speed_jump_threshold_m_s: float
+    depth_jump_threshold_m: float
+    speed_cells: int = Field(
+        description="Triangles whose speed jumped over the threshold away from a recording and back at the next."
+    )
+    depth_cells: int
+    largest_speed_jump_m_s: float
+    largest_depth_jump_m: float
+    worst: list[Spike] = Field(description="The largest few of each kind.")
+
+
+class MassErrorSeries(Answer):
+    t: list[float]
+    error_m3: list[float]
+    error_pct: list[float | None]
+
+
+class MassError(Answer):
+    """Cumulative: stored now - at the start - what came in + what left, signed, as % of what came in."""
+
+    healthy_line_pct: float = Field(description="±1: a healthy model stays within it.")
+    final_m3: float
+    final_pct: float | None = Field(description="Null when under 1 m³ came in.")
+    largest_abs_pct: float | None
+    largest_at_t: float | None
+    series: MassErrorSeries = Field(description="At most 50 recordings, the first and last among them.")
+
+
+class ModelHealth(Answer):
+    """compute/health.py: health_report. Is the model healthy? With the evidence."""
+
+    verdict: Literal["healthy", "check", "unhealthy"]
+    reasons: list[str] = Field(description="One sentence per finding; [] if healthy.")
+    timestep_s: TimeStepFigures
+    steps_limited_by: StepsLimitedBy
+    limiting_triangles: list[LimitingTriangle] = Field(description="Those that limited the most steps, most first.")
+    cfl: float = Field(description="ANUGA's CFL number: a step is at most this Courant number.")
+    peak_courant: PeakCourant | None
+    spikes: Spikes
+    mass_error: MassError
+
+
+class RunStatistics(Answer):
+    """compute/run_statistics.py: run_statistics. Every key may be missing from a run written before it existed."""
+
+    peak_depth_m: float | None = None
+    peak_speed_m_s: float | None = None
+    peak_stage_m: float | None = None
+    peak_depth_at: Where | None = None
+    peak_speed_at: Where | None = None
+    peak_stage_at: Where | None = None
+    flooded_area_m2_by_depth_band: dict[str, float] | None = None
+    wet_area_m2: float | None = None
+    hazard_area_m2_by_class: dict[str, float] | None = None
+    inundation_threshold_m: float | None = None
+    inundated_area_m2: float | None = None
+    volume_in_m3: float | None = None
+    volume_out_m3: float | None = None
+    final_volume_m3: float | None = None
+    boundary_net_inflow_m3: float | None = None
+    volume_balance: dict[str, float | None] | None = None
+    mass_balance_error_pct: float | None = None
+    warnings: list[str] | None = None
+    gauges: list[str] | None = None
+    flow_lines: list[str] | None = None
+    sim_seconds: float | None = None
+    wall_seconds: float | None = None
+    triangles: int | None = None
+    health: ModelHealth | None = Field(default=None, description="Is the model healthy? With the evidence.")
+
+
 class RunDetail(RunState, ResultLayers):
     """run_detail."""
 
@@ -86,7 +205,7 @@ class RunDetail(RunState, ResultLayers):
     finished_at: datetime | None
     wall_seconds: float | None
     log_tail: list[str]
-    statistics: dict[str, Any] | None
+    statistics: RunStatistics | None
 
 
 class RunPage(Answer):
@@ -103,7 +222,7 @@ class RunResults(Withheld, ResultLayers):
     id: int
     status: RunStatus
     ui_url: str = map_link()
-    statistics: dict[str, Any] | None
+    statistics: RunStatistics | None
 
 
 class RunPreview(Picture):
@@ -153,8 +272,19 @@ class RunTimeSeries(Answer):
     chart: Picture
 
 
+class GaugeChange(Answer):
+    """compute/impact.py: gauge_changes."""
+
+    name: str
+    run_peak_depth_m: float | None = Field(description="The max-depth raster at the gauge.")
+    other_peak_depth_m: float | None
+    change_m: float | None = Field(description="other - run.")
+    change_pct: float | None = Field(description="Of the run's peak; null where it is under 1 cm.")
+
+
 class RunImpact(Answer):
-    """RunImpactView: other - run on maximum depth and stage."""
+    """RunImpactView: other - run on maximum depth and stage, and peak depth at each gauge both recorded (the same
+    scenario at two resolutions: a mesh-convergence check)."""
 
     id: int
     project: int
@@ -163,6 +293,9 @@ class RunImpact(Answer):
     run: int
     other_run: int
     statistics: dict[str, Any]
+    run_resolution_m: float
+    other_resolution_m: float
+    gauges: list[GaugeChange] = Field(description="Same scenario, two resolutions: a mesh-convergence check.")
     gn_layer_impact_depth: ResultLayerEntry
     gn_layer_impact_stage: ResultLayerEntry
     s3_impact_depth_url: str | None = Field(default=None, description="A signed download link; agents only.")

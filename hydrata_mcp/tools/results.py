@@ -52,13 +52,39 @@ class ImpactStatistics(BaseModel):
     change_threshold_m: float
 
 
+class GaugeChange(BaseModel):
+    name: str
+    run_peak_depth_m: float | None
+    other_peak_depth_m: float | None
+    change_m: float | None = Field(description="other - run.")
+    change_pct: float | None
+
+
 class RunImpact(HandBack):
     run: int
     other_run: int
     statistics: ImpactStatistics
+    run_resolution_m: float
+    other_resolution_m: float
+    gauges: list[GaugeChange] = Field(description="Peak depth at gauges both runs have.")
     result_layers: dict[str, ResultLayer] = Field(
         description="The impact COGs: gn_layer_impact_depth, gn_layer_impact_stage."
     )
+
+
+def _at_gauges(gauges: list[GaugeChange], resolution: float, other_resolution: float) -> str:
+    """A sentence on the largest change of peak depth at a gauge; as mesh convergence when the resolutions differ."""
+    changed = [gauge for gauge in gauges if gauge.change_m is not None]
+    if not changed:
+        return ""
+    largest = max(changed, key=lambda gauge: abs(gauge.change_m or 0.0))
+    share = "" if largest.change_pct is None else f" ({largest.change_pct:+.1f}%)"
+    prefix = (
+        f" Mesh convergence, {resolution:g} m to {other_resolution:g} m:"
+        if resolution != other_resolution
+        else " At the gauges:"
+    )
+    return f"{prefix} peak depth changes by at most {largest.change_m:+.3f} m{share}, at '{largest.name}'."
 
 
 def _image(data: dict[str, Any]) -> ImageContent:
@@ -119,23 +145,28 @@ async def compare_runs(
     run_id: Annotated[int, Field(ge=1, description="The base run, e.g. existing conditions.")],
     other_run_id: Annotated[int, Field(ge=1, description="The run compared with it, e.g. with the development.")],
 ) -> Annotated[CallToolResult, RunImpact]:
-    """The impact (afflux, other - run) on maximum depth and stage of two complete runs on one DEM grid: largest
-    rise and fall, areas changed over 1 cm, impact layers and a PNG."""
+    """Impact (afflux, other - run) of two complete runs on one DEM grid: max depth and stage up and down, areas
+    changed over 1 cm, gauge peaks (two resolutions: mesh convergence), layers, PNG."""
     api = PlatformClient.for_context(ctx)
     data = (await api.get(f"{RUNS}{run_id}/impact/{other_run_id}/")).data
     statistics = ImpactStatistics(**data["statistics"])
     link = data["ui_url"]
+    gauges = [GaugeChange(**gauge) for gauge in data["gauges"]]
     result = RunImpact(
         run=data["run"],
         other_run=data["other_run"],
         statistics=statistics,
+        run_resolution_m=data["run_resolution_m"],
+        other_resolution_m=data["other_resolution_m"],
+        gauges=gauges,
         ui_url=link,
         result_layers={key: ResultLayer(**value) for key, value in data.items() if key.startswith("gn_layer_")},
         summary={key: getattr(statistics, key) for key in IMPACT_SUMMARY},
         say_to_user=f"Run {other_run_id} against run {run_id}: maximum depth up to "
         f"{statistics.max_increase_m or 0:.2f} m higher and {statistics.max_decrease_m or 0:.2f} m "
         f"lower; {statistics.area_wetter_m2:,.0f} m² wetter, {statistics.area_newly_wet_m2:,.0f} m² "
-        f"newly wet. See the impact map here: {link}",
+        f"newly wet.{_at_gauges(gauges, data['run_resolution_m'], data['other_resolution_m'])} "
+        f"See the impact map here: {link}",
     )
     return CallToolResult(
         content=[TextContent(type="text", text=result.model_dump_json(indent=2)), _image(data["image"])],

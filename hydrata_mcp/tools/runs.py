@@ -1,7 +1,7 @@
 import asyncio
 import base64
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from django.conf import settings
 from mcp.server.mcpserver import Context
@@ -77,6 +77,67 @@ class LaunchedRun(RunStatus, HandBack):
     compute_cost: str | None
 
 
+class Place(BaseModel):
+    triangle: int
+    x: float
+    y: float
+
+
+class LimitingTriangle(Place):
+    radius_m: float
+    steps: int
+    share: float = Field(description="Of all steps, 0-1.")
+
+
+class PeakCourant(Place):
+    value: float = Field(description="dt x wave speed / radius.")
+    t: float | None
+
+
+class Spike(Place):
+    kind: Literal["speed", "depth"]
+    t: float | None
+    jump: float = Field(description="m/s or m, away and back.")
+
+
+class Spikes(BaseModel):
+    speed_jump_threshold_m_s: float
+    depth_jump_threshold_m: float
+    speed_cells: int
+    depth_cells: int
+    largest_speed_jump_m_s: float
+    largest_depth_jump_m: float
+    worst: list[Spike]
+
+
+class MassError(BaseModel):
+    healthy_line_pct: float
+    final_m3: float
+    final_pct: float | None = Field(description="Signed, of what came in.")
+    largest_abs_pct: float | None
+    largest_at_t: float | None
+    series: dict[str, list[float | None]] = Field(description="t, error_m3, error_pct.")
+
+
+class TimeSteps(BaseModel):
+    min: float | None = Field(description="s, of the steps the model chose.")
+    median: float | None
+    max: float | None
+    steps: int
+
+
+class ModelHealth(BaseModel):
+    verdict: Literal["healthy", "check", "unhealthy"]
+    reasons: list[str]
+    timestep_s: TimeSteps
+    steps_limited_by: dict[str, int] = Field(description="courant, maximum_step, recording_time.")
+    limiting_triangles: list[LimitingTriangle]
+    cfl: float
+    peak_courant: PeakCourant | None
+    spikes: Spikes
+    mass_error: MassError
+
+
 class RunResults(BaseModel):
     id: int
     status: str
@@ -88,6 +149,7 @@ class RunResults(BaseModel):
     warnings: list[str] = Field(
         default_factory=list, description="E.g. a mass error above 1%: read before trusting the numbers."
     )
+    health: ModelHealth | None = Field(default=None, description="Verdict, reasons, evidence; null for older runs.")
     result_layers: dict[str, ResultLayer]
 
 
@@ -249,16 +311,18 @@ async def retry_run(ctx: Context, run_id: RunId) -> LaunchedRun:
 )
 async def get_run_results(ctx: Context, run_id: RunId) -> Annotated[CallToolResult, RunResults]:
     """A complete run's peaks (where, when), flooded areas by depth and ARR 2019 hazard class, mass balance
-    (read the warnings), result layers, and a PNG of maximum depth."""
+    (read the warnings), the model's health, result layers, and a PNG of maximum depth."""
     api = PlatformClient.for_context(ctx)
     answers = await asyncio.gather(api.get(f"{RUNS}{run_id}/results/"), api.get(f"{RUNS}{run_id}/preview/"))
     data, preview = (answer.data for answer in answers)
-    statistics = data.get("statistics") or {}
+    statistics = dict(data.get("statistics") or {})
+    health = statistics.pop("health", None)
     results = RunResults(
         id=data["id"],
         status=data["status"],
         statistics=statistics,
         warnings=statistics.get("warnings") or [],
+        health=None if health is None else ModelHealth.model_validate(health),
         result_layers=layers_of(data),
     )
     base64.b64decode(preview["data"], validate=True)  # only a real image goes to the model

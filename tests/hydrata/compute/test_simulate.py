@@ -221,6 +221,39 @@ def test_the_statistics_agree_with_the_files_and_balance_the_rain_that_fell(runs
     assert statistics["sim_seconds"] == DURATION and statistics["triangles"] > 1000
 
 
+def test_the_health_figures_of_a_real_run_are_recorded_agree_with_anugas_own_log_and_say_healthy(runs):
+    output = runs["constant"]
+    statistics = json.loads((output / "statistics.json").read_text())
+    health = statistics["health"]
+    log = (output / "run.log").read_text()
+
+    assert health["verdict"] == "healthy" and health["reasons"] == []
+    timestep = health["timestep_s"]
+    assert 0 < timestep["min"] <= timestep["median"] <= timestep["max"] <= 10.0
+    # ANUGA's own line per yield counts the steps it took ("steps=N"); the recorder saw each one
+    assert timestep["steps"] == sum(int(n) for n in re.findall(r"steps=(\d+)", log)) > 0
+    assert sum(health["steps_limited_by"].values()) == timestep["steps"]
+    assert health["steps_limited_by"]["courant"] > 0
+    # the smallest step ANUGA chose by its CFL condition (progress lines' timestep) is one the recorder counted
+    chosen = [line["timestep"] for line in progress_lines(output) if line.get("timestep") is not None]
+    assert timestep["min"] <= min(chosen) + 1e-9
+    triangles = health["limiting_triangles"]
+    assert triangles and sum(t["share"] for t in triangles) <= 1.0 + 1e-9
+    assert all(t["share"] == pytest.approx(t["steps"] / timestep["steps"]) and t["radius_m"] > 0 for t in triangles)
+    assert all(250990 < t["x"] < 251210 and 6271790 < t["y"] < 6272010 for t in triangles)  # inside the mesh
+    assert 0 < health["peak_courant"]["value"] <= health["cfl"] * (1 + 1e-9) and health["cfl"] > 0
+    assert 0 < health["peak_courant"]["t"] <= DURATION
+    mass = health["mass_error"]
+    assert abs(mass["final_pct"]) < 1e-6 and abs(mass["final_pct"]) == pytest.approx(
+        statistics["mass_balance_error_pct"]
+    )
+    assert mass["series"]["t"][0] == 0.0 and mass["series"]["t"][-1] == DURATION
+    assert len(mass["series"]["t"]) == len(mass["series"]["error_m3"]) == len(mass["series"]["error_pct"]) <= 50
+    spikes = health["spikes"]
+    assert spikes["speed_cells"] == spikes["depth_cells"] == 0 and spikes["worst"] == []
+    assert 0 < spikes["largest_speed_jump_m_s"] < spikes["speed_jump_threshold_m_s"]
+
+
 def test_the_output_directory_holds_the_listed_files_and_a_png_preview(runs):
     result = json.loads((runs["constant"] / "result.json").read_text())
 

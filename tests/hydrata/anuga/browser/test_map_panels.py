@@ -61,6 +61,24 @@ def test_the_run_link_draws_the_max_depth_overlay_over_wet_cells_with_a_legend_i
     assert_clean(tab)
 
 
+def test_the_run_panel_answers_is_the_model_healthy_with_the_evidence(tab, site):
+    open_link(tab, site, site.ui_urls["start_simulation"], "run")
+    tab.page.wait_for_selector("#run-health")
+    tab.page.locator("#run-health-mass-error").scroll_into_view_if_needed()
+    tab.screenshot("map-run-health")
+
+    assert tab.page.get_attribute("#run-health", "data-verdict") == "healthy"
+    health = tab.page.inner_text("#run-health")
+    assert tab.page.inner_text("#run-health-verdict").startswith("Healthy")
+    for fact in ("Time step (min / median / max)", "Peak Courant number", "Mass error at the end", "Speed spikes"):
+        assert fact in health
+    assert tab.page.locator("#run-health-limiting tbody tr").count() >= 1
+    assert tab.page.locator("#run-health-spikes").count() == 0  # no spike, no table of them
+    chart = tab.page.locator("#run-health-mass-error svg")
+    assert chart.locator("line.guide").count() == 2 and chart.locator("path.line").count() == 1  # ±1 %, the error
+    assert_clean(tab)
+
+
 def test_the_terrain_link_shows_the_hillshade_and_the_elevation_ramp_with_its_legend(tab, site):
     open_link(tab, site, site.ui_urls["get_terrain"], "terrain")
     tab.page.wait_for_selector('#map[data-tiles_elevation="loaded"]')

@@ -99,5 +99,31 @@
     return root;
   }
 
-  H.chart = { timeSeries: timeSeries, bars: bars };
+  // points: [{x, y}] in numbers (a null y is left out), as a line; guides: y values drawn as dashed lines, always
+  // in range (a ±1 % healthy band stays visible around an error far smaller than it).
+  function line(points, options) {
+    var root = frame(options.title);
+    var shown = points.filter(function (p) { return p.y !== null && p.y !== undefined && isFinite(p.y); });
+    var guides = options.guides || [];
+    var values = shown.map(function (p) { return p.y; }).concat(guides, [0]);
+    var xs = points.map(function (p) { return p.x; }).concat([0]);
+    var end = Math.max(Math.max.apply(null, xs), 1e-6);
+    var yTicks = ticks(Math.min.apply(null, values), Math.max.apply(null, values), 5);
+    var low = Math.min(Math.min.apply(null, values), yTicks[0]);
+    var high = Math.max(Math.max.apply(null, values), yTicks[yTicks.length - 1]);
+    var x = function (t) { return LEFT + (t / end) * (WIDTH - LEFT - RIGHT); };
+    var y = function (v) { return HEIGHT - BOTTOM - ((v - low) / (high - low || 1)) * (HEIGHT - TOP - BOTTOM); };
+    var xTicks = ticks(0, end, 6).map(function (t) { return { value: t, label: H.dom.number(t, 2) }; });
+    axes(root, x, y, yTicks, xTicks, options.units, options.xLabel);
+    guides.forEach(function (value) {
+      root.appendChild(svg("line", { x1: LEFT, y1: y(value), x2: WIDTH - RIGHT, y2: y(value), "class": "guide" }));
+    });
+    if (shown.length) {
+      var path = shown.map(function (p, i) { return (i ? "L" : "M") + x(p.x).toFixed(1) + " " + y(p.y).toFixed(1); });
+      root.appendChild(svg("path", { d: path.join(" "), "class": "line" }));
+    }
+    return root;
+  }
+
+  H.chart = { timeSeries: timeSeries, bars: bars, line: line };
 })(window.Hydrata = window.Hydrata || {});

@@ -127,6 +127,7 @@
       return [row[1], dom.withUnits(statistics[row[0]], row[2], 3)];
     }))]));
     results.appendChild(bandChart(statistics.flooded_area_m2_by_depth_band || {}));
+    results.appendChild(healthSection(statistics.health));
     results.appendChild(logTail(run));
     H.api.get(H.api.run(run.id) + "tiles/").then(function (answer) {
       if (!state.alive) { return; }
@@ -160,6 +161,92 @@
                                              xLabel: "maximum depth band (m)" }));
     figure.appendChild(dom.el("figcaption", { text: "Flooded area (m²) per maximum-depth band (m)" }));
     return kit.section("Flooded area", [figure]);
+  }
+
+  var VERDICTS = {
+    healthy: "Healthy: nothing in the run's own figures asks for a second look.",
+    check: "Check: the run finished, but look at what is listed below before trusting it.",
+    unhealthy: "Unhealthy: do not trust these results until what is listed below is fixed."
+  };
+
+  // Is the model healthy? The verdict and its reasons, then the evidence (compute/health.py).
+  function healthSection(health) {
+    if (!health) {
+      return kit.section("Model health", [dom.el("p", { "class": "hint", id: "run-health",
+        text: "This run was computed before the model's health was recorded." })]);
+    }
+    var box = dom.el("div", { id: "run-health", "data-verdict": health.verdict });
+    box.appendChild(dom.el("p", { "class": "verdict verdict-" + health.verdict, id: "run-health-verdict",
+                                  text: VERDICTS[health.verdict] || health.verdict }));
+    if (health.reasons.length) {
+      box.appendChild(dom.el("ul", { "class": "reasons" }, health.reasons.map(function (reason) {
+        return dom.el("li", { text: reason });
+      })));
+    }
+    var step = health.timestep_s, limited = health.steps_limited_by, courant = health.peak_courant;
+    var mass = health.mass_error, spikes = health.spikes;
+    box.appendChild(dom.facts([
+      ["Time step (min / median / max)", step.steps ? [step.min, step.median, step.max].map(function (value) {
+        return dom.number(value, 4);
+      }).join(" / ") + " s" : ""],
+      ["Steps", dom.number(step.steps, 0) + " (" + dom.number(limited.courant, 0) + " set by the Courant condition, " +
+                dom.number(limited.maximum_step, 0) + " by the largest step, " +
+                dom.number(limited.recording_time, 0) + " cut to a recording time)"],
+      ["Peak Courant number", courant ? dom.number(courant.value, 3) + " (CFL " + dom.number(health.cfl, 2) +
+        ") at triangle " + courant.triangle + ", " + place(courant) : ""],
+      ["Mass error at the end", mass.final_pct === null ? "" : percent(mass.final_pct) + " (healthy within ±" +
+        dom.number(mass.healthy_line_pct, 1) + " %)"],
+      ["Largest mass error", mass.largest_abs_pct === null ? "" : percent(mass.largest_abs_pct) + " at " +
+        dom.duration(mass.largest_at_t)],
+      ["Speed spikes", spikes.speed_cells + " triangles over " + dom.number(spikes.speed_jump_threshold_m_s) +
+        " m/s, away and back between recordings (largest " + dom.number(spikes.largest_speed_jump_m_s, 3) + " m/s)"],
+      ["Depth spikes", spikes.depth_cells + " triangles over " + dom.number(spikes.depth_jump_threshold_m) +
+        " m, away and back between recordings (largest " + dom.number(spikes.largest_depth_jump_m, 3) + " m)"]
+    ]));
+    box.appendChild(placesTable("Where the time step was limited", "run-health-limiting",
+      ["Triangle", "x", "y", "Radius (m)", "Share of steps"], health.limiting_triangles.map(function (t) {
+        return [t.triangle, dom.number(t.x, 1), dom.number(t.y, 1), dom.number(t.radius_m, 3),
+                dom.number(100 * t.share, 1) + " %"];
+      })));
+    if (spikes.worst.length) {
+      box.appendChild(placesTable("Largest spikes", "run-health-spikes", ["Kind", "Triangle", "x", "y", "t", "Jump"],
+        spikes.worst.map(function (s) {
+          return [s.kind, s.triangle, dom.number(s.x, 1), dom.number(s.y, 1), dom.duration(s.t),
+                  dom.number(s.jump, 3) + (s.kind === "speed" ? " m/s" : " m")];
+        })));
+    }
+    box.appendChild(massErrorChart(mass));
+    return kit.section("Model health", [box]);
+  }
+
+  // A percentage as small as a healthy model's mass error (1e-9 %) is shown, not rounded away to 0.
+  function percent(value) {
+    var size = Math.abs(value);
+    return (size && size < 0.001 ? Number(value).toExponential(2) : dom.number(value, 3)) + " %";
+  }
+
+  function place(where) {
+    return "(" + dom.number(where.x, 1) + ", " + dom.number(where.y, 1) + ")" +
+      (where.t === null ? "" : " at " + dom.duration(where.t));
+  }
+
+  function placesTable(title, id, headings, rows) {
+    var head = dom.el("tr", {}, headings.map(function (text) { return dom.el("th", { text: text }); }));
+    var body = rows.map(function (cells) {
+      return dom.el("tr", {}, cells.map(function (text) { return dom.el("td", { text: text }); }));
+    });
+    return dom.el("div", { "class": "scroll" }, [dom.el("h4", { text: title }),
+      dom.el("table", { "class": "properties", id: id }, [dom.el("thead", {}, [head]), dom.el("tbody", {}, body)])]);
+  }
+
+  function massErrorChart(mass) {
+    var points = mass.series.t.map(function (t, index) { return { x: t, y: mass.series.error_pct[index] }; });
+    var figure = dom.el("figure", { "class": "chart-box", id: "run-health-mass-error" });
+    figure.appendChild(H.chart.line(points, { title: "Cumulative mass error over time", units: "%",
+      xLabel: "seconds from the start", guides: [-mass.healthy_line_pct, mass.healthy_line_pct] }));
+    figure.appendChild(dom.el("figcaption", { text: "Cumulative mass error (% of the water that came in) over " +
+      "time; the dashed lines are the ±" + dom.number(mass.healthy_line_pct, 1) + " % of a healthy model." }));
+    return figure;
   }
 
   function logTail(run) {
