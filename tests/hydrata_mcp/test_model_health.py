@@ -5,7 +5,7 @@ same scenario at two resolutions gives the change in peak depth at each gauge (m
 import asyncio
 
 import pytest
-from openapi_schema_validator import OAS30Validator
+from openapi_schema_validator import OAS31Validator
 from rest_framework.test import APIClient
 
 from tests.factories import make_grant
@@ -22,7 +22,7 @@ GAUGES = {"middle": {"x": 251100.0, "y": 6271900.0}, "north": {"x": 251100.0, "y
 def documented(answer: dict, route: str) -> None:
     document = APIClient().get("/api/v2/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     declared = document["paths"][route]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
-    OAS30Validator({**declared, "components": document["components"]}).validate(answer)
+    OAS31Validator({**declared, "components": document["components"]}).validate(answer)
 
 
 def test_a_real_run_answers_is_it_healthy_with_a_verdict_and_the_evidence_and_a_coarser_mesh_what_it_changes(
