@@ -6,6 +6,7 @@ The extensions name their authentication classes by dotted path, so this module 
 from typing import Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 ERROR_STATUSES = ("400", "401", "402", "403", "404", "405", "409", "413", "415", "422", "429")
@@ -95,3 +96,14 @@ class SchemaDocsView(SpectacularSwaggerSplitView):
 
     grant_levels = {"GET": "read"}
     template_name = "core/swagger_ui.html"
+
+
+class PageSchema(AutoSchema):
+    """The schema of a view whose GET answers a page as a contract model (`RunPage`, `ScenarioPage`...): its
+    operation is named a list (`..._list`), as drf-spectacular names a list it pages itself."""
+
+    def get_operation_id(self) -> str:
+        operation_id = super().get_operation_id()
+        if self.method == "GET" and operation_id.endswith("_retrieve"):
+            return operation_id.removesuffix("_retrieve") + "_list"
+        return operation_id

@@ -1,10 +1,12 @@
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from hydrata.anuga.selectors.datasets import dataset_visible_get
+from hydrata.core.answers import answer
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata.uploads.api.serializers import DatasetOutput
+from hydrata_contract.answers.datasets import DatasetDetail
 
 
 class DatasetDetailView(APIView):
@@ -12,7 +14,7 @@ class DatasetDetailView(APIView):
 
     grant_levels = {"GET": "read"}
 
-    @extend_schema(responses={200: inline_serializer("DatasetDetail", {"dataset": DatasetOutput()})})
+    @extend_schema(responses={200: DatasetDetail})
     def get(self, request: AuthenticatedRequest, dataset_id: int) -> Response:
         dataset = dataset_visible_get(user=request.user, dataset_id=dataset_id)
-        return Response({"dataset": DatasetOutput(dataset).data})
+        return Response(answer(DatasetDetail, {"dataset": DatasetOutput(dataset).data}))
