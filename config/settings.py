@@ -230,9 +230,6 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # Choice sets that share a field name (status, kind) get a name each.
     "ENUM_NAME_OVERRIDES": {
-        "RunStatusEnum": "hydrata_contract.states.RunStatus.choices",
-        "TerrainStatusEnum": "hydrata_contract.states.TerrainStatus.choices",
-        "InputKindEnum": "hydrata_contract.inputs.InputKind.choices",
         "SeriesTypeEnum": "hydrata_contract.inputs.SeriesType.choices",
         "GrantKindEnum": "hydrata_contract.grants.GrantKind.choices",
         "GrantLevelEnum": "hydrata_contract.grants.GrantLevel.choices",

@@ -2,6 +2,7 @@ from django.conf import settings
 from django.db import models
 
 from hydrata_contract.inputs import InputKind, SeriesType
+from hydrata_contract.projects import ProjectRole
 from hydrata_contract.states import RunStatus, TerrainStatus
 
 
@@ -31,16 +32,10 @@ class Project(models.Model):
         return self.name
 
 
-class ProjectRole(models.TextChoices):
-    OWNER = "owner", "Owner"
-    EDITOR = "editor", "Editor"
-    VIEWER = "viewer", "Viewer"
-
-
 class ProjectMembership(models.Model):
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="project_memberships")
-    role = models.CharField(max_length=10, choices=ProjectRole.choices)
+    role = models.CharField(max_length=10, choices=ProjectRole.choices())
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["project", "user"], name="one_membership_per_user")]

@@ -6,7 +6,10 @@ The extensions name their authentication classes by dotted path, so this module 
 from typing import Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from hydrata.core.pagination import PAGE_PARAMETERS
 
 ERROR_STATUSES = ("400", "401", "402", "403", "404", "405", "409", "413", "415", "422", "429")
 ERROR_BODY = {
@@ -95,3 +98,19 @@ class SchemaDocsView(SpectacularSwaggerSplitView):
 
     grant_levels = {"GET": "read"}
     template_name = "core/swagger_ui.html"
+
+
+class PageSchema(AutoSchema):
+    """The schema of a view whose GET answers a page as a contract model (`RunPage`, `ScenarioPage`...): its
+    operation is named a list (`..._list`) and takes `page` and `page_size`, as drf-spectacular describes a list
+    it pages itself."""
+
+    def get_override_parameters(self) -> list:
+        paging = PAGE_PARAMETERS if self.method == "GET" else []
+        return [*super().get_override_parameters(), *paging]
+
+    def get_operation_id(self) -> str:
+        operation_id = super().get_operation_id()
+        if self.method == "GET" and operation_id.endswith("_retrieve"):
+            return operation_id.removesuffix("_retrieve") + "_list"
+        return operation_id

@@ -301,3 +301,21 @@ class RunImpact(Answer):
     s3_impact_depth_url: str | None = Field(default=None, description="A signed download link; agents only.")
     s3_impact_stage_url: str | None = Field(default=None, description="A signed download link; agents only.")
     image: Picture
+
+
+class RunCompact(Withheld):
+    """run_compact: the latest run as a scenario's answer carries it. In a page of scenarios a public reader's has
+    the withheld fields empty (see `withheld`)."""
+
+    id: int
+    status: RunStatus
+    error_message: str
+    user_message: str
+    mesh_triangle_count: int | None
+    created_at: datetime
+
+
+class BuiltRun(RunCompact):
+    """The run a build request made or found (ScenarioBuildView)."""
+
+    mesh_triangle_count_estimate: int | None

@@ -14,6 +14,7 @@ from hydrata.anuga.models import Project, Scenario
 from hydrata.anuga.selectors import scenarios
 from hydrata.anuga.selectors.projects import project_get, project_get_writable
 from hydrata.core.requests import authenticated_user
+from hydrata.core.schema import PageSchema
 from hydrata_contract.links import Panel
 
 PROJECT_URL_KWARG = "project_id"
@@ -51,6 +52,7 @@ class ProjectListView(ProjectScopedView, GenericAPIView):
     client hands people that link even when the page is empty."""
 
     list_panel: Panel
+    schema = PageSchema()
 
     def get_paginated_response(self, data: Any) -> Response:
         response = super().get_paginated_response(data)

@@ -4,12 +4,13 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from hydrata.anuga.api import schemas
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.selectors.map_geometry import input_layer_features, scenario_mesh
 from hydrata.anuga.selectors.model_inputs import input_layer_get
 from hydrata.compute.numbers import finite_number
+from hydrata.core.answers import answer
 from hydrata.core.errors import ValidationFailed
+from hydrata_contract.answers import inputs, scenarios
 from hydrata_contract.errors import ErrorCode
 
 
@@ -17,10 +18,10 @@ class InputLayerFeaturesView(ProjectScopedView):
     grant_levels = {"GET": "read"}
     kind: str = ""
 
-    @extend_schema(responses={200: schemas.LayerFeatures})
+    @extend_schema(responses={200: inputs.LayerFeatures})
     def get(self, request: Request, layer_id: int) -> Response:
         layer = input_layer_get(project=self.project, kind=self.kind, layer_id=layer_id)
-        return Response(input_layer_features(layer=layer))
+        return Response(answer(inputs.LayerFeatures, input_layer_features(layer=layer)))
 
 
 def bounds_of(text: str) -> tuple[float, float, float, float] | None:
@@ -47,9 +48,9 @@ class ScenarioMeshView(ProjectScopedView):
                 "bbox", str, description="west,south,east,north in degrees: also the triangles' edges in that window."
             )
         ],
-        responses={200: schemas.ScenarioMesh},
+        responses={200: scenarios.ScenarioMesh},
     )
     def get(self, request: Request, scenario_id: int) -> Response:
         scenario = self.scenario_get(scenario_id)
         bounds = bounds_of(request.query_params.get("bbox", ""))
-        return Response(scenario_mesh(scenario=scenario, bounds_wgs84=bounds))
+        return Response(answer(scenarios.ScenarioMesh, scenario_mesh(scenario=scenario, bounds_wgs84=bounds)))

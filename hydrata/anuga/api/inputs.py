@@ -4,14 +4,15 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from hydrata.anuga.api import schemas
 from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
 from hydrata.anuga.api.serializers import InputLayerOutput
 from hydrata.anuga.models import InputLayer
 from hydrata.anuga.selectors.model_inputs import input_layer_get, input_layers_of
 from hydrata.anuga.selectors.scenarios import input_layer_forcing
 from hydrata.anuga.services.inputs import input_layer_attach
+from hydrata.core.answers import answer
 from hydrata.core.requests import AuthenticatedRequest
+from hydrata_contract.answers import inputs as answers
 from hydrata_contract.inputs import InputKind
 from hydrata_contract.links import Panel
 
@@ -37,28 +38,30 @@ class InputLayerListView(ProjectListView):
     list_panel = Panel.INPUTS
     kind: str = ""
 
-    @extend_schema(responses={200: InputLayerOutput(many=True)})
+    @extend_schema(responses={200: answers.InputLayerPage})
     def get(self, request: AuthenticatedRequest) -> Response:
         page = self.paginate_queryset(input_layers_of(project=self.project, kind=self.kind))
-        return self.get_paginated_response(InputLayerOutput(page, many=True).data)
+        response = self.get_paginated_response(InputLayerOutput(page, many=True).data)
+        answer(answers.InputLayerPage, response.data)
+        return response
 
 
 class InputLayerDetailView(ProjectScopedView):
     grant_levels = {"GET": "read", "PATCH": "draft"}
     kind: str = ""
 
-    @extend_schema(responses={200: schemas.InputLayerDetail})
+    @extend_schema(responses={200: answers.InputLayerDetail})
     def get(self, request: AuthenticatedRequest, layer_id: int) -> Response:
         layer = input_layer_get(project=self.project, kind=self.kind, layer_id=layer_id)
-        return Response(_detail(layer))
+        return Response(answer(answers.InputLayerDetail, _detail(layer)))
 
-    @extend_schema(request=AttachInput, responses={200: schemas.InputLayerDetail})
+    @extend_schema(request=AttachInput, responses={200: answers.InputLayerDetail})
     def patch(self, request: AuthenticatedRequest, layer_id: int) -> Response:
         layer = input_layer_get(project=self.project, kind=self.kind, layer_id=layer_id)
         data = AttachInput(data=request.data)
         data.is_valid(raise_exception=True)
         layer = input_layer_attach(layer=layer, user=request.user, dataset_id=data.validated_data["gn_layer"])
-        return Response(_detail(layer))
+        return Response(answer(answers.InputLayerDetail, _detail(layer)))
 
 
 def _detail(layer: InputLayer) -> dict[str, Any]:
@@ -73,9 +76,9 @@ class AllInputsView(ProjectScopedView):
 
     grant_levels = {"GET": "read"}
 
-    @extend_schema(responses={200: schemas.InputsByKind})
+    @extend_schema(responses={200: answers.InputsByKind})
     def get(self, request: AuthenticatedRequest) -> Response:
         grouped: dict[str, list] = {kind: [] for kind in InputKind.values()}
         for row in InputLayerOutput(input_layers_of(project=self.project), many=True).data:
             grouped[row["kind"]].append(row)
-        return Response(grouped)
+        return Response(answer(answers.InputsByKind, grouped))

@@ -4,39 +4,46 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from hydrata.anuga.api import schemas
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.api.serializers import ProjectCreateInput, ProjectOutput
 from hydrata.anuga.selectors.projects import project_for_map, projects_visible_to, roles_for
 from hydrata.anuga.services.projects import project_create
+from hydrata.core.answers import answer
 from hydrata.core.requests import AuthenticatedRequest
+from hydrata.core.schema import PageSchema
+from hydrata_contract.answers import projects as answers
+from hydrata_contract.projects import ProjectRole
 
 
 class ProjectListCreateView(GenericAPIView):
     grant_levels = {"GET": "read", "POST": "draft"}
+    schema = PageSchema()
 
-    @extend_schema(responses={200: ProjectOutput(many=True)})
+    @extend_schema(responses={200: answers.ProjectPage})
     def get(self, request: AuthenticatedRequest) -> Response:
         page = self.paginate_queryset(projects_visible_to(user=request.user))
         roles = roles_for(user=request.user, project_ids=[p.pk for p in page or []])
-        return self.get_paginated_response(ProjectOutput(page, many=True, context={"roles": roles}).data)
+        response = self.get_paginated_response(ProjectOutput(page, many=True, context={"roles": roles}).data)
+        answer(answers.ProjectPage, response.data)
+        return response
 
-    @extend_schema(request=ProjectCreateInput, responses={201: ProjectOutput})
+    @extend_schema(request=ProjectCreateInput, responses={201: answers.Project})
     def post(self, request: AuthenticatedRequest) -> Response:
         data = ProjectCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         project = project_create(owner=request.user, **data.validated_data)
-        roles = {project.pk: "owner"}
-        return Response(ProjectOutput(project, context={"roles": roles}).data, status=status.HTTP_201_CREATED)
+        roles = {project.pk: ProjectRole.OWNER}
+        created = ProjectOutput(project, context={"roles": roles}).data
+        return Response(answer(answers.Project, created), status=status.HTTP_201_CREATED)
 
 
 class ProjectDetailView(ProjectScopedView):
     grant_levels = {"GET": "read"}
 
-    @extend_schema(responses={200: ProjectOutput})
+    @extend_schema(responses={200: answers.Project})
     def get(self, request: AuthenticatedRequest) -> Response:
         roles = roles_for(user=request.user, project_ids=[self.project.pk])
-        return Response(ProjectOutput(self.project, context={"roles": roles}).data)
+        return Response(answer(answers.Project, ProjectOutput(self.project, context={"roles": roles}).data))
 
 
 class MapDetailView(APIView):
@@ -44,14 +51,13 @@ class MapDetailView(APIView):
 
     grant_levels = {"GET": "read"}
 
-    @extend_schema(responses={200: schemas.MapDetail})
+    @extend_schema(responses={200: answers.MapDetail})
     def get(self, request: AuthenticatedRequest, map_id: int) -> Response:
         project = project_for_map(user=request.user, map_id=map_id)
         roles = roles_for(user=request.user, project_ids=[project.pk])
-        return Response(
-            {
-                "id": map_id,
-                "title": project.base_map.title,
-                "project": ProjectOutput(project, context={"roles": roles}).data,
-            }
-        )
+        detail = {
+            "id": map_id,
+            "title": project.base_map.title,
+            "project": ProjectOutput(project, context={"roles": roles}).data,
+        }
+        return Response(answer(answers.MapDetail, detail))

@@ -18,7 +18,6 @@ from hydrata.anuga.selectors.runs import phase_of, run_get, runs_of
 from hydrata.anuga.services.runs import run_cancel, run_retry, run_start
 from hydrata.core.answers import answer
 from hydrata.core.errors import Conflict, NotFound
-from hydrata.core.pagination import PAGE_PARAMETERS
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata_contract.answers import runs as answers
 from hydrata_contract.compute import ComputeBackend
@@ -232,11 +231,7 @@ class ProjectRunsView(ProjectListView):
     list_panel = Panel.RUN
 
     @extend_schema(
-        operation_id="anuga_projects_runs_list",
-        parameters=[
-            OpenApiParameter("status", str, enum=RunStatus.values(), description="Only runs in this state."),
-            *PAGE_PARAMETERS,
-        ],
+        parameters=[OpenApiParameter("status", str, enum=RunStatus.values(), description="Only runs in this state.")],
         responses={200: answers.RunPage},
     )
     def get(self, request: AuthenticatedRequest) -> Response:

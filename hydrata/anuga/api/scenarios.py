@@ -1,11 +1,10 @@
 from typing import Any
 
 from django.contrib.auth.models import User
-from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from hydrata.anuga.api import schemas
 from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
 from hydrata.anuga.api.runs import run_answer
 from hydrata.anuga.links import scenario_link
@@ -21,17 +20,13 @@ from hydrata.anuga.selectors.scenarios import (
 )
 from hydrata.anuga.services.build import scenario_build_request
 from hydrata.anuga.services.scenarios import scenario_clone, scenario_create, scenario_update
+from hydrata.core.answers import answer
 from hydrata.core.limits import DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH
 from hydrata.core.requests import AuthenticatedRequest
+from hydrata_contract.answers import scenarios as answers
 from hydrata_contract.links import Panel
 
 REFERENCES = ("terrain", *Scenario.INPUT_FIELDS)
-# A member reads the scenario in full; a non-member of a public project its published part (`reduced`).
-SCENARIO_READ = PolymorphicProxySerializer(
-    component_name="ScenarioRead",
-    serializers=[schemas.ScenarioDetail, schemas.ScenarioPublic],
-    resource_type_field_name=None,
-)
 
 
 class ScenarioInput(serializers.Serializer):
@@ -127,20 +122,23 @@ class ScenarioListCreateView(ProjectListView):
     grant_levels = {"GET": "read", "POST": "draft"}
     list_panel = Panel.SCENARIO
 
-    @extend_schema(responses={200: schemas.ScenarioSummary(many=True)})
+    @extend_schema(responses={200: answers.ScenarioPage})
     def get(self, request: AuthenticatedRequest) -> Response:
         page = self.paginate_queryset(scenarios_of(project=self.project).prefetch_related("runs"))
         in_full = reads_in_full(user=request.user, project_id=self.project.pk)
-        return self.get_paginated_response([_compact(s, in_full=in_full) for s in page or []])
+        response = self.get_paginated_response([_compact(s, in_full=in_full) for s in page or []])
+        answer(answers.ScenarioPage, response.data)
+        return response
 
-    @extend_schema(request=ScenarioInput, responses={201: schemas.ScenarioDetail})
+    @extend_schema(request=ScenarioInput, responses={201: answers.ScenarioDetail})
     def post(self, request: AuthenticatedRequest) -> Response:
         data = ScenarioInput(data=request.data)
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
         references = {name: fields.pop(name) for name in REFERENCES if name in fields}
         scenario = scenario_create(project=self.project, user=request.user, **fields, **references)
-        return Response(scenario_detail(scenario, user=request.user), status=status.HTTP_201_CREATED)
+        detail = scenario_detail(scenario, user=request.user)
+        return Response(answer(answers.ScenarioDetail, detail), status=status.HTTP_201_CREATED)
 
 
 def _compact(scenario: Scenario, *, in_full: bool) -> dict[str, Any]:
@@ -163,43 +161,42 @@ def _compact(scenario: Scenario, *, in_full: bool) -> dict[str, Any]:
 class ScenarioDetailView(ProjectScopedView):
     grant_levels = {"GET": "read", "PATCH": "draft"}
 
-    @extend_schema(responses={200: SCENARIO_READ})
+    @extend_schema(responses={200: answers.ScenarioRead})
     def get(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
-        return Response(_shape(request, self.scenario_get(scenario_id)))
+        return Response(answer(answers.ScenarioRead, _shape(request, self.scenario_get(scenario_id))))
 
-    @extend_schema(request=ScenarioInput, responses={200: schemas.ScenarioDetail})
+    @extend_schema(request=ScenarioInput, responses={200: answers.ScenarioDetail})
     def patch(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
         scenario = self.scenario_get(scenario_id)
         data = ScenarioInput(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         changes = {name: value for name, value in data.validated_data.items() if name in request.data}
         scenario = scenario_update(scenario=scenario, changes=changes)
-        return Response(scenario_detail(scenario, user=request.user))
+        return Response(answer(answers.ScenarioDetail, scenario_detail(scenario, user=request.user)))
 
 
 class ScenarioCloneView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
-    @extend_schema(request=CloneInput, responses={201: schemas.ScenarioDetail})
+    @extend_schema(request=CloneInput, responses={201: answers.ScenarioDetail})
     def post(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
         scenario = self.scenario_get(scenario_id)
         data = CloneInput(data=request.data)
         data.is_valid(raise_exception=True)
         clone = scenario_clone(scenario=scenario, user=request.user, **data.validated_data)
-        return Response(scenario_detail(clone, user=request.user), status=status.HTTP_201_CREATED)
+        detail = scenario_detail(clone, user=request.user)
+        return Response(answer(answers.ScenarioDetail, detail), status=status.HTTP_201_CREATED)
 
 
 class ScenarioBuildView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
-    @extend_schema(request=None, responses={202: schemas.ScenarioBuild})
+    @extend_schema(request=None, responses={202: answers.ScenarioBuild})
     def post(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
         scenario = self.scenario_get(scenario_id)
         run = scenario_build_request(scenario=scenario, user=request.user)
-        return Response(
-            {
-                "run": {**(run_compact(run) or {}), "mesh_triangle_count_estimate": run.mesh_triangle_count_estimate},
-                "scenario": scenario.pk,
-            },
-            status=status.HTTP_202_ACCEPTED,
-        )
+        built = {
+            "run": {**(run_compact(run) or {}), "mesh_triangle_count_estimate": run.mesh_triangle_count_estimate},
+            "scenario": scenario.pk,
+        }
+        return Response(answer(answers.ScenarioBuild, built), status=status.HTTP_202_ACCEPTED)

@@ -5,6 +5,7 @@ from hydrata.anuga.links import input_row_link, project_link, terrain_link
 from hydrata.anuga.models import InputLayer, Project, Terrain
 from hydrata.core.links import MapLinkField
 from hydrata.storage import get_storage
+from hydrata_contract.projects import Visibility
 from hydrata_contract.states import TerrainStatus
 
 
@@ -37,11 +38,11 @@ class ProjectOutput(serializers.ModelSerializer):
         ]
 
     def get_visibility(self, project: Project) -> str:
-        return "public" if project.is_public else "private"
+        return Visibility.PUBLIC if project.is_public else Visibility.PRIVATE
 
     def get_role(self, project: Project) -> str | None:
         roles: dict[int, str] = self.context.get("roles", {})
-        return roles.get(project.pk) or ("public" if project.is_public else None)
+        return roles.get(project.pk) or (Visibility.PUBLIC if project.is_public else None)
 
 
 class TerrainOutput(serializers.ModelSerializer):

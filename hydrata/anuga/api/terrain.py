@@ -1,17 +1,21 @@
+from typing import Any
+
 from django.conf import settings
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
 from hydrata.agents.permissions import signed_links_for
-from hydrata.anuga.api import schemas
 from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
 from hydrata.anuga.api.serializers import TerrainOutput
+from hydrata.anuga.models import Terrain
 from hydrata.anuga.selectors.model_inputs import terrain_get, terrains_of
 from hydrata.anuga.services.terrain import terrain_upload_direct, terrain_upload_finalize, terrain_upload_presign
+from hydrata.core.answers import answer
 from hydrata.core.errors import ValidationFailed
 from hydrata.core.requests import AuthenticatedRequest
+from hydrata_contract.answers import terrain as answers
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.links import Panel
 
@@ -28,46 +32,58 @@ class FinalizeInput(serializers.Serializer):
     title = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 
+@extend_schema_serializer(component_name="TerrainUpload")
+class TerrainUploadForm(serializers.Serializer):
+    """TerrainDirectUploadView's multipart form, for the schema: the view reads `file` and `title` itself, so that a
+    missing file is FILE_MISSING."""
+
+    file = serializers.FileField(help_text="The GeoTIFF.")
+    title = serializers.CharField(required=False, allow_blank=True)
+
+
 def _links(request: AuthenticatedRequest) -> dict[str, bool]:
     return {"signed_links": signed_links_for(request)}
+
+
+def _terrain(request: AuthenticatedRequest, terrain: Terrain) -> dict[str, Any]:
+    return TerrainOutput(terrain, context=_links(request)).data
 
 
 class TerrainPresignView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
-    @extend_schema(request=PresignInput, responses={200: schemas.TerrainPresign})
+    @extend_schema(request=PresignInput, responses={200: answers.TerrainPresign})
     def post(self, request: AuthenticatedRequest) -> Response:
         data = PresignInput(data=request.data)
         data.is_valid(raise_exception=True)
         upload, url = terrain_upload_presign(project=self.project, user=request.user, **data.validated_data)
-        return Response(
-            {
-                "upload_url": url,
-                "staging_key": upload.staging_key,
-                "process_id": str(upload.process_id),
-                "expires_in": settings.HYDRATA_UPLOAD_URL_EXPIRY_SECONDS,
-                "method": "PUT",
-                "headers": {"Content-Type": upload.content_type},
-            }
-        )
+        presigned = {
+            "upload_url": url,
+            "staging_key": upload.staging_key,
+            "process_id": str(upload.process_id),
+            "expires_in": settings.HYDRATA_UPLOAD_URL_EXPIRY_SECONDS,
+            "method": "PUT",
+            "headers": {"Content-Type": upload.content_type},
+        }
+        return Response(answer(answers.TerrainPresign, presigned))
 
 
 class TerrainFinalizeView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
-    @extend_schema(request=FinalizeInput, responses={202: schemas.Terrain})
+    @extend_schema(request=FinalizeInput, responses={202: answers.Terrain})
     def post(self, request: AuthenticatedRequest) -> Response:
         data = FinalizeInput(data=request.data)
         data.is_valid(raise_exception=True)
         terrain = terrain_upload_finalize(project=self.project, user=request.user, **data.validated_data)
-        return Response(TerrainOutput(terrain, context=_links(request)).data, status=status.HTTP_202_ACCEPTED)
+        return Response(answer(answers.Terrain, _terrain(request, terrain)), status=status.HTTP_202_ACCEPTED)
 
 
 class TerrainDirectUploadView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
     parser_classes = [MultiPartParser]
 
-    @extend_schema(request=schemas.TerrainUpload, responses={202: schemas.Terrain})
+    @extend_schema(request=TerrainUploadForm, responses={202: answers.Terrain})
     def post(self, request: AuthenticatedRequest) -> Response:
         uploaded = request.FILES.get("file")
         if uploaded is None:
@@ -78,24 +94,25 @@ class TerrainDirectUploadView(ProjectScopedView):
             uploaded_file=uploaded,
             title=str(request.data.get("title", "")) if isinstance(request.data, dict) else "",
         )
-        return Response(TerrainOutput(terrain, context=_links(request)).data, status=status.HTTP_202_ACCEPTED)
+        return Response(answer(answers.Terrain, _terrain(request, terrain)), status=status.HTTP_202_ACCEPTED)
 
 
 class TerrainListView(ProjectListView):
     grant_levels = {"GET": "read"}
     list_panel = Panel.TERRAIN
 
-    @extend_schema(responses={200: schemas.Terrain(many=True)})
+    @extend_schema(responses={200: answers.TerrainPage})
     def get(self, request: AuthenticatedRequest) -> Response:
         page = self.paginate_queryset(terrains_of(project=self.project))
-        return self.get_paginated_response(TerrainOutput(page, many=True, context=_links(request)).data)
+        response = self.get_paginated_response(TerrainOutput(page, many=True, context=_links(request)).data)
+        answer(answers.TerrainPage, response.data)
+        return response
 
 
 class TerrainDetailView(ProjectScopedView):
     grant_levels = {"GET": "read"}
 
-    @extend_schema(responses={200: schemas.Terrain})
+    @extend_schema(responses={200: answers.Terrain})
     def get(self, request: AuthenticatedRequest, terrain_id: int) -> Response:
-        return Response(
-            TerrainOutput(terrain_get(project=self.project, terrain_id=terrain_id), context=_links(request)).data
-        )
+        terrain = terrain_get(project=self.project, terrain_id=terrain_id)
+        return Response(answer(answers.Terrain, _terrain(request, terrain)))

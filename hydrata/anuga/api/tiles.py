@@ -7,7 +7,6 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from hydrata.anuga.api import schemas
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.api.runs import finished_run
 from hydrata.anuga.models import Terrain
@@ -15,8 +14,10 @@ from hydrata.anuga.selectors.model_inputs import terrain_get
 from hydrata.anuga.selectors.runs import run_get
 from hydrata.anuga.selectors.tiles import run_tile, run_tile_layers, terrain_tile, terrain_tile_layers
 from hydrata.compute.tiles import tile_address_problem
+from hydrata.core.answers import answer
 from hydrata.core.errors import Conflict, ValidationFailed
 from hydrata.core.requests import AuthenticatedRequest
+from hydrata_contract.answers.tiles import TileLayers
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.states import TerrainStatus
 
@@ -51,10 +52,10 @@ def png(content: bytes) -> HttpResponse:
 class RunTileLayersView(APIView):
     grant_levels = {"GET": "read"}
 
-    @extend_schema(responses={200: schemas.TileLayers})
+    @extend_schema(responses={200: TileLayers})
     def get(self, request: AuthenticatedRequest, run_id: int) -> Response:
         run = finished_run(run_get(user=request.user, run_id=run_id))
-        return Response({"id": run.pk, "results": run_tile_layers(run=run)})
+        return Response(answer(TileLayers, {"id": run.pk, "results": run_tile_layers(run=run)}))
 
 
 class RunTileView(APIView):
@@ -82,10 +83,10 @@ class ReadyTerrainView(ProjectScopedView):
 class TerrainTileLayersView(ReadyTerrainView):
     grant_levels = {"GET": "read"}
 
-    @extend_schema(responses={200: schemas.TileLayers})
+    @extend_schema(responses={200: TileLayers})
     def get(self, request: AuthenticatedRequest, terrain_id: int) -> Response:
         terrain = self.ready_terrain(terrain_id)
-        return Response({"id": terrain.pk, "results": terrain_tile_layers(terrain=terrain)})
+        return Response(answer(TileLayers, {"id": terrain.pk, "results": terrain_tile_layers(terrain=terrain)}))
 
 
 class TerrainTileView(ReadyTerrainView):

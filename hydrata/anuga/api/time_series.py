@@ -9,9 +9,11 @@ from hydrata.anuga.links import time_series_link
 from hydrata.anuga.models import TimeSeries
 from hydrata.anuga.selectors.model_inputs import time_series_applied, time_series_get, time_series_of
 from hydrata.anuga.services.time_series import time_series_create
+from hydrata.core.answers import answer
 from hydrata.core.limits import DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH
 from hydrata.core.links import MapLinkField
 from hydrata.core.requests import AuthenticatedRequest
+from hydrata_contract.answers import time_series as answers
 from hydrata_contract.inputs import SeriesType
 from hydrata_contract.links import Panel
 
@@ -78,26 +80,34 @@ class TimeSeriesDetail(serializers.ModelSerializer):
         return time_series_applied(series=series)
 
 
+def series_detail(series: TimeSeries) -> dict[str, Any]:
+    """TimeSeriesDetail's answer (its `data` field hides the serializer's `.data` from the type checker)."""
+    return TimeSeriesDetail(series).to_representation(series)
+
+
 class TimeSeriesListCreateView(ProjectListView):
     grant_levels = {"GET": "read", "POST": "draft"}
     list_panel = Panel.TIME_SERIES
 
-    @extend_schema(responses={200: TimeSeriesSummary(many=True)})
+    @extend_schema(responses={200: answers.TimeSeriesPage})
     def get(self, request: AuthenticatedRequest) -> Response:
         page = self.paginate_queryset(time_series_of(project=self.project))
-        return self.get_paginated_response(TimeSeriesSummary(page, many=True).data)
+        response = self.get_paginated_response(TimeSeriesSummary(page, many=True).data)
+        answer(answers.TimeSeriesPage, response.data)
+        return response
 
-    @extend_schema(request=TimeSeriesInput, responses={201: TimeSeriesDetail})
+    @extend_schema(request=TimeSeriesInput, responses={201: answers.TimeSeriesDetail})
     def post(self, request: AuthenticatedRequest) -> Response:
         data = TimeSeriesInput(data=request.data)
         data.is_valid(raise_exception=True)
         series = time_series_create(project=self.project, user=request.user, **data.validated_data)
-        return Response(TimeSeriesDetail(series).data, status=status.HTTP_201_CREATED)
+        return Response(answer(answers.TimeSeriesDetail, series_detail(series)), status=status.HTTP_201_CREATED)
 
 
 class TimeSeriesDetailView(ProjectScopedView):
     grant_levels = {"GET": "read"}
 
-    @extend_schema(responses={200: TimeSeriesDetail})
+    @extend_schema(responses={200: answers.TimeSeriesDetail})
     def get(self, request: AuthenticatedRequest, series_id: int) -> Response:
-        return Response(TimeSeriesDetail(time_series_get(project=self.project, series_id=series_id)).data)
+        series = time_series_get(project=self.project, series_id=series_id)
+        return Response(answer(answers.TimeSeriesDetail, series_detail(series)))

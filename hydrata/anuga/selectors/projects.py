@@ -3,9 +3,10 @@
 from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
-from hydrata.anuga.models import Project, ProjectMembership, ProjectRole
+from hydrata.anuga.models import Project, ProjectMembership
 from hydrata.core.errors import Forbidden, NotFound
 from hydrata_contract.errors import ErrorCode
+from hydrata_contract.projects import ProjectRole
 
 WRITE_ROLES = {ProjectRole.OWNER, ProjectRole.EDITOR}
 

@@ -1,10 +1,11 @@
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from hydrata.anuga.models import Map, Project, ProjectMembership, ProjectRole
+from hydrata.anuga.models import Map, Project, ProjectMembership
 from hydrata.anuga.projections import projection_normalise
 from hydrata.core.errors import ValidationFailed
 from hydrata_contract.errors import ErrorCode
+from hydrata_contract.projects import ProjectRole
 
 MAX_PROJECT_NAME_LENGTH = 200
 

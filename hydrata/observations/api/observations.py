@@ -7,7 +7,6 @@ from hydrata.anuga.models import Project
 from hydrata.compute.numbers import NumberRefused, whole_number
 from hydrata.core.answers import answer
 from hydrata.core.errors import ValidationFailed
-from hydrata.core.pagination import PAGE_PARAMETERS
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata.observations.api.serializers import ObservationInput, ObservationOutput
 from hydrata.observations.models import FloodEvent, Observation
@@ -35,11 +34,7 @@ class ObservationListCreateView(ProjectListView):
     list_panel = Panel.OBSERVATIONS
 
     @extend_schema(
-        operation_id="anuga_projects_observations_list",
-        parameters=[
-            OpenApiParameter("event", int, description="Only the observations of this flood event."),
-            *PAGE_PARAMETERS,
-        ],
+        parameters=[OpenApiParameter("event", int, description="Only the observations of this flood event.")],
         responses={200: answers.ObservationPage},
     )
     def get(self, request: AuthenticatedRequest) -> Response:

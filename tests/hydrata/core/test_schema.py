@@ -88,8 +88,18 @@ def test_a_tile_is_declared_a_png_and_a_list_a_page_of_results():
 
     tile = paths["/api/v2/anuga/runs/{run_id}/tiles/{layer}/{z}/{x}/{y}.png"]["get"]["responses"]["200"]
     assert list(tile["content"]) == ["image/png"]
-    page = paths["/api/v2/anuga/projects/{project_id}/runs/"]["get"]["responses"]["200"]["content"]
-    assert page["application/json"]["schema"] == {"$ref": "#/components/schemas/RunPage"}  # the contract's page
+    for route, model in [
+        ("/api/v2/anuga/projects/", "ProjectPage"),
+        ("/api/v2/anuga/projects/{project_id}/runs/", "RunPage"),
+        ("/api/v2/anuga/projects/{project_id}/scenarios/", "ScenarioPage"),
+        ("/api/v2/anuga/projects/{project_id}/terrain/", "TerrainPage"),
+        ("/api/v2/anuga/projects/{project_id}/gauges/", "InputLayerPage"),
+        ("/api/v2/anuga/projects/{project_id}/time-series/", "TimeSeriesPage"),
+    ]:
+        listed = paths[route]["get"]
+        page = listed["responses"]["200"]["content"]["application/json"]["schema"]
+        assert page == {"$ref": f"#/components/schemas/{model}"}, route  # the contract's page
+        assert listed["operationId"].endswith("_list"), route
 
 
 def assert_answers_as_documented(document: dict, route: str, response) -> None:
