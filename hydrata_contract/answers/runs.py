@@ -4,7 +4,7 @@ over time, its preview, and its impact against another run."""
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from hydrata_contract.answers.base import Answer, Picture, Withheld, map_link
 from hydrata_contract.compute import ComputeBackend
@@ -157,7 +157,10 @@ class ModelHealth(Answer):
 
 
 class RunStatistics(Answer):
-    """compute/run_statistics.py: run_statistics. Every key may be missing from a run written before it existed."""
+    """compute/run_statistics.py: run_statistics. Every key may be missing from a run written before it existed,
+    and a run's statistics.json may hold keys of its own time: they pass through as written."""
+
+    model_config = ConfigDict(extra="allow")
 
     peak_depth_m: float | None = None
     peak_speed_m_s: float | None = None

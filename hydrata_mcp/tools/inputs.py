@@ -117,9 +117,9 @@ async def attach_input_layer(
 ) -> Attachment:
     """Attach a GeoJSON upload, once imported, to the project's default row of its kind; outcome attached,
     timed_out, upload_failed, no_default_row or no_dataset. Features per kind: boundary lines with
-    `boundary` (Reflective, Transmissive, Dirichlet with `stage` m or stage series name, NormalDepth with `slope`
+    `boundary` (Reflective, Transmissive, Dirichlet with `stage` (m or series name), NormalDepth with `slope`
     m/m) and `location` (External/Internal); friction polygons, `mannings`; inflow lines, `type` Surface and
-    `data` (m3/s or hydrograph name); rainfall polygons, `data` (mm/hr or hyetograph name); structure polygons,
+    `data` (m3/s or series name); rainfall polygons, `data` (mm/hr or series name); structure polygons,
     `method`; mesh_region polygons, `resolution`; gauge points, flow_line lines: unique `name`."""
     if kind in UNSUPPORTED_KINDS:
         raise ToolError(

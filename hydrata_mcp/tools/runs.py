@@ -14,7 +14,7 @@ from hydrata_contract.errors import ErrorCode
 from hydrata_mcp.client import PlatformClient, PlatformToolError, refusal_error
 from hydrata_mcp.handback import HandBack
 from hydrata_mcp.pagination import page_numbers
-from hydrata_mcp.tools.arguments import Page, PageSize, ProjectId
+from hydrata_mcp.tools.arguments import ComputeBackendChoice, Page, PageSize, ProjectId, RunStatusChoice
 from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
 
@@ -233,7 +233,7 @@ async def start_simulation(
     ctx: Context,
     scenario_id: Annotated[int, Field(ge=1, description="A built scenario (see build_scenario).")],
     compute_backend: Annotated[
-        ComputeBackend, Field(description="Where to compute; local is the platform's workers.")
+        ComputeBackendChoice, Field(description="Where to compute; local is the platform's workers.")
     ] = ComputeBackend.LOCAL,
 ) -> LaunchedRun:
     """Run a built scenario's ANUGA simulation. It SPENDS MONEY: only after the user reviewed the model and said
@@ -272,7 +272,7 @@ async def get_run(ctx: Context, run_id: RunId) -> Run:
 async def list_runs(
     ctx: Context,
     project_id: ProjectId,
-    status_filter: Annotated[states.RunStatus | None, Field(description="Only runs in this state.")] = None,
+    status_filter: Annotated[RunStatusChoice | None, Field(description="Only runs in this state.")] = None,
     page: Page = 1,
     page_size: PageSize = 100,
 ) -> RunList:

@@ -97,7 +97,6 @@ class ScenarioView(BaseModel):
     latest_run: RunSummary | None
     latest_run_is_valid: bool
     approval: Approval | None = Field(default=None, description="The engineer's sign-off of the current state.")
-    ui_url: str = Field(description="The scenario in the project's map.")
 
 
 class ScenarioRow(BaseModel):
@@ -174,9 +173,8 @@ def forcing_in_words(forcing: dict[str, Any]) -> str:
     return sentence + (f" It cannot apply: {' '.join(problems[:3])}" if problems else "")
 
 
-def _handback(view: ScenarioView, verb: str, forcing: dict[str, Any] | None = None) -> dict[str, Any]:
+def _handback(view: ScenarioView, link: str, verb: str, forcing: dict[str, Any] | None = None) -> dict[str, Any]:
     forcing = forcing or {}
-    link = view.ui_url
     estimate = view.mesh_triangle_count_estimate
     price = (
         f"about {estimate:,} triangles, estimated ${view.compute_cost_estimate} to run"
@@ -202,7 +200,7 @@ def _handback(view: ScenarioView, verb: str, forcing: dict[str, Any] | None = No
 
 def _handed_back(data: dict[str, Any], verb: str) -> ScenarioWithHandBack:
     view = scenario_view(data)
-    handback = _handback(view, verb, data.get("forcing"))
+    handback = _handback(view, data["ui_url"], verb, data.get("forcing"))
     return ScenarioWithHandBack(**(view.model_dump() | handback))
 
 
@@ -353,15 +351,16 @@ async def build_scenario(
     """Mesh a scenario and wait; outcome built, error, timed_out, refused (code, detail; ui_url when fixable in
     the map) or needs_confirmation (call again with confirm=true). A valid build is reused unless rebuild."""
     api = PlatformClient.for_context(ctx)
-    view = scenario_view((await api.get(_path(project_id, scenario_id))).data)
-    early = _build_without_posting(view, confirm=confirm, rebuild=rebuild)
+    read_first = (await api.get(_path(project_id, scenario_id))).data
+    view, link = scenario_view(read_first), read_first["ui_url"]  # the scenario's place in the map, all along
+    early = _build_without_posting(view, link, confirm=confirm, rebuild=rebuild)
     if early is not None:
         return early
     posted = False
     if not _in_flight(view):
         response = await api.post(f"{_path(project_id, scenario_id)}build/", allow=(409, 422))
         if response.status == 422:
-            return _refused(view, response.data)
+            return _refused(view, link, response.data)
         posted = response.status == 202
 
     async def read() -> ScenarioView:
@@ -375,14 +374,14 @@ async def build_scenario(
         timeout_seconds=timeout_seconds,
         poll_interval_seconds=poll_interval_seconds,
     )
-    return _built(waited.value, posted=posted, polls=waited.polls, elapsed=waited.elapsed_seconds)
+    return _built(waited.value, link, posted=posted, polls=waited.polls, elapsed=waited.elapsed_seconds)
 
 
 def _in_flight(view: ScenarioView) -> bool:
     return view.latest_run is not None and view.computed_status in BUILD_IN_FLIGHT
 
 
-def _build_without_posting(view: ScenarioView, *, confirm: bool, rebuild: bool) -> BuildResult | None:
+def _build_without_posting(view: ScenarioView, link: str, *, confirm: bool, rebuild: bool) -> BuildResult | None:
     if _in_flight(view):
         return None  # follow the build already running
     if (
@@ -391,13 +390,13 @@ def _build_without_posting(view: ScenarioView, *, confirm: bool, rebuild: bool) 
         and view.computed_status not in BUILD_FAILED
         and not rebuild
     ):
-        return _built(view, posted=False, polls=0, elapsed=0.0)
+        return _built(view, link, posted=False, polls=0, elapsed=0.0)
     if view.mesh_triangle_count_estimate is None:
         problem = view.mesh_estimate_problem or {
             "code": ErrorCode.NO_ESTIMATE,
             "detail": "The scenario has no estimate.",
         }
-        return _refused(view, problem | {"fixable_in_map": True})
+        return _refused(view, link, problem | {"fixable_in_map": True})
     if view.mesh_triangle_count_estimate > CONFIRM_ABOVE_TRIANGLES and not confirm:
         return BuildResult(
             outcome="needs_confirmation",
@@ -407,7 +406,7 @@ def _build_without_posting(view: ScenarioView, *, confirm: bool, rebuild: bool) 
             mesh_triangle_count_estimate=view.mesh_triangle_count_estimate,
             compute_cost_estimate=view.compute_cost_estimate,
             posted=False,
-            ui_url=view.ui_url,
+            ui_url=link,
             summary={
                 "mesh_triangle_count_estimate": view.mesh_triangle_count_estimate,
                 "compute_cost_estimate": view.compute_cost_estimate,
@@ -418,9 +417,9 @@ def _build_without_posting(view: ScenarioView, *, confirm: bool, rebuild: bool) 
     return None
 
 
-def _refused(view: ScenarioView, problem: dict[str, Any]) -> BuildResult:
+def _refused(view: ScenarioView, link: str, problem: dict[str, Any]) -> BuildResult:
     fixable = bool(problem.get("fixable_in_map"))
-    link = relink(view.ui_url, panel=Panel.INPUTS) if fixable else view.ui_url
+    link = relink(link, panel=Panel.INPUTS) if fixable else link
     return BuildResult(
         outcome="refused",
         computed_status=view.computed_status,
@@ -438,11 +437,11 @@ def _refused(view: ScenarioView, problem: dict[str, Any]) -> BuildResult:
     )
 
 
-def _built(view: ScenarioView, *, posted: bool, polls: int, elapsed: float) -> BuildResult:
+def _built(view: ScenarioView, link: str, *, posted: bool, polls: int, elapsed: float) -> BuildResult:
     run = view.latest_run
     status = view.computed_status
     outcome = "timed_out" if _in_flight(view) else (RunStatus.ERROR if status in BUILD_FAILED else RunStatus.BUILT)
-    link = relink(view.ui_url, run=run.id if run else None)
+    link = relink(link, run=run.id if run else None)
     count = run.mesh_triangle_count if run else None
     say = {
         RunStatus.BUILT: f"The scenario is built: a mesh of {count:,} triangles (estimated "
