@@ -19,8 +19,8 @@ MESH_REGION_INVALID = ErrorCode.MESH_REGION_INVALID
 CRS_UNKNOWN = ErrorCode.CRS_UNKNOWN
 
 
-class ModelGeometryError(Exception):
-    """The input features cannot become a mesh; `code` is for machines, `message` for the engineer."""
+class CodedError(Exception):
+    """A refusal of the maths: `code` is for machines, `message` for the engineer, `extra` for what else helps."""
 
     def __init__(self, code: ErrorCode, message: str, **extra: Any) -> None:
         super().__init__(message)
@@ -30,6 +30,10 @@ class ModelGeometryError(Exception):
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
+
+
+class ModelGeometryError(CodedError):
+    """The input features cannot become a mesh."""
 
 
 class GeoJSONRejected(Exception):
@@ -47,16 +51,8 @@ TERRAIN_NO_DISK_SPACE = ErrorCode.TERRAIN_NO_DISK_SPACE  # its working copy woul
 TERRAIN_OUTSIDE_BOUNDARY = ErrorCode.TERRAIN_OUTSIDE_BOUNDARY
 
 
-class TerrainFileError(Exception):
-    """A file cannot become terrain (or cover a model); `code` is for machines, `message` says why and what to do."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    def __str__(self) -> str:
-        return f"{self.code}: {self.message}"
+class TerrainFileError(CodedError):
+    """A file cannot become terrain (or cover a model); `message` says why and what to do."""
 
 
 class GridMismatch(Exception):
@@ -70,15 +66,6 @@ NEGATIVE_RAIN = ErrorCode.NEGATIVE_RAIN  # a rain intensity or depth below zero;
 INTERVAL_UNKNOWN = ErrorCode.INTERVAL_UNKNOWN  # rain in mm per interval on a single row: its interval has no length
 
 
-class SeriesUnitsError(Exception):
-    """A time series whose units or values the model cannot apply; `code` is for machines, `message` for the
-    engineer, `extra` holds `accepted` (the units that would do) or `row` (the position, in time order)."""
-
-    def __init__(self, code: ErrorCode, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.extra = extra
-
-    def __str__(self) -> str:
-        return f"{self.code}: {self.message}"
+class SeriesUnitsError(CodedError):
+    """A time series whose units or values the model cannot apply; `extra` holds `accepted` (the units that would
+    do) or `row` (the position, in time order)."""

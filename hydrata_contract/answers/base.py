@@ -22,3 +22,12 @@ class Withheld(Answer):
 class Picture(Answer):
     mime_type: str = Field(description="image/png")
     data: str = Field(description="Base64.")
+
+
+class Page(Answer):
+    """A page of results as the platform's paginator writes it; each page model adds its `results` (and, for a
+    project's things, the `ui_url` of the panel that shows them)."""
+
+    count: int
+    next: str | None
+    previous: str | None

@@ -5,7 +5,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from hydrata_contract.answers.base import Answer, map_link
+from hydrata_contract.answers.base import Answer, Page, map_link
 from hydrata_contract.inputs import InputKind
 
 
@@ -53,10 +53,7 @@ class InputLayerDetail(InputLayer):
     forcing: LayerForcing | None = Field(default=None, description="Rainfall and inflow rows only.")
 
 
-class InputLayerPage(Answer):
-    count: int
-    next: str | None
-    previous: str | None
+class InputLayerPage(Page):
     results: list[InputLayer]
     ui_url: str = Field(description="The map's Inputs panel.")
 

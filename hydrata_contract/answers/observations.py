@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
-from hydrata_contract.answers.base import Answer, map_link
+from hydrata_contract.answers.base import Answer, Page, map_link
 from hydrata_contract.observations import Quantity
 
 
@@ -59,10 +59,7 @@ class ObservationDetail(Answer):
     updated_at: datetime
 
 
-class ObservationPage(Answer):
-    count: int
-    next: str | None
-    previous: str | None
+class ObservationPage(Page):
     results: list[ObservationDetail]
     ui_url: str = Field(description="The map's Observations panel.")
 

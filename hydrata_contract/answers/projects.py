@@ -5,7 +5,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from hydrata_contract.answers.base import Answer, map_link
+from hydrata_contract.answers.base import Answer, Page, map_link
 from hydrata_contract.projects import ProjectRole, Visibility
 
 
@@ -26,10 +26,7 @@ class Project(Answer):
     updated_at: datetime
 
 
-class ProjectPage(Answer):
-    count: int
-    next: str | None
-    previous: str | None
+class ProjectPage(Page):
     results: list[Project]
 
 

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from hydrata_contract.answers.base import Answer, Picture, Withheld, map_link
+from hydrata_contract.answers.base import Answer, Page, Picture, Withheld, map_link
 from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.states import RunPhase, RunStatus
 
@@ -211,10 +211,7 @@ class RunDetail(RunState, ResultLayers):
     statistics: RunStatistics | None
 
 
-class RunPage(Answer):
-    count: int
-    next: str | None
-    previous: str | None
+class RunPage(Page):
     results: list[RunDetail]
     ui_url: str = Field(description="The map's Run panel.")
 

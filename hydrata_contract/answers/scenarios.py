@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, RootModel
 
-from hydrata_contract.answers.base import Answer, map_link
+from hydrata_contract.answers.base import Answer, Page, map_link
 from hydrata_contract.answers.runs import BuiltRun, RunCompact
 from hydrata_contract.states import RunStatus
 
@@ -63,10 +63,7 @@ class ScenarioSummary(Answer):
     updated_at: datetime
 
 
-class ScenarioPage(Answer):
-    count: int
-    next: str | None
-    previous: str | None
+class ScenarioPage(Page):
     results: list[ScenarioSummary]
     ui_url: str = Field(description="The map's Scenario panel.")
 

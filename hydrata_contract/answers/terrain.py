@@ -6,7 +6,7 @@ from uuid import UUID
 
 from pydantic import Field
 
-from hydrata_contract.answers.base import Answer, map_link
+from hydrata_contract.answers.base import Answer, Page, map_link
 from hydrata_contract.states import TerrainStatus
 
 
@@ -49,9 +49,6 @@ class Terrain(Answer):
     updated_at: datetime
 
 
-class TerrainPage(Answer):
-    count: int
-    next: str | None
-    previous: str | None
+class TerrainPage(Page):
     results: list[Terrain]
     ui_url: str = Field(description="The map's Terrain panel.")

@@ -5,7 +5,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from hydrata_contract.answers.base import Answer, map_link
+from hydrata_contract.answers.base import Answer, Page, map_link
 from hydrata_contract.inputs import SeriesType
 
 
@@ -57,9 +57,6 @@ class TimeSeriesDetail(TimeSeriesSummary):
     data: TimeSeriesRows
 
 
-class TimeSeriesPage(Answer):
-    count: int
-    next: str | None
-    previous: str | None
+class TimeSeriesPage(Page):
     results: list[TimeSeriesSummary]
     ui_url: str = Field(description="The map's Time series panel.")
