@@ -1,4 +1,4 @@
-"""What makes an observation usable (its CRS is checked by hydrata.anuga.projections): a place in the project CRS
+"""What makes an observation usable (its CRS is checked by hydrata.core.projections): a place in the project CRS
 inside the terrain, a finite value and a positive tolerance. Each problem is a (code, message) pair; a single
 write raises it, an import lists it per row."""
 

@@ -1,4 +1,5 @@
-"""The base of every API view whose route carries a project id (the idea of Sentry's ProjectEndpoint)."""
+"""The bases of the API views whose route carries a project id or a run id (the idea of Sentry's ProjectEndpoint):
+they resolve the object the caller may see before the handler runs, so no view looks anything up itself."""
 
 from typing import Any
 
@@ -9,15 +10,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from hydrata.anuga.links import project_link
-from hydrata.anuga.models import Project, Scenario
+from hydrata.anuga.models import Project, Run, Scenario
 from hydrata.anuga.selectors import scenarios
-from hydrata.anuga.selectors.projects import project_get, project_get_writable
+from hydrata.anuga.selectors.links import project_link
+from hydrata.anuga.selectors.projects import project_get, project_get_writable, reads_in_full
+from hydrata.anuga.selectors.runs import run_get
 from hydrata.core.requests import authenticated_user
 from hydrata.core.schema import PageSchema
 from hydrata_contract.links import Panel
 
 PROJECT_URL_KWARG = "project_id"
+RUN_URL_KWARG = "run_id"
 
 
 class ProjectScopedView(APIView):
@@ -58,3 +61,34 @@ class ProjectListView(ProjectScopedView, GenericAPIView):
         response = super().get_paginated_response(data)
         response.data["ui_url"] = project_link(self.project, self.list_panel)
         return response
+
+
+class RunScopedView(APIView):
+    """Resolves the route's run once, as `self.run`, before the handler runs (ProjectScopedView's twin for the
+    `runs/<run_id>/` routes).
+
+    A run of a project the caller cannot see is 404 RUN_NOT_FOUND. A method that changes the run needs a project
+    the caller may change (403 PROJECT_READ_ONLY otherwise), unless the view says its POST only reads the run
+    (`post_reads_run`: sampling it, comparing it with observations). As in ProjectScopedView this comes after
+    authentication and the grant-level check.
+    """
+
+    run: Run
+    post_reads_run = False
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        self.run_id = int(kwargs.pop(RUN_URL_KWARG))
+        return super().dispatch(request, *args, **kwargs)
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        if not hasattr(self, (request.method or "").lower()):
+            return  # DRF answers 405 next
+        user = authenticated_user(request)
+        self.run = run_get(user=user, run_id=self.run_id)
+        if request.method not in SAFE_METHODS and not (request.method == "POST" and self.post_reads_run):
+            project_get_writable(user=user, project_id=self.run.scenario.project_id)
+
+    def reads_in_full(self, request: Request) -> bool:
+        """Whether the caller reads this run's project in full (a public reader gets its published fields)."""
+        return reads_in_full(user=authenticated_user(request), project_id=self.run.scenario.project_id)

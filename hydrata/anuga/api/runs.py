@@ -6,18 +6,19 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from hydrata.agents.permissions import grant_of, signed_links_for
-from hydrata.anuga.api.base import ProjectListView
-from hydrata.anuga.links import run_link
-from hydrata.anuga.models import Run, Scenario
-from hydrata.anuga.projections import crs_code_validate
-from hydrata.anuga.run_impact import comparable, runs_impact
-from hydrata.anuga.run_results import preview_png, result_layers, sample
-from hydrata.anuga.run_series import run_time_series, series_chart_png
-from hydrata.anuga.selectors.projects import project_get_writable, projects_visible_to, reads_in_full
+from hydrata.anuga.api.base import ProjectListView, RunScopedView
+from hydrata.anuga.models import Run
+from hydrata.anuga.selectors.links import run_link
+from hydrata.anuga.selectors.projects import project_get_writable, reads_in_full
+from hydrata.anuga.selectors.run_results import preview_png, result_layers, sample
+from hydrata.anuga.selectors.run_series import run_time_series, series_chart_png
 from hydrata.anuga.selectors.runs import phase_of, run_get, runs_of
+from hydrata.anuga.selectors.scenarios import scenario_get_visible
+from hydrata.anuga.services.run_impact import comparable, runs_impact
 from hydrata.anuga.services.runs import run_cancel, run_retry, run_start
 from hydrata.core.answers import answer
-from hydrata.core.errors import Conflict, NotFound
+from hydrata.core.errors import Conflict
+from hydrata.core.projections import crs_code_validate
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata_contract.answers import runs as answers
 from hydrata_contract.compute import ComputeBackend
@@ -148,22 +149,10 @@ def run_answer(data: dict[str, Any], *, in_full: bool) -> dict[str, Any]:
     return {**withheld, **published, "reduced": True, "withheld": sorted(withheld)}
 
 
-def _readable_run(request: AuthenticatedRequest, run_id: int) -> tuple[Run, bool]:
-    """A run the caller may see, and whether they read it in full."""
-    run = run_get(user=request.user, run_id=run_id)
-    return run, reads_in_full(user=request.user, project_id=run.scenario.project_id)
-
-
 def _wall_seconds(run: Run) -> float | None:
     if run.started_at and run.finished_at:
         return round((run.finished_at - run.started_at).total_seconds(), 1)
     return None
-
-
-def _writable_run(request: AuthenticatedRequest, run_id: int) -> Run:
-    run = run_get(user=request.user, run_id=run_id)
-    project_get_writable(user=request.user, project_id=run.scenario.project_id)
-    return run
 
 
 class ScenarioRunView(APIView):
@@ -171,12 +160,7 @@ class ScenarioRunView(APIView):
 
     @extend_schema(request=StartInput, responses={202: answers.RunDetail})
     def post(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
-        scenario = Scenario.objects.filter(pk=scenario_id, project__in=projects_visible_to(user=request.user)).first()
-        if scenario is None:
-            raise NotFound(
-                f"Scenario {scenario_id} does not exist or is not visible to this caller.",
-                code=ErrorCode.SCENARIO_NOT_FOUND,
-            )
+        scenario = scenario_get_visible(user=request.user, scenario_id=scenario_id)
         project_get_writable(user=request.user, project_id=scenario.project_id)
         data = StartInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -185,43 +169,43 @@ class ScenarioRunView(APIView):
         return Response(answer(answers.RunDetail, detail), status=status.HTTP_202_ACCEPTED)
 
 
-class RunStatusView(APIView):
+class RunStatusView(RunScopedView):
     """Light by design: one indexed lookup joined to the caller's visible projects, and no write (stale runs are
     ended by the periodic sweep, anuga.runs_reap_stale)."""
 
     grant_levels = {"GET": "read"}
 
     @extend_schema(responses={200: answers.RunState})
-    def get(self, request: AuthenticatedRequest, run_id: int) -> Response:
-        run, in_full = _readable_run(request, run_id)
+    def get(self, request: AuthenticatedRequest) -> Response:
+        run, in_full = self.run, self.reads_in_full(request)
         return Response(answer(answers.RunState, run_answer(run_status(run), in_full=in_full)))
 
 
-class RunDetailView(APIView):
+class RunDetailView(RunScopedView):
     grant_levels = {"GET": "read"}
 
     @extend_schema(responses={200: answers.RunDetail})
-    def get(self, request: AuthenticatedRequest, run_id: int) -> Response:
-        run, in_full = _readable_run(request, run_id)
+    def get(self, request: AuthenticatedRequest) -> Response:
+        run, in_full = self.run, self.reads_in_full(request)
         detail = run_detail(run, signed_links=signed_links_for(request))
         return Response(answer(answers.RunDetail, run_answer(detail, in_full=in_full)))
 
 
-class RunCancelView(APIView):
+class RunCancelView(RunScopedView):
     grant_levels = {"POST": "launch"}
 
     @extend_schema(request=None, responses={202: answers.RunState})
-    def post(self, request: AuthenticatedRequest, run_id: int) -> Response:
-        run = run_cancel(run=_writable_run(request, run_id))
+    def post(self, request: AuthenticatedRequest) -> Response:
+        run = run_cancel(run=self.run)
         return Response(answer(answers.RunState, run_status(run)), status=status.HTTP_202_ACCEPTED)
 
 
-class RunRetryView(APIView):
+class RunRetryView(RunScopedView):
     grant_levels = {"POST": "launch"}
 
     @extend_schema(request=None, responses={202: answers.RunDetail})
-    def post(self, request: AuthenticatedRequest, run_id: int) -> Response:
-        retry = run_retry(run=_writable_run(request, run_id), user=request.user, grant=grant_of(request))
+    def post(self, request: AuthenticatedRequest) -> Response:
+        retry = run_retry(run=self.run, user=request.user, grant=grant_of(request))
         detail = run_detail(retry, signed_links=signed_links_for(request))
         return Response(answer(answers.RunDetail, detail), status=status.HTTP_202_ACCEPTED)
 
@@ -260,12 +244,12 @@ def finished_run(run: Run) -> Run:
     return run
 
 
-class RunResultsView(APIView):
+class RunResultsView(RunScopedView):
     grant_levels = {"GET": "read"}
 
     @extend_schema(responses={200: answers.RunResults})
-    def get(self, request: AuthenticatedRequest, run_id: int) -> Response:
-        run, in_full = _readable_run(request, run_id)
+    def get(self, request: AuthenticatedRequest) -> Response:
+        run, in_full = self.run, self.reads_in_full(request)
         finished_run(run)
         results = {
             "id": run.pk,
@@ -277,21 +261,22 @@ class RunResultsView(APIView):
         return Response(answer(answers.RunResults, run_answer(results, in_full=in_full)))
 
 
-class RunPreviewView(APIView):
+class RunPreviewView(RunScopedView):
     grant_levels = {"GET": "read"}
 
     @extend_schema(responses={200: answers.RunPreview})
-    def get(self, request: AuthenticatedRequest, run_id: int) -> Response:
-        run = finished_run(run_get(user=request.user, run_id=run_id))
+    def get(self, request: AuthenticatedRequest) -> Response:
+        run = finished_run(self.run)
         return Response(answer(answers.RunPreview, {"id": run.pk, "mime_type": "image/png", "data": preview_png(run)}))
 
 
-class RunSampleView(APIView):
+class RunSampleView(RunScopedView):
+    post_reads_run = True
     grant_levels = {"POST": "read"}
 
     @extend_schema(request=SampleInput, responses={200: answers.RunSample})
-    def post(self, request: AuthenticatedRequest, run_id: int) -> Response:
-        run = finished_run(run_get(user=request.user, run_id=run_id))
+    def post(self, request: AuthenticatedRequest) -> Response:
+        run = finished_run(self.run)
         data = SampleInput(data=request.data)
         data.is_valid(raise_exception=True)
         crs = data.validated_data["crs"] or run.scenario.project.projection
@@ -300,12 +285,13 @@ class RunSampleView(APIView):
         return Response(answer(answers.RunSample, sampled))
 
 
-class RunTimeSeriesView(APIView):
+class RunTimeSeriesView(RunScopedView):
+    post_reads_run = True
     grant_levels = {"POST": "read"}
 
     @extend_schema(request=TimeSeriesInput, responses={200: answers.RunTimeSeries})
-    def post(self, request: AuthenticatedRequest, run_id: int) -> Response:
-        run = run_get(user=request.user, run_id=run_id)
+    def post(self, request: AuthenticatedRequest) -> Response:
+        run = self.run
         data = TimeSeriesInput(data=request.data)
         data.is_valid(raise_exception=True)
         asked = data.validated_data
@@ -322,12 +308,12 @@ class RunTimeSeriesView(APIView):
         return Response(answer(answers.RunTimeSeries, {"id": run.pk, "crs": crs, "series": series, "chart": chart}))
 
 
-class RunImpactView(APIView):
+class RunImpactView(RunScopedView):
     grant_levels = {"GET": "read"}
 
     @extend_schema(responses={200: answers.RunImpact})
-    def get(self, request: AuthenticatedRequest, run_id: int, other_run_id: int) -> Response:
-        run = run_get(user=request.user, run_id=run_id)
+    def get(self, request: AuthenticatedRequest, other_run_id: int) -> Response:
+        run = self.run
         other = comparable(run, run_get(user=request.user, run_id=other_run_id))
         for finished in (run, other):
             finished_run(finished)

@@ -7,9 +7,9 @@ from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
 from hydrata.anuga.api.runs import run_answer
-from hydrata.anuga.links import scenario_link
 from hydrata.anuga.models import Run, Scenario
 from hydrata.anuga.selectors.approvals import approval_summary
+from hydrata.anuga.selectors.links import scenario_link
 from hydrata.anuga.selectors.projects import reads_in_full
 from hydrata.anuga.selectors.scenarios import (
     computed_status,

@@ -1,8 +1,8 @@
 from django.conf import settings
 from rest_framework import serializers
 
-from hydrata.anuga.links import input_row_link, project_link, terrain_link
 from hydrata.anuga.models import InputLayer, Project, Terrain
+from hydrata.anuga.selectors.links import input_row_link, project_link, terrain_link
 from hydrata.core.links import MapLinkField
 from hydrata.storage import get_storage
 from hydrata_contract.projects import Visibility

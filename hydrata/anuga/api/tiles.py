@@ -5,13 +5,11 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from hydrata.anuga.api.base import ProjectScopedView
+from hydrata.anuga.api.base import ProjectScopedView, RunScopedView
 from hydrata.anuga.api.runs import finished_run
 from hydrata.anuga.models import Terrain
 from hydrata.anuga.selectors.model_inputs import terrain_get
-from hydrata.anuga.selectors.runs import run_get
 from hydrata.anuga.selectors.tiles import run_tile, run_tile_layers, terrain_tile, terrain_tile_layers
 from hydrata.compute.tiles import tile_address_problem
 from hydrata.core.answers import answer
@@ -49,21 +47,21 @@ def png(content: bytes) -> HttpResponse:
     return response
 
 
-class RunTileLayersView(APIView):
+class RunTileLayersView(RunScopedView):
     grant_levels = {"GET": "read"}
 
     @extend_schema(responses={200: TileLayers})
-    def get(self, request: AuthenticatedRequest, run_id: int) -> Response:
-        run = finished_run(run_get(user=request.user, run_id=run_id))
+    def get(self, request: AuthenticatedRequest) -> Response:
+        run = finished_run(self.run)
         return Response(answer(TileLayers, {"id": run.pk, "results": run_tile_layers(run=run)}))
 
 
-class RunTileView(APIView):
+class RunTileView(RunScopedView):
     grant_levels = {"GET": "read"}
 
     @extend_schema(operation_id="anuga_runs_tile_retrieve", responses={(200, "image/png"): OpenApiTypes.BINARY})
-    def get(self, request: AuthenticatedRequest, run_id: int, layer: str, z: str, x: str, y: str) -> HttpResponse:
-        run = finished_run(run_get(user=request.user, run_id=run_id))
+    def get(self, request: AuthenticatedRequest, layer: str, z: str, x: str, y: str) -> HttpResponse:
+        run = finished_run(self.run)
         zoom, column, row = tile_address(z, x, y)
         return png(run_tile(run=run, layer=layer, z=zoom, x=column, y=row))
 

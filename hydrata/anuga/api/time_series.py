@@ -5,8 +5,8 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
-from hydrata.anuga.links import time_series_link
 from hydrata.anuga.models import TimeSeries
+from hydrata.anuga.selectors.links import time_series_link
 from hydrata.anuga.selectors.model_inputs import time_series_applied, time_series_get, time_series_of
 from hydrata.anuga.services.time_series import time_series_create
 from hydrata.core.answers import answer

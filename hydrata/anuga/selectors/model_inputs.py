@@ -5,8 +5,8 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from hydrata.anuga.links import project_link
 from hydrata.anuga.models import InputLayer, Project, Terrain, TimeSeries
+from hydrata.anuga.selectors.links import project_link
 from hydrata.compute.series_units import series_applied
 from hydrata.core.errors import NotFound
 from hydrata_contract.errors import ErrorCode

@@ -2,9 +2,9 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from hydrata.anuga.models import Project, Run
-from hydrata.anuga.pricing import vcpu_hours_estimate
 from hydrata.anuga.selectors.projects import projects_visible_to
 from hydrata.anuga.selectors.scenarios import scenario_finest_resolution
+from hydrata.compute.pricing import vcpu_hours_estimate
 from hydrata.core.errors import NotFound
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.states import RunPhase, RunStatus

@@ -3,15 +3,18 @@
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from hydrata.anuga.models import InputLayer, Project, Run, Scenario, TimeSeries
-from hydrata.anuga.pricing import compute_cost_estimate, vcpu_hours_estimate
+from hydrata.anuga.selectors.projects import projects_visible_to
 from hydrata.compute.errors import ModelGeometryError
 from hydrata.compute.estimate import mesh_estimate
 from hydrata.compute.forcing import forcing_applied, layer_forcing
 from hydrata.compute.geometry import BoundaryRing, MeshRegion, boundary_ring, features_in_crs, mesh_regions
 from hydrata.compute.package import SeriesRecord
+from hydrata.compute.pricing import compute_cost_estimate, vcpu_hours_estimate
 from hydrata.core.errors import NotFound
 from hydrata.uploads.selectors import dataset_features
 from hydrata_contract.errors import ErrorCode
@@ -26,6 +29,21 @@ def scenario_get(*, project: Project, scenario_id: int) -> Scenario:
     scenario = scenarios_of(project=project).filter(pk=scenario_id).first()
     if scenario is None:
         raise NotFound(f"Project {project.pk} has no scenario {scenario_id}.", code=ErrorCode.SCENARIO_NOT_FOUND)
+    return scenario
+
+
+def scenario_get_visible(*, user: User, scenario_id: int) -> Scenario:
+    """A scenario of any project the caller may see (the route names no project); anything else is 404."""
+    scenario = (
+        Scenario.objects.filter(pk=scenario_id, project__in=projects_visible_to(user=user))
+        .select_related("project")
+        .first()
+    )
+    if scenario is None:
+        raise NotFound(
+            f"Scenario {scenario_id} does not exist or is not visible to this caller.",
+            code=ErrorCode.SCENARIO_NOT_FOUND,
+        )
     return scenario
 
 
@@ -89,7 +107,9 @@ def scenario_estimate(*, scenario: Scenario) -> dict[str, Any]:
         "mesh_estimate_breakdown": estimate.breakdown,
         "mesh_estimate_problem": None,
         "vcpu_hours_estimate": hours,
-        "compute_cost_estimate": str(compute_cost_estimate(vcpu_hours=hours)),
+        "compute_cost_estimate": str(
+            compute_cost_estimate(vcpu_hours=hours, usd_per_vcpu_hour=settings.HYDRATA_COMPUTE_USD_PER_VCPU_HOUR)
+        ),
     }
 
 

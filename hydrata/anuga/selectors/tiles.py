@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from hydrata.anuga.models import Run, Terrain
-from hydrata.anuga.run_results import LAYERS, layers_of
+from hydrata.anuga.selectors.run_results import LAYERS, layers_of
 from hydrata.compute.results import WET_DEPTH_M
 from hydrata.compute.tiles import Ramp, colour_tile, hillshade_tile, transparent_tile, value_range
 from hydrata.core.errors import NotFound

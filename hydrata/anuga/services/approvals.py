@@ -4,9 +4,9 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from hydrata.agents.models import AgentGrant
-from hydrata.anuga.links import scenario_link
 from hydrata.anuga.models import Scenario, ScenarioApproval
 from hydrata.anuga.selectors.approvals import approvals_current, runs_need_approval, scenario_state_digest
+from hydrata.anuga.selectors.links import scenario_link
 from hydrata.core.errors import Conflict, Forbidden
 from hydrata_contract.errors import ErrorCode
 

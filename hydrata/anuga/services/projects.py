@@ -2,8 +2,8 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from hydrata.anuga.models import Map, Project, ProjectMembership
-from hydrata.anuga.projections import projection_normalise
 from hydrata.core.errors import ValidationFailed
+from hydrata.core.projections import projection_normalise
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.projects import ProjectRole
 

@@ -10,13 +10,13 @@ from django.utils import timezone
 
 from hydrata.agents.models import AgentGrant
 from hydrata.anuga.models import Run, Scenario
-from hydrata.anuga.pricing import compute_cost_estimate
 from hydrata.anuga.selectors.approvals import scenario_state_digest
 from hydrata.anuga.selectors.runs import run_vcpu_hours
 from hydrata.anuga.selectors.scenarios import latest_run
 from hydrata.anuga.services.approvals import run_approval_check
 from hydrata.anuga.services.build import scenario_build_request
 from hydrata.anuga.services.charges import refund_sentence, run_charge, run_cost_of_computed
+from hydrata.compute.pricing import compute_cost_estimate
 from hydrata.core.errors import Conflict
 from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.errors import ErrorCode
@@ -40,7 +40,9 @@ def _check_backend(compute_backend: str) -> None:
 
 
 def run_price(*, run: Run) -> Decimal:
-    return compute_cost_estimate(vcpu_hours=run_vcpu_hours(run=run))
+    return compute_cost_estimate(
+        vcpu_hours=run_vcpu_hours(run=run), usd_per_vcpu_hour=settings.HYDRATA_COMPUTE_USD_PER_VCPU_HOUR
+    )
 
 
 def run_start(

@@ -3,8 +3,8 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from hydrata.anuga.api.base import ProjectScopedView
-from hydrata.anuga.links import comparison_link
+from hydrata.anuga.api.base import ProjectScopedView, RunScopedView
+from hydrata.anuga.selectors.links import comparison_link
 from hydrata.anuga.selectors.projects import project_get_writable
 from hydrata.anuga.selectors.runs import run_get
 from hydrata.compute.comparison import differing_settings
@@ -45,12 +45,14 @@ class ComparisonRecomputeView(APIView):
         return Response(answer(answers.ComparisonDetail, comparison_detail(recomputed)))
 
 
-class RunCompareView(APIView):
+class RunCompareView(RunScopedView):
+    post_reads_run = True  # it writes to the event's project, checked below
+
     grant_levels = {"POST": "draft"}
 
     @extend_schema(request=CompareInput, responses={201: answers.ComparisonDetail})
-    def post(self, request: AuthenticatedRequest, run_id: int) -> Response:
-        run = run_get(user=request.user, run_id=run_id)
+    def post(self, request: AuthenticatedRequest) -> Response:
+        run = self.run
         data = CompareInput(data=request.data)
         data.is_valid(raise_exception=True)
         event = _writable_event(request, data.validated_data["event"])

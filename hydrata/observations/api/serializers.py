@@ -4,7 +4,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from hydrata.anuga.links import comparison_link, event_link
+from hydrata.anuga.selectors.links import comparison_link, event_link
 from hydrata.core.links import MapLinkField
 from hydrata.observations.models import Comparison, FloodEvent, Observation
 from hydrata.observations.selectors import comparison_is_stale

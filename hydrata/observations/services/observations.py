@@ -6,8 +6,8 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from hydrata.anuga.models import Project
-from hydrata.anuga.projections import crs_code_validate
 from hydrata.core.errors import ValidationFailed
+from hydrata.core.projections import crs_code_validate
 from hydrata.observations.checks import (
     place_problem,
     refuse,

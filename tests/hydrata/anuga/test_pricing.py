@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from hydrata.anuga.pricing import SECONDS_PER_TRIANGLE_STEP
+from hydrata.compute.pricing import SECONDS_PER_TRIANGLE_STEP
 from tests.factories import make_grant
 from tests.model_setup import PROJECTS, api, attach, small_test_model, upload_geojson
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from hydrata.anuga.projections import crs_code_validate, projection_normalise
 from hydrata.core.errors import ValidationFailed
+from hydrata.core.projections import crs_code_validate, projection_normalise
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from typing import Any
 from django.conf import settings
 
 from hydrata.anuga.models import Run
-from hydrata.anuga.run_series import recorded_series
+from hydrata.anuga.selectors.run_series import recorded_series
 from hydrata.compute.errors import GridMismatch
 from hydrata.compute.impact import gauge_changes, impact, impact_picture, write_impact_cog
 from hydrata.compute.sampling import sample_rasters

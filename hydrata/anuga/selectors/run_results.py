@@ -8,8 +8,8 @@ from django.conf import settings
 from pyproj import Transformer
 
 from hydrata.anuga.models import Run
-from hydrata.anuga.projections import crs_code_validate
 from hydrata.compute.sampling import sample_rasters
+from hydrata.core.projections import crs_code_validate
 from hydrata.storage import get_storage
 from hydrata_contract.layers import ENGINEER_LAYERS, ResultLayer
 

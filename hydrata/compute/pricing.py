@@ -10,8 +10,6 @@ than low.
 
 from decimal import ROUND_UP, Decimal
 
-from django.conf import settings
-
 SECONDS_PER_TRIANGLE_STEP = 2.2e-5
 
 
@@ -19,6 +17,7 @@ def vcpu_hours_estimate(*, triangles: int, duration: float, finest_resolution: f
     return round(SECONDS_PER_TRIANGLE_STEP * triangles * duration / max(finest_resolution, 0.1) / 3600, 4)
 
 
-def compute_cost_estimate(*, vcpu_hours: float) -> Decimal:
-    rate = Decimal(str(settings.HYDRATA_COMPUTE_USD_PER_VCPU_HOUR))
+def compute_cost_estimate(*, vcpu_hours: float, usd_per_vcpu_hour: float) -> Decimal:
+    """The price in USD, rounded up to the cent and never below one cent."""
+    rate = Decimal(str(usd_per_vcpu_hour))
     return max(Decimal("0.01"), (Decimal(str(vcpu_hours)) * rate).quantize(Decimal("0.01"), rounding=ROUND_UP))

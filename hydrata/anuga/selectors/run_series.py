@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from hydrata.anuga.models import Run
-from hydrata.anuga.run_results import in_project_crs
+from hydrata.anuga.selectors.run_results import in_project_crs
 from hydrata.compute.charts import series_chart
 from hydrata.compute.sww_series import point_series
 from hydrata.core.errors import ValidationFailed
