@@ -1,6 +1,8 @@
 """Settings, read from the environment with embedded defaults so one machine runs everything.
 
-This is the only module that reads the environment.
+This is the only module that reads the environment. It is grouped by what each part configures: Django and the
+site, the database, static files and the page policy, the REST API, the MCP server's REST client and the web
+command, the cache, background work (Celery), storage, compute, agent grants, and the connect flow (OAuth).
 """
 
 import os
@@ -40,6 +42,8 @@ def _local_secret_key() -> str:
     return path.read_text().strip()
 
 
+# --- Django and the site ---------------------------------------------------------------------------------------------
+
 DEBUG = _env_bool("DEBUG", False)
 HYDRATA_ENV = os.environ.get("HYDRATA_ENV", "local")
 
@@ -51,14 +55,7 @@ if not SECRET_KEY:
 
 # The origin people open in a browser; ui_url links point here.
 HYDRATA_SITE_URL = os.environ.get("HYDRATA_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
-# Where the MCP tools send their REST calls (loopback to this same server by default).
-HYDRATA_API_ORIGIN = os.environ.get("HYDRATA_API_ORIGIN", HYDRATA_SITE_URL).rstrip("/")
-HYDRATA_API_TIMEOUT_SECONDS = float(os.environ.get("HYDRATA_API_TIMEOUT_SECONDS", "30"))
-# Hold every REST answer to its model in hydrata_contract on the way out (hydrata/core/answers.py): on in
-# development and in the tests, off in production, where a mismatch must not become a 500.
-HYDRATA_VALIDATE_ANSWERS = _env_bool("HYDRATA_VALIDATE_ANSWERS", DEBUG)
-# Origins (besides HYDRATA_SITE_URL and the request's own host) allowed to call /mcp/ from a browser.
-HYDRATA_MCP_ALLOWED_ORIGINS = _env_list("HYDRATA_MCP_ALLOWED_ORIGINS", [])
+
 
 _site_host = urlsplit(HYDRATA_SITE_URL).hostname or "127.0.0.1"
 ALLOWED_HOSTS = _env_list("ALLOWED_HOSTS", sorted({_site_host, "127.0.0.1", "localhost", "testserver"}))
@@ -82,6 +79,8 @@ INSTALLED_APPS = [
     "hydrata.uploads",
     "hydrata.observations",
     "hydrata_mcp",
+    "oauth2_provider",
+    "hydrata.oauth",
 ]
 
 MIDDLEWARE = [
@@ -102,14 +101,6 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
-# Processes of the production web command (config/serve.py): one uvicorn process uses one core.
-HYDRATA_WEB_WORKERS = int(os.environ.get("HYDRATA_WEB_WORKERS", str(os.cpu_count() or 1)))
-# How long the web command keeps an idle connection open for its next request (uvicorn's keep-alive timeout).
-HYDRATA_WEB_KEEP_ALIVE_SECONDS = int(os.environ.get("HYDRATA_WEB_KEEP_ALIVE_SECONDS", "5"))
-# The MCP tools' REST client opens a new connection rather than reuse one idle this long: well under the keep-alive
-# of the server behind HYDRATA_API_ORIGIN (by default half this web command's), so that it never sends on a
-# connection the server is closing at that moment (hydrata_mcp/client.py).
-HYDRATA_API_IDLE_SECONDS = float(os.environ.get("HYDRATA_API_IDLE_SECONDS", str(HYDRATA_WEB_KEEP_ALIVE_SECONDS / 2)))
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
@@ -126,6 +117,52 @@ TEMPLATES = [
         },
     },
 ]
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "catalogue"
+LOGOUT_REDIRECT_URL = "login"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "filters": {"redact_secrets": {"()": "hydrata.core.logging.RedactSecretsFilter"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["redact_secrets"]},
+    },
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {
+        # The SDK logs every request at INFO; keep the console readable.
+        "mcp": {"level": "WARNING"},
+        "httpx": {"level": "WARNING"},
+        # urllib3 logs a retry with the request's path; hydrata_mcp/client.py logs it by the failure's names alone.
+        "urllib3.connectionpool": {"level": "ERROR"},
+        # The production server (uvicorn, see the Procfile) configures its own loggers before it loads this app;
+        # naming them here drops its handlers, so its access log reaches the console through the redacting filter.
+        "uvicorn": {"handlers": [], "propagate": True},
+        "uvicorn.access": {"handlers": [], "propagate": True},
+    },
+}
+
+
+if HYDRATA_ENV == "production":
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+
+# --- Database: SQLite embedded, PostgreSQL by DATABASE_URL -----------------------------------------------------------
 
 DATABASES = {
     "default": dj_database_url.parse(
@@ -158,20 +195,8 @@ if DATABASE_POOL_MAX_SIZE > 0 and DATABASES["default"]["ENGINE"] == "django.db.b
         "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT_SECONDS", "10")),
     }
 
-DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
-    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
-]
-LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "catalogue"
-LOGOUT_REDIRECT_URL = "login"
-
-LANGUAGE_CODE = "en-us"
-TIME_ZONE = "UTC"
-USE_I18N = True
-USE_TZ = True
+# --- Static files and the page policy (whitenoise, the map page, django-csp) -----------------------------------------
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
@@ -190,173 +215,6 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = HYDRATA_ENV != "production"
 WHITENOISE_AUTOREFRESH = DEBUG
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
-
-REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": [
-        "hydrata.agents.authentication.AgentKeyAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
-    ],
-    "DEFAULT_PERMISSION_CLASSES": ["hydrata.agents.permissions.GrantLevelPermission"],
-    "DEFAULT_THROTTLE_CLASSES": ["hydrata.agents.throttles.GrantRateThrottle"],
-    "DEFAULT_PAGINATION_CLASS": "hydrata.core.pagination.PageNumberPagination",
-    "PAGE_SIZE": 100,
-    "EXCEPTION_HANDLER": "hydrata.core.exception_handler.api_exception_handler",
-    # JSON in and out through hydrata/core: no NaN, out-of-range number, lone surrogate or runaway nesting gets in,
-    # and no answer fails to encode.
-    "DEFAULT_RENDERER_CLASSES": ["hydrata.core.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": [
-        "hydrata.core.parsers.JSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
-    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-}
-# The OpenAPI schema at /api/v2/schema/ (hydrata/core/schema.py adds the security schemes and the error body).
-SPECTACULAR_SETTINGS = {
-    "TITLE": "Hydrata REST API",
-    "VERSION": "2",
-    "DESCRIPTION": "Projects, terrain, model inputs, time series, scenarios and ANUGA runs, as agents and the map "
-    "use them. Every error answers with a JSON body carrying a machine `code`.",
-    "SCHEMA_PATH_PREFIX": "/api/v2/",
-    "SERVE_INCLUDE_SCHEMA": False,
-    # 3.1: its schemas are JSON Schema, as the contract's pydantic models write them (a null is `type: null`).
-    "OAS_VERSION": "3.1.0",
-    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
-    "SERVE_AUTHENTICATION": [],
-    # Swagger UI from this site (drf-spectacular-sidecar), as the CSP allows no other: never a CDN's `@latest`.
-    "SWAGGER_UI_DIST": "SIDECAR",
-    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "COMPONENT_SPLIT_REQUEST": True,
-    # Choice sets that share a field name (status, kind) get a name each.
-    "ENUM_NAME_OVERRIDES": {
-        "SeriesTypeEnum": "hydrata_contract.inputs.SeriesType.choices",
-        "GrantKindEnum": "hydrata_contract.grants.GrantKind.choices",
-        "GrantLevelEnum": "hydrata_contract.grants.GrantLevel.choices",
-        "QuantityEnum": "hydrata_contract.observations.Quantity.choices",
-    },
-    "POSTPROCESSING_HOOKS": [
-        "drf_spectacular.hooks.postprocess_schema_enums",
-        "hydrata.core.schema.name_slashless_aliases",
-        "hydrata.core.schema.add_error_responses",
-    ],
-}
-
-# The cache holds the agent rate-limit counters. The default is per process: with several web processes set
-# HYDRATA_CACHE_URL to a shared cache (redis://host:6379/1), or each process counts requests on its own.
-HYDRATA_CACHE_URL = os.environ.get("HYDRATA_CACHE_URL", "")
-if HYDRATA_CACHE_URL.startswith(("redis://", "rediss://")):
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": HYDRATA_CACHE_URL}}
-elif HYDRATA_CACHE_URL:
-    raise ImproperlyConfigured("HYDRATA_CACHE_URL must be empty (memory of this process) or a redis:// URL.")
-else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "hydrata"}}
-
-# Background work (Celery). Embedded default: the filesystem transport, which needs no broker server.
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
-if CELERY_BROKER_URL.startswith("filesystem://"):
-    _queue_dir = VAR_DIR / "celery" / "queue"
-    _queue_dir.mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(_queue_dir),
-        "data_folder_out": str(_queue_dir),
-        "store_processed": False,
-        "control_folder": str(VAR_DIR / "celery" / "control"),
-    }
-CELERY_TASK_ALWAYS_EAGER = _env_bool("CELERY_TASK_ALWAYS_EAGER", False)
-CELERY_TASK_EAGER_PROPAGATES = True
-CELERY_TASK_ACKS_LATE = True
-CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_IGNORE_RESULT = True
-CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# Periodic work, sent by `celery beat` (the worker's --beat locally, the Procfile's one beat process in production).
-HYDRATA_CLEANUP_INTERVAL_SECONDS = int(os.environ.get("HYDRATA_CLEANUP_INTERVAL_SECONDS", "3600"))
-# The stale-run sweep: a computing run whose worker went silent is ended in error (reads never write, so the status
-# GET stays light). A sweep no worker took within its interval expires: the next one does the same work.
-HYDRATA_RUN_REAP_INTERVAL_SECONDS = float(os.environ.get("HYDRATA_RUN_REAP_INTERVAL_SECONDS", "30"))
-CELERY_BEAT_SCHEDULE = {
-    "storage-cleanup": {"task": "anuga.storage_cleanup", "schedule": float(HYDRATA_CLEANUP_INTERVAL_SECONDS)},
-    "runs-reap-stale": {
-        "task": "anuga.runs_reap_stale",
-        "schedule": HYDRATA_RUN_REAP_INTERVAL_SECONDS,
-        "options": {"expires": HYDRATA_RUN_REAP_INTERVAL_SECONDS},
-    },
-}
-CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
-
-# Storage of uploaded and produced files: "local" (files under MEDIA_ROOT, URLs signed by this server) or "s3".
-HYDRATA_STORAGE_BACKEND = os.environ.get("HYDRATA_STORAGE_BACKEND", "local")
-HYDRATA_S3_BUCKET = os.environ.get("HYDRATA_S3_BUCKET", "")
-HYDRATA_S3_REGION = os.environ.get("HYDRATA_S3_REGION", os.environ.get("AWS_DEFAULT_REGION", "us-east-1"))
-HYDRATA_S3_ENDPOINT_URL = os.environ.get("HYDRATA_S3_ENDPOINT_URL") or None
-HYDRATA_UPLOAD_URL_EXPIRY_SECONDS = int(os.environ.get("HYDRATA_UPLOAD_URL_EXPIRY_SECONDS", "3600"))
-HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS = int(os.environ.get("HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS", "3600"))
-# A terrain upload slot may be finalized until its URL expires plus this grace; then it is refused and cleaned up.
-HYDRATA_UPLOAD_FINALIZE_GRACE_SECONDS = int(os.environ.get("HYDRATA_UPLOAD_FINALIZE_GRACE_SECONDS", "3600"))
-# Retention (see hydrata/anuga/services/cleanup.py): a terrain's staged upload is deleted this long after its
-# import ended; a complete run's .sww (its full time history, the largest output) this long after it finished.
-HYDRATA_STAGING_RETENTION_HOURS = int(os.environ.get("HYDRATA_STAGING_RETENTION_HOURS", "24"))
-HYDRATA_RUN_SWW_RETENTION_DAYS = int(os.environ.get("HYDRATA_RUN_SWW_RETENTION_DAYS", "30"))  # 0: keep forever
-HYDRATA_TERRAIN_MAX_BYTES = int(os.environ.get("HYDRATA_TERRAIN_MAX_BYTES", str(5 * 1024**3)))
-# Pixels a terrain may have, read from the file's header before any is read (a 30 KB sparse GeoTIFF can declare
-# 200,000 x 200,000). The 5 GiB upload limit holds 1.3 billion float32 pixels uncompressed, about twice that as
-# survey DEMs compress, so 3 billion (a 55 km square at 1 m) lets the largest real upload through.
-HYDRATA_TERRAIN_MAX_PIXELS = int(os.environ.get("HYDRATA_TERRAIN_MAX_PIXELS", "3000000000"))
-HYDRATA_GEOJSON_MAX_BYTES = int(os.environ.get("HYDRATA_GEOJSON_MAX_BYTES", str(50 * 1024**2)))
-HYDRATA_GEOJSON_MAX_FEATURES = int(os.environ.get("HYDRATA_GEOJSON_MAX_FEATURES", "100000"))
-
-# A time series holds at most this many rows; a request body may hold that many generous rows (about 128 bytes
-# each, indented JSON with offsets) and a little more, so the row limit is what refuses a long series.
-HYDRATA_TIME_SERIES_MAX_ROWS = int(os.environ.get("HYDRATA_TIME_SERIES_MAX_ROWS", "100000"))
-DATA_UPLOAD_MAX_MEMORY_SIZE = int(
-    os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE", str(HYDRATA_TIME_SERIES_MAX_ROWS * 128 + 1024**2))
-)
-
-# Scenarios and compute
-HYDRATA_MESH_MAX_TRIANGLES = int(os.environ.get("HYDRATA_MESH_MAX_TRIANGLES", "1500000"))
-HYDRATA_COMPUTE_USD_PER_VCPU_HOUR = float(os.environ.get("HYDRATA_COMPUTE_USD_PER_VCPU_HOUR", "0.10"))
-# Where simulations may run: "local" is the Celery workers; "ec2" and "batch" answer 409 until configured.
-HYDRATA_COMPUTE_BACKENDS = _env_list("HYDRATA_COMPUTE_BACKENDS", ["local"])
-HYDRATA_ANUGA_THREADS = int(os.environ.get("HYDRATA_ANUGA_THREADS", str(os.cpu_count() or 1)))
-HYDRATA_RUN_YIELD_SECONDS = float(os.environ.get("HYDRATA_RUN_YIELD_SECONDS", "0"))  # 0 = chosen per duration
-# A computing run whose worker has not reported for this long is ended in error (worker or machine lost).
-HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS = int(os.environ.get("HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS", "45"))
-# The simulation child's limits: CPU seconds and wall-clock seconds are the run's estimated vCPU time times the
-# margin, never below their floors; address space and the size of any file it writes are fixed (0: no limit).
-HYDRATA_RUN_LIMIT_MARGIN = float(os.environ.get("HYDRATA_RUN_LIMIT_MARGIN", "4"))
-HYDRATA_RUN_MIN_CPU_SECONDS = int(os.environ.get("HYDRATA_RUN_MIN_CPU_SECONDS", "900"))
-HYDRATA_RUN_MIN_WALL_SECONDS = int(os.environ.get("HYDRATA_RUN_MIN_WALL_SECONDS", "900"))
-HYDRATA_RUN_MAX_ADDRESS_SPACE_BYTES = int(os.environ.get("HYDRATA_RUN_MAX_ADDRESS_SPACE_BYTES", str(16 * 1024**3)))
-HYDRATA_RUN_MAX_FILE_BYTES = int(os.environ.get("HYDRATA_RUN_MAX_FILE_BYTES", str(50 * 1024**3)))
-
-# Celery time limits per task type, in seconds. The soft limit raises inside the task, which ends its record in
-# error; the hard limit, HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS later, kills the worker process running it.
-HYDRATA_TASK_TIME_LIMITS = {
-    "terrain_import": int(os.environ.get("HYDRATA_TERRAIN_IMPORT_TIME_LIMIT_SECONDS", "1800")),
-    "run_build": int(os.environ.get("HYDRATA_BUILD_TIME_LIMIT_SECONDS", "1800")),
-    "run_simulation": int(os.environ.get("HYDRATA_SIMULATION_TIME_LIMIT_SECONDS", str(48 * 3600))),
-    "dataset_import": int(os.environ.get("HYDRATA_DATASET_IMPORT_TIME_LIMIT_SECONDS", "600")),
-    "storage_cleanup": int(os.environ.get("HYDRATA_CLEANUP_TIME_LIMIT_SECONDS", "1800")),
-    "runs_reap_stale": int(os.environ.get("HYDRATA_REAP_TIME_LIMIT_SECONDS", "60")),
-}
-HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS = int(os.environ.get("HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS", "60"))
-# A Redis broker hands an unacknowledged message out again after its visibility timeout. Tasks that acknowledge
-# late (all but the simulation, which is acknowledged as it starts) must end, at their hard limit, well before that,
-# or a slow build would be handed to a second worker while the first still runs; so the default outlasts the
-# longest of them by an hour. Each service also claims its record before working, so a redelivery does nothing.
-_LATE_ACK_TASKS = [name for name in HYDRATA_TASK_TIME_LIMITS if name != "run_simulation"]
-HYDRATA_BROKER_VISIBILITY_TIMEOUT_SECONDS = int(
-    os.environ.get(
-        "HYDRATA_BROKER_VISIBILITY_TIMEOUT_SECONDS",
-        str(
-            max(HYDRATA_TASK_TIME_LIMITS[name] for name in _LATE_ACK_TASKS)
-            + HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS
-            + 3600
-        ),
-    )
-)
-if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": HYDRATA_BROKER_VISIBILITY_TIMEOUT_SECONDS}
 
 # The map page: an optional background map (an XYZ template such as https://tile.example/{z}/{x}/{y}.png; empty = the
 # terrain's hillshade is the background, and the page asks no other server for anything), and how long rendered
@@ -415,7 +273,211 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-# Agent grants
+
+# --- The REST API (DRF and its schema) -------------------------------------------------------------------------------
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "hydrata.agents.authentication.AgentKeyAuthentication",
+        "hydrata.oauth.authentication.ConnectTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["hydrata.agents.permissions.GrantLevelPermission"],
+    "DEFAULT_THROTTLE_CLASSES": ["hydrata.agents.throttles.GrantRateThrottle"],
+    "DEFAULT_PAGINATION_CLASS": "hydrata.core.pagination.PageNumberPagination",
+    "PAGE_SIZE": 100,
+    "EXCEPTION_HANDLER": "hydrata.core.exception_handler.api_exception_handler",
+    # JSON in and out through hydrata/core: no NaN, out-of-range number, lone surrogate or runaway nesting gets in,
+    # and no answer fails to encode.
+    "DEFAULT_RENDERER_CLASSES": ["hydrata.core.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": [
+        "hydrata.core.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+# The OpenAPI schema at /api/v2/schema/ (hydrata/core/schema.py adds the security schemes and the error body).
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Hydrata REST API",
+    "VERSION": "2",
+    "DESCRIPTION": "Projects, terrain, model inputs, time series, scenarios and ANUGA runs, as agents and the map "
+    "use them. Every error answers with a JSON body carrying a machine `code`.",
+    "SCHEMA_PATH_PREFIX": "/api/v2/",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # 3.1: its schemas are JSON Schema, as the contract's pydantic models write them (a null is `type: null`).
+    "OAS_VERSION": "3.1.0",
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SERVE_AUTHENTICATION": [],
+    # Swagger UI from this site (drf-spectacular-sidecar), as the CSP allows no other: never a CDN's `@latest`.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Choice sets that share a field name (status, kind) get a name each.
+    "ENUM_NAME_OVERRIDES": {
+        "SeriesTypeEnum": "hydrata_contract.inputs.SeriesType.choices",
+        "GrantKindEnum": "hydrata_contract.grants.GrantKind.choices",
+        "GrantLevelEnum": "hydrata_contract.grants.GrantLevel.choices",
+        "QuantityEnum": "hydrata_contract.observations.Quantity.choices",
+    },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "hydrata.core.schema.name_slashless_aliases",
+        "hydrata.core.schema.add_error_responses",
+    ],
+}
+
+
+# --- The MCP server's REST client and the web command ----------------------------------------------------------------
+
+# Where the MCP tools send their REST calls (loopback to this same server by default).
+HYDRATA_API_ORIGIN = os.environ.get("HYDRATA_API_ORIGIN", HYDRATA_SITE_URL).rstrip("/")
+HYDRATA_API_TIMEOUT_SECONDS = float(os.environ.get("HYDRATA_API_TIMEOUT_SECONDS", "30"))
+# Hold every REST answer to its model in hydrata_contract on the way out (hydrata/core/answers.py): on in
+# development and in the tests, off in production, where a mismatch must not become a 500.
+HYDRATA_VALIDATE_ANSWERS = _env_bool("HYDRATA_VALIDATE_ANSWERS", DEBUG)
+# Origins (besides HYDRATA_SITE_URL and the request's own host) allowed to call /mcp/ from a browser.
+HYDRATA_MCP_ALLOWED_ORIGINS = _env_list("HYDRATA_MCP_ALLOWED_ORIGINS", [])
+# Processes of the production web command (config/serve.py): one uvicorn process uses one core.
+HYDRATA_WEB_WORKERS = int(os.environ.get("HYDRATA_WEB_WORKERS", str(os.cpu_count() or 1)))
+# How long the web command keeps an idle connection open for its next request (uvicorn's keep-alive timeout).
+HYDRATA_WEB_KEEP_ALIVE_SECONDS = int(os.environ.get("HYDRATA_WEB_KEEP_ALIVE_SECONDS", "5"))
+# The MCP tools' REST client opens a new connection rather than reuse one idle this long: well under the keep-alive
+# of the server behind HYDRATA_API_ORIGIN (by default half this web command's), so that it never sends on a
+# connection the server is closing at that moment (hydrata_mcp/client.py).
+HYDRATA_API_IDLE_SECONDS = float(os.environ.get("HYDRATA_API_IDLE_SECONDS", str(HYDRATA_WEB_KEEP_ALIVE_SECONDS / 2)))
+
+
+# --- The cache (per process, or Redis) -------------------------------------------------------------------------------
+
+# The cache holds the agent rate-limit counters. The default is per process: with several web processes set
+# HYDRATA_CACHE_URL to a shared cache (redis://host:6379/1), or each process counts requests on its own.
+HYDRATA_CACHE_URL = os.environ.get("HYDRATA_CACHE_URL", "")
+if HYDRATA_CACHE_URL.startswith(("redis://", "rediss://")):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": HYDRATA_CACHE_URL}}
+elif HYDRATA_CACHE_URL:
+    raise ImproperlyConfigured("HYDRATA_CACHE_URL must be empty (memory of this process) or a redis:// URL.")
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "hydrata"}}
+
+
+# --- Background work (Celery) ----------------------------------------------------------------------------------------
+
+# Background work (Celery). Embedded default: the filesystem transport, which needs no broker server.
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    _queue_dir = VAR_DIR / "celery" / "queue"
+    _queue_dir.mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_queue_dir),
+        "data_folder_out": str(_queue_dir),
+        "store_processed": False,
+        "control_folder": str(VAR_DIR / "celery" / "control"),
+    }
+CELERY_TASK_ALWAYS_EAGER = _env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Periodic work, sent by `celery beat` (the worker's --beat locally, the Procfile's one beat process in production).
+HYDRATA_CLEANUP_INTERVAL_SECONDS = int(os.environ.get("HYDRATA_CLEANUP_INTERVAL_SECONDS", "3600"))
+# The stale-run sweep: a computing run whose worker went silent is ended in error (reads never write, so the status
+# GET stays light). A sweep no worker took within its interval expires: the next one does the same work.
+HYDRATA_RUN_REAP_INTERVAL_SECONDS = float(os.environ.get("HYDRATA_RUN_REAP_INTERVAL_SECONDS", "30"))
+CELERY_BEAT_SCHEDULE = {
+    "storage-cleanup": {"task": "anuga.storage_cleanup", "schedule": float(HYDRATA_CLEANUP_INTERVAL_SECONDS)},
+    "runs-reap-stale": {
+        "task": "anuga.runs_reap_stale",
+        "schedule": HYDRATA_RUN_REAP_INTERVAL_SECONDS,
+        "options": {"expires": HYDRATA_RUN_REAP_INTERVAL_SECONDS},
+    },
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+
+# Celery time limits per task type, in seconds. The soft limit raises inside the task, which ends its record in
+# error; the hard limit, HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS later, kills the worker process running it.
+HYDRATA_TASK_TIME_LIMITS = {
+    "terrain_import": int(os.environ.get("HYDRATA_TERRAIN_IMPORT_TIME_LIMIT_SECONDS", "1800")),
+    "run_build": int(os.environ.get("HYDRATA_BUILD_TIME_LIMIT_SECONDS", "1800")),
+    "run_simulation": int(os.environ.get("HYDRATA_SIMULATION_TIME_LIMIT_SECONDS", str(48 * 3600))),
+    "dataset_import": int(os.environ.get("HYDRATA_DATASET_IMPORT_TIME_LIMIT_SECONDS", "600")),
+    "storage_cleanup": int(os.environ.get("HYDRATA_CLEANUP_TIME_LIMIT_SECONDS", "1800")),
+    "runs_reap_stale": int(os.environ.get("HYDRATA_REAP_TIME_LIMIT_SECONDS", "60")),
+}
+HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS = int(os.environ.get("HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS", "60"))
+# A Redis broker hands an unacknowledged message out again after its visibility timeout. Tasks that acknowledge
+# late (all but the simulation, which is acknowledged as it starts) must end, at their hard limit, well before that,
+# or a slow build would be handed to a second worker while the first still runs; so the default outlasts the
+# longest of them by an hour. Each service also claims its record before working, so a redelivery does nothing.
+_LATE_ACK_TASKS = [name for name in HYDRATA_TASK_TIME_LIMITS if name != "run_simulation"]
+HYDRATA_BROKER_VISIBILITY_TIMEOUT_SECONDS = int(
+    os.environ.get(
+        "HYDRATA_BROKER_VISIBILITY_TIMEOUT_SECONDS",
+        str(
+            max(HYDRATA_TASK_TIME_LIMITS[name] for name in _LATE_ACK_TASKS)
+            + HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS
+            + 3600
+        ),
+    )
+)
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": HYDRATA_BROKER_VISIBILITY_TIMEOUT_SECONDS}
+
+
+# --- Storage (local files or S3) and upload limits -------------------------------------------------------------------
+
+# Storage of uploaded and produced files: "local" (files under MEDIA_ROOT, URLs signed by this server) or "s3".
+HYDRATA_STORAGE_BACKEND = os.environ.get("HYDRATA_STORAGE_BACKEND", "local")
+HYDRATA_S3_BUCKET = os.environ.get("HYDRATA_S3_BUCKET", "")
+HYDRATA_S3_REGION = os.environ.get("HYDRATA_S3_REGION", os.environ.get("AWS_DEFAULT_REGION", "us-east-1"))
+HYDRATA_S3_ENDPOINT_URL = os.environ.get("HYDRATA_S3_ENDPOINT_URL") or None
+HYDRATA_UPLOAD_URL_EXPIRY_SECONDS = int(os.environ.get("HYDRATA_UPLOAD_URL_EXPIRY_SECONDS", "3600"))
+HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS = int(os.environ.get("HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS", "3600"))
+# A terrain upload slot may be finalized until its URL expires plus this grace; then it is refused and cleaned up.
+HYDRATA_UPLOAD_FINALIZE_GRACE_SECONDS = int(os.environ.get("HYDRATA_UPLOAD_FINALIZE_GRACE_SECONDS", "3600"))
+# Retention (see hydrata/anuga/services/cleanup.py): a terrain's staged upload is deleted this long after its
+# import ended; a complete run's .sww (its full time history, the largest output) this long after it finished.
+HYDRATA_STAGING_RETENTION_HOURS = int(os.environ.get("HYDRATA_STAGING_RETENTION_HOURS", "24"))
+HYDRATA_RUN_SWW_RETENTION_DAYS = int(os.environ.get("HYDRATA_RUN_SWW_RETENTION_DAYS", "30"))  # 0: keep forever
+HYDRATA_TERRAIN_MAX_BYTES = int(os.environ.get("HYDRATA_TERRAIN_MAX_BYTES", str(5 * 1024**3)))
+# Pixels a terrain may have, read from the file's header before any is read (a 30 KB sparse GeoTIFF can declare
+# 200,000 x 200,000). The 5 GiB upload limit holds 1.3 billion float32 pixels uncompressed, about twice that as
+# survey DEMs compress, so 3 billion (a 55 km square at 1 m) lets the largest real upload through.
+HYDRATA_TERRAIN_MAX_PIXELS = int(os.environ.get("HYDRATA_TERRAIN_MAX_PIXELS", "3000000000"))
+HYDRATA_GEOJSON_MAX_BYTES = int(os.environ.get("HYDRATA_GEOJSON_MAX_BYTES", str(50 * 1024**2)))
+HYDRATA_GEOJSON_MAX_FEATURES = int(os.environ.get("HYDRATA_GEOJSON_MAX_FEATURES", "100000"))
+
+# A time series holds at most this many rows; a request body may hold that many generous rows (about 128 bytes
+# each, indented JSON with offsets) and a little more, so the row limit is what refuses a long series.
+HYDRATA_TIME_SERIES_MAX_ROWS = int(os.environ.get("HYDRATA_TIME_SERIES_MAX_ROWS", "100000"))
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(
+    os.environ.get("DATA_UPLOAD_MAX_MEMORY_SIZE", str(HYDRATA_TIME_SERIES_MAX_ROWS * 128 + 1024**2))
+)
+
+
+# --- Scenarios and compute -------------------------------------------------------------------------------------------
+
+HYDRATA_MESH_MAX_TRIANGLES = int(os.environ.get("HYDRATA_MESH_MAX_TRIANGLES", "1500000"))
+HYDRATA_COMPUTE_USD_PER_VCPU_HOUR = float(os.environ.get("HYDRATA_COMPUTE_USD_PER_VCPU_HOUR", "0.10"))
+# Where simulations may run: "local" is the Celery workers; "ec2" and "batch" answer 409 until configured.
+HYDRATA_COMPUTE_BACKENDS = _env_list("HYDRATA_COMPUTE_BACKENDS", ["local"])
+HYDRATA_ANUGA_THREADS = int(os.environ.get("HYDRATA_ANUGA_THREADS", str(os.cpu_count() or 1)))
+HYDRATA_RUN_YIELD_SECONDS = float(os.environ.get("HYDRATA_RUN_YIELD_SECONDS", "0"))  # 0 = chosen per duration
+# A computing run whose worker has not reported for this long is ended in error (worker or machine lost).
+HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS = int(os.environ.get("HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS", "45"))
+# The simulation child's limits: CPU seconds and wall-clock seconds are the run's estimated vCPU time times the
+# margin, never below their floors; address space and the size of any file it writes are fixed (0: no limit).
+HYDRATA_RUN_LIMIT_MARGIN = float(os.environ.get("HYDRATA_RUN_LIMIT_MARGIN", "4"))
+HYDRATA_RUN_MIN_CPU_SECONDS = int(os.environ.get("HYDRATA_RUN_MIN_CPU_SECONDS", "900"))
+HYDRATA_RUN_MIN_WALL_SECONDS = int(os.environ.get("HYDRATA_RUN_MIN_WALL_SECONDS", "900"))
+HYDRATA_RUN_MAX_ADDRESS_SPACE_BYTES = int(os.environ.get("HYDRATA_RUN_MAX_ADDRESS_SPACE_BYTES", str(16 * 1024**3)))
+HYDRATA_RUN_MAX_FILE_BYTES = int(os.environ.get("HYDRATA_RUN_MAX_FILE_BYTES", str(50 * 1024**3)))
+
+
+# --- Agent grants ----------------------------------------------------------------------------------------------------
+
 # Requests a minute per agent key (0: no limit); polling once a second uses 60. People on the site are not counted.
 HYDRATA_AGENT_RATE_LIMIT = int(os.environ.get("HYDRATA_AGENT_RATE_LIMIT", "600"))
 HYDRATA_GRANT_LAST_USED_THROTTLE_SECONDS = int(os.environ.get("HYDRATA_GRANT_LAST_USED_THROTTLE_SECONDS", "60"))
@@ -424,6 +486,9 @@ HYDRATA_GRANT_LAST_USED_THROTTLE_SECONDS = int(os.environ.get("HYDRATA_GRANT_LAS
 # seconds; after this many wrong passwords in a row, the password is not checked again until that window has passed.
 HYDRATA_SUDO_SECONDS = int(os.environ.get("HYDRATA_SUDO_SECONDS", "600"))
 HYDRATA_SUDO_MAX_FAILURES = int(os.environ.get("HYDRATA_SUDO_MAX_FAILURES", "5"))
+
+
+# --- The connect flow (OAuth) ----------------------------------------------------------------------------------------
 
 
 # The connect flow: MCP clients sign people in with OAuth (django-oauth-toolkit, configured and extended in
@@ -472,11 +537,7 @@ HYDRATA_CIMD_ALLOWED_HOSTS = _env_list("HYDRATA_CIMD_ALLOWED_HOSTS", ["claude.ai
 # Of those, hosts that may be served from a private address (an intranet, a test); empty: public addresses only.
 HYDRATA_CIMD_PRIVATE_HOSTS = _env_list("HYDRATA_CIMD_PRIVATE_HOSTS", [])
 
-INSTALLED_APPS += ["oauth2_provider", "hydrata.oauth"]
 OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"  # named, so migrations can refer to it
-REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"].insert(  # type: ignore[attr-defined]
-    1, "hydrata.oauth.authentication.ConnectTokenAuthentication"
-)
 OAUTH2_PROVIDER = {
     "OIDC_ISS_ENDPOINT": HYDRATA_SITE_URL,
     # The one spelling of the MCP resource (RFC 8707 `resource`, the tokens' `aud`): with its trailing slash.
@@ -521,30 +582,3 @@ OAUTH2_PROVIDER = {
     "COMPLIANT_BCP_RFC9700_REDIRECT_URI_MATCHING": True,
     "COMPLIANT_BCP_RFC9700_PKCE_REQUIRED": True,
 }
-
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "filters": {"redact_secrets": {"()": "hydrata.core.logging.RedactSecretsFilter"}},
-    "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["redact_secrets"]},
-    },
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {
-        # The SDK logs every request at INFO; keep the console readable.
-        "mcp": {"level": "WARNING"},
-        "httpx": {"level": "WARNING"},
-        # urllib3 logs a retry with the request's path; hydrata_mcp/client.py logs it by the failure's names alone.
-        "urllib3.connectionpool": {"level": "ERROR"},
-        # The production server (uvicorn, see the Procfile) configures its own loggers before it loads this app;
-        # naming them here drops its handlers, so its access log reaches the console through the redacting filter.
-        "uvicorn": {"handlers": [], "propagate": True},
-        "uvicorn.access": {"handlers": [], "propagate": True},
-    },
-}
-
-if HYDRATA_ENV == "production":
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
