@@ -20,12 +20,14 @@ TERMINAL_RUN_STATES = (RunStatus.COMPLETE, RunStatus.ERROR, RunStatus.CANCELLED)
 
 
 class RunPhase(Labelled):
-    """What the run is doing inside its status: the simulation child reports the last three as it goes."""
+    """What the run is doing inside its status: the simulation child reports meshing to post-processing as it goes;
+    a complete run is done (a failed or cancelled one keeps the phase it stopped in)."""
 
     MESHING = "meshing", "Meshing"
     PREPARING_INPUTS = "preparing_inputs", "Preparing inputs"
     COMPUTING = "computing", "Computing"
     POST_PROCESSING = "post_processing", "Post-processing"
+    DONE = "done", "Done"
 
 
 class TerrainStatus(Labelled):

@@ -34,10 +34,34 @@ def api(url: str, key: str) -> httpx.Client:
     return httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=120)
 
 
+# However long work keeps moving, a wait gives up after this: a test never hangs for ever.
+LONGEST_WAIT_SECONDS = 1800
+
+
+class Stall:
+    """A deadline derived from the work, not from the clock alone: it moves on whenever the reading changes (a
+    run's heartbeat, progress or state), so a busy machine that slows the work down never fails a wait, and work
+    that has stopped still fails it `seconds` after its last change."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.last: object = None
+        self.deadline = time.monotonic() + seconds
+        self.cap = time.monotonic() + max(seconds, LONGEST_WAIT_SECONDS)
+
+    def waiting(self, reading: object) -> bool:
+        """Whether to read again: the reading changed within `seconds`, and the cap has not passed."""
+        now = time.monotonic()
+        if reading != self.last:
+            self.last, self.deadline = reading, now + self.seconds
+        return now < min(self.deadline, self.cap)
+
+
 def until(read: Callable[[], dict], done: Callable[[dict], bool], *, seconds: float = 90) -> dict:
-    """Read until done (background work runs eagerly or on a real worker); the last reading either way."""
-    deadline = time.monotonic() + seconds
-    while not done(value := read()) and time.monotonic() < deadline:
+    """Read until done (background work runs eagerly or on a real worker); the last reading either way. It gives
+    up once the reading has not changed for `seconds` (see Stall)."""
+    stall = Stall(seconds)
+    while not done(value := read()) and stall.waiting(value):
         time.sleep(0.3)
     return value
 

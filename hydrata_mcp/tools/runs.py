@@ -26,10 +26,8 @@ RUN_STATISTICS = ("statistics.hazard_area_m2_by_class", "statistics.mass_balance
 
 class RunStatus(BaseModel):
     id: int
-    status: str = Field(
-        description="created, building, built, queued, computing, processing, complete, error, cancelled"
-    )
-    phase: str = Field(description="preparing_inputs, meshing, computing or post_processing; never empty.")
+    status: str = Field(description=", ".join(states.RunStatus.values()))
+    phase: str = Field(description=", ".join(states.RunPhase.values()))
     progress_pct: float
     eta_seconds: float | None
     error_message: str

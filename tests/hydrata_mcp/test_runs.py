@@ -17,7 +17,7 @@ from hydrata.storage import get_storage
 from tests.data import DEM
 from tests.factories import make_grant
 from tests.mcp_client import mcp_client
-from tests.model_setup import small_test_model, until
+from tests.model_setup import Stall, small_test_model, until
 from tests.run_files import assert_statistics_match_the_files
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -52,16 +52,17 @@ async def child_of(run_id: int) -> dict:
     )
 
 
-async def poll_status(client, run_id: int, until_states: set[str], *, seconds: float = 300) -> list[dict]:
-    seen, deadline = [], time.monotonic() + seconds
-    while time.monotonic() < deadline:
+async def poll_status(client, run_id: int, until_states: set[str], *, seconds: float = 120) -> list[dict]:
+    """The run's status answers until it reaches one of `until_states`, or until they stop changing for `seconds`
+    (a computing run's answer changes with its heartbeat and progress: see tests/model_setup.py Stall)."""
+    seen, stall = [], Stall(seconds)
+    while True:
         status = await client.call_tool("get_run_status", {"run_id": run_id})
         scan_for_signatures(status)
         seen.append(status.structured_content)
-        if status.structured_content["status"] in until_states:
-            break
+        if status.structured_content["status"] in until_states or not stall.waiting(status.structured_content):
+            return seen
         await asyncio.sleep(0.5)
-    return seen
 
 
 def gone(pid: int, *, seconds: float = 30) -> bool:
@@ -117,8 +118,10 @@ def test_the_seed_workflow_runs_a_real_simulation_and_reads_its_results(live_asg
     assert all(s["phase"] for s in seen)
     assert {"id", "status", "phase", "progress_pct", "eta_seconds", "error_message", "compute_backend"} <= set(seen[-1])
     assert seen[-1]["progress_pct"] == 100
+    assert seen[-1]["phase"] == "done", "a complete run is done, not post-processing"
 
     record = run.structured_content
+    assert record["sim_time"] == record["duration"] == 1800, "a complete run simulated its whole duration"
     assert record["mesh_triangle_count"] > 0 and record["statistics"]["peak_depth_m"] > 0
     assert set(record["result_layers"]) == {
         "gn_layer_max_depth",

@@ -16,7 +16,6 @@ PHASE_BY_STATUS = {
     RunStatus.QUEUED: RunPhase.PREPARING_INPUTS,
     RunStatus.COMPUTING: RunPhase.COMPUTING,
     RunStatus.PROCESSING: RunPhase.POST_PROCESSING,
-    RunStatus.COMPLETE: RunPhase.POST_PROCESSING,
 }
 
 
@@ -38,7 +37,10 @@ def runs_of(*, project: Project, status: str | None = None) -> QuerySet[Run]:
 
 
 def phase_of(run: Run) -> str:
-    """Never empty: the child's own phase while it reports one, else what the status implies."""
+    """Never empty: done once complete; before that the child's own phase while it reports one, else what the
+    status implies."""
+    if run.status == RunStatus.COMPLETE:
+        return RunPhase.DONE
     return run.phase or PHASE_BY_STATUS.get(RunStatus(run.status), RunPhase.PREPARING_INPUTS)
 
 

@@ -114,7 +114,17 @@ def _simulate_in(run: Run, workdir: Path) -> Run:
     prefix = f"runs/{run.pk}/results"
     _store_results(output, prefix)
     statistics = json.loads((output / "statistics.json").read_text())
-    return _end(run, RunStatus.COMPLETE, results_prefix=prefix, statistics=statistics, log=_read(output / "run.log"))
+    # A child that exits 0 has evolved to the end: its simulated time is the whole duration, even when it finished
+    # before reporting any progress.
+    return _end(
+        run,
+        RunStatus.COMPLETE,
+        phase=RunPhase.DONE,
+        sim_time=float(run.duration),
+        results_prefix=prefix,
+        statistics=statistics,
+        log=_read(output / "run.log"),
+    )
 
 
 def _cancelled(run: Run, last_progress: dict[str, Any]) -> Run:
