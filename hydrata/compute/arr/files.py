@@ -11,6 +11,9 @@ from hydrata_contract.errors import ErrorCode
 
 LISTED_IN_MESSAGE = 5  # bad rows spelt out in the message; the refusal's `rows` carries up to ROWS_CARRIED
 ROWS_CARRIED = 50
+LONGEST_STORM_MIN = 20160  # two weeks: longer than any duration ARR tabulates
+LARGEST_ID = 2**31 - 1  # what a database integer column holds everywhere
+DEEPEST_RAIN_MM = 10_000.0  # above any probable maximum precipitation: a larger depth is a broken cell
 
 
 class ArrFileError(CodedError):
@@ -47,7 +50,9 @@ def csv_lines(text: str) -> list[tuple[int, list[str]]]:
     return [(reader.line_num, [cell.strip() for cell in row]) for row in reader]
 
 
-def number(cell: str, *, name: str, minimum: float | None = None, above: float | None = None) -> float:
+def number(
+    cell: str, *, name: str, minimum: float | None = None, above: float | None = None, maximum: float | None = None
+) -> float:
     """A finite number, or ValueError saying what is wrong with the cell."""
     try:
         value = float(cell)
@@ -59,4 +64,6 @@ def number(cell: str, *, name: str, minimum: float | None = None, above: float |
         raise ValueError(f"{name} {value:g} is below {minimum:g}")
     if above is not None and value <= above:
         raise ValueError(f"{name} {value:g} must be above {above:g}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} {value:g} is above {maximum:g}")
     return value

@@ -11,7 +11,15 @@ import math
 import re
 from dataclasses import dataclass
 
-from hydrata.compute.arr.files import BadRow, csv_lines, file_refusal, not_this_file, number
+from hydrata.compute.arr.files import (
+    DEEPEST_RAIN_MM,
+    LONGEST_STORM_MIN,
+    BadRow,
+    csv_lines,
+    file_refusal,
+    not_this_file,
+    number,
+)
 
 WHAT = "IFD depths table"
 FOOTNOTE_MARKS = "#*^"
@@ -41,13 +49,20 @@ def aep_percent(label: str) -> float:
     """The annual exceedance probability in % of a label: `1%`, `1 in 200` (0.5 %) or `0.5EY` (events a year,
     1 - exp(-EY)); ValueError for anything else."""
     one_in = _ONE_IN.match(label)
-    if one_in:
-        return 100.0 / float(one_in.group(1))
-    if label.endswith("%"):
-        return float(label[:-1])
-    if label.upper().endswith("EY"):
-        return 100.0 * (1.0 - math.exp(-float(label[:-2])))
-    raise ValueError(f"{label!r} is not an AEP (as 1%, 1 in 200 or 0.5EY)")
+    try:
+        if one_in:
+            percent = 100.0 / float(one_in.group(1))
+        elif label.endswith("%"):
+            percent = float(label[:-1])
+        elif label.upper().endswith("EY"):
+            percent = 100.0 * (1.0 - math.exp(-float(label[:-2])))
+        else:
+            percent = math.nan
+    except (ValueError, ZeroDivisionError, OverflowError):
+        percent = math.nan
+    if not 0.0 < percent < 100.0:
+        raise ValueError(f"{label[:30]!r} is not an AEP (as 1%, 1 in 200 or 0.5EY)")
+    return percent
 
 
 def ifd_parse(text: str) -> IfdTable:
@@ -111,9 +126,9 @@ def _data_rows(lines: list[tuple[int, list[str]]]) -> list[tuple[int, list[str]]
 def _row(cells: list[str], *, columns: int, seen: list[int]) -> tuple[int, tuple[float, ...]]:
     if len(cells) != columns:
         raise ValueError(f"it has {len(cells)} cells where the header has {columns}")
-    minutes = number(cells[1], name="Duration in min", above=0)
+    minutes = number(cells[1], name="Duration in min", above=0, maximum=LONGEST_STORM_MIN)
     if minutes != int(minutes):
         raise ValueError(f"Duration in min {minutes:g} is not a whole number of minutes")
     if int(minutes) in seen:
         raise ValueError(f"the duration {int(minutes)} min appears twice")
-    return int(minutes), tuple(number(cell, name="depth", minimum=0) for cell in cells[2:])
+    return int(minutes), tuple(number(cell, name="depth", minimum=0, maximum=DEEPEST_RAIN_MM) for cell in cells[2:])

@@ -23,7 +23,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hydrata.compute.arr.files import BadRow, csv_lines, file_refusal, not_this_file, number
+from hydrata.compute.arr.files import (
+    DEEPEST_RAIN_MM,
+    LONGEST_STORM_MIN,
+    BadRow,
+    csv_lines,
+    file_refusal,
+    not_this_file,
+    number,
+)
 
 WHAT = "Data Hub losses file"
 INITIAL = "storm initial losses (mm)"
@@ -92,7 +100,8 @@ def _losses(rows: list[tuple[int, list[str]]], bad: list[BadRow]) -> dict[str, f
         key = cells[0].lower()
         if key in (INITIAL, CONTINUING):
             try:
-                found[key] = number(cells[1] if len(cells) > 1 else "", name=cells[0], minimum=0)
+                cell = cells[1] if len(cells) > 1 else ""
+                found[key] = number(cell, name=cells[0], minimum=0, maximum=DEEPEST_RAIN_MM)
             except ValueError as problem:
                 bad.append(BadRow(line, str(problem)))
                 found[key] = 0.0
@@ -133,11 +142,11 @@ def _preburst_row(cells: list[str], *, columns: int, after: float) -> tuple[floa
     duration = _DURATION_CELL.match(cells[0])
     if duration is None:
         raise ValueError(f"the duration {cells[0][:30]!r} is not 'minutes (hours)'")
-    minutes = number(duration.group(1), name="duration", above=after)
+    minutes = number(duration.group(1), name="duration", above=after, maximum=LONGEST_STORM_MIN)
     depths = []
     for cell in cells[1:]:
         depth = _DEPTH_CELL.match(cell)
         if depth is None:
             raise ValueError(f"the cell {cell[:30]!r} is not 'depth (ratio)'")
-        depths.append(number(depth.group(1), name="pre-burst depth", minimum=0))
+        depths.append(number(depth.group(1), name="pre-burst depth", minimum=0, maximum=DEEPEST_RAIN_MM))
     return minutes, tuple(depths)

@@ -8,7 +8,15 @@ pattern leaves the trailing cells empty). Ten patterns per duration and bin.
 
 from dataclasses import dataclass
 
-from hydrata.compute.arr.files import BadRow, csv_lines, file_refusal, not_this_file, number
+from hydrata.compute.arr.files import (
+    LARGEST_ID,
+    LONGEST_STORM_MIN,
+    BadRow,
+    csv_lines,
+    file_refusal,
+    not_this_file,
+    number,
+)
 
 WHAT = "temporal patterns file"
 HEADER = ("eventid", "duration", "timestep", "region", "aep")
@@ -67,9 +75,9 @@ def patterns_parse(text: str) -> list[TemporalPattern]:
 def _pattern(cells: list[str]) -> TemporalPattern:
     if len(cells) < len(HEADER) + 1:
         raise ValueError(f"it has {len(cells)} cells; a pattern needs the five columns and its increments")
-    event_id = _whole(cells[0], "EventID")
-    duration = _whole(cells[1], "Duration")
-    step = _whole(cells[2], "TimeStep")
+    event_id = _whole(cells[0], "EventID", LARGEST_ID)
+    duration = _whole(cells[1], "Duration", LONGEST_STORM_MIN)
+    step = _whole(cells[2], "TimeStep", LONGEST_STORM_MIN)
     region = cells[3]
     if not region:
         raise ValueError("Region is empty")
@@ -82,8 +90,8 @@ def _pattern(cells: list[str]) -> TemporalPattern:
     return TemporalPattern(event_id, duration, step, region, bin_name, increments)
 
 
-def _whole(cell: str, name: str) -> int:
-    value = number(cell, name=name, above=0)
+def _whole(cell: str, name: str, maximum: int) -> int:
+    value = number(cell, name=name, above=0, maximum=maximum)
     if value != int(value):
         raise ValueError(f"{name} {value:g} is not a whole number")
     return int(value)
@@ -94,7 +102,7 @@ def _increments(cells: list[str], *, expected: int) -> tuple[float, ...]:
         cells = cells[:-1]
     if len(cells) != expected:
         raise ValueError(f"it has {len(cells)} increments where its duration and time step make {expected}")
-    increments = tuple(number(cell, name="increment", minimum=0) for cell in cells)
+    increments = tuple(number(cell, name="increment", minimum=0, maximum=100) for cell in cells)
     total = sum(increments)
     if abs(total - 100.0) > SUM_TOLERANCE_PCT:
         raise ValueError(f"its increments add up to {total:.2f} %, not 100 %")

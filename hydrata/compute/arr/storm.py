@@ -21,6 +21,12 @@ class DesignStorm:
     def peak_excess_mm_per_h(self) -> float:
         return max(self.excess_mm, default=0.0) * 60.0 / self.time_step_min
 
+    def series_mm_per_interval(self) -> tuple[list[float], list[float]]:
+        """The excess as the platform's rain series take it (compute/series_units.py, `mm/interval`): seconds from
+        the burst's start, and the depth that fell in the step ending at each; the first row, 0, marks the start."""
+        step_s = self.time_step_min * 60.0
+        return [k * step_s for k in range(len(self.excess_mm) + 1)], [0.0, *self.excess_mm]
+
 
 def burst_initial_loss(*, storm_initial_loss_mm: float, preburst_mm: float) -> float:
     """The storm's initial loss less the rain that fell before the burst, never below zero."""

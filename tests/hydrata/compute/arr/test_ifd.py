@@ -58,3 +58,19 @@ def test_an_aep_is_read_as_a_percentage_whichever_way_the_table_names_it(label, 
 def test_the_bureaus_footnote_marks_and_spacing_are_not_part_of_an_aep():
     assert aep_label("50%#") == "50%"
     assert aep_label("1 in  200*") == "1 in 200"
+
+
+@pytest.mark.parametrize("label", ["1 in 0", "0%", "100%", "1e400%", "abc", "xEY", "-1EY"])
+def test_a_column_that_is_no_probability_is_a_bad_header_not_a_crash(label):
+    with pytest.raises(ArrFileError, match="is not an AEP"):
+        ifd_parse(f'"Duration","Duration in min","{label}"\n"1 hour",60,20\n')
+
+
+def test_a_duration_beyond_any_arr_tabulates_is_a_bad_row():
+    with pytest.raises(ArrFileError, match="above 20160"):
+        ifd_parse('"Duration","Duration in min","1%"\n"long",1e12,20\n')
+
+
+def test_a_depth_deeper_than_any_rain_is_a_bad_row_so_no_storm_overflows():
+    with pytest.raises(ArrFileError, match="depth 1e\\+300 is above 10000"):
+        ifd_parse('"Duration","Duration in min","1%"\n"1 hour",60,1e300\n')

@@ -54,3 +54,9 @@ def test_a_pattern_with_more_increments_than_its_time_steps_is_refused():
 )
 def test_an_aeps_patterns_come_from_the_bin_arr_assigns_it(aep_pct, expected):
     assert aep_bin(aep_pct) == expected
+
+
+def test_an_event_id_no_database_column_holds_is_a_bad_row():
+    text = "EventID,Duration,TimeStep,Region,AEP,Increments\n99999999999,10,5,R,rare,50,50\n"
+    with pytest.raises(ArrFileError, match="EventID 1e\\+11 is above"):
+        patterns_parse(text)

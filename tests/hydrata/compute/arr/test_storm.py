@@ -1,6 +1,7 @@
 import pytest
 
 from hydrata.compute.arr.storm import burst_initial_loss, design_storm
+from hydrata.compute.series_units import MM_PER_INTERVAL, applied, rates
 
 # Worked by hand: 40 mm x ARF 0.9 x climate 1.25 = 45 mm over four 15-minute steps of 10, 40, 30 and 20 %:
 # rain 4.5, 18, 13.5, 9. The 10 mm initial loss takes the first 4.5 and 5.5 of the second; the continuing loss
@@ -49,3 +50,14 @@ def test_increments_published_to_two_decimals_still_give_the_whole_burst_depth()
 def test_the_burst_initial_loss_is_the_storms_less_its_preburst_and_never_negative():
     assert burst_initial_loss(storm_initial_loss_mm=28.0, preburst_mm=8.0) == 20.0
     assert burst_initial_loss(storm_initial_loss_mm=5.0, preburst_mm=8.0) == 0.0
+
+
+def test_the_excess_as_a_series_in_mm_per_interval_is_what_the_model_applies():
+    storm = design_storm(**HAND)
+    times, values = storm.series_mm_per_interval()
+
+    model = applied(rates(times, values, MM_PER_INTERVAL), MM_PER_INTERVAL)
+
+    assert times == [0.0, 900.0, 1800.0, 2700.0, 3600.0] and values == pytest.approx([0.0, 0.0, 11.5, 12.5, 8.0])
+    assert model["total_depth_mm"] == pytest.approx(storm.excess_depth_mm)
+    assert model["peak_intensity_mm_per_h"] == pytest.approx(storm.peak_excess_mm_per_h)
