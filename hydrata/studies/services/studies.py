@@ -12,6 +12,7 @@ from hydrata.anuga.models import Project, Scenario
 from hydrata.anuga.pricing import compute_cost_estimate, triangle_steps_estimate, vcpu_hours_estimate
 from hydrata.anuga.selectors.scenarios import scenario_geometry
 from hydrata.compute.arr.ensemble import Factors, PlannedMember, ensemble
+from hydrata.compute.arr.ifd import aep_label
 from hydrata.compute.errors import ModelGeometryError
 from hydrata.compute.estimate import mesh_estimate
 from hydrata.core.errors import Unprocessable, ValidationFailed
@@ -44,6 +45,7 @@ def design_study_create(
     central_statistic: CentralStatistic = CentralStatistic.MEDIAN,
 ) -> DesignStudy:
     _check_kinds(inputs)
+    aeps = list(dict.fromkeys(aep_label(aep) for aep in aeps))  # "1 %" and "1%*" are the table's "1%"
     losses = storm_losses(design_input=inputs.storm_losses) if inputs.storm_losses else None
     factors = Factors(
         areal_reduction_factor=areal_reduction_factor,

@@ -85,13 +85,13 @@ def test_without_a_rainfall_layer_the_storms_fall_uniformly_on_the_whole_model_a
 
     created = http.post(
         studies_path(built.project_id),
-        json=study_body(scenario, inputs, aeps=["1%"], durations_min=[30], initial_loss_mm=0, continuing_loss_mm_h=0),
+        json=study_body(scenario, inputs, aeps=["1 %"], durations_min=[30], initial_loss_mm=0, continuing_loss_mm_h=0),
     )
 
     assert created.status_code == 201, created.text
     body = created.json()
     assert body["rain_binding"] == "whole_model" and body["rainfall_layer"] is None
-    assert body["inputs"]["storm_losses"] is None
+    assert body["inputs"]["storm_losses"] is None and body["aeps"] == ["1%"]  # spelt as the IFD table spells it
     for member in body["members"]:
         assert member["excess_depth_mm"] == pytest.approx(member["rain_depth_mm"])  # no loss at all
 
