@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "hydrata.anuga",
     "hydrata.uploads",
     "hydrata.observations",
+    "hydrata.studies",
     "hydrata_mcp",
     "oauth2_provider",
     "hydrata.oauth",
@@ -320,6 +321,8 @@ SPECTACULAR_SETTINGS = {
         "GrantKindEnum": "hydrata_contract.grants.GrantKind.choices",
         "GrantLevelEnum": "hydrata_contract.grants.GrantLevel.choices",
         "QuantityEnum": "hydrata_contract.observations.Quantity.choices",
+        "DesignInputKindEnum": "hydrata_contract.studies.DesignInputKind.choices",
+        "CentralStatisticEnum": "hydrata_contract.studies.CentralStatistic.choices",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -447,6 +450,10 @@ HYDRATA_TERRAIN_MAX_BYTES = int(os.environ.get("HYDRATA_TERRAIN_MAX_BYTES", str(
 # survey DEMs compress, so 3 billion (a 55 km square at 1 m) lets the largest real upload through.
 HYDRATA_TERRAIN_MAX_PIXELS = int(os.environ.get("HYDRATA_TERRAIN_MAX_PIXELS", "3000000000"))
 HYDRATA_GEOJSON_MAX_BYTES = int(os.environ.get("HYDRATA_GEOJSON_MAX_BYTES", str(50 * 1024**2)))
+# A design study's input files (an IFD table, a region's temporal patterns, a Data Hub output) are text of a few
+# hundred kB at most; and a study of 4 AEPs x 10 durations x 10 patterns is 400 members.
+HYDRATA_ARR_FILE_MAX_BYTES = int(os.environ.get("HYDRATA_ARR_FILE_MAX_BYTES", str(4 * 1024**2)))
+HYDRATA_STUDY_MAX_MEMBERS = int(os.environ.get("HYDRATA_STUDY_MAX_MEMBERS", "1000"))
 HYDRATA_GEOJSON_MAX_FEATURES = int(os.environ.get("HYDRATA_GEOJSON_MAX_FEATURES", "100000"))
 
 # A time series holds at most this many rows; a request body may hold that many generous rows (about 128 bytes

@@ -33,6 +33,7 @@ urlpatterns = [
     path("api/v2/schema/docs/", login_required(SchemaDocsView.as_view(url_name="api-schema")), name="api-docs"),
     path("api/v2/anuga/", include("hydrata.anuga.api.urls")),
     path("api/v2/anuga/", include("hydrata.observations.api.urls")),
+    path("api/v2/anuga/", include("hydrata.studies.api.urls")),
     path("api/v2/", include("hydrata.agents.api.urls")),
     path("api/v2/", include("hydrata.uploads.api.urls")),
     path("api/v2/", include("hydrata.anuga.api.dataset_urls")),

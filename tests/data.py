@@ -10,6 +10,7 @@ SMALL_TEST = Path(__file__).resolve().parent / "data" / "small_test"
 DEM = SMALL_TEST / "inputs" / "dem.tif"
 BOUNDARY = SMALL_TEST / "inputs" / "boundary.geojson"
 RAINFALL = SMALL_TEST / "inputs" / "rainfall.geojson"
+ARR = Path(__file__).resolve().parent / "data" / "arr"  # synthetic ARR design inputs (see its README)
 
 
 def dem_truth(path: Path = DEM) -> dict:

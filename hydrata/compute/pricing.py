@@ -13,8 +13,15 @@ from decimal import ROUND_UP, Decimal
 SECONDS_PER_TRIANGLE_STEP = 2.2e-5
 
 
+def triangle_steps_estimate(*, triangles: int, duration: float, finest_resolution: float) -> float:
+    """The work the price models: triangles x simulated seconds / the finest resolution (the step count grows
+    with duration and shrinks with the smallest triangle)."""
+    return triangles * duration / max(finest_resolution, 0.1)
+
+
 def vcpu_hours_estimate(*, triangles: int, duration: float, finest_resolution: float) -> float:
-    return round(SECONDS_PER_TRIANGLE_STEP * triangles * duration / max(finest_resolution, 0.1) / 3600, 4)
+    steps = triangle_steps_estimate(triangles=triangles, duration=duration, finest_resolution=finest_resolution)
+    return round(SECONDS_PER_TRIANGLE_STEP * steps / 3600, 4)
 
 
 def compute_cost_estimate(*, vcpu_hours: float, usd_per_vcpu_hour: float) -> Decimal:

@@ -10,6 +10,9 @@ from hydrata.agents.models import AgentAccount, AgentActivity, AgentGrant, Agent
 from hydrata.agents.services import account_set_spend_limit, activity_record, capability_suggestion_create
 from hydrata.anuga.models import Project
 from hydrata.observations.services.observations import flood_event_create, observation_create
+from hydrata.studies.services.inputs import design_input_create
+from hydrata_contract.studies import DesignInputKind
+from tests.data import ARR
 from tests.factories import make_grant, make_project, make_user
 
 pytestmark = pytest.mark.django_db
@@ -33,6 +36,8 @@ def one_of_everything():
     project = make_project(user, name="Admin project", members={make_user("viewer"): "viewer"})
     event = flood_event_create(project=project, user=user, name="March 2022", started_at=timezone.now())
     observation_create(event=event, user=user, x=251100.0, y=6271900.0, quantity="peak_stage", value_m=12.3)
+    ifd = (ARR / "Synthetic_IFD_Depths.csv").read_text()
+    design_input_create(project=project, user=user, kind=DesignInputKind.IFD, name="ifd.csv", text=ifd)
     return grant
 
 
@@ -59,6 +64,9 @@ def one_of_everything():
         "observations/floodevent",
         "observations/observation",
         "observations/comparison",
+        "studies/designinput",
+        "studies/designstudy",
+        "studies/designmember",
     ],
 )
 def test_every_models_changelist_answers_for_a_superuser(admin_browser, one_of_everything, model):

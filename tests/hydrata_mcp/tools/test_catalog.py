@@ -42,6 +42,8 @@ HAND_BACK_TOOLS = {
     "rank_runs_against_observations",
     "update_scenario",
     "clone_scenario",
+    "create_design_study",
+    "get_design_study",
 }
 ESTIMATE = ("mesh_triangle_count_estimate", "compute_cost_estimate", "vcpu_hours_estimate", "computed_status")
 RUN_RESULTS = (
@@ -107,6 +109,8 @@ NAMES_IN_RESULTS: dict[str, tuple[str, ...]] = {
     "get_run_results": RUN_RESULTS,
     "compare_run_with_observations": COMPARISON,
     "get_comparison": COMPARISON,
+    "create_design_study": ("id", "estimate"),
+    "get_design_study": ("id", "estimate"),
 }
 
 

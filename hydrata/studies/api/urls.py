@@ -1,0 +1,14 @@
+"""Mounted under /api/v2/anuga/ beside the anuga routes (config/urls.py)."""
+
+from django.urls import path
+
+from hydrata.studies.api import views
+
+PROJECT = "projects/<int:project_id>/"
+
+urlpatterns = [
+    path(f"{PROJECT}design-inputs/", views.DesignInputListCreateView.as_view(), name="design-inputs"),
+    path(f"{PROJECT}design-inputs/<int:input_id>/", views.DesignInputDetailView.as_view(), name="design-input-detail"),
+    path(f"{PROJECT}design-studies/", views.DesignStudyListCreateView.as_view(), name="design-studies"),
+    path(f"{PROJECT}design-studies/<int:study_id>/", views.DesignStudyDetailView.as_view(), name="design-study-detail"),
+]

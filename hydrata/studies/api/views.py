@@ -1,0 +1,113 @@
+from django.conf import settings
+from django.core.files.uploadedfile import UploadedFile
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.response import Response
+
+from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
+from hydrata.core.answers import answer
+from hydrata.core.errors import ValidationFailed
+from hydrata.core.requests import AuthenticatedRequest
+from hydrata.studies.api.answers import design_input_answer, design_study_answer, design_study_detail
+from hydrata.studies.api.serializers import DesignInputInput, DesignStudyInput
+from hydrata.studies.selectors import design_input_get, design_inputs_of, design_studies_of, design_study_get
+from hydrata.studies.services.inputs import design_input_create
+from hydrata.studies.services.studies import StudyInputs, design_study_create
+from hydrata_contract.answers import studies as answers
+from hydrata_contract.errors import ErrorCode
+from hydrata_contract.links import Panel
+from hydrata_contract.studies import CentralStatistic, DesignInputKind
+
+
+def _text(*, uploaded: UploadedFile | None, content: str | None) -> str:
+    """The file's text: UTF-8 (with or without its byte-order mark), else Windows-1252, as spreadsheets save CSV."""
+    limit = settings.HYDRATA_ARR_FILE_MAX_BYTES
+    data = uploaded.read(limit + 1) if uploaded is not None else (content or "").encode()
+    if len(data) > limit:
+        raise ValidationFailed(
+            f"The file is more than {limit:,} bytes; a design input may be at most that.",
+            code=ErrorCode.UPLOAD_TOO_LARGE,
+            max_bytes=limit,
+        )
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+class DesignInputListCreateView(ProjectListView):
+    grant_levels = {"GET": "read", "POST": "draft"}
+    list_panel = Panel.TIME_SERIES
+
+    @extend_schema(responses={200: answers.DesignInputPage})
+    def get(self, request: AuthenticatedRequest) -> Response:
+        page = self.paginate_queryset(design_inputs_of(project=self.project))
+        response = self.get_paginated_response([design_input_answer(item) for item in page or []])
+        answer(answers.DesignInputPage, response.data)
+        return response
+
+    @extend_schema(request=DesignInputInput, responses={201: answers.DesignInputDetail})
+    def post(self, request: AuthenticatedRequest) -> Response:
+        data = DesignInputInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = data.validated_data
+        uploaded = fields.get("base_file")
+        created = design_input_create(
+            project=self.project,
+            user=request.user,
+            kind=DesignInputKind(fields["kind"]),
+            name=fields["name"] or (uploaded.name if uploaded is not None else "") or fields["kind"],
+            text=_text(uploaded=uploaded, content=fields.get("content")),
+        )
+        return Response(answer(answers.DesignInputDetail, design_input_answer(created)), status=status.HTTP_201_CREATED)
+
+
+class DesignInputDetailView(ProjectScopedView):
+    grant_levels = {"GET": "read"}
+
+    @extend_schema(responses={200: answers.DesignInputDetail})
+    def get(self, request: AuthenticatedRequest, input_id: int) -> Response:
+        found = design_input_get(project=self.project, input_id=input_id)
+        return Response(answer(answers.DesignInputDetail, design_input_answer(found)))
+
+
+class DesignStudyListCreateView(ProjectListView):
+    grant_levels = {"GET": "read", "POST": "draft"}
+    list_panel = Panel.SCENARIO
+
+    @extend_schema(responses={200: answers.DesignStudyPage})
+    def get(self, request: AuthenticatedRequest) -> Response:
+        page = self.paginate_queryset(design_studies_of(project=self.project))
+        response = self.get_paginated_response([design_study_answer(study) for study in page or []])
+        answer(answers.DesignStudyPage, response.data)
+        return response
+
+    @extend_schema(request=DesignStudyInput, responses={201: answers.DesignStudyDetail})
+    def post(self, request: AuthenticatedRequest) -> Response:
+        data = DesignStudyInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        losses = fields.pop("storm_losses")
+        inputs = StudyInputs(
+            ifd=design_input_get(project=self.project, input_id=fields.pop("ifd")),
+            temporal_patterns=design_input_get(project=self.project, input_id=fields.pop("temporal_patterns")),
+            storm_losses=design_input_get(project=self.project, input_id=losses) if losses else None,
+        )
+        study = design_study_create(
+            project=self.project,
+            user=request.user,
+            base_scenario=self.scenario_get(fields.pop("base_scenario")),
+            inputs=inputs,
+            central_statistic=CentralStatistic(fields.pop("central_statistic")),
+            **fields,
+        )
+        return Response(answer(answers.DesignStudyDetail, design_study_detail(study)), status=status.HTTP_201_CREATED)
+
+
+class DesignStudyDetailView(ProjectScopedView):
+    grant_levels = {"GET": "read"}
+
+    @extend_schema(responses={200: answers.DesignStudyDetail})
+    def get(self, request: AuthenticatedRequest, study_id: int) -> Response:
+        study = design_study_get(project=self.project, study_id=study_id)
+        return Response(answer(answers.DesignStudyDetail, design_study_detail(study)))

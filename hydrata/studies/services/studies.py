@@ -1,0 +1,193 @@
+"""A design study made from a base scenario: its members' storms and, before anything is spent, its estimate."""
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from hydrata.anuga.models import Project, Scenario
+from hydrata.anuga.selectors.scenarios import scenario_geometry
+from hydrata.compute.arr.ensemble import Factors, PlannedMember, ensemble
+from hydrata.compute.arr.ifd import aep_label
+from hydrata.compute.errors import ModelGeometryError
+from hydrata.compute.estimate import mesh_estimate
+from hydrata.compute.pricing import compute_cost_estimate, triangle_steps_estimate, vcpu_hours_estimate
+from hydrata.core.errors import Unprocessable, ValidationFailed
+from hydrata.studies.models import DesignInput, DesignMember, DesignStudy
+from hydrata.studies.selectors import ifd_table, storm_losses, temporal_patterns
+from hydrata_contract.errors import ErrorCode
+from hydrata_contract.studies import CentralStatistic, DesignInputKind, RainBinding
+
+
+@dataclass(frozen=True)
+class StudyInputs:
+    ifd: DesignInput
+    temporal_patterns: DesignInput
+    storm_losses: DesignInput | None
+
+
+def design_study_create(
+    *,
+    project: Project,
+    user: User,
+    base_scenario: Scenario,
+    name: str,
+    inputs: StudyInputs,
+    aeps: list[str],
+    durations_min: list[int],
+    areal_reduction_factor: float = 1.0,
+    climate_factor: float = 1.0,
+    initial_loss_mm: float | None = None,
+    continuing_loss_mm_h: float | None = None,
+    central_statistic: CentralStatistic = CentralStatistic.MEDIAN,
+) -> DesignStudy:
+    _check_kinds(inputs)
+    aeps = list(dict.fromkeys(aep_label(aep) for aep in aeps))  # "1 %" and "1%*" are the table's "1%"
+    losses = storm_losses(design_input=inputs.storm_losses) if inputs.storm_losses else None
+    factors = Factors(
+        areal_reduction_factor=areal_reduction_factor,
+        climate_factor=climate_factor,
+        initial_loss_mm=_given_or_read(initial_loss_mm, losses.initial_loss_mm if losses else None, "initial"),
+        continuing_loss_mm_h=_given_or_read(
+            continuing_loss_mm_h, losses.continuing_loss_mm_h if losses else None, "continuing"
+        ),
+    )
+    planned, problems = ensemble(
+        ifd=ifd_table(design_input=inputs.ifd),
+        patterns=temporal_patterns(design_input=inputs.temporal_patterns),
+        preburst=losses.preburst if losses else None,
+        aeps=aeps,
+        durations_min=durations_min,
+        factors=factors,
+    )
+    if problems:
+        raise ValidationFailed(
+            f"The inputs cannot make every member: {'; '.join(problems[:10])}. Choose AEPs and durations the files "
+            "have, or send files that have them.",
+            code=ErrorCode.STUDY_INPUTS_MISMATCH,
+            problems=problems,
+        )
+    _check_size(len(planned))
+    simulated = {m.duration_min: max(base_scenario.duration, m.duration_min * 60) for m in planned}
+    estimate = study_estimate(scenario=base_scenario, simulated_s=[simulated[m.duration_min] for m in planned])
+    with transaction.atomic():
+        study = DesignStudy.objects.create(
+            project=project,
+            base_scenario=base_scenario,
+            name=name,
+            ifd=inputs.ifd,
+            temporal_patterns=inputs.temporal_patterns,
+            storm_losses=inputs.storm_losses,
+            aeps=aeps,
+            durations_min=durations_min,
+            areal_reduction_factor=areal_reduction_factor,
+            climate_factor=climate_factor,
+            initial_loss_mm=factors.initial_loss_mm,
+            continuing_loss_mm_h=factors.continuing_loss_mm_h,
+            central_statistic=central_statistic,
+            rain_binding=RainBinding.RAINFALL_LAYER if base_scenario.rainfall_id else RainBinding.WHOLE_MODEL,
+            rainfall_layer_id=base_scenario.rainfall_id,
+            estimate=estimate,
+            created_by=user,
+        )
+        DesignMember.objects.bulk_create(
+            [_member(study, planned_member, simulated[planned_member.duration_min]) for planned_member in planned],
+            batch_size=500,
+        )
+    return study
+
+
+def study_estimate(*, scenario: Scenario, simulated_s: list[int]) -> dict[str, Any]:
+    """The base scenario's mesh estimate priced for each member's simulated time, summed: a member is a run of it."""
+    try:
+        geometry = scenario_geometry(scenario=scenario)
+    except ModelGeometryError as problem:
+        raise Unprocessable(
+            f"The base scenario cannot be estimated, so neither can the study: {problem.message}",
+            code=problem.code,
+        ) from None
+    mesh = mesh_estimate(ring=geometry.ring, regions=geometry.regions, resolution=scenario.resolution)
+    triangles, finest = mesh.triangles, mesh.finest_resolution_m
+    hours = [
+        vcpu_hours_estimate(triangles=triangles, duration=seconds, finest_resolution=finest) for seconds in simulated_s
+    ]
+    steps = sum(
+        triangle_steps_estimate(triangles=triangles, duration=seconds, finest_resolution=finest)
+        for seconds in simulated_s
+    )
+    return {
+        "members": len(simulated_s),
+        "mesh_triangle_count_estimate": triangles,
+        "triangle_steps": round(steps),
+        "vcpu_hours_estimate": round(sum(hours), 4),
+        "compute_cost_estimate": str(
+            sum(
+                (
+                    compute_cost_estimate(vcpu_hours=h, usd_per_vcpu_hour=settings.HYDRATA_COMPUTE_USD_PER_VCPU_HOUR)
+                    for h in hours
+                ),
+                Decimal("0.00"),
+            )
+        ),
+    }
+
+
+def _check_kinds(inputs: StudyInputs) -> None:
+    expected = (
+        ("ifd", inputs.ifd, DesignInputKind.IFD),
+        ("temporal_patterns", inputs.temporal_patterns, DesignInputKind.TEMPORAL_PATTERNS),
+        ("storm_losses", inputs.storm_losses, DesignInputKind.STORM_LOSSES),
+    )
+    for field, given, kind in expected:
+        if given is not None and given.kind != kind:
+            raise ValidationFailed(
+                f"{field} is design input {given.pk}, a {given.get_kind_display()}; it must be a {kind.label}.",
+                code=ErrorCode.DESIGN_INPUT_WRONG_KIND,
+                field=field,
+            )
+
+
+def _given_or_read(given: float | None, read: float | None, which: str) -> float:
+    if given is not None:
+        return given
+    if read is None:
+        raise ValidationFailed(
+            f"The study has no {which} loss: give initial_loss_mm and continuing_loss_mm_h, or a storm_losses input "
+            "(the Data Hub's text output).",
+            code=ErrorCode.STUDY_INPUTS_MISMATCH,
+            field=f"{which}_loss",
+        )
+    return read
+
+
+def _check_size(members: int) -> None:
+    limit = settings.HYDRATA_STUDY_MAX_MEMBERS
+    if members > limit:
+        raise ValidationFailed(
+            f"The study would have {members:,} members; at most {limit:,} are allowed. Choose fewer AEPs or durations.",
+            code=ErrorCode.STUDY_TOO_LARGE,
+            members=members,
+            max_members=limit,
+        )
+
+
+def _member(study: DesignStudy, planned: PlannedMember, simulated_s: int) -> DesignMember:
+    storm = planned.storm
+    return DesignMember(
+        study=study,
+        aep=planned.aep,
+        aep_bin=planned.aep_bin,
+        duration_min=planned.duration_min,
+        pattern=planned.pattern,
+        time_step_min=storm.time_step_min,
+        burst_initial_loss_mm=planned.burst_initial_loss_mm,
+        rain_mm=list(storm.rain_mm),
+        excess_mm=list(storm.excess_mm),
+        rain_depth_mm=storm.rain_depth_mm,
+        excess_depth_mm=storm.excess_depth_mm,
+        peak_excess_mm_per_h=storm.peak_excess_mm_per_h,
+        simulated_s=simulated_s,
+    )

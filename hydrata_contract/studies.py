@@ -1,0 +1,20 @@
+"""What a design flood study (ARR 2019) is made of: the kinds of its input files, the central value of an
+ensemble, and where a member's rain falls."""
+
+from hydrata_contract.labelled import Labelled
+
+
+class DesignInputKind(Labelled):
+    IFD = "ifd", "IFD depths table (BoM, CSV)"
+    TEMPORAL_PATTERNS = "temporal_patterns", "Temporal patterns (ARR Data Hub increments, CSV)"
+    STORM_LOSSES = "storm_losses", "Storm losses and pre-burst (ARR Data Hub text)"
+
+
+class CentralStatistic(Labelled):
+    MEDIAN = "median", "Median of the patterns"
+    MEAN = "mean", "Mean of the patterns"
+
+
+class RainBinding(Labelled):
+    RAINFALL_LAYER = "rainfall_layer", "Each polygon of the base scenario's rainfall layer"
+    WHOLE_MODEL = "whole_model", "Uniform over the whole model"

@@ -1,0 +1,133 @@
+"""ARR 2019 design flood studies: made from a base scenario and the engineer's files, priced before anything runs."""
+
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import Context
+from pydantic import BaseModel, Field
+
+from hydrata_mcp.client import PlatformClient
+from hydrata_mcp.handback import HandBack
+from hydrata_mcp.tools.arguments import ProjectId
+from hydrata_mcp.tools.projects import PROJECTS
+from hydrata_mcp.tools.registry import tool
+from hydrata_mcp.tools.time_series import figure
+
+
+class Storms(BaseModel):
+    """The members of one AEP and duration: one per temporal pattern, each with the same total rain."""
+
+    aep: str
+    duration_min: int
+    patterns: int
+    rain_depth_mm: float
+    excess_mm_min: float
+    excess_mm_max: float
+
+
+class DesignStudy(HandBack):
+    id: int
+    name: str
+    base_scenario: int
+    central_statistic: str
+    rain_binding: str
+    estimate: dict[str, Any]
+    storms: list[Storms]
+
+
+def _storms(members: list[dict[str, Any]]) -> list[Storms]:
+    groups: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for member in members:
+        groups.setdefault((member["aep"], member["duration_min"]), []).append(member)
+    return [
+        Storms(
+            aep=aep,
+            duration_min=duration,
+            patterns=len(group),
+            rain_depth_mm=round(group[0]["rain_depth_mm"], 2),
+            excess_mm_min=round(min(m["excess_depth_mm"] for m in group), 2),
+            excess_mm_max=round(max(m["excess_depth_mm"] for m in group), 2),
+        )
+        for (aep, duration), group in groups.items()
+    ]
+
+
+def _handed_back(study: dict[str, Any], *, made: bool) -> DesignStudy:
+    storms = _storms(study["members"])
+    estimate = study["estimate"]
+    depths = [s.rain_depth_mm for s in storms]
+    where = "the base scenario's rainfall polygons" if study["rain_binding"] == "rainfall_layer" else "the whole model"
+    said = (
+        f"{'I made' if made else 'The'} design study '{study['name']}' "
+        f"{'from' if made else 'is of'} scenario {study['base_scenario']}: {estimate['members']} storms "
+        f"({len(study['aeps'])} AEPs x {len(study['durations_min'])} durations x their patterns), "
+        f"{figure(min(depths))} to {figure(max(depths))} mm of rain before losses, falling on {where}. "
+        f"Running every member is estimated at {figure(estimate['vcpu_hours_estimate'])} vCPU-hours, "
+        f"USD {estimate['compute_cost_estimate']}; nothing has been spent. See it here: {study['ui_url']}"
+    )
+    return DesignStudy(
+        id=study["id"],
+        name=study["name"],
+        base_scenario=study["base_scenario"],
+        central_statistic=study["central_statistic"],
+        rain_binding=study["rain_binding"],
+        estimate=estimate,
+        storms=storms,
+        ui_url=study["ui_url"],
+        summary={**estimate, "aeps": study["aeps"], "durations_min": study["durations_min"]},
+        say_to_user=said,
+    )
+
+
+@tool(title="Create a design flood study", relied_on=("id", "estimate"))
+async def create_design_study(
+    ctx: Context,
+    project_id: ProjectId,
+    base_scenario_id: Annotated[int, Field(ge=1, description="From list_scenarios.")],
+    ifd_csv: Annotated[str, Field(description="BoM IFD depths CSV.")],
+    patterns_csv: Annotated[str, Field(description="Data Hub *_Increments.csv.")],
+    aeps: Annotated[list[str], Field(description='e.g. ["1%"]')],
+    durations_min: Annotated[list[int], Field(description="Minutes.")],
+    losses_txt: Annotated[str | None, Field(description="Data Hub .txt (losses, pre-burst).")] = None,
+    initial_loss_mm: Annotated[float | None, Field(description="Else from losses_txt.")] = None,
+    continuing_loss_mm_h: Annotated[float | None, Field(description="Else from losses_txt.")] = None,
+    areal_reduction_factor: Annotated[float | None, Field(description="Default 1.")] = None,
+    climate_factor: Annotated[float | None, Field(description="Default 1.")] = None,
+    central_statistic: Annotated[Literal["median", "mean"] | None, Field(description="Default median.")] = None,
+) -> DesignStudy:
+    """ARR 2019 storms per AEP x duration x pattern on a scenario, priced; runs nothing."""
+    api = PlatformClient.for_context(ctx)
+    inputs_path = f"{PROJECTS}{project_id}/design-inputs/"
+    files = {"ifd": ifd_csv, "temporal_patterns": patterns_csv, "storm_losses": losses_txt}
+    inputs = {}
+    for kind, text in files.items():
+        if text is not None:
+            inputs[kind] = (await api.post(inputs_path, json={"kind": kind, "content": text})).data["id"]
+    settings = {
+        "initial_loss_mm": initial_loss_mm,
+        "continuing_loss_mm_h": continuing_loss_mm_h,
+        "areal_reduction_factor": areal_reduction_factor,
+        "climate_factor": climate_factor,
+        "central_statistic": central_statistic,
+    }
+    body = {
+        "name": f"ARR 2019: {', '.join(aeps)} AEP",
+        "base_scenario": base_scenario_id,
+        **inputs,
+        "aeps": aeps,
+        "durations_min": durations_min,
+        **{name: value for name, value in settings.items() if value is not None},
+    }
+    study = (await api.post(f"{PROJECTS}{project_id}/design-studies/", json=body)).data
+    return _handed_back(study, made=True)
+
+
+@tool(title="Get a design flood study", read_only=True, idempotent=True, relied_on=("id", "estimate"))
+async def get_design_study(
+    ctx: Context,
+    project_id: ProjectId,
+    study_id: Annotated[int, Field(ge=1, description="From create_design_study.")],
+) -> DesignStudy:
+    """A design study: rain per AEP and duration, and its price."""
+    api = PlatformClient.for_context(ctx)
+    study = (await api.get(f"{PROJECTS}{project_id}/design-studies/{study_id}/")).data
+    return _handed_back(study, made=False)

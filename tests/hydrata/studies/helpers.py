@@ -1,0 +1,35 @@
+"""Arrange a design study's inputs through the REST API itself, as an agent would."""
+
+from typing import Any
+
+import httpx
+
+from tests.data import ARR
+from tests.model_setup import PROJECTS
+
+FILES = {
+    "ifd": "Synthetic_IFD_Depths.csv",
+    "temporal_patterns": "Synthetic_Increments.csv",
+    "storm_losses": "Synthetic_DataHub.txt",
+}
+
+
+def upload_inputs(http: httpx.Client, project_id: int) -> dict[str, int]:
+    """Each synthetic design input, stored in the project: kind -> id."""
+    ids = {}
+    for kind, file in FILES.items():
+        created = http.post(
+            f"{PROJECTS}{project_id}/design-inputs/",
+            json={"kind": kind, "name": file, "content": (ARR / file).read_text()},
+        )
+        assert created.status_code == 201, created.text
+        ids[kind] = created.json()["id"]
+    return ids
+
+
+def base_scenario(http: httpx.Client, project_id: int, **fields: Any) -> dict[str, Any]:
+    created = http.post(
+        f"{PROJECTS}{project_id}/scenarios/", json={"name": "base", "resolution": 5, "duration": 3600, **fields}
+    )
+    assert created.status_code == 201, created.text
+    return created.json()

@@ -1,0 +1,88 @@
+"""The design-study tools through the official MCP client, on the small_test model: the study made from the
+engineer's files with its storms and price, read back; a malformed file refused with its rows named."""
+
+import pytest
+
+from hydrata.studies.models import DesignStudy
+from tests.data import ARR
+from tests.factories import make_grant
+from tests.hydrata.studies.helpers import base_scenario
+from tests.mcp_client import call
+from tests.model_setup import api, small_test_model
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def arranged(live_asgi):
+    grant, key = make_grant(level="draft")
+    built = small_test_model(live_asgi.url, key)
+    with api(live_asgi.url, key) as http:
+        scenario = base_scenario(http, built.project_id)
+    return built, scenario, key, grant.user
+
+
+def arguments(built, scenario, **more):
+    return {
+        "project_id": built.project_id,
+        "base_scenario_id": scenario["id"],
+        "ifd_csv": (ARR / "Synthetic_IFD_Depths.csv").read_text(),
+        "patterns_csv": (ARR / "Synthetic_Increments.csv").read_text(),
+        "losses_txt": (ARR / "Synthetic_DataHub.txt").read_text(),
+        "aeps": ["1%"],
+        "durations_min": [30, 60],
+        **more,
+    }
+
+
+def test_a_study_is_made_from_the_files_and_handed_back_with_its_storms_and_price(live_asgi, arranged):
+    built, scenario, key, _ = arranged
+
+    made = call(live_asgi.url, key, "create_design_study", arguments(built, scenario, climate_factor=1.1))
+    read = call(
+        live_asgi.url,
+        key,
+        "get_design_study",
+        {"project_id": built.project_id, "study_id": DesignStudy.objects.get().pk},
+    )
+
+    assert not made.is_error, made.content[0].text
+    result = made.structured_content
+    assert [(s["aep"], s["duration_min"], s["patterns"]) for s in result["storms"]] == [("1%", 30, 10), ("1%", 60, 10)]
+    assert [s["rain_depth_mm"] for s in result["storms"]] == [pytest.approx(70.8 * 1.1), pytest.approx(91.5 * 1.1)]
+    assert all(0 <= s["excess_mm_min"] <= s["excess_mm_max"] < s["rain_depth_mm"] for s in result["storms"])
+    assert result["estimate"]["members"] == 20 and result["summary"]["members"] == 20
+    assert "panel=scenario" in result["ui_url"]
+    assert "20 storms" in result["say_to_user"] and "nothing has been spent" in result["say_to_user"]
+    assert f"USD {result['estimate']['compute_cost_estimate']}" in result["say_to_user"]
+    assert not read.is_error and read.structured_content["storms"] == result["storms"]
+    assert read.structured_content["say_to_user"].startswith("The design study 'ARR 2019: 1% AEP' is of scenario")
+
+
+def test_a_malformed_file_is_refused_with_its_bad_rows_and_no_study_is_made(live_asgi, arranged):
+    built, scenario, key, _ = arranged
+    malformed = (ARR / "Malformed_IFD_Depths.csv").read_text()
+
+    refused = call(live_asgi.url, key, "create_design_study", arguments(built, scenario, ifd_csv=malformed))
+
+    text = refused.content[0].text
+    assert refused.is_error and "ARR_FILE_INVALID" in text
+    assert "line 10" in text and "line 11" in text and "line 13" in text
+    assert not DesignStudy.objects.exists()
+
+
+def test_a_read_key_may_read_a_study_but_not_make_one(live_asgi, arranged):
+    built, scenario, key, user = arranged
+    made = call(live_asgi.url, key, "create_design_study", arguments(built, scenario))
+    _, read_key = make_grant(user, level="read")
+
+    refused = call(live_asgi.url, read_key, "create_design_study", arguments(built, scenario))
+    read = call(
+        live_asgi.url,
+        read_key,
+        "get_design_study",
+        {"project_id": built.project_id, "study_id": made.structured_content["id"]},
+    )
+
+    assert refused.is_error and "GRANT_LEVEL_TOO_LOW" in refused.content[0].text
+    assert not read.is_error and read.structured_content["estimate"] == made.structured_content["estimate"]
