@@ -81,6 +81,7 @@ INSTALLED_APPS = [
     "hydrata.anuga",
     "hydrata.uploads",
     "hydrata.observations",
+    "hydrata.map",
     "hydrata_mcp",
 ]
 
@@ -174,6 +175,9 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
+# Besides each app's static/: the map core both maps share (the site's page loads its modules, the MCP App's
+# build inlines them) and the libraries vendored for both, each served under its own prefix.
+STATICFILES_DIRS = [("map_core", BASE_DIR / "map_core"), ("vendor", BASE_DIR / "vendor")]
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)  # whitenoise warns about a missing folder at every start
 # whitenoise serves the static files in every process (daphne serves none). Production serves what collectstatic
