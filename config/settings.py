@@ -181,12 +181,12 @@ STATICFILES_DIRS = [("map_core", BASE_DIR / "map_core"), ("vendor", BASE_DIR / "
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)  # whitenoise warns about a missing folder at every start
 # whitenoise serves the static files in every process (daphne serves none). Production serves what collectstatic
-# wrote, under content-hashed names cached for ever; elsewhere files come straight from the apps, so tests and
-# `make run` need no collectstatic.
+# wrote, under content-hashed names cached for ever (the map's module imports rewritten to them too); elsewhere
+# files come straight from the apps, so tests and `make run` need no collectstatic.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "config.static_storage.HashedModulesStaticFilesStorage"
         if HYDRATA_ENV == "production"
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
