@@ -64,8 +64,8 @@ conformance: install $(NODE_DIR)/.installed
 bench: install
 	$(PY) benchmarks/mcp_hop.py
 
-# The MCP App's view: one HTML document with the vendored Leaflet inlined (committed; rebuild after editing
-# hydrata_mcp/ui/view/src/).
+# The MCP App's view: one HTML document with the vendored Leaflet and the map core inlined (committed; rebuild
+# after editing hydrata_mcp/ui/view/src/ or map_core/).
 view: install
 	$(PY) hydrata_mcp/ui/view/build.py
 

@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "hydrata.uploads",
     "hydrata.observations",
     "hydrata.studies",
+    "hydrata.map",
     "hydrata_mcp",
     "oauth2_provider",
     "hydrata.oauth",
@@ -200,15 +201,18 @@ if DATABASE_POOL_MAX_SIZE > 0 and DATABASES["default"]["ENGINE"] == "django.db.b
 # --- Static files and the page policy (whitenoise, the map page, django-csp) -----------------------------------------
 
 STATIC_URL = "static/"
+# Besides each app's static/: the map core both maps share (the site's page loads its modules, the MCP App's
+# build inlines them) and the libraries vendored for both, each served under its own prefix.
+STATICFILES_DIRS = [("map_core", BASE_DIR / "map_core"), ("vendor", BASE_DIR / "vendor")]
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)  # whitenoise warns about a missing folder at every start
 # whitenoise serves the static files in every process (daphne serves none). Production serves what collectstatic
-# wrote, under content-hashed names cached for ever; elsewhere files come straight from the apps, so tests and
-# `make run` need no collectstatic.
+# wrote, under content-hashed names cached for ever (the map's module imports rewritten to them too); elsewhere
+# files come straight from the apps, so tests and `make run` need no collectstatic.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "config.static_storage.HashedModulesStaticFilesStorage"
         if HYDRATA_ENV == "production"
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },

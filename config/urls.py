@@ -39,7 +39,7 @@ urlpatterns = [
     path("api/v2/", include("hydrata.anuga.api.dataset_urls")),
     path("agents/", include("hydrata.agents.urls")),
     path("storage/", include("hydrata.storage.urls")),
-    path("", include("hydrata.anuga.urls")),
+    path("", include("hydrata.map.urls")),
     path("", include("hydrata_mcp.urls")),
 ]
 

@@ -22,7 +22,7 @@ from hydrata_contract.states import RunPhase, RunStatus, TerrainStatus
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON_SOURCES = ("hydrata", "hydrata_mcp", "config")
-JAVASCRIPT_SOURCES = ("hydrata", "hydrata_mcp/ui/view/src")
+JAVASCRIPT_SOURCES = ("hydrata", "map_core", "hydrata_mcp/ui/view/src")
 SKIPPED_DIRECTORIES = {"migrations", "vendor", "dist", "__pycache__"}
 WORDS = {
     member.value: f"{enum.__name__}.{member.name}"

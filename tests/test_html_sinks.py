@@ -1,18 +1,19 @@
-"""No string of ours reaches an HTML sink: every script of both maps (the site's and the MCP App's view) is read
-line by line for the calls that parse a string as markup. The DOM's own sinks are refused everywhere; Leaflet's
-(a tooltip, a popup, a layer-control name, an attribution given a string) only in the one reviewed helper of each
-map, which hands Leaflet elements built with textContent, or text it escapes itself.
+"""No string of ours reaches an HTML sink: every script of both maps (the site's, the MCP App's view and the map
+core they share) is read line by line for the calls that parse a string as markup. The DOM's own sinks are refused
+everywhere; Leaflet's (a tooltip, a popup, a layer-control name, an attribution given a string) only in the one
+reviewed helper both maps load, which hands Leaflet elements built with textContent, or text it escapes itself.
 
 A plain substring search, linear in the file: no regular expression reads the scripts."""
 
 import subprocess
 from pathlib import Path
 
+from hydrata_mcp.ui.view.build import module_order
+from tests.test_one_map_core import site_modules
+
 ROOT = Path(__file__).resolve().parent.parent
-VENDORED = "hydrata/anuga/static/vendor/"
-SITE_HELPER = "hydrata/anuga/static/anuga/map/leaflet_text.js"
-VIEW_HELPER = "hydrata_mcp/ui/view/src/leaflet_text.js"
-REVIEWED_HELPERS = {SITE_HELPER, VIEW_HELPER}
+VENDORED = "vendor/"
+HELPER = "map_core/leaflet_text.js"
 # Parse a string as markup wherever they are called: no script of ours uses them.
 DOM_SINKS = (
     "innerHTML",
@@ -25,8 +26,8 @@ DOM_SINKS = (
     "parseHTMLUnsafe",
     "srcdoc",
 )
-# Leaflet renders a string handed to these as HTML: only the reviewed helpers call them, with an element or
-# escaped text.
+# Leaflet renders a string handed to these as HTML: only the reviewed helper calls them, with an element or escaped
+# text.
 LEAFLET_SINKS = (
     "bindTooltip",
     "bindPopup",
@@ -61,7 +62,7 @@ def our_scripts() -> list[str]:
 
 def sinks_in(path: str) -> list[str]:
     """`path:line: sink` for each sink the file calls where it may not."""
-    refused = DOM_SINKS if path in REVIEWED_HELPERS else DOM_SINKS + LEAFLET_SINKS
+    refused = DOM_SINKS if path == HELPER else DOM_SINKS + LEAFLET_SINKS
     found = []
     lines = (ROOT / path).read_text(encoding="utf-8").splitlines()
     for number, line in enumerate(lines, start=1):
@@ -71,12 +72,12 @@ def sinks_in(path: str) -> list[str]:
     return found
 
 
-def test_the_scan_reads_both_maps_scripts_and_both_reviewed_helpers():
+def test_the_scan_reads_both_maps_scripts_and_the_reviewed_helper():
     scripts = our_scripts()
 
-    assert "hydrata/anuga/static/anuga/map/layers.js" in scripts
-    assert "hydrata_mcp/ui/view/src/map.js" in scripts
-    assert set(scripts) >= REVIEWED_HELPERS
+    assert "hydrata/map/static/map/layers.js" in scripts
+    assert "hydrata_mcp/ui/view/src/main.js" in scripts
+    assert HELPER in scripts
     assert not any(path.startswith(VENDORED) for path in scripts)
 
 
@@ -90,22 +91,19 @@ def test_the_scan_finds_a_sink_that_is_there(tmp_path, monkeypatch):
     """The scan is not vacuous: a tooltip from a string in a map script, and innerHTML even in a helper."""
     monkeypatch.setattr(f"{__name__}.ROOT", tmp_path)
     for path, text in (
-        ("hydrata/anuga/static/anuga/map/layers.js", 'shape.bindTooltip("Structure · " + method);\n'),
-        (SITE_HELPER, "node.innerHTML = text;\n"),
+        ("hydrata/map/static/map/layers.js", 'shape.bindTooltip("Structure · " + method);\n'),
+        (HELPER, "node.innerHTML = text;\n"),
     ):
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text(text, encoding="utf-8")
 
-    assert sinks_in("hydrata/anuga/static/anuga/map/layers.js") == [
-        "hydrata/anuga/static/anuga/map/layers.js:1: bindTooltip"
-    ]
-    assert sinks_in(SITE_HELPER) == [f"{SITE_HELPER}:1: innerHTML"]
+    assert sinks_in("hydrata/map/static/map/layers.js") == ["hydrata/map/static/map/layers.js:1: bindTooltip"]
+    assert sinks_in(HELPER) == [f"{HELPER}:1: innerHTML"]
 
 
-def test_each_map_loads_its_reviewed_helper():
-    catalogue = (ROOT / "hydrata/anuga/templates/anuga/catalogue.html").read_text(encoding="utf-8")
-    build = (ROOT / "hydrata_mcp/ui/view/build.py").read_text(encoding="utf-8")
+def test_both_maps_load_the_one_reviewed_helper_before_the_modules_that_use_it():
+    site = site_modules()
+    app = module_order()
 
-    assert "{% static 'anuga/map/leaflet_text.js' %}" in catalogue
-    assert catalogue.index("leaflet_text.js") < catalogue.index("anuga/map/layers.js")
-    assert '"leaflet_text.js", "map.js"' in build
+    assert site.index(HELPER) < site.index("map/layers.js")
+    assert app.index(HELPER) < app.index("view/main.js")

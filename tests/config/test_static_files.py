@@ -1,5 +1,6 @@
 """Static files are served by whitenoise in every process, with content-hashed names in production."""
 
+import json
 import re
 
 import pytest
@@ -9,6 +10,8 @@ from django.test import Client
 from tests.config.test_settings import load_settings
 
 LEAFLET = "/static/vendor/leaflet/1.9.4/leaflet.js"
+PRODUCTION_STORAGE = "config.static_storage.HashedModulesStaticFilesStorage"
+HASHED_IMPORT = re.compile(r'^import .* from "(\.{1,2}/[\w/]+\.[0-9a-f]{12}\.js)";$', re.MULTILINE)
 
 
 @pytest.mark.django_db
@@ -24,7 +27,7 @@ def test_static_files_are_served_without_debug_and_without_collectstatic(client,
 def test_production_serves_static_files_under_hashed_names_cached_for_ever(tmp_path, settings):
     settings.STORAGES = {
         **settings.STORAGES,
-        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+        "staticfiles": {"BACKEND": PRODUCTION_STORAGE},
     }
     settings.STATIC_ROOT = tmp_path / "static"
     settings.WHITENOISE_USE_FINDERS = False
@@ -40,9 +43,27 @@ def test_production_serves_static_files_under_hashed_names_cached_for_ever(tmp_p
     assert (settings.STATIC_ROOT / "vendor/leaflet/1.9.4/leaflet.js").is_file()
 
 
+def test_production_rewrites_the_maps_module_imports_to_the_hashed_names_it_serves(tmp_path, settings):
+    """A module cached for ever must import the very versions it was built with: main.js, hashed, imports hashed
+    names, down to the map core."""
+    settings.STORAGES = {**settings.STORAGES, "staticfiles": {"BACKEND": PRODUCTION_STORAGE}}
+    settings.STATIC_ROOT = tmp_path / "static"
+    settings.WHITENOISE_USE_FINDERS = False
+    call_command("collectstatic", interactive=False, verbosity=0)
+    manifest = json.loads((settings.STATIC_ROOT / "staticfiles.json").read_text())["paths"]
+
+    main = (settings.STATIC_ROOT / manifest["map/main.js"]).read_text(encoding="utf-8")
+    layers = (settings.STATIC_ROOT / manifest["map/layers.js"]).read_text(encoding="utf-8")
+
+    imports = HASHED_IMPORT.findall(main)
+    assert imports and len(imports) == len([line for line in main.splitlines() if line.startswith("import ")])
+    assert f"./{manifest['map/api.js'].removeprefix('map/')}" in imports
+    assert f"../{manifest['map_core/dom.js']}" in HASHED_IMPORT.findall(layers)
+
+
 def test_production_settings_choose_the_hashed_storage(tmp_path):
     script = "from django.conf import settings; print(settings.STORAGES['staticfiles']['BACKEND'])"
     result = load_settings(tmp_path, HYDRATA_ENV="production", SECRET_KEY="x" * 50, script=script)
 
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    assert result.stdout.strip() == PRODUCTION_STORAGE

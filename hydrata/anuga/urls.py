@@ -1,8 +1,0 @@
-from django.urls import path
-
-from hydrata.anuga import views
-
-urlpatterns = [
-    path("", views.home, name="home"),
-    path("catalogue/", views.catalogue, name="catalogue"),
-]

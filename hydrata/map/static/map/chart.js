@@ -1,0 +1,126 @@
+// Plain SVG charts: a time series as bars (rain) or a line (flow, level), and labelled bars (areas per band).
+import { number } from "../map_core/dom.js";
+
+var SVG = "http://www.w3.org/2000/svg";
+var WIDTH = 420, HEIGHT = 220, LEFT = 56, RIGHT = 12, TOP = 14, BOTTOM = 40;
+
+function svg(tag, attributes, text) {
+  var node = document.createElementNS(SVG, tag);
+  Object.keys(attributes).forEach(function (name) { node.setAttribute(name, String(attributes[name])); });
+  if (text !== undefined) { node.textContent = text; }
+  return node;
+}
+
+function frame(label) {
+  var root = svg("svg", { viewBox: "0 0 " + WIDTH + " " + HEIGHT, role: "img", "aria-label": label, "class": "chart" });
+  root.appendChild(svg("title", {}, label));
+  return root;
+}
+
+function ticks(low, high, count) {
+  if (high <= low) { high = low + 1; }
+  var step = Math.pow(10, Math.floor(Math.log10((high - low) / count)));
+  [1, 2, 5, 10].some(function (factor) {
+    if ((high - low) / (step * factor) <= count) { step *= factor; return true; }
+    return false;
+  });
+  var values = [];
+  for (var value = Math.ceil(low / step) * step; value <= high + step * 1e-9; value += step) {
+    values.push(Number(value.toPrecision(12)));
+  }
+  return values;
+}
+
+function axes(root, x, y, yTicks, xTicks, yLabel, xLabel) {
+  root.appendChild(svg("line", { x1: LEFT, y1: TOP, x2: LEFT, y2: HEIGHT - BOTTOM, "class": "axis" }));
+  root.appendChild(svg("line", { x1: LEFT, y1: HEIGHT - BOTTOM, x2: WIDTH - RIGHT, y2: HEIGHT - BOTTOM,
+                                 "class": "axis" }));
+  yTicks.forEach(function (value) {
+    root.appendChild(svg("line", { x1: LEFT - 4, y1: y(value), x2: WIDTH - RIGHT, y2: y(value), "class": "grid" }));
+    root.appendChild(svg("text", { x: LEFT - 6, y: y(value) + 4, "text-anchor": "end", "class": "tick" },
+                         number(value, 3)));
+  });
+  xTicks.forEach(function (tick) {
+    root.appendChild(svg("text", { x: x(tick.value), y: HEIGHT - BOTTOM + 14, "text-anchor": "middle",
+                                   "class": "tick" }, tick.label));
+  });
+  root.appendChild(svg("text", { x: 12, y: TOP + (HEIGHT - TOP - BOTTOM) / 2, "text-anchor": "middle",
+                                 transform: "rotate(-90 12 " + (TOP + (HEIGHT - TOP - BOTTOM) / 2) + ")",
+                                 "class": "axis-label" }, yLabel));
+  root.appendChild(svg("text", { x: LEFT + (WIDTH - LEFT - RIGHT) / 2, y: HEIGHT - 6, "text-anchor": "middle",
+                                 "class": "axis-label" }, xLabel));
+}
+
+// rows: [{timestamp, value}]; bars for a hyetograph, a line otherwise. Time runs in hours from the first row.
+export function timeSeries(rows, options) {
+  var root = frame(options.title);
+  var start = Date.parse(rows[0].timestamp);
+  var points = rows.map(function (row) {
+    return { t: (Date.parse(row.timestamp) - start) / 3600000, v: Number(row.value) };
+  });
+  var end = Math.max(points[points.length - 1].t, 1e-6);
+  var top = Math.max.apply(null, points.map(function (p) { return p.v; }).concat([0]));
+  var bottom = Math.min.apply(null, points.map(function (p) { return p.v; }).concat([0]));
+  var yTicks = ticks(bottom, top, 5);
+  var low = Math.min(bottom, yTicks[0]), high = Math.max(top, yTicks[yTicks.length - 1]);
+  var x = function (t) { return LEFT + (t / end) * (WIDTH - LEFT - RIGHT); };
+  var y = function (v) { return HEIGHT - BOTTOM - ((v - low) / (high - low || 1)) * (HEIGHT - TOP - BOTTOM); };
+  var xTicks = ticks(0, end, 6).map(function (t) { return { value: t, label: number(t, 2) }; });
+  axes(root, x, y, yTicks, xTicks, options.units, "hours from " + rows[0].timestamp.replace("T", " "));
+  if (options.bars) {
+    var width = Math.max(1, (WIDTH - LEFT - RIGHT) / points.length - 1);
+    points.forEach(function (p) {
+      root.appendChild(svg("rect", { x: x(p.t) - width / 2, y: y(Math.max(p.v, 0)), width: width,
+                                     height: Math.abs(y(0) - y(p.v)), "class": "bar" }));
+    });
+  } else {
+    var path = points.map(function (p, i) { return (i ? "L" : "M") + x(p.t).toFixed(1) + " " + y(p.v).toFixed(1); });
+    root.appendChild(svg("path", { d: path.join(" "), "class": "line" }));
+  }
+  return root;
+}
+
+// bars: [{label, value}] drawn side by side with their labels under them.
+export function bars(items, options) {
+  var root = frame(options.title);
+  var top = Math.max.apply(null, items.map(function (item) { return item.value; }).concat([0]));
+  var yTicks = ticks(0, top, 4);
+  var high = Math.max(top, yTicks[yTicks.length - 1]) || 1;
+  var slot = (WIDTH - LEFT - RIGHT) / items.length;
+  var x = function (index) { return LEFT + slot * (index + 0.5); };
+  var y = function (v) { return HEIGHT - BOTTOM - (v / high) * (HEIGHT - TOP - BOTTOM); };
+  axes(root, x, y, yTicks, items.map(function (item, index) { return { value: index, label: item.label }; }),
+       options.units, options.xLabel);
+  items.forEach(function (item, index) {
+    root.appendChild(svg("rect", { x: x(index) - slot * 0.35, y: y(item.value), width: slot * 0.7,
+                                   height: y(0) - y(item.value), "class": "bar" }));
+  });
+  return root;
+}
+
+// points: [{x, y}] in numbers (a null y is left out), as a line; guides: y values drawn as dashed lines, always
+// in range (a ±1 % healthy band stays visible around an error far smaller than it).
+export function line(points, options) {
+  var root = frame(options.title);
+  var shown = points.filter(function (p) { return p.y !== null && p.y !== undefined && isFinite(p.y); });
+  var guides = options.guides || [];
+  var values = shown.map(function (p) { return p.y; }).concat(guides, [0]);
+  var xs = points.map(function (p) { return p.x; }).concat([0]);
+  var end = Math.max(Math.max.apply(null, xs), 1e-6);
+  var yTicks = ticks(Math.min.apply(null, values), Math.max.apply(null, values), 5);
+  var low = Math.min(Math.min.apply(null, values), yTicks[0]);
+  var high = Math.max(Math.max.apply(null, values), yTicks[yTicks.length - 1]);
+  var x = function (t) { return LEFT + (t / end) * (WIDTH - LEFT - RIGHT); };
+  var y = function (v) { return HEIGHT - BOTTOM - ((v - low) / (high - low || 1)) * (HEIGHT - TOP - BOTTOM); };
+  var xTicks = ticks(0, end, 6).map(function (t) { return { value: t, label: number(t, 2) }; });
+  axes(root, x, y, yTicks, xTicks, options.units, options.xLabel);
+  guides.forEach(function (value) {
+    root.appendChild(svg("line", { x1: LEFT, y1: y(value), x2: WIDTH - RIGHT, y2: y(value), "class": "guide" }));
+  });
+  if (shown.length) {
+    var path = shown.map(function (p, i) { return (i ? "L" : "M") + x(p.x).toFixed(1) + " " + y(p.y).toFixed(1); });
+    root.appendChild(svg("path", { d: path.join(" "), "class": "line" }));
+  }
+  return root;
+}
+

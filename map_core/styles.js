@@ -1,0 +1,52 @@
+// How both maps draw an input row's features: the one colour table, each kind's title and each feature's label.
+
+const BOUNDARY_COLOURS = { Reflective: "#4b5563", Transmissive: "#1f6feb", Dirichlet: "#d92d20" };
+const KIND_STYLES = {
+  friction: { color: "#2e7d32", weight: 1, fillColor: "#66bb6a", fillOpacity: 0.25 },
+  inflow: { color: "#0b5cad", weight: 4 },
+  rainfall: { color: "#0e7490", weight: 1, dashArray: "4 3", fillColor: "#67e8f9", fillOpacity: 0.12 },
+  structure: { color: "#b45309", weight: 2, fillColor: "#f59e0b", fillOpacity: 0.35 },
+  mesh_region: { color: "#7c3aed", weight: 2, dashArray: "6 4", fillOpacity: 0 }
+};
+const UNSTYLED = { color: "#374151", weight: 2 };
+// The dark line of the mesh's outline, and the rim of a marker.
+export const OUTLINE_COLOUR = "#111827";
+
+// The kinds either map draws, by title; gauges and flow lines are listed, not drawn.
+export const KIND_TITLES = { boundary: "Boundary", friction: "Friction", inflow: "Inflow", rainfall: "Rainfall",
+                             structure: "Structures", mesh_region: "Mesh regions" };
+
+export function titleOf(kind) {
+  return KIND_TITLES[kind] || kind;
+}
+
+// Leaflet's path style for a feature of `kind` with these properties (a boundary is coloured by its type).
+export function styleOf(kind, properties, highlight) {
+  let style;
+  if (kind === "boundary") {
+    style = { color: BOUNDARY_COLOURS[properties.boundary] || "#6b21a8", weight: 4,
+              dashArray: properties.location === "Internal" ? "6 5" : null };
+  } else {
+    style = Object.assign({}, KIND_STYLES[kind] || UNSTYLED);
+  }
+  if (highlight) { style.weight = (style.weight || 2) + 2; }
+  return style;
+}
+
+// The label an engineer checks on a feature: its boundary type, Manning's n, flow, rain, method or resolution.
+export function labelOf(kind, properties) {
+  if (kind === "boundary") { return properties.boundary + (properties.location ? " · " + properties.location : ""); }
+  if (kind === "friction") { return "n = " + properties.mannings; }
+  if (kind === "inflow") { return "Q = " + flow(properties.data, "m³/s"); }
+  if (kind === "rainfall") { return "Rain " + flow(properties.data, "mm/h"); }
+  if (kind === "structure") { return properties.method ? "Structure · " + properties.method : "Structure"; }
+  if (kind === "mesh_region") {
+    return "Mesh " + properties.resolution + " " + (properties.resolution_units || "");
+  }
+  return "";
+}
+
+// A number with its units, or the name of the time series that drives it.
+function flow(value, units) {
+  return isFinite(Number(value)) && String(value).trim() !== "" ? value + " " + units : "series '" + value + "'";
+}
