@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 from matplotlib.tri import Triangulation
 
-from hydrata.compute.flow_lines import MeshTopology, crossed_edges
+from hydrata.compute.flow_lines import EdgeStates, MeshTopology, central_upwind_mass_flux, crossed_edges
 from hydrata.compute.forcing import import_anuga
 from hydrata.compute.geometry import feature_name
 from hydrata.compute.health import TimeSteps
@@ -18,7 +18,6 @@ from hydrata.compute.peaks import StepState, TrianglePeaks
 
 anuga = import_anuga()
 AnugaOperator: Any = anuga.Operator
-from anuga.shallow_water.sw_domain_openmp_ext import flux_function_central  # noqa: E402  (after import_anuga)
 
 
 @dataclass
@@ -170,12 +169,11 @@ def mesh_topology(domain: Any) -> MeshTopology:
 
 class FlowLineVolumes:
     """The water through each flow line, integrated step by step from the solver's own flux across each edge it
-    crosses: after each Euler step (DE0, the platform's flow algorithm) the edge values still hold the state the
-    step's fluxes were computed from, so ANUGA's own flux function, given them, returns the flux the solver applied.
-
-    ANUGA keeps no per-edge flux (its kernel sums each edge's flux into the triangles' updates), so the edges the
-    lines cross are evaluated again, one call each, and only where water is on either side (a dry edge carries
-    nothing, as in the solver)."""
+    crosses. ANUGA keeps no per-edge flux (its kernel adds each edge's flux into the triangles' updates), but after
+    each Euler step (DE0, the platform's flow algorithm) the edge values still hold the states the step's fluxes
+    were computed from, so the crossed edges' mass fluxes are computed again from them, with the same formula
+    (compute/flow_lines.py), vectorised: the same numbers, to rounding, as the flux the solver applied (a test
+    holds every triangle's fluxes to ANUGA's own stage update)."""
 
     def __init__(self, domain: Any, lines: list[FlowLine]) -> None:
         if lines and domain.get_timestepping_method() != "euler":
@@ -213,36 +211,39 @@ class FlowLineVolumes:
 
     def edge_fluxes(self, domain: Any) -> np.ndarray:
         """The mass flux per unit length out of each edge's near triangle, as ANUGA's DE kernel computes it
-        (core_compute_fluxes_central): its edge states, the bed at the edge the higher of the two sides', the
-        boundary's values across a boundary edge."""
+        (core_compute_fluxes_central): from the edge states the step used, the bed at the edge the higher of the two
+        sides', the boundary's values across a boundary edge."""
         quantities = domain.quantities
-        edge = {name: quantities[name].edge_values.reshape(-1) for name in ("stage", "xmomentum", "ymomentum")}
+
+        def sides(name: str) -> tuple[np.ndarray, np.ndarray]:
+            edge_values = quantities[name].edge_values.reshape(-1)
+            across = np.where(
+                self.on_boundary, quantities[name].boundary_values[self.boundary_index], edge_values[self.far_slot]
+            )
+            return edge_values[self.slots], across
+
+        stage_left, stage_right = sides("stage")
+        xmom_left, xmom_right = sides("xmomentum")
+        ymom_left, ymom_right = sides("ymomentum")
         height = quantities["height"].edge_values.reshape(-1)
         bed = quantities["elevation"].edge_values.reshape(-1)
-        left = np.column_stack([edge[name][self.slots] for name in ("stage", "xmomentum", "ymomentum")])
-        boundary = np.column_stack(
-            [quantities[name].boundary_values[self.boundary_index] for name in ("stage", "xmomentum", "ymomentum")]
+        height_left, bed_left = height[self.slots], bed[self.slots]
+        bed_right = np.where(self.on_boundary, bed_left, bed[self.far_slot])
+        height_right = np.where(self.on_boundary, np.maximum(stage_right - bed_left, 0.0), height[self.far_slot])
+        bed_at_edge = np.maximum(bed_left, bed_right)
+        normal_x, normal_y = self.normals[:, 0], self.normals[:, 1]
+        states = EdgeStates(
+            stage_left=stage_left,
+            stage_right=stage_right,
+            normal_momentum_left=normal_x * xmom_left + normal_y * ymom_left,
+            normal_momentum_right=normal_x * xmom_right + normal_y * ymom_right,
+            height_left=height_left,
+            height_right=height_right,
+            h_left=np.maximum(height_left + bed_left - bed_at_edge, 0.0),
+            h_right=np.maximum(height_right + bed_right - bed_at_edge, 0.0),
+            bed_at_edge=bed_at_edge,
         )
-        interior = np.column_stack([edge[name][self.far_slot] for name in ("stage", "xmomentum", "ymomentum")])
-        right = np.ascontiguousarray(np.where(self.on_boundary[:, None], boundary, interior))
-        left_height, left_bed = height[self.slots], bed[self.slots]
-        right_bed = np.where(self.on_boundary, left_bed, bed[self.far_slot])
-        right_height = np.where(self.on_boundary, np.maximum(right[:, 0] - left_bed, 0.0), height[self.far_slot])
-        bed_at_edge = np.maximum(left_bed, right_bed)
-        h_left = np.maximum(left_height + left_bed - bed_at_edge, 0.0)
-        h_right = np.maximum(right_height + right_bed - bed_at_edge, 0.0)
-        centroid_height = quantities["height"].centroid_values
-        fluxes = np.zeros(len(self.slots))
-        edgeflux = np.zeros(3)
-        constants = (float(domain.epsilon), float(domain.g), float(domain.H0))
-        for j in np.flatnonzero((h_left > 0.0) | (h_right > 0.0)).tolist():
-            flux_function_central(
-                self.normals[j], left[j], right[j], h_left[j], h_right[j], left_height[j], right_height[j],
-                edgeflux, constants[0], bed_at_edge[j], constants[1], constants[2],
-                centroid_height[self.near[j]], centroid_height[self.far[j]], int(domain.low_froude),
-            )  # fmt: skip
-            fluxes[j] = edgeflux[0]
-        return fluxes
+        return central_upwind_mass_flux(states, g=float(domain.g), epsilon=float(domain.epsilon))
 
 
 @dataclass
