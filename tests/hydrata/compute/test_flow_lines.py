@@ -10,7 +10,7 @@ import pytest
 from hydrata.compute import simulate
 from hydrata.compute.flow_lines import EdgeStates, MeshTopology, central_upwind_mass_flux, crossed_edges
 from hydrata.compute.forcing import import_anuga
-from hydrata.compute.package import load_package
+from hydrata.compute.package import PackageError, load_package
 from hydrata.compute.recording import FlowLine, FlowLineVolumes, mesh_topology
 from tests.hydrata.compute.channel import FLOW, LENGTH, WIDTH, at, feature, make_channel_package, run_channel
 
@@ -234,3 +234,13 @@ def test_the_mass_flux_is_anugas_own_flux_function_edge_by_edge_wet_dry_and_both
 
     assert (anugas > 0).sum() > 50 and (anugas < 0).sum() > 50 and (anugas == 0).sum() > 10
     assert np.allclose(ours, anugas, rtol=1e-13, atol=1e-15)
+
+
+def test_flow_lines_refuse_a_model_stepped_other_than_by_euler_saying_which_it_is():
+    """The recorder reads the edge states the step's fluxes came from, which only Euler stepping (DE0) leaves."""
+    domain = import_anuga().rectangular_cross_domain(2, 2)
+    domain.set_flow_algorithm("DE1")
+    line = crossed_edges(mesh=mesh_topology(domain), parts=[np.array([[0.5, -1.0], [0.5, 2.0]])])
+
+    with pytest.raises(PackageError, match="'rk2' \\(DE1\\)"):
+        FlowLineVolumes(domain, [FlowLine(name="across", slots=line.slots, weights=line.weights)])
