@@ -185,20 +185,14 @@ class FlowLineVolumes:
         self.volumes = np.zeros(self.count)
         self.line_of_edge = np.repeat(np.arange(self.count), [len(line.slots) for line in lines])
         self.weights = np.concatenate([line.weights for line in lines]) if lines else np.zeros(0)
-        slots = np.concatenate([line.slots for line in lines]).astype(np.int64) if lines else np.zeros(0, np.int64)
-        neighbour = np.asarray(domain.neighbours, dtype=np.int64).reshape(-1)[slots]
-        self.slots = slots
-        self.near = slots // 3
-        self.on_boundary = neighbour < 0
-        self.boundary_index = np.where(self.on_boundary, -neighbour - 1, 0)
-        self.far = np.where(self.on_boundary, self.near, neighbour)
-        self.far_slot = np.where(
-            self.on_boundary,
-            slots,
-            3 * neighbour + np.asarray(domain.neighbour_edges, dtype=np.int64).reshape(-1)[slots],
-        )
-        self.normals = np.ascontiguousarray(np.asarray(domain.normals, dtype=float).reshape(-1, 2)[slots])
-        self.lengths = np.asarray(domain.edgelengths, dtype=float).reshape(-1)[slots]
+        self.slots = np.concatenate([line.slots for line in lines]).astype(np.int64) if lines else np.zeros(0, int)
+        across = np.asarray(domain.neighbours, dtype=np.int64).reshape(-1)[self.slots]
+        edge_across = np.asarray(domain.neighbour_edges, dtype=np.int64).reshape(-1)[self.slots]
+        self.on_boundary = across < 0
+        self.boundary_index = np.where(self.on_boundary, -across - 1, 0)  # ANUGA's code for a boundary edge
+        self.far_slot = np.where(self.on_boundary, self.slots, 3 * across + edge_across)
+        self.normals = np.asarray(domain.normals, dtype=float).reshape(-1, 2)[self.slots]
+        self.lengths = np.asarray(domain.edgelengths, dtype=float).reshape(-1)[self.slots]
 
     def update(self, domain: Any, timestep: float) -> None:
         if self.count:
