@@ -128,6 +128,7 @@ def cost(*, cells: int, lines: int, steps: int) -> None:
     domain.set_quantity("elevation", lambda x, y: -0.002 * x)
     domain.set_quantity("stage", lambda x, y: -0.002 * x + 0.3 + 0.2 * (x < size / 2))
     domain.set_quantity("friction", 0.03)
+    domain.set_store(False)  # no domain.sww in the working directory
     reflective = anuga.Reflective_boundary(domain)
     domain.set_boundary(dict.fromkeys(domain.get_boundary_tags(), reflective))
     started = time.perf_counter()
