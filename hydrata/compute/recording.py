@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 from matplotlib.tri import Triangulation
 
+from hydrata.compute.flow_lines import EdgeStates, MeshTopology, central_upwind_mass_flux, crossed_edges
 from hydrata.compute.forcing import import_anuga
 from hydrata.compute.geometry import feature_name
 from hydrata.compute.health import TimeSteps
@@ -41,11 +42,14 @@ class RecordingOperator(AnugaOperator):
     """Registered after the rain and inflow operators, so it sees each step's final state. ANUGA calls it before
     it advances the clock, so the state belongs to the time now + timestep."""
 
-    def __init__(self, domain: Any, *, peaks: TrianglePeaks, timesteps: TimeSteps) -> None:
+    def __init__(
+        self, domain: Any, *, peaks: TrianglePeaks, timesteps: TimeSteps, flow_lines: "FlowLineVolumes"
+    ) -> None:
         super().__init__(domain, description="hydrata run recorder", label="hydrata_recorder")
         self.peaks = peaks
         self.timesteps = timesteps
         self.boundary = BoundaryVolumes()
+        self.flow_lines = flow_lines
 
     def __call__(self) -> None:
         domain = self.domain
@@ -66,6 +70,7 @@ class RecordingOperator(AnugaOperator):
             )
         )
         self.boundary.update(float(domain.get_boundary_flux_integral()))
+        self.flow_lines.update(domain, timestep)
 
     def parallel_safe(self) -> bool:
         return False
@@ -90,14 +95,12 @@ class Gauge:
 
 @dataclass(frozen=True)
 class FlowLine:
-    """A cross-section: the segments of the line inside each triangle it crosses, with their unit normals (to the
-    right of the line walked from its first point to its last) and lengths, from ANUGA's own cross-section
-    search."""
+    """A flow line's crossing of the mesh: the edges it crosses (compute/flow_lines.py), each as the slot 3k + i of
+    the triangle it is read from, with its sign and this process's share of it."""
 
     name: str
-    triangles: np.ndarray
-    normals: np.ndarray
-    lengths: np.ndarray
+    slots: np.ndarray
+    weights: np.ndarray
 
 
 def named(features: list[dict], kind: str) -> list[tuple[str, dict]]:
@@ -134,7 +137,8 @@ def _points(feature: dict) -> list[tuple[float, float]]:
 
 
 def cross_sections(domain: Any, features: list[dict]) -> list[FlowLine]:
-    """Each flow line's crossing of the mesh (no segments when it crosses none: its discharge is then 0)."""
+    """Each flow line's crossed edges (none when it crosses no edge of the mesh: its discharge is then 0)."""
+    mesh = mesh_topology(domain)
     lines = []
     for name, feature in named(features, "flow line"):
         geometry = feature.get("geometry") or {}
@@ -143,42 +147,126 @@ def cross_sections(domain: Any, features: list[dict]) -> list[FlowLine]:
             if geometry.get("type") == "LineString"
             else geometry.get("coordinates") or []
         )
-        segments = [
-            segment
-            for part in parts
-            if len(part) >= 2
-            for segment in domain.get_intersecting_segments([list(map(float, p[:2])) for p in part], use_cache=False)
-        ]
-        lines.append(
-            FlowLine(
-                name=name,
-                triangles=np.array([s.triangle_id for s in segments], dtype=int),
-                normals=np.array([s.normal for s in segments], dtype=float).reshape(-1, 2),
-                lengths=np.array([s.length for s in segments], dtype=float),
-            )
+        edges = crossed_edges(
+            mesh=mesh,
+            parts=[np.array([p[:2] for p in part], dtype=float) for part in parts if len(part) >= 2],
         )
+        lines.append(FlowLine(name=name, slots=edges.slots, weights=edges.weights))
     return lines
+
+
+def mesh_topology(domain: Any) -> MeshTopology:
+    count = domain.number_of_triangles
+    return MeshTopology(
+        centroids=np.asarray(domain.get_centroid_coordinates(absolute=True), dtype=float),
+        edge_midpoints=np.asarray(domain.get_edge_midpoint_coordinates(absolute=True), dtype=float).reshape(
+            count, 3, 2
+        ),
+        neighbours=np.asarray(domain.neighbours),
+        full=np.asarray(domain.tri_full_flag) == 1,
+    )
+
+
+class FlowLineVolumes:
+    """The water through each flow line, integrated step by step from the solver's own flux across each edge it
+    crosses. ANUGA keeps no per-edge flux (its kernel adds each edge's flux into the triangles' updates), but after
+    each Euler step (DE0, the platform's flow algorithm) the edge values still hold the states the step's fluxes
+    were computed from, so the crossed edges' mass fluxes are computed again from them, with the same formula
+    (compute/flow_lines.py), vectorised: the same numbers, to rounding, as the flux the solver applied (a test
+    holds every triangle's fluxes to ANUGA's own stage update)."""
+
+    def __init__(self, domain: Any, lines: list[FlowLine]) -> None:
+        if lines and domain.get_timestepping_method() != "euler":
+            raise PackageError(
+                f"Flow lines are integrated with Euler time stepping (flow algorithm DE0); this model uses "
+                f"{domain.get_timestepping_method()!r} ({domain.get_flow_algorithm()})."
+            )
+        self.count = len(lines)
+        self.volumes = np.zeros(self.count)
+        self.line_of_edge = np.repeat(np.arange(self.count), [len(line.slots) for line in lines])
+        self.weights = np.concatenate([line.weights for line in lines]) if lines else np.zeros(0)
+        self.slots = np.concatenate([line.slots for line in lines]).astype(np.int64) if lines else np.zeros(0, int)
+        across = np.asarray(domain.neighbours, dtype=np.int64).reshape(-1)[self.slots]
+        edge_across = np.asarray(domain.neighbour_edges, dtype=np.int64).reshape(-1)[self.slots]
+        self.on_boundary = across < 0
+        self.boundary_index = np.where(self.on_boundary, -across - 1, 0)  # ANUGA's code for a boundary edge
+        self.far_slot = np.where(self.on_boundary, self.slots, 3 * across + edge_across)
+        self.normals = np.asarray(domain.normals, dtype=float).reshape(-1, 2)[self.slots]
+        self.lengths = np.asarray(domain.edgelengths, dtype=float).reshape(-1)[self.slots]
+
+    def update(self, domain: Any, timestep: float) -> None:
+        if self.count:
+            self.volumes += timestep * self.discharges(domain)
+
+    def discharges(self, domain: Any) -> np.ndarray:
+        """Each line's discharge (m3/s, positive left to right) from the fluxes of the step just taken."""
+        fluxes = self.edge_fluxes(domain) * self.lengths * self.weights
+        return np.bincount(self.line_of_edge, weights=fluxes, minlength=self.count)
+
+    def edge_fluxes(self, domain: Any) -> np.ndarray:
+        """The mass flux per unit length out of each edge's near triangle, as ANUGA's DE kernel computes it
+        (core_compute_fluxes_central): from the edge states the step used, the bed at the edge the higher of the two
+        sides', the boundary's values across a boundary edge."""
+        quantities = domain.quantities
+
+        def sides(name: str) -> tuple[np.ndarray, np.ndarray]:
+            edge_values = quantities[name].edge_values.reshape(-1)
+            across = np.where(
+                self.on_boundary, quantities[name].boundary_values[self.boundary_index], edge_values[self.far_slot]
+            )
+            return edge_values[self.slots], across
+
+        stage_left, stage_right = sides("stage")
+        xmom_left, xmom_right = sides("xmomentum")
+        ymom_left, ymom_right = sides("ymomentum")
+        height = quantities["height"].edge_values.reshape(-1)
+        bed = quantities["elevation"].edge_values.reshape(-1)
+        height_left, bed_left = height[self.slots], bed[self.slots]
+        bed_right = np.where(self.on_boundary, bed_left, bed[self.far_slot])
+        height_right = np.where(self.on_boundary, np.maximum(stage_right - bed_left, 0.0), height[self.far_slot])
+        bed_at_edge = np.maximum(bed_left, bed_right)
+        normal_x, normal_y = self.normals[:, 0], self.normals[:, 1]
+        states = EdgeStates(
+            stage_left=stage_left,
+            stage_right=stage_right,
+            normal_momentum_left=normal_x * xmom_left + normal_y * ymom_left,
+            normal_momentum_right=normal_x * xmom_right + normal_y * ymom_right,
+            height_left=height_left,
+            height_right=height_right,
+            h_left=np.maximum(height_left + bed_left - bed_at_edge, 0.0),
+            h_right=np.maximum(height_right + bed_right - bed_at_edge, 0.0),
+            bed_at_edge=bed_at_edge,
+        )
+        return central_upwind_mass_flux(states, g=float(domain.g), epsilon=float(domain.epsilon))
 
 
 @dataclass
 class SeriesRecorder:
-    """Stage, depth, speed and velocity at each gauge, and discharge through each flow line, at every yield."""
+    """Stage, depth, speed and velocity at each gauge, and discharge through each flow line, at every yield.
+
+    A flow line's discharge at a recording is the volume of water that crossed it since the previous recording
+    (integrated step by step from the solver's edge fluxes, `volumes`), divided by the time between them: the mean
+    over the interval, positive left to right. The first recording's is 0."""
 
     gauges: list[Gauge]
     flow_lines: list[FlowLine]
+    volumes: FlowLineVolumes
     film_m: float
     times: list[float] = field(default_factory=list)
     gauge_values: list[dict[str, list[float]]] = field(init=False)
     discharges: list[list[float]] = field(init=False)
+    volumes_seen: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
         self.gauge_values = [{key: [] for key in ("stage", "depth", "speed", "xvel", "yvel")} for _ in self.gauges]
         self.discharges = [[] for _ in self.flow_lines]
+        self.volumes_seen = self.volumes.volumes.copy()
 
     def record(self, domain: Any, time: float) -> None:
         quantities = domain.quantities
         stage, elevation = quantities["stage"].centroid_values, quantities["elevation"].centroid_values
         xmom, ymom = quantities["xmomentum"].centroid_values, quantities["ymomentum"].centroid_values
+        self.record_discharges(time)
         self.times.append(round(time, 6))
         for gauge, values in zip(self.gauges, self.gauge_values, strict=True):
             depth = max(float(stage[gauge.triangle] - elevation[gauge.triangle]), 0.0)
@@ -195,9 +283,12 @@ class SeriesRecorder:
                 ("yvel", v),
             ):
                 values[key].append(round(value, 6))
-        for line, series in zip(self.flow_lines, self.discharges, strict=True):
-            normal_flow = xmom[line.triangles] * line.normals[:, 0] + ymom[line.triangles] * line.normals[:, 1]
-            series.append(round(float((normal_flow * line.lengths).sum()), 6))
+
+    def record_discharges(self, time: float) -> None:
+        interval = time - self.times[-1] if self.times else 0.0
+        crossed, self.volumes_seen = self.volumes.volumes - self.volumes_seen, self.volumes.volumes.copy()
+        for series, volume in zip(self.discharges, crossed.tolist(), strict=True):
+            series.append(round(volume / interval, 6) if interval > 0 else 0.0)
 
     def as_json(self) -> dict[str, Any]:
         return {

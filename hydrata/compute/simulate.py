@@ -297,9 +297,17 @@ def add_recorders(
     """The per-step recorder (registered after every forcing operator) and the gauges and flow lines."""
     from hydrata.compute.health import TimeSteps
     from hydrata.compute.peaks import TrianglePeaks
-    from hydrata.compute.recording import RecordingOperator, SeriesRecorder, cross_sections, locate_gauges
+    from hydrata.compute.recording import (
+        FlowLineVolumes,
+        RecordingOperator,
+        SeriesRecorder,
+        cross_sections,
+        locate_gauges,
+    )
 
     threshold = inundation_threshold(package)
+    flow_lines = cross_sections(domain, package.features("flow_line"))
+    volumes = FlowLineVolumes(domain, flow_lines)
     recorder = RecordingOperator(
         domain,
         peaks=TrianglePeaks(
@@ -310,14 +318,14 @@ def add_recorders(
             cfl=float(domain.CFL),
             max_timestep=float(domain.evolve_max_timestep),
         ),
+        flow_lines=volumes,
     )
     gauges = locate_gauges(domain, package.features("gauge"))
-    flow_lines = cross_sections(domain, package.features("flow_line"))
     log(f"Inundation threshold {threshold:g} m; {len(gauges)} gauges, {len(flow_lines)} flow lines.")
     for line in flow_lines:
-        if not len(line.triangles):
-            log(f"Flow line {line.name!r} crosses no triangle of the mesh; its discharge is 0.")
-    return recorder, SeriesRecorder(gauges=gauges, flow_lines=flow_lines, film_m=SPEED_MINIMUM_DEPTH_M)
+        if not len(line.slots):
+            log(f"Flow line {line.name!r} crosses no edge of the mesh; its discharge is 0.")
+    return recorder, SeriesRecorder(gauges=gauges, flow_lines=flow_lines, volumes=volumes, film_m=SPEED_MINIMUM_DEPTH_M)
 
 
 def default_yield_seconds(duration: float) -> float:

@@ -250,7 +250,11 @@ class RunSample(Answer):
 
 class Series(Answer):
     """run_time_series: a gauge (x, y, stage, depth, speed, xvel, yvel), a flow line (discharge) or a point (x, y,
-    stage, depth, speed; null off the mesh), each value at the times `t`."""
+    stage, depth, speed; null off the mesh), each value at the times `t`.
+
+    A flow line's discharge at `t[i]` is the volume of water that crossed it between `t[i-1]` and `t[i]` (summed
+    step by step from the solver's own fluxes across the mesh edges the line crosses) divided by that interval: the
+    interval's mean, in m³/s, positive from the line's left to its right; 0 at the first time."""
 
     name: str
     kind: Literal["gauge", "flow_line", "point"]

@@ -29,7 +29,10 @@ class Series(BaseModel):
     yvel: list[float] | None = Field(default=None, description="Gauges: velocity north (m/s).")
     discharge: list[float] | None = Field(
         default=None,
-        description="m³/s through a flow line, positive from its left to its right walking it first to last.",
+        description=(
+            "m³/s through a flow line, positive from its left to its right walking it first to last: the water "
+            "that crossed it since the previous time (from the solver's edge fluxes) over that interval."
+        ),
     )
 
 

@@ -96,8 +96,17 @@ def write_layer(path: Path, features: list[dict]) -> str:
 
 
 def make_channel_package(
-    directory: Path, *, outlet: str = "NormalDepth", duration: int = 900, resolution: float = 5.0
+    directory: Path,
+    *,
+    outlet: str = "NormalDepth",
+    duration: int = 900,
+    resolution: float = 5.0,
+    flow: float | None = FLOW,
+    rain_mm_per_hour: float | None = None,
+    flow_lines: list[dict] | None = None,
 ) -> Path:
+    """The channel's package; `flow=None` drops the inflow line, `rain_mm_per_hour` rains on all of it (a plane
+    under uniform rain), `flow_lines` replaces the one across its middle."""
     inputs = directory / "inputs"
     inputs.mkdir(parents=True)
     write_dem(inputs / "dem.tif")
@@ -113,11 +122,27 @@ def make_channel_package(
                 mannings=MANNINGS,
             )
         ],
-        "inflow": [feature("LineString", [at(INLET_X, 0), at(INLET_X, WIDTH)], type="Surface", data=FLOW)],
+        "inflow": [feature("LineString", [at(INLET_X, 0), at(INLET_X, WIDTH)], type="Surface", data=flow)]
+        if flow is not None
+        else [],
+        "rainfall": [
+            feature(
+                "Polygon",
+                [[at(-1, -1), at(LENGTH + 1, -1), at(LENGTH + 1, WIDTH + 1), at(-1, WIDTH + 1), at(-1, -1)]],
+                data=rain_mm_per_hour,
+            )
+        ]
+        if rain_mm_per_hour is not None
+        else [],
         "gauge": [feature("Point", at(x, WIDTH / 2), name=gauge_name(x)) for x in GAUGE_X],
-        "flow_line": [feature("LineString", [at(FLOW_LINE_X, 0), at(FLOW_LINE_X, WIDTH)], name="middle")],
+        "flow_line": flow_lines
+        if flow_lines is not None
+        else [feature("LineString", [at(FLOW_LINE_X, 0), at(FLOW_LINE_X, WIDTH)], name="middle")],
     }
-    files = {kind: write_layer(inputs / f"{kind}.geojson", features) for kind, features in layers.items()}
+    files = {
+        kind: write_layer(inputs / f"{kind}.geojson", features) if features else None
+        for kind, features in layers.items()
+    }
     manifest = {
         "format_version": "1.0",
         "run_id": 1,
@@ -128,7 +153,6 @@ def make_channel_package(
         "description": "",
         "elevation": "inputs/dem.tif",
         **files,
-        "rainfall": None,
         "structure": None,
         "mesh_region": None,
         "time_series": {},
