@@ -26,8 +26,9 @@ class Body(BaseModel):
     model_config = ConfigDict(
         extra="forbid", allow_inf_nan=False, str_strip_whitespace=True, json_schema_extra=_no_null_defaults
     )
-    # The machine code a refusal of one of these fields carries, where one more precise than VALIDATION_ERROR was
-    # published before the model (a service's own check says the same thing with it).
+    # The machine code a value out of a field's range or choices is refused with, where one more precise than
+    # VALIDATION_ERROR was published before the model (a service's own check says the same with it); a value of
+    # the wrong type is VALIDATION_ERROR (hydrata_contract/requests/refusals.py).
     refusal_codes: ClassVar[dict[str, ErrorCode]] = {}
 
 

@@ -9,7 +9,6 @@ from hydrata_contract.requests.base import Body
 MAX_SAMPLED_POINTS = 1000
 MAX_SERIES_PER_KIND = 50
 CRS = "The points' CRS as an authority code (e.g. EPSG:4326); blank: the project's."
-CODES = {"crs": ErrorCode.INVALID_CRS}
 SeriesName = Annotated[str, Field(min_length=1, max_length=200)]
 
 
@@ -25,15 +24,11 @@ class PointXY(Body):
 
 
 class RunSampleQuery(Body):
-    refusal_codes = CODES
-
     points: list[PointXY] = Field(min_length=1, max_length=MAX_SAMPLED_POINTS, description="Where to read the results.")
     crs: str = Field("", max_length=64, description=CRS)
 
 
 class RunSeriesQuery(Body):
-    refusal_codes = CODES
-
     gauges: list[SeriesName] | None = Field(
         None, max_length=MAX_SERIES_PER_KIND, description="Gauge names to chart; null: every gauge."
     )

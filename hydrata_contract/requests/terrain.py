@@ -1,12 +1,9 @@
 from pydantic import Field
 
-from hydrata_contract.errors import ErrorCode
 from hydrata_contract.requests.base import Body
 
 
 class TerrainUploadPresign(Body):
-    refusal_codes = {"size": ErrorCode.INVALID_SIZE}
-
     filename: str = Field(min_length=1, max_length=300, description="The GeoTIFF's file name.")
     content_type: str = Field(
         "image/tiff", min_length=1, max_length=100, description="The Content-Type the upload will be PUT with."

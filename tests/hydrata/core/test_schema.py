@@ -9,8 +9,8 @@ from importlib import import_module
 
 import pytest
 from django.core.management import call_command
-from drf_spectacular.generators import SchemaGenerator
 from django.urls import URLPattern, URLResolver, get_resolver
+from drf_spectacular.generators import SchemaGenerator
 from openapi_schema_validator import OAS31Validator
 from openapi_spec_validator import validate
 from rest_framework.serializers import BaseSerializer
@@ -18,7 +18,6 @@ from rest_framework.test import APIClient
 
 import hydrata_contract.requests
 from hydrata_contract.requests.base import Body
-
 from tests.factories import make_finished_run, make_grant, make_project, make_user
 
 pytestmark = pytest.mark.django_db
