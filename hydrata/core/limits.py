@@ -1,4 +1,6 @@
-"""Length limits of free text that callers send: long enough for any honest use, short enough to be cheap."""
+"""Length limits of free text that callers send: long enough for any honest use, short enough to be cheap. The
+contract holds them, as the request models describe them."""
 
-NAME_MAX_LENGTH = 200
-DESCRIPTION_MAX_LENGTH = 5000
+from hydrata_contract.requests.base import DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH
+
+__all__ = ["DESCRIPTION_MAX_LENGTH", "NAME_MAX_LENGTH"]

@@ -4,6 +4,8 @@ from typing import Annotated
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
+from hydrata_contract.requests.agents import CapabilitySuggestionCreate
+from hydrata_mcp.bodies import body
 from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.tools.registry import tool
 
@@ -44,7 +46,6 @@ async def suggest_capability(
 ) -> Suggestion:
     """Tell the Hydrata team about something you needed that no tool does. It is recorded with its id."""
     api = PlatformClient.for_context(ctx)
-    response = await api.post(
-        "/api/v2/capability-suggestions/", json={"summary": summary, "details": details, "workflow": workflow}
-    )
+    suggested = body(CapabilitySuggestionCreate, summary=summary, details=details, workflow=workflow)
+    response = await api.post("/api/v2/capability-suggestions/", json=suggested)
     return Suggestion(id=response.data["id"], summary=response.data["summary"])

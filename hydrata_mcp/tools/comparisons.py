@@ -4,6 +4,8 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
+from hydrata_contract.requests.observations import RunCompare, RunsRank
+from hydrata_mcp.bodies import body
 from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.handback import HandBack
 from hydrata_mcp.tools.arguments import ProjectId
@@ -127,7 +129,7 @@ async def compare_run_with_observations(ctx: Context, run_id: RunId, event_id: E
     """Compare a complete run's peaks with a flood event's observations point by point (error = modelled -
     observed), with metrics; again for the same pair updates it."""
     api = PlatformClient.for_context(ctx)
-    return _handed_back((await api.post(f"{RUNS}{run_id}/compare/", json={"event": event_id})).data)
+    return _handed_back((await api.post(f"{RUNS}{run_id}/compare/", json=body(RunCompare, event=event_id))).data)
 
 
 @tool(title="Recompute a comparison", idempotent=True, relied_on=COMPARISON_NAMES)
@@ -157,7 +159,8 @@ async def rank_runs_against_observations(
     """Calibration: compare runs with an event's observations, ranked by RMSE then MAE, with the settings that
     differ between them (e.g. which Manning's n fits best)."""
     api = PlatformClient.for_context(ctx)
-    data = (await api.post(f"{PROJECTS}{project_id}/rankings/", json={"event": event_id, "runs": run_ids})).data
+    ranked = body(RunsRank, event=event_id, runs=run_ids)
+    data = (await api.post(f"{PROJECTS}{project_id}/rankings/", json=ranked)).data
     results = [RankedRun.model_validate(entry) for entry in data["results"]]
     best = results[0]
     link = data["ui_url"]

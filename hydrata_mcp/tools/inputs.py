@@ -5,7 +5,9 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
 
+from hydrata_contract.requests.inputs import InputLayerAttach
 from hydrata_contract.states import UPLOAD_DONE, UploadStatus
+from hydrata_mcp.bodies import body
 from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.handback import HandBack
 from hydrata_mcp.polling import (
@@ -233,7 +235,7 @@ async def _attach(
             say_to_user="The project has no input rows yet: they appear once its terrain is ready (see get_terrain).",
             **common,
         )
-    patched = (await api.patch(f"{rows_path}{default['id']}/", json={"gn_layer": dataset_pk})).data
+    patched = (await api.patch(f"{rows_path}{default['id']}/", json=body(InputLayerAttach, gn_layer=dataset_pk))).data
     row, link = input_row(patched), patched["ui_url"]
     forcing = patched.get("forcing") or {}
     return Attachment(

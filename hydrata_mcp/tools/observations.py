@@ -7,7 +7,14 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
 
 from hydrata_contract.observations import Quantity
+from hydrata_contract.requests.observations import (
+    FloodEventCreate,
+    ObservationChanges,
+    ObservationCreate,
+    ObservationsImport,
+)
 from hydrata_contract.states import UPLOAD_DONE, UploadStatus
+from hydrata_mcp.bodies import body
 from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.handback import HandBack
 from hydrata_mcp.pagination import page_numbers
@@ -170,12 +177,7 @@ async def create_flood_event(
     data = (
         await api.post(
             f"{PROJECTS}{project_id}/events/",
-            json={
-                "name": name,
-                "started_at": started_at.isoformat(),
-                "ended_at": ended_at.isoformat() if ended_at else None,
-                "description": description,
-            },
+            json=body(FloodEventCreate, name=name, started_at=started_at, ended_at=ended_at, description=description),
         )
     ).data
     event = event_of(data)
@@ -214,18 +216,19 @@ async def create_observation(
     data = (
         await api.post(
             f"{PROJECTS}{project_id}/observations/",
-            json={
-                "event": event_id,
-                "x": x,
-                "y": y,
-                "crs": crs,
-                "quantity": quantity,
-                "value_m": value_m,
-                "tolerance_m": tolerance_m,
-                "observed_at": observed_at.isoformat() if observed_at else None,
-                "source": source,
-                "notes": notes,
-            },
+            json=body(
+                ObservationCreate,
+                event=event_id,
+                x=x,
+                y=y,
+                crs=crs,
+                quantity=quantity,
+                value_m=value_m,
+                tolerance_m=tolerance_m,
+                observed_at=observed_at,
+                source=source,
+                notes=notes,
+            ),
         )
     ).data
     return _changed(data, "recorded")
@@ -303,12 +306,13 @@ async def import_observations(
     data = (
         await api.post(
             f"{PROJECTS}{project_id}/events/{event_id}/observations/import/",
-            json={
-                "execution_id": str(execution_id),
-                "quantity": quantity,
-                "value_property": value_property,
-                "tolerance_property": tolerance_property,
-            },
+            json=body(
+                ObservationsImport,
+                execution_id=str(execution_id),
+                quantity=quantity,
+                value_property=value_property,
+                tolerance_property=tolerance_property,
+            ),
         )
     ).data
     return ImportedObservations(
@@ -355,15 +359,16 @@ async def update_observation(
         "quantity": quantity,
         "value_m": value_m,
         "tolerance_m": tolerance_m,
-        "observed_at": observed_at.isoformat() if observed_at else None,
+        "observed_at": observed_at,
         "source": source,
         "notes": notes,
     }
-    body = {name: value for name, value in changes.items() if value is not None}
-    if not body:
+    given = {name: value for name, value in changes.items() if value is not None}
+    if not given:
         raise ToolError("Nothing to change: give at least one field, e.g. value_m.")
     api = PlatformClient.for_context(ctx)
-    data = (await api.patch(f"{PROJECTS}{project_id}/observations/{observation_id}/", json=body)).data
+    path = f"{PROJECTS}{project_id}/observations/{observation_id}/"
+    data = (await api.patch(path, json=body(ObservationChanges, **given))).data
     return _changed(data, "updated")
 
 

@@ -4,6 +4,8 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
+from hydrata_contract.requests.projects import ProjectCreate
+from hydrata_mcp.bodies import body
 from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.handback import HandBack
 from hydrata_mcp.pagination import page_numbers
@@ -67,7 +69,7 @@ async def create_project(
 ) -> CreatedProject:
     """Create a private project owned by the caller's account; terrain, inputs and scenarios live inside it."""
     api = PlatformClient.for_context(ctx)
-    response = await api.post(PROJECTS, json={"name": name, "projection": projection})
+    response = await api.post(PROJECTS, json=body(ProjectCreate, name=name, projection=projection))
     project = _project(response.data)
     return CreatedProject(
         **project.model_dump(),

@@ -8,6 +8,8 @@ from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, ImageContent, TextContent
 from pydantic import BaseModel, Field
 
+from hydrata_contract.requests.runs import RunSeriesQuery
+from hydrata_mcp.bodies import body
 from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.handback import HandBack
 from hydrata_mcp.tools.registry import tool
@@ -113,12 +115,10 @@ async def get_run_time_series(
     """A complete run's stage, depth and speed over time at gauges and points, and discharge through flow lines,
     with a PNG chart; no arguments means every gauge and flow line."""
     api = PlatformClient.for_context(ctx)
-    body: dict[str, Any] = {
-        "gauges": gauges,
-        "flow_lines": flow_lines,
-        "points": [point.model_dump() for point in points or []],
-    }
-    data = (await api.post(f"{RUNS}{run_id}/time-series/", json=body)).data
+    asked = body(
+        RunSeriesQuery, gauges=gauges, flow_lines=flow_lines, points=[point.model_dump() for point in points or []]
+    )
+    data = (await api.post(f"{RUNS}{run_id}/time-series/", json=asked)).data
     result = TimeSeries(id=data["id"], crs=data["crs"], series=[Series(**item) for item in data["series"]])
     return CallToolResult(
         content=[TextContent(type="text", text=result.model_dump_json(indent=2)), _image(data["chart"])],

@@ -11,6 +11,8 @@ from pydantic import BaseModel, Field
 from hydrata_contract import layers, states
 from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.errors import ErrorCode
+from hydrata_contract.requests.runs import RunSampleQuery, RunStart
+from hydrata_mcp.bodies import body
 from hydrata_mcp.client import PlatformClient, PlatformToolError, refusal_error
 from hydrata_mcp.handback import HandBack
 from hydrata_mcp.pagination import page_numbers
@@ -238,7 +240,7 @@ async def start_simulation(
     to run it. Refused when paused, over the spend limit or unapproved (APPROVAL_REQUIRED, with the link)."""
     api = PlatformClient.for_context(ctx)
     data = await _post_launch(
-        api, f"/api/v2/anuga/scenarios/{scenario_id}/run/", json={"compute_backend": compute_backend}
+        api, f"/api/v2/anuga/scenarios/{scenario_id}/run/", json=body(RunStart, compute_backend=compute_backend)
     )
     return _launched(
         data,
@@ -348,6 +350,8 @@ async def sample_run_results(
     """A complete run's peaks, hazard class and inundation times at points, in order (null outside the mesh)."""
     api = PlatformClient.for_context(ctx)
     data = (
-        await api.post(f"{RUNS}{run_id}/sample/", json={"points": [p.model_dump() for p in points], "crs": crs or ""})
+        await api.post(
+            f"{RUNS}{run_id}/sample/", json=body(RunSampleQuery, points=[p.model_dump() for p in points], crs=crs or "")
+        )
     ).data
     return SampledPoints(id=data["id"], crs=data["crs"], points=[PointValue(**p) for p in data["points"]])

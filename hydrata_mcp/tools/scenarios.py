@@ -6,7 +6,9 @@ from pydantic import BaseModel, Field
 
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.links import Panel, relink
+from hydrata_contract.requests.scenarios import ScenarioChanges, ScenarioClone, ScenarioCreate
 from hydrata_contract.states import BUILD_IN_FLIGHT, RunStatus
+from hydrata_mcp.bodies import body
 from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.handback import HandBack
 from hydrata_mcp.polling import (
@@ -227,13 +229,6 @@ async def create_scenario(
     """Create a draft scenario (nothing is built or spent). An input left out takes the project's default row of
     its kind, if that has features. Show the engineer the triangle estimate and price before build_scenario."""
     api = PlatformClient.for_context(ctx)
-    body: dict[str, Any] = {
-        "name": name,
-        "resolution": resolution,
-        "duration": duration,
-        "description": description,
-        "model_start": model_start.isoformat() if model_start else None,
-    }
     chosen = {
         "terrain": terrain,
         "boundary": boundary,
@@ -246,8 +241,17 @@ async def create_scenario(
         "flow_line": flow_line,
         "inundation_threshold_m": inundation_threshold_m,
     }
-    body |= {key: value for key, value in chosen.items() if value is not None}
-    return _handed_back((await api.post(_path(project_id), json=body)).data, "created")
+    given = {key: value for key, value in chosen.items() if value is not None}
+    created = body(
+        ScenarioCreate,
+        name=name,
+        resolution=resolution,
+        duration=duration,
+        description=description,
+        model_start=model_start,
+        **given,
+    )
+    return _handed_back((await api.post(_path(project_id), json=created)).data, "created")
 
 
 @tool(title="Get a scenario", read_only=True, idempotent=True, relied_on=ESTIMATE)
@@ -303,7 +307,7 @@ async def update_scenario(
         "description": description,
         "resolution": resolution,
         "duration": duration,
-        "model_start": model_start.isoformat() if model_start else None,
+        "model_start": model_start,
         "terrain": terrain,
         "boundary": boundary,
         "friction": friction,
@@ -315,8 +319,9 @@ async def update_scenario(
         "flow_line": flow_line,
         "inundation_threshold_m": inundation_threshold_m,
     }
-    body = {key: value for key, value in given.items() if value is not None} | dict.fromkeys(clear)
-    return _handed_back((await api.patch(_path(project_id, scenario_id), json=body)).data, "updated")
+    changes = {key: value for key, value in given.items() if value is not None} | dict.fromkeys(clear)
+    changed = body(ScenarioChanges, **changes)
+    return _handed_back((await api.patch(_path(project_id, scenario_id), json=changed)).data, "updated")
 
 
 @tool(title="Clone a scenario", relied_on=("id", *ESTIMATE))
@@ -331,7 +336,9 @@ async def clone_scenario(
 ) -> ScenarioWithHandBack:
     """Copy a scenario under a new name with some inputs or numbers changed, e.g. another friction or rainfall."""
     api = PlatformClient.for_context(ctx)
-    response = await api.post(f"{_path(project_id, scenario_id)}clone/", json={"name": name, "overrides": overrides})
+    response = await api.post(
+        f"{_path(project_id, scenario_id)}clone/", json=body(ScenarioClone, name=name, overrides=overrides)
+    )
     return _handed_back(response.data, "created")
 
 

@@ -5,7 +5,9 @@ from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
 from hydrata_contract.errors import ErrorCode
+from hydrata_contract.requests.terrain import TerrainUploadFinalize, TerrainUploadPresign
 from hydrata_contract.states import TerrainStatus
+from hydrata_mcp.bodies import body
 from hydrata_mcp.client import PlatformClient, refusal_error
 from hydrata_mcp.handback import HandBack
 from hydrata_mcp.polling import (
@@ -80,7 +82,7 @@ async def presign_terrain_upload(
     api = PlatformClient.for_context(ctx)
     response = await api.post(
         f"{PROJECTS}{project_id}/terrain/upload/presign/",
-        json={"filename": filename, "content_type": content_type, "size": size},
+        json=body(TerrainUploadPresign, filename=filename, content_type=content_type, size=size),
     )
     data = response.data
     return PresignedUpload(
@@ -107,7 +109,7 @@ async def finalize_terrain_upload(
     api = PlatformClient.for_context(ctx)
     response = await api.post(
         f"{PROJECTS}{project_id}/terrain/upload/finalize/",
-        json={"staging_key": staging_key, "process_id": process_id, "title": title},
+        json=body(TerrainUploadFinalize, staging_key=staging_key, process_id=process_id, title=title),
     )
     terrain = response.data
     link = terrain["ui_url"]

@@ -4,6 +4,8 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
+from hydrata_contract.requests.time_series import TimeSeriesCreate
+from hydrata_mcp.bodies import body
 from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.handback import HandBack
 from hydrata_mcp.tools.arguments import ProjectId
@@ -118,16 +120,17 @@ async def create_time_series(
     rows = [{"timestamp": row.timestamp.isoformat(), "value": row.value} for row in data.rowData]
     response = await api.post(
         f"{PROJECTS}{project_id}/time-series/",
-        json={
-            "name": name,
-            "series_type": series_type,
-            "units": DEFAULT_UNITS[series_type] if units is None else units,
-            "timezone": timezone,
-            "description": description,
-            "source": source,
-            "location_name": location_name,
-            "data": {"rowData": rows},
-        },
+        json=body(
+            TimeSeriesCreate,
+            name=name,
+            series_type=series_type,
+            units=DEFAULT_UNITS[series_type] if units is None else units,
+            timezone=timezone,
+            description=description,
+            source=source,
+            location_name=location_name,
+            data={"rowData": rows},
+        ),
     )
     series = summary_of(response.data)
     applied = response.data.get("applied") or {"applies_as": None, "problem": "the platform did not say."}

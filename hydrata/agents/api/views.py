@@ -4,15 +4,16 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from hydrata.agents.api.serializers import CapabilitySuggestionInput
 from hydrata.agents.permissions import grant_of
 from hydrata.agents.selectors import account_for_user, spend_used_this_month
 from hydrata.agents.services import capability_suggestion_create
 from hydrata.core.answers import answer
+from hydrata.core.bodies import parsed
 from hydrata.core.errors import ValidationFailed
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata_contract.answers import agents as answers
 from hydrata_contract.errors import ErrorCode
+from hydrata_contract.requests.agents import CapabilitySuggestionCreate
 
 
 class AgentMeView(APIView):
@@ -51,10 +52,9 @@ class AgentMeView(APIView):
 class CapabilitySuggestionCreateView(APIView):
     grant_levels = {"POST": "read"}
 
-    @extend_schema(request=CapabilitySuggestionInput, responses={201: answers.CapabilitySuggestion})
+    @extend_schema(request=CapabilitySuggestionCreate, responses={201: answers.CapabilitySuggestion})
     def post(self, request: AuthenticatedRequest) -> Response:
-        data = CapabilitySuggestionInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        suggestion = capability_suggestion_create(user=request.user, grant=grant_of(request), **data.validated_data)
+        body = parsed(CapabilitySuggestionCreate, request)
+        suggestion = capability_suggestion_create(user=request.user, grant=grant_of(request), **body.model_dump())
         created = {"id": suggestion.pk, "summary": suggestion.summary, "created_at": suggestion.created_at}
         return Response(answer(answers.CapabilitySuggestion, created), status=status.HTTP_201_CREATED)

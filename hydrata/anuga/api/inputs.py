@@ -1,7 +1,6 @@
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
 from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
@@ -11,10 +10,12 @@ from hydrata.anuga.selectors.model_inputs import input_layer_get, input_layers_o
 from hydrata.anuga.selectors.scenarios import input_layer_forcing
 from hydrata.anuga.services.inputs import input_layer_attach
 from hydrata.core.answers import answer
+from hydrata.core.bodies import parsed
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata_contract.answers import inputs as answers
 from hydrata_contract.inputs import InputKind
 from hydrata_contract.links import Panel
+from hydrata_contract.requests.inputs import InputLayerAttach
 
 # The REST path of each kind, as the Hydrata API names them.
 KIND_PATHS = {
@@ -27,10 +28,6 @@ KIND_PATHS = {
     "gauges": InputKind.GAUGE,
     "flow-lines": InputKind.FLOW_LINE,
 }
-
-
-class AttachInput(serializers.Serializer):
-    gn_layer = serializers.IntegerField(allow_null=True, min_value=1)
 
 
 class InputLayerListView(ProjectListView):
@@ -55,12 +52,11 @@ class InputLayerDetailView(ProjectScopedView):
         layer = input_layer_get(project=self.project, kind=self.kind, layer_id=layer_id)
         return Response(answer(answers.InputLayerDetail, _detail(layer)))
 
-    @extend_schema(request=AttachInput, responses={200: answers.InputLayerDetail})
+    @extend_schema(request=InputLayerAttach, responses={200: answers.InputLayerDetail})
     def patch(self, request: AuthenticatedRequest, layer_id: int) -> Response:
         layer = input_layer_get(project=self.project, kind=self.kind, layer_id=layer_id)
-        data = AttachInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        layer = input_layer_attach(layer=layer, user=request.user, dataset_id=data.validated_data["gn_layer"])
+        dataset_id = parsed(InputLayerAttach, request).gn_layer
+        layer = input_layer_attach(layer=layer, user=request.user, dataset_id=dataset_id)
         return Response(answer(answers.InputLayerDetail, _detail(layer)))
 
 

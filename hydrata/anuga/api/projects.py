@@ -5,14 +5,16 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from hydrata.anuga.api.base import ProjectScopedView
-from hydrata.anuga.api.serializers import ProjectCreateInput, ProjectOutput
+from hydrata.anuga.api.serializers import ProjectOutput
 from hydrata.anuga.selectors.projects import project_for_map, projects_visible_to, roles_for
 from hydrata.anuga.services.projects import project_create
 from hydrata.core.answers import answer
+from hydrata.core.bodies import parsed
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata.core.schema import PageSchema
 from hydrata_contract.answers import projects as answers
 from hydrata_contract.projects import ProjectRole
+from hydrata_contract.requests.projects import ProjectCreate
 
 
 class ProjectListCreateView(GenericAPIView):
@@ -27,11 +29,9 @@ class ProjectListCreateView(GenericAPIView):
         answer(answers.ProjectPage, response.data)
         return response
 
-    @extend_schema(request=ProjectCreateInput, responses={201: answers.Project})
+    @extend_schema(request=ProjectCreate, responses={201: answers.Project})
     def post(self, request: AuthenticatedRequest) -> Response:
-        data = ProjectCreateInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        project = project_create(owner=request.user, **data.validated_data)
+        project = project_create(owner=request.user, **parsed(ProjectCreate, request).model_dump())
         roles = {project.pk: ProjectRole.OWNER}
         created = ProjectOutput(project, context={"roles": roles}).data
         return Response(answer(answers.Project, created), status=status.HTTP_201_CREATED)

@@ -1,7 +1,7 @@
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
-from rest_framework import serializers, status
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -17,13 +17,14 @@ from hydrata.anuga.selectors.scenarios import scenario_get_visible
 from hydrata.anuga.services.run_impact import comparable, runs_impact
 from hydrata.anuga.services.runs import run_cancel, run_retry, run_start
 from hydrata.core.answers import answer
+from hydrata.core.bodies import parsed
 from hydrata.core.errors import Conflict
 from hydrata.core.projections import crs_code_validate
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata_contract.answers import runs as answers
-from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.links import Panel
+from hydrata_contract.requests.runs import PointXY, RunSampleQuery, RunSeriesQuery, RunStart
 from hydrata_contract.states import RunStatus
 
 LOG_TAIL_LINES = 60
@@ -57,41 +58,13 @@ PUBLISHED_RUN_FIELDS = frozenset(
 WITHHELD_AS = {"error_message": "", "user_message": "", "log_tail": []}
 
 
-class StartInput(serializers.Serializer):
-    compute_backend = serializers.CharField(default=ComputeBackend.LOCAL, max_length=10)
+def crs_of(asked: str, run: Run) -> str:
+    """The CRS a request's points are in: its authority code (anything else is 400 INVALID_CRS), or the project's."""
+    return crs_code_validate(asked) if asked else run.scenario.project.projection
 
 
-class PointInput(serializers.Serializer):
-    x = serializers.FloatField()
-    y = serializers.FloatField()
-
-
-class CrsCodeField(serializers.CharField):
-    """An authority code such as 'EPSG:4326', or blank for the project's CRS; anything else is 400 INVALID_CRS."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(required=False, allow_blank=True, default="", max_length=64, **kwargs)
-
-    def to_internal_value(self, data: Any) -> str:
-        value = super().to_internal_value(data)
-        return crs_code_validate(value) if value else value
-
-
-class SampleInput(serializers.Serializer):
-    points = PointInput(many=True, allow_empty=False, max_length=1000)  # type: ignore[call-arg]  # DRF 3.15 has it; its stubs not yet
-    crs = CrsCodeField()
-
-
-@extend_schema_serializer(component_name="RunTimeSeriesInput")  # time_series.py has a TimeSeriesInput too
-class TimeSeriesInput(serializers.Serializer):
-    gauges = serializers.ListField(
-        child=serializers.CharField(max_length=200), required=False, allow_null=True, default=None, max_length=50
-    )
-    flow_lines = serializers.ListField(
-        child=serializers.CharField(max_length=200), required=False, allow_null=True, default=None, max_length=50
-    )
-    points = PointInput(many=True, required=False, default=list, max_length=50)  # type: ignore[call-arg]  # DRF 3.15 has it; its stubs not yet
-    crs = CrsCodeField()
+def xy(points: list[PointXY]) -> list[tuple[float, float]]:
+    return [(point.x, point.y) for point in points]
 
 
 def run_status(run: Run) -> dict[str, Any]:
@@ -158,13 +131,12 @@ def _wall_seconds(run: Run) -> float | None:
 class ScenarioRunView(APIView):
     grant_levels = {"POST": "launch"}
 
-    @extend_schema(request=StartInput, responses={202: answers.RunDetail})
+    @extend_schema(request=RunStart, responses={202: answers.RunDetail})
     def post(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
         scenario = scenario_get_visible(user=request.user, scenario_id=scenario_id)
         project_get_writable(user=request.user, project_id=scenario.project_id)
-        data = StartInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        run = run_start(scenario=scenario, user=request.user, grant=grant_of(request), **data.validated_data)
+        backend = parsed(RunStart, request).compute_backend
+        run = run_start(scenario=scenario, user=request.user, grant=grant_of(request), compute_backend=backend)
         detail = run_detail(run, signed_links=signed_links_for(request))
         return Response(answer(answers.RunDetail, detail), status=status.HTTP_202_ACCEPTED)
 
@@ -274,14 +246,12 @@ class RunSampleView(RunScopedView):
     post_reads_run = True
     grant_levels = {"POST": "read"}
 
-    @extend_schema(request=SampleInput, responses={200: answers.RunSample})
+    @extend_schema(request=RunSampleQuery, responses={200: answers.RunSample})
     def post(self, request: AuthenticatedRequest) -> Response:
         run = finished_run(self.run)
-        data = SampleInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        crs = data.validated_data["crs"] or run.scenario.project.projection
-        points = [(p["x"], p["y"]) for p in data.validated_data["points"]]
-        sampled = {"id": run.pk, "crs": crs, "points": sample(run, points=points, crs=crs)}
+        body = parsed(RunSampleQuery, request)
+        crs = crs_of(body.crs, run)
+        sampled = {"id": run.pk, "crs": crs, "points": sample(run, points=xy(body.points), crs=crs)}
         return Response(answer(answers.RunSample, sampled))
 
 
@@ -289,20 +259,14 @@ class RunTimeSeriesView(RunScopedView):
     post_reads_run = True
     grant_levels = {"POST": "read"}
 
-    @extend_schema(request=TimeSeriesInput, responses={200: answers.RunTimeSeries})
+    @extend_schema(request=RunSeriesQuery, responses={200: answers.RunTimeSeries})
     def post(self, request: AuthenticatedRequest) -> Response:
         run = self.run
-        data = TimeSeriesInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        asked = data.validated_data
+        asked = parsed(RunSeriesQuery, request)
+        crs = crs_of(asked.crs, run)
         finished_run(run)
-        crs = asked["crs"] or run.scenario.project.projection
         series = run_time_series(
-            run,
-            gauges=asked["gauges"],
-            flow_lines=asked["flow_lines"],
-            crs=crs,
-            points=[(p["x"], p["y"]) for p in asked["points"]],
+            run, gauges=asked.gauges, flow_lines=asked.flow_lines, crs=crs, points=xy(asked.points)
         )
         chart = {"mime_type": "image/png", "data": series_chart_png(run, series)}
         return Response(answer(answers.RunTimeSeries, {"id": run.pk, "crs": crs, "series": series, "chart": chart}))

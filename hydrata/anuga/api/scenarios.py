@@ -2,7 +2,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
@@ -21,43 +21,13 @@ from hydrata.anuga.selectors.scenarios import (
 from hydrata.anuga.services.build import scenario_build_request
 from hydrata.anuga.services.scenarios import scenario_clone, scenario_create, scenario_update
 from hydrata.core.answers import answer
-from hydrata.core.limits import DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH
+from hydrata.core.bodies import parsed
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata_contract.answers import scenarios as answers
 from hydrata_contract.links import Panel
+from hydrata_contract.requests.scenarios import ScenarioChanges, ScenarioClone, ScenarioCreate
 
 REFERENCES = ("terrain", *Scenario.INPUT_FIELDS)
-
-
-class ScenarioInput(serializers.Serializer):
-    name = serializers.CharField(max_length=NAME_MAX_LENGTH)
-    description = serializers.CharField(required=False, allow_blank=True, default="", max_length=DESCRIPTION_MAX_LENGTH)
-    resolution = serializers.FloatField()
-    duration = serializers.IntegerField()
-    model_start = serializers.DateTimeField(required=False, allow_null=True, default=None)
-    terrain = serializers.IntegerField(required=False, allow_null=True)
-    boundary = serializers.IntegerField(required=False, allow_null=True)
-    friction = serializers.IntegerField(required=False, allow_null=True)
-    inflow = serializers.IntegerField(required=False, allow_null=True)
-    rainfall = serializers.IntegerField(required=False, allow_null=True)
-    structure = serializers.IntegerField(required=False, allow_null=True)
-    mesh_region = serializers.IntegerField(required=False, allow_null=True)
-    gauge = serializers.IntegerField(required=False, allow_null=True)
-    flow_line = serializers.IntegerField(required=False, allow_null=True)
-    inundation_threshold_m = serializers.FloatField(required=False)
-
-
-class CloneInput(serializers.Serializer):
-    name = serializers.CharField(max_length=NAME_MAX_LENGTH)
-    overrides = serializers.DictField(required=False, default=dict)
-
-    def validate_overrides(self, overrides: dict[str, Any]) -> dict[str, Any]:
-        """The same rules as a new scenario's fields; keys that are no field are left for the service to name."""
-        fields = ScenarioInput(data=overrides, partial=True)
-        if not fields.is_valid():
-            name, messages = next(iter(fields.errors.items()))
-            raise serializers.ValidationError(f"{name}: {messages[0]}")
-        return {**overrides, **fields.validated_data}
 
 
 def run_compact(run: Run | None) -> dict[str, Any] | None:
@@ -130,13 +100,11 @@ class ScenarioListCreateView(ProjectListView):
         answer(answers.ScenarioPage, response.data)
         return response
 
-    @extend_schema(request=ScenarioInput, responses={201: answers.ScenarioDetail})
+    @extend_schema(request=ScenarioCreate, responses={201: answers.ScenarioDetail})
     def post(self, request: AuthenticatedRequest) -> Response:
-        data = ScenarioInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        fields = dict(data.validated_data)
-        references = {name: fields.pop(name) for name in REFERENCES if name in fields}
-        scenario = scenario_create(project=self.project, user=request.user, **fields, **references)
+        # Left out and null differ for a reference (the project's default, or none): only what was sent goes on.
+        fields = parsed(ScenarioCreate, request).model_dump(exclude_unset=True)
+        scenario = scenario_create(project=self.project, user=request.user, **fields)
         detail = scenario_detail(scenario, user=request.user)
         return Response(answer(answers.ScenarioDetail, detail), status=status.HTTP_201_CREATED)
 
@@ -165,12 +133,10 @@ class ScenarioDetailView(ProjectScopedView):
     def get(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
         return Response(answer(answers.ScenarioRead, _shape(request, self.scenario_get(scenario_id))))
 
-    @extend_schema(request=ScenarioInput, responses={200: answers.ScenarioDetail})
+    @extend_schema(request=ScenarioChanges, responses={200: answers.ScenarioDetail})
     def patch(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
         scenario = self.scenario_get(scenario_id)
-        data = ScenarioInput(data=request.data, partial=True)
-        data.is_valid(raise_exception=True)
-        changes = {name: value for name, value in data.validated_data.items() if name in request.data}
+        changes = parsed(ScenarioChanges, request).model_dump(exclude_unset=True)
         scenario = scenario_update(scenario=scenario, changes=changes)
         return Response(answer(answers.ScenarioDetail, scenario_detail(scenario, user=request.user)))
 
@@ -178,12 +144,12 @@ class ScenarioDetailView(ProjectScopedView):
 class ScenarioCloneView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
-    @extend_schema(request=CloneInput, responses={201: answers.ScenarioDetail})
+    @extend_schema(request=ScenarioClone, responses={201: answers.ScenarioDetail})
     def post(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
         scenario = self.scenario_get(scenario_id)
-        data = CloneInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        clone = scenario_clone(scenario=scenario, user=request.user, **data.validated_data)
+        body = parsed(ScenarioClone, request)
+        overrides = body.overrides.model_dump(exclude_unset=True)
+        clone = scenario_clone(scenario=scenario, user=request.user, name=body.name, overrides=overrides)
         detail = scenario_detail(clone, user=request.user)
         return Response(answer(answers.ScenarioDetail, detail), status=status.HTTP_201_CREATED)
 

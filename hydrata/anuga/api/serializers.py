@@ -9,12 +9,6 @@ from hydrata_contract.projects import Visibility
 from hydrata_contract.states import TerrainStatus
 
 
-class ProjectCreateInput(serializers.Serializer):
-    name = serializers.CharField(max_length=200)
-    projection = serializers.CharField(max_length=40)
-    is_public = serializers.BooleanField(required=False, default=False)
-
-
 class ProjectOutput(serializers.ModelSerializer):
     visibility = serializers.SerializerMethodField()
     role = serializers.SerializerMethodField()

@@ -1,8 +1,8 @@
 from typing import Any
 
 from django.conf import settings
-from drf_spectacular.utils import extend_schema, extend_schema_serializer
-from rest_framework import serializers, status
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
 from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
@@ -13,32 +13,13 @@ from hydrata.anuga.models import Terrain
 from hydrata.anuga.selectors.model_inputs import terrain_get, terrains_of
 from hydrata.anuga.services.terrain import terrain_upload_direct, terrain_upload_finalize, terrain_upload_presign
 from hydrata.core.answers import answer
+from hydrata.core.bodies import parsed
 from hydrata.core.errors import ValidationFailed
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata_contract.answers import terrain as answers
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.links import Panel
-
-
-class PresignInput(serializers.Serializer):
-    filename = serializers.CharField(max_length=300)
-    content_type = serializers.CharField(max_length=100, default="image/tiff")
-    size = serializers.IntegerField(required=False, allow_null=True, default=None)
-
-
-class FinalizeInput(serializers.Serializer):
-    staging_key = serializers.CharField(max_length=300)
-    process_id = serializers.CharField(max_length=64, required=False, allow_blank=True, default="")
-    title = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
-
-
-@extend_schema_serializer(component_name="TerrainUpload")
-class TerrainUploadForm(serializers.Serializer):
-    """TerrainDirectUploadView's multipart form, for the schema: the view reads `file` and `title` itself, so that a
-    missing file is FILE_MISSING."""
-
-    file = serializers.FileField(help_text="The GeoTIFF.")
-    title = serializers.CharField(required=False, allow_blank=True)
+from hydrata_contract.requests.terrain import TerrainUpload, TerrainUploadFinalize, TerrainUploadPresign
 
 
 def _links(request: AuthenticatedRequest) -> dict[str, bool]:
@@ -52,11 +33,10 @@ def _terrain(request: AuthenticatedRequest, terrain: Terrain) -> dict[str, Any]:
 class TerrainPresignView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
-    @extend_schema(request=PresignInput, responses={200: answers.TerrainPresign})
+    @extend_schema(request=TerrainUploadPresign, responses={200: answers.TerrainPresign})
     def post(self, request: AuthenticatedRequest) -> Response:
-        data = PresignInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        upload, url = terrain_upload_presign(project=self.project, user=request.user, **data.validated_data)
+        body = parsed(TerrainUploadPresign, request).model_dump()
+        upload, url = terrain_upload_presign(project=self.project, user=request.user, **body)
         presigned = {
             "upload_url": url,
             "staging_key": upload.staging_key,
@@ -71,11 +51,10 @@ class TerrainPresignView(ProjectScopedView):
 class TerrainFinalizeView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
-    @extend_schema(request=FinalizeInput, responses={202: answers.Terrain})
+    @extend_schema(request=TerrainUploadFinalize, responses={202: answers.Terrain})
     def post(self, request: AuthenticatedRequest) -> Response:
-        data = FinalizeInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        terrain = terrain_upload_finalize(project=self.project, user=request.user, **data.validated_data)
+        body = parsed(TerrainUploadFinalize, request).model_dump()
+        terrain = terrain_upload_finalize(project=self.project, user=request.user, **body)
         return Response(answer(answers.Terrain, _terrain(request, terrain)), status=status.HTTP_202_ACCEPTED)
 
 
@@ -83,7 +62,7 @@ class TerrainDirectUploadView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
     parser_classes = [MultiPartParser]
 
-    @extend_schema(request=TerrainUploadForm, responses={202: answers.Terrain})
+    @extend_schema(request={"multipart/form-data": TerrainUpload}, responses={202: answers.Terrain})
     def post(self, request: AuthenticatedRequest) -> Response:
         uploaded = request.FILES.get("file")
         if uploaded is None:

@@ -10,12 +10,12 @@ from hydrata.anuga.selectors.links import time_series_link
 from hydrata.anuga.selectors.model_inputs import time_series_applied, time_series_get, time_series_of
 from hydrata.anuga.services.time_series import time_series_create
 from hydrata.core.answers import answer
-from hydrata.core.limits import DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH
+from hydrata.core.bodies import parsed
 from hydrata.core.links import MapLinkField
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata_contract.answers import time_series as answers
-from hydrata_contract.inputs import SeriesType
 from hydrata_contract.links import Panel
+from hydrata_contract.requests.time_series import TimeSeriesCreate
 
 SUMMARY_FIELDS = [
     "id",
@@ -33,24 +33,6 @@ SUMMARY_FIELDS = [
 ]
 
 
-class TimeSeriesInput(serializers.Serializer):
-    name = serializers.CharField(max_length=NAME_MAX_LENGTH)
-    series_type = serializers.ChoiceField(choices=SeriesType.values())
-    units = serializers.CharField(
-        max_length=30,
-        help_text="hyetograph: mm/hr, mm/interval (the depth in the interval ending at each row) or mm cumulative "
-        "(the depth since the first row); hydrograph: m3/s; stage: m; generic: any text. Common spellings (mm/h, "
-        "mm per interval, cumulative mm, m³/s, metres, ...) are stored under these names.",
-    )
-    timezone = serializers.CharField(max_length=64, default="UTC")
-    # The API's field names shadow Field.source and Serializer.data for the type checker only: DRF's metaclass
-    # moves declared fields off the class, so neither attribute is replaced at run time.
-    source = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")  # type: ignore[assignment]
-    location_name = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
-    description = serializers.CharField(required=False, allow_blank=True, default="", max_length=DESCRIPTION_MAX_LENGTH)
-    data = serializers.JSONField()  # type: ignore[assignment]
-
-
 class TimeSeriesSummary(serializers.ModelSerializer):
     ui_url = MapLinkField(time_series_link)
 
@@ -60,7 +42,7 @@ class TimeSeriesSummary(serializers.ModelSerializer):
 
 
 class TimeSeriesDetail(serializers.ModelSerializer):
-    data = serializers.SerializerMethodField()  # type: ignore[assignment]  # see TimeSeriesInput
+    data = serializers.SerializerMethodField()  # type: ignore[assignment]  # the API's field name shadows Serializer.data for the type checker only
     ui_url = MapLinkField(time_series_link)
     applied = serializers.SerializerMethodField(
         help_text="What the model applies of the series: applies_as (rain, flow, stage or null), starts_at, ends_at, "
@@ -96,11 +78,10 @@ class TimeSeriesListCreateView(ProjectListView):
         answer(answers.TimeSeriesPage, response.data)
         return response
 
-    @extend_schema(request=TimeSeriesInput, responses={201: answers.TimeSeriesDetail})
+    @extend_schema(request=TimeSeriesCreate, responses={201: answers.TimeSeriesDetail})
     def post(self, request: AuthenticatedRequest) -> Response:
-        data = TimeSeriesInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        series = time_series_create(project=self.project, user=request.user, **data.validated_data)
+        body = parsed(TimeSeriesCreate, request).model_dump()
+        series = time_series_create(project=self.project, user=request.user, **body)
         return Response(answer(answers.TimeSeriesDetail, series_detail(series)), status=status.HTTP_201_CREATED)
 
 

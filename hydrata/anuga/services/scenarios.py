@@ -10,11 +10,14 @@ from hydrata.anuga.models import InputLayer, Project, Scenario, Terrain
 from hydrata.core.errors import ValidationFailed
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.inputs import InputKind
+from hydrata_contract.requests.scenarios import (
+    MAX_DURATION_S,
+    MAX_INUNDATION_THRESHOLD_M,
+    MAX_RESOLUTION_M,
+    MIN_RESOLUTION_M,
+)
 from hydrata_contract.states import TerrainStatus
 
-MIN_RESOLUTION_M, MAX_RESOLUTION_M = 0.1, 1000.0
-MAX_DURATION_S = 30 * 24 * 3600
-MAX_INUNDATION_THRESHOLD_M = 10.0
 INPUT_KINDS = {
     "boundary": InputKind.BOUNDARY,
     "friction": InputKind.FRICTION,

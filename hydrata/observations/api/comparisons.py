@@ -9,13 +9,15 @@ from hydrata.anuga.selectors.projects import project_get_writable
 from hydrata.anuga.selectors.runs import run_get
 from hydrata.compute.comparison import differing_settings
 from hydrata.core.answers import answer
+from hydrata.core.bodies import parsed
 from hydrata.core.requests import AuthenticatedRequest
-from hydrata.observations.api.serializers import CompareInput, RankingInput, comparison_detail
+from hydrata.observations.api.serializers import comparison_detail
 from hydrata.observations.models import FloodEvent
 from hydrata.observations.run_reading import MODEL_SETTINGS
 from hydrata.observations.selectors import comparison_get, event_get, event_visible_get
 from hydrata.observations.services.comparisons import RankedRun, comparison_compute, comparison_recompute, runs_rank
 from hydrata_contract.answers import observations as answers
+from hydrata_contract.requests.observations import RunCompare, RunsRank
 
 
 def _writable_event(request: AuthenticatedRequest, event_id: int) -> FloodEvent:
@@ -50,12 +52,10 @@ class RunCompareView(RunScopedView):
 
     grant_levels = {"POST": "draft"}
 
-    @extend_schema(request=CompareInput, responses={201: answers.ComparisonDetail})
+    @extend_schema(request=RunCompare, responses={201: answers.ComparisonDetail})
     def post(self, request: AuthenticatedRequest) -> Response:
         run = self.run
-        data = CompareInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        event = _writable_event(request, data.validated_data["event"])
+        event = _writable_event(request, parsed(RunCompare, request).event)
         comparison = comparison_compute(run=run, event=event, user=request.user)
         return Response(answer(answers.ComparisonDetail, comparison_detail(comparison)), status=status.HTTP_201_CREATED)
 
@@ -63,12 +63,11 @@ class RunCompareView(RunScopedView):
 class RankingView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
-    @extend_schema(request=RankingInput, responses={200: answers.Ranking})
+    @extend_schema(request=RunsRank, responses={200: answers.Ranking})
     def post(self, request: AuthenticatedRequest) -> Response:
-        data = RankingInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        event = event_get(project=self.project, event_id=data.validated_data["event"])
-        runs = [run_get(user=request.user, run_id=run_id) for run_id in dict.fromkeys(data.validated_data["runs"])]
+        body = parsed(RunsRank, request)
+        event = event_get(project=self.project, event_id=body.event)
+        runs = [run_get(user=request.user, run_id=run_id) for run_id in dict.fromkeys(body.runs)]
         ranked = runs_rank(event=event, runs=runs, user=request.user)
         model_settings = [{name: entry.settings[name] for name in MODEL_SETTINGS} for entry in ranked]
         best = ranked[0].comparison

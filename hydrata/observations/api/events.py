@@ -4,13 +4,15 @@ from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.core.answers import answer
+from hydrata.core.bodies import parsed
 from hydrata.core.requests import AuthenticatedRequest
-from hydrata.observations.api.serializers import EventInput, EventOutput, ImportInput
+from hydrata.observations.api.serializers import EventOutput
 from hydrata.observations.checks import bbox_wgs84
 from hydrata.observations.selectors import event_get, events_of
 from hydrata.observations.services.imports import observations_import
 from hydrata.observations.services.observations import flood_event_create
 from hydrata_contract.answers import observations as answers
+from hydrata_contract.requests.observations import FloodEventCreate, ObservationsImport
 
 
 class EventListCreateView(ProjectScopedView):
@@ -21,11 +23,10 @@ class EventListCreateView(ProjectScopedView):
         events = EventOutput(events_of(project=self.project), many=True).data
         return Response(answer(answers.FloodEventList, {"results": events}))
 
-    @extend_schema(request=EventInput, responses={201: answers.FloodEventDetail})
+    @extend_schema(request=FloodEventCreate, responses={201: answers.FloodEventDetail})
     def post(self, request: AuthenticatedRequest) -> Response:
-        data = EventInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        event = flood_event_create(project=self.project, user=request.user, **data.validated_data)
+        body = parsed(FloodEventCreate, request).model_dump()
+        event = flood_event_create(project=self.project, user=request.user, **body)
         return Response(answer(answers.FloodEventDetail, EventOutput(event).data), status=status.HTTP_201_CREATED)
 
 
@@ -41,17 +42,16 @@ class EventDetailView(ProjectScopedView):
 class ObservationImportView(ProjectScopedView):
     grant_levels = {"POST": "draft"}
 
-    @extend_schema(request=ImportInput, responses={201: answers.ObservationImport})
+    @extend_schema(request=ObservationsImport, responses={201: answers.ObservationImport})
     def post(self, request: AuthenticatedRequest, event_id: int) -> Response:
         event = event_get(project=self.project, event_id=event_id)
-        data = ImportInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        created = observations_import(event=event, user=request.user, **data.validated_data)
+        body = parsed(ObservationsImport, request)
+        created = observations_import(event=event, user=request.user, **body.model_dump())
         values = [o.value_m for o in created]
         imported = {
             "event": event.pk,
             "imported": len(created),
-            "quantity": data.validated_data["quantity"],
+            "quantity": body.quantity,
             "value_min": min(values, default=None),
             "value_max": max(values, default=None),
             "bbox_wgs84": bbox_wgs84(project=self.project, points=[(o.x, o.y) for o in created]),

@@ -6,15 +6,17 @@ from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
 from hydrata.anuga.models import Project
 from hydrata.compute.numbers import NumberRefused, whole_number
 from hydrata.core.answers import answer
+from hydrata.core.bodies import parsed
 from hydrata.core.errors import ValidationFailed
 from hydrata.core.requests import AuthenticatedRequest
-from hydrata.observations.api.serializers import ObservationInput, ObservationOutput
+from hydrata.observations.api.serializers import ObservationOutput
 from hydrata.observations.models import FloodEvent, Observation
 from hydrata.observations.selectors import event_get, observation_get, observations_of
 from hydrata.observations.services.observations import observation_create, observation_delete, observation_update
 from hydrata_contract.answers import observations as answers
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.links import Panel
+from hydrata_contract.requests.observations import ObservationChanges, ObservationCreate
 
 
 def _event_filter(project: Project, raw: str | None) -> FloodEvent | None:
@@ -44,11 +46,9 @@ class ObservationListCreateView(ProjectListView):
         answer(answers.ObservationPage, response.data)
         return response
 
-    @extend_schema(request=ObservationInput, responses={201: answers.ObservationDetail})
+    @extend_schema(request=ObservationCreate, responses={201: answers.ObservationDetail})
     def post(self, request: AuthenticatedRequest) -> Response:
-        data = ObservationInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        fields = dict(data.validated_data)
+        fields = parsed(ObservationCreate, request).model_dump()
         event = event_get(project=self.project, event_id=fields.pop("event"))
         observation = observation_create(event=event, user=request.user, **fields)
         return Response(
@@ -63,12 +63,10 @@ class ObservationDetailView(ProjectScopedView):
     def get(self, request: AuthenticatedRequest, observation_id: int) -> Response:
         return Response(answer(answers.ObservationDetail, ObservationOutput(self._observation(observation_id)).data))
 
-    @extend_schema(request=ObservationInput, responses={200: answers.ObservationDetail})
+    @extend_schema(request=ObservationChanges, responses={200: answers.ObservationDetail})
     def patch(self, request: AuthenticatedRequest, observation_id: int) -> Response:
         observation = self._observation(observation_id)
-        data = ObservationInput(data=request.data, partial=True)
-        data.is_valid(raise_exception=True)
-        changes = {name: value for name, value in data.validated_data.items() if name in request.data}
+        changes = parsed(ObservationChanges, request).model_dump(exclude_unset=True)
         if "event" in changes:
             changes["event"] = event_get(project=self.project, event_id=changes["event"])
         updated = observation_update(observation=observation, changes=changes)

@@ -6,12 +6,6 @@ from hydrata.uploads.models import Dataset, UploadExecution
 from hydrata_contract.states import UploadStatus
 
 
-class UploadCreateInput(serializers.Serializer):
-    """GeoNode's upload form: the GeoJSON file arrives as base_file. Other GeoNode fields are ignored."""
-
-    base_file = serializers.FileField()
-
-
 class ExecutionStatusOutput(serializers.ModelSerializer):
     """GeoNode's execution-status shape."""
 

@@ -5,11 +5,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from hydrata.core.answers import answer
+from hydrata.core.errors import ValidationFailed
 from hydrata.core.requests import AuthenticatedRequest
-from hydrata.uploads.api.serializers import ExecutionStatusOutput, UploadCreateInput
+from hydrata.uploads.api.serializers import ExecutionStatusOutput
 from hydrata.uploads.selectors import execution_get
 from hydrata.uploads.services import upload_create
 from hydrata_contract.answers import uploads as answers
+from hydrata_contract.errors import ErrorCode
+from hydrata_contract.requests.uploads import DatasetUpload
 
 
 class UploadCreateView(APIView):
@@ -18,11 +21,18 @@ class UploadCreateView(APIView):
     grant_levels = {"POST": "draft"}
     parser_classes = [MultiPartParser, FormParser]
 
-    @extend_schema(request=UploadCreateInput, responses={201: answers.UploadStarted})
+    @extend_schema(request={"multipart/form-data": DatasetUpload}, responses={201: answers.UploadStarted})
     def post(self, request: AuthenticatedRequest) -> Response:
-        data = UploadCreateInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        execution = upload_create(user=request.user, uploaded_file=data.validated_data["base_file"])
+        uploaded = request.FILES.get("base_file")
+        if uploaded is None:
+            missing = "No file was submitted: send the GeoJSON as the multipart field base_file."
+            raise ValidationFailed(
+                f"base_file: {missing}",
+                code=ErrorCode.VALIDATION_ERROR,
+                field="base_file",
+                errors={"base_file": [missing]},
+            )
+        execution = upload_create(user=request.user, uploaded_file=uploaded)
         started = {"execution_id": str(execution.id)}
         return Response(answer(answers.UploadStarted, started), status=status.HTTP_201_CREATED)
 

@@ -3,20 +3,22 @@ cannot start a run of a scenario their account's owner has not approved in its c
 
 import json
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, get_args, get_origin
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from rest_framework import serializers
+from pydantic.fields import FieldInfo
 
 from config.celery import app as celery_app
 from hydrata.agents.models import AgentSpend
 from hydrata.agents.services import account_set_runs_need_approval
-from hydrata.anuga.api.scenarios import REFERENCES, ScenarioInput
+from hydrata.anuga.api.scenarios import REFERENCES
 from hydrata.anuga.models import Project, Run, Scenario
 from hydrata.anuga.tasks import run_build_task
+from hydrata_contract.requests.scenarios import ScenarioChanges
 from hydrata_contract.states import RunStatus
 from tests.data import BOUNDARY, RAINFALL
 from tests.factories import make_grant, make_user
@@ -330,20 +332,28 @@ def signed_off(live_asgi) -> SignOff:
     return SignOff(live_asgi.url, grant.user, launch_key, draft_key, model, scenario["id"])
 
 
-def another_value(name: str, field: serializers.Field, current: Any) -> Any:
-    if isinstance(field, serializers.CharField):
+def kinds_of(annotation: Any) -> set[Any]:
+    """The plain types a field's annotation admits: float for `Resolution`, datetime and None for `Instant | None`."""
+    if get_origin(annotation) is Annotated:
+        return kinds_of(get_args(annotation)[0])
+    return set().union(*(kinds_of(arg) for arg in get_args(annotation))) if get_args(annotation) else {annotation}
+
+
+def another_value(name: str, field: FieldInfo, current: Any) -> Any:
+    kinds = kinds_of(field.annotation)
+    if str in kinds:
         return f"{current} (changed)"
-    if isinstance(field, serializers.FloatField):
+    if float in kinds:
         return current * 2
-    if isinstance(field, serializers.IntegerField):
+    if int in kinds:
         return current + 1
-    if isinstance(field, serializers.DateTimeField):
+    if datetime in kinds:
         return "2024-01-01T00:00:00Z" if current is None else "2024-06-01T00:00:00Z"
-    pytest.fail(f"The walk knows no other value for {name} ({type(field).__name__}): teach another_value one.")
+    pytest.fail(f"The walk knows no other value for {name} ({field.annotation}): teach another_value one.")
 
 
 def test_a_draft_key_changing_any_writable_field_of_the_scenario_voids_the_approval(signed_off):
-    writable = {name: field for name, field in ScenarioInput().fields.items() if not field.read_only}
+    writable = ScenarioChanges.model_fields
     held = {}
     for name, field in writable.items():
         current = signed_off.read()[name]

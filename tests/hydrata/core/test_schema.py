@@ -1,16 +1,23 @@
 """The OpenAPI schema at /api/v2/schema/: valid, complete over the URLconf, with the house's security and errors,
 and describing what each operation takes and answers."""
 
+import inspect
+import pkgutil
 import re
 from collections import Counter
+from importlib import import_module
 
 import pytest
 from django.core.management import call_command
 from django.urls import URLPattern, URLResolver, get_resolver
+from drf_spectacular.generators import SchemaGenerator
 from openapi_schema_validator import OAS31Validator
 from openapi_spec_validator import validate
+from rest_framework.serializers import BaseSerializer
 from rest_framework.test import APIClient
 
+import hydrata_contract.requests
+from hydrata_contract.requests.base import Body
 from tests.factories import make_finished_run, make_grant, make_project, make_user
 
 pytestmark = pytest.mark.django_db
@@ -81,6 +88,51 @@ def test_every_post_and_patch_that_reads_a_body_declares_it_and_the_others_decla
     writes = [(op["operationId"], op) for _, method, op in operations(document) if method in ("post", "patch")]
 
     assert sorted(name for name, op in writes if "requestBody" not in op) == sorted(BODILESS)
+
+
+def request_models() -> set[str]:
+    """The names of the contract's request models (hydrata_contract/requests)."""
+    names = set()
+    for module in pkgutil.iter_modules(hydrata_contract.requests.__path__):
+        found = import_module(f"hydrata_contract.requests.{module.name}")
+        names |= {name for name, model in inspect.getmembers(found, inspect.isclass) if issubclass(model, Body)}
+    return names
+
+
+def test_every_write_with_a_body_describes_it_from_a_request_model_of_the_contract():
+    document, models = schema(), request_models()
+    writes = [(method, path, op) for path, method, op in operations(document) if method in ("post", "put", "patch")]
+    # drf-spectacular names a request body's component after its model: Request after it, Patched before a PATCH's.
+    bodies = {
+        f"{method} {path}": {ref["$ref"].rsplit("/", 1)[-1] for ref in _schemas(op["requestBody"])}
+        for method, path, op in writes
+        if op["operationId"] not in BODILESS
+    }
+
+    assert len(bodies) == len(writes) - len(BODILESS) == 28
+    not_from_a_model = {
+        write: names
+        for write, names in bodies.items()
+        if not all(re.sub(r"^Patched|Request$", "", name) in models for name in names)
+    }
+    assert not_from_a_model == {}
+
+
+def _schemas(body: dict) -> list[dict]:
+    return [content["schema"] for content in body["content"].values()]
+
+
+def test_no_component_of_the_schema_comes_from_a_serializer():
+    generator = SchemaGenerator()
+    generator.get_schema(request=None, public=True)
+
+    sources = {component.name: component.object for component in generator.registry._components.values()}
+    from_serializers = [
+        name
+        for name, source in sources.items()
+        if isinstance(source, BaseSerializer) or (inspect.isclass(source) and issubclass(source, BaseSerializer))
+    ]
+    assert sources and from_serializers == []
 
 
 def test_a_tile_is_declared_a_png_and_a_list_a_page_of_results():

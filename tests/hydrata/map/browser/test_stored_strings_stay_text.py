@@ -97,9 +97,9 @@ REQUIRED: dict[str, dict[str, Any]] = {
 SHAPES = {"boundary": "line", "inflow": "line", "flow_line": "line", "gauge": "point"}  # polygons otherwise
 LABELLED = ("inflow.data", "rainfall.data", "structure.method", "mesh_region.resolution_units")  # labelOf in layers.js
 DRAWN_KINDS = ("boundary", "friction", "inflow", "rainfall", "structure", "mesh_region")  # by both maps
-UNITS_MAX = 30  # TimeSeriesInput.units
+UNITS_MAX = 30  # TimeSeriesCreate.units
 CLIENT_MAX = 100  # AgentActivity.client
-SOURCE_MAX = 300  # ObservationInput.source
+SOURCE_MAX = 300  # ObservationCreate.source
 
 
 def payload(code: str, *, fits: Callable[[str], bool] = lambda text: True) -> str:

@@ -1,0 +1,61 @@
+from datetime import UTC, datetime
+from typing import Annotated, Any, ClassVar
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from hydrata_contract.errors import ErrorCode
+
+NAME_MAX_LENGTH = 200
+DESCRIPTION_MAX_LENGTH = 5000
+# The largest id a database key holds (a 64-bit integer): a larger one names nothing.
+MAX_ID = 2**63 - 1
+
+
+def _no_null_defaults(schema: dict[str, Any]) -> None:
+    """A field that takes no null but may be left out (a change's, or one the service defaults) keeps no
+    `default: null`, which would read as 'send null'."""
+    for field in schema.get("properties", {}).values():
+        takes_null = field.get("type") == "null" or {"type": "null"} in field.get("anyOf", [])
+        if "default" in field and field["default"] is None and not takes_null:
+            del field["default"]
+
+
+class Body(BaseModel):
+    """A write's body: every field it takes, and no other; text is trimmed, and numbers are finite."""
+
+    model_config = ConfigDict(
+        extra="forbid", allow_inf_nan=False, str_strip_whitespace=True, json_schema_extra=_no_null_defaults
+    )
+    # The machine code a value out of a field's range or choices is refused with, where one more precise than
+    # VALIDATION_ERROR was published before the model (a service's own check says the same with it); a value of
+    # the wrong type is VALIDATION_ERROR (hydrata_contract/requests/refusals.py).
+    refusal_codes: ClassVar[dict[str, ErrorCode]] = {}
+
+
+class Changes(Body):
+    """A PATCH body: each field optional, and only those sent are changed (`model_dump(exclude_unset=True)`)."""
+
+
+def _as_utc_when_naive(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+# An ISO 8601 time; one without an offset is read as UTC, the platform's time zone.
+Instant = Annotated[datetime, AfterValidator(_as_utc_when_naive)]
+
+
+def object_id(description: str) -> Any:
+    return Field(ge=1, le=MAX_ID, description=description)
+
+
+def name_field(what: str) -> Any:
+    return Field(min_length=1, max_length=NAME_MAX_LENGTH, description=f"The {what}'s name, as people see it.")
+
+
+def description_field() -> Any:
+    return Field(default="", max_length=DESCRIPTION_MAX_LENGTH, description="Free text for people.")
+
+
+def unchanged(description: str, **bounds: Any) -> Any:
+    """A field of a change (`Changes`): left out, it stays as it is."""
+    return Field(None, description=description, **bounds)
