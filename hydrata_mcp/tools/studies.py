@@ -5,6 +5,9 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
+from hydrata_contract.requests.base import NAME_MAX_LENGTH
+from hydrata_contract.requests.studies import DesignInputCreate, DesignStudyCreate
+from hydrata_mcp.bodies import body
 from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.handback import HandBack
 from hydrata_mcp.tools.arguments import ProjectId
@@ -101,7 +104,8 @@ async def create_design_study(
     inputs = {}
     for kind, text in files.items():
         if text is not None:
-            inputs[kind] = (await api.post(inputs_path, json={"kind": kind, "content": text})).data["id"]
+            sent = body(DesignInputCreate, kind=kind, content=text)
+            inputs[kind] = (await api.post(inputs_path, json=sent)).data["id"]
     settings = {
         "initial_loss_mm": initial_loss_mm,
         "continuing_loss_mm_h": continuing_loss_mm_h,
@@ -109,15 +113,16 @@ async def create_design_study(
         "climate_factor": climate_factor,
         "central_statistic": central_statistic,
     }
-    body = {
-        "name": f"ARR 2019: {', '.join(aeps)} AEP",
-        "base_scenario": base_scenario_id,
+    study_body = body(
+        DesignStudyCreate,
+        name=f"ARR 2019: {', '.join(aeps)} AEP"[:NAME_MAX_LENGTH],
+        base_scenario=base_scenario_id,
         **inputs,
-        "aeps": aeps,
-        "durations_min": durations_min,
+        aeps=aeps,
+        durations_min=durations_min,
         **{name: value for name, value in settings.items() if value is not None},
-    }
-    study = (await api.post(f"{PROJECTS}{project_id}/design-studies/", json=body)).data
+    )
+    study = (await api.post(f"{PROJECTS}{project_id}/design-studies/", json=study_body)).data
     return _handed_back(study, made=True)
 
 

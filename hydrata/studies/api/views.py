@@ -6,17 +6,18 @@ from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
 from hydrata.core.answers import answer
+from hydrata.core.bodies import parsed
 from hydrata.core.errors import ValidationFailed
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata.studies.api.answers import design_input_answer, design_study_answer, design_study_detail
-from hydrata.studies.api.serializers import DesignInputInput, DesignStudyInput
 from hydrata.studies.selectors import design_input_get, design_inputs_of, design_studies_of, design_study_get
 from hydrata.studies.services.inputs import design_input_create
 from hydrata.studies.services.studies import StudyInputs, design_study_create
 from hydrata_contract.answers import studies as answers
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.links import Panel
-from hydrata_contract.studies import CentralStatistic, DesignInputKind
+from hydrata_contract.requests.studies import DesignInputCreate, DesignStudyCreate
+from hydrata_contract.studies import CentralStatistic
 
 
 def _text(*, uploaded: UploadedFile | None, content: str | None) -> str:
@@ -46,18 +47,25 @@ class DesignInputListCreateView(ProjectListView):
         answer(answers.DesignInputPage, response.data)
         return response
 
-    @extend_schema(request=DesignInputInput, responses={201: answers.DesignInputDetail})
+    @extend_schema(
+        request={"application/json": DesignInputCreate, "multipart/form-data": DesignInputCreate},
+        responses={201: answers.DesignInputDetail},
+    )
     def post(self, request: AuthenticatedRequest) -> Response:
-        data = DesignInputInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        fields = data.validated_data
-        uploaded = fields.get("base_file")
+        fields = parsed(DesignInputCreate, request)
+        uploaded = request.FILES.get("base_file")
+        if fields.base_file is not None and uploaded is None:
+            raise ValidationFailed(
+                "base_file: send the file as a multipart file, or its text as content.",
+                code=ErrorCode.VALIDATION_ERROR,
+                field="base_file",
+            )
         created = design_input_create(
             project=self.project,
             user=request.user,
-            kind=DesignInputKind(fields["kind"]),
-            name=fields["name"] or (uploaded.name if uploaded is not None else "") or fields["kind"],
-            text=_text(uploaded=uploaded, content=fields.get("content")),
+            kind=fields.kind,
+            name=fields.name or (uploaded.name if uploaded is not None else "") or fields.kind,
+            text=_text(uploaded=uploaded, content=fields.content),
         )
         return Response(answer(answers.DesignInputDetail, design_input_answer(created)), status=status.HTTP_201_CREATED)
 
@@ -82,11 +90,9 @@ class DesignStudyListCreateView(ProjectListView):
         answer(answers.DesignStudyPage, response.data)
         return response
 
-    @extend_schema(request=DesignStudyInput, responses={201: answers.DesignStudyDetail})
+    @extend_schema(request=DesignStudyCreate, responses={201: answers.DesignStudyDetail})
     def post(self, request: AuthenticatedRequest) -> Response:
-        data = DesignStudyInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        fields = dict(data.validated_data)
+        fields = parsed(DesignStudyCreate, request).model_dump()
         losses = fields.pop("storm_losses")
         inputs = StudyInputs(
             ifd=design_input_get(project=self.project, input_id=fields.pop("ifd")),
