@@ -13,7 +13,7 @@ from django.test import Client
 from oauth2_provider.models import AccessToken
 
 from hydrata.oauth.site import mcp_resource
-from hydrata.oauth.tokens import LEEWAY_SECONDS, REQUIRED_CLAIMS, TokenRefused, verified_claims
+from hydrata.oauth.tokens import REQUIRED_CLAIMS, TokenRefused, verified_claims
 from tests.factories import make_user
 from tests.hydrata.oauth.flow import connect
 from tests.hydrata.oauth.tokens import MISSING, claims_of, resign
@@ -134,7 +134,8 @@ def accepted_on_record(token: str, forged: str) -> bool:
     return get(on_record_as(token, forged)).status_code == 200
 
 
-INSIDE = LEEWAY_SECONDS // 2  # seconds within the clock leeway
+LEEWAY_SECONDS = 10  # the clock leeway docs/security-model.md states (written here, so that a changed one fails)
+INSIDE = LEEWAY_SECONDS // 2  # seconds within it
 OUTSIDE = LEEWAY_SECONDS + 5  # seconds past it: far enough that the test's own run time cannot cross the edge
 
 
