@@ -96,7 +96,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         if exc.retry_after_seconds is not None:
             body["retry_after_seconds"] = exc.retry_after_seconds
         set_rollback()
-        return Response(body, status=http_status(exc), headers=_headers(exc))
+        return _answer(body, status_code=http_status(exc), headers=_headers(exc))
     if isinstance(exc, exceptions.ValidationError):
         body = _validation_body(exc)
     elif isinstance(exc, exceptions.Throttled):
@@ -117,4 +117,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         )
 
     set_rollback()
-    return Response(body, status=exc.status_code, headers=_headers(exc))
+    return _answer(body, status_code=exc.status_code, headers=_headers(exc))
+
+
+def _answer(body: dict[str, Any], *, status_code: int, headers: dict[str, str]) -> Response:
+    # The code as a plain string: the schema view renders its errors in YAML too, which cannot write an enum member.
+    return Response({**body, "code": str(body["code"])}, status=status_code, headers=headers)

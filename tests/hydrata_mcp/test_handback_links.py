@@ -20,14 +20,16 @@ from django.core.signals import request_started
 from config.celery import app as celery_app
 from hydrata.anuga.models import Run, Scenario
 from hydrata_contract.states import RunStatus
+from hydrata_mcp.tools.registry import registered_tools
 from tests.data import BOUNDARY, RAINFALL
-from tests.factories import make_finished_run, make_grant
+from tests.factories import make_finished_run, make_grant, make_project, make_user
+from tests.hydrata.observations.helpers import INSIDE, api_for, event_of, observation, point, points, upload
 from tests.hydrata_mcp.test_model_building import put_terrain, upload_geojson
 from tests.mcp_client import mcp_client
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-MAIN_JS = Path(__file__).resolve().parents[2] / "hydrata" / "anuga" / "static" / "anuga" / "map" / "main.js"
+MAIN_JS = Path(__file__).resolve().parents[2] / "hydrata" / "map" / "static" / "map" / "main.js"
 RAIN_ROWS = [{"timestamp": "2024-01-01T00:00:00Z", "value": 0.0}, {"timestamp": "2024-01-01T00:15:00Z", "value": 5}]
 
 
@@ -179,6 +181,9 @@ def test_every_link_a_tool_hands_back_opens_the_map_on_exactly_what_the_tool_cha
                 expect=lambda retry: {"panel": "run", "scenario": clone["id"], "run": retry["id"]},
             )
 
+            await w.call(
+                "get_map_depth_overlay", {"run_id": first}, expect={"panel": "run", "scenario": sid, "run": first}
+            )
             second = await owners_run(sid)
             await w.call(
                 "compare_runs",
@@ -246,3 +251,99 @@ def test_every_link_a_tool_hands_back_opens_the_map_on_exactly_what_the_tool_cha
     assert len(w.seen) >= 20
     # The platform puts each link in its answers, so no tool asks for the project only to build one.
     assert paths and not [path for path in paths if re.fullmatch(r"/api/v2/anuga/projects/\d+/", path)]
+
+
+@sync_to_async
+def upload_marks(owner) -> str:
+    """A GeoJSON of one high-water mark, uploaded and imported as the owner: its execution id."""
+    marks = points(point(INSIDE[0], INSIDE[1], depth=0.5))
+    return upload(api_for(owner), "marks.geojson", marks)["exec_id"]
+
+
+@sync_to_async
+def finished_project(owner) -> dict[str, int]:
+    """A project with a complete run (written by the simulation's own writer, no simulation) and a comparison of
+    it with an event, arranged through the REST API as the owner."""
+    project = make_project(owner)
+    run = make_finished_run(project)
+    client = api_for(owner)
+    event = event_of(client, project.pk)
+    assert observation(client, project.pk, event["id"]).status_code == 201
+    compared = client.post(f"/api/v2/anuga/runs/{run.pk}/compare/", {"event": event["id"]}, format="json")
+    assert compared.status_code == 201, compared.content
+    return {
+        "project": project.pk,
+        "map": project.base_map_id,
+        "scenario": run.scenario_id,
+        "run": run.pk,
+        "event": event["id"],
+        "comparison": compared.json()["id"],
+    }
+
+
+# The tools the walk above holds to their links; the walk below holds every other tool that hands one back.
+WALKED_WITH_A_RUN = {
+    "create_project", "finalize_terrain_upload", "get_terrain", "attach_input_layer", "create_time_series",
+    "create_scenario", "update_scenario", "clone_scenario", "build_scenario", "start_simulation", "cancel_run",
+    "retry_run", "get_map_depth_overlay", "compare_runs", "create_flood_event", "create_observation",
+    "update_observation", "compare_run_with_observations", "recompute_comparison", "rank_runs_against_observations",
+    "delete_observation",
+}  # fmt: skip
+
+
+# Landed after these walks were written and not walked yet (they need ARR design-input files): the one gap left.
+NOT_YET_WALKED = {"create_design_study", "get_design_study"}
+
+
+def tools_handing_back() -> set[str]:
+    """Every tool whose structured result carries a ui_url, from the server's own catalog."""
+    return {tool.name for tool in registered_tools() if "ui_url" in (tool.output_schema or {}).get("properties", {})}
+
+
+def test_every_other_tool_that_hands_back_opens_the_map_on_what_it_read_or_imported(live_asgi):
+    owner = make_user("reader")
+    _, key = make_grant(owner, level="draft")
+
+    async def walk() -> Walk:
+        ids = await finished_project(owner)
+        pid, sid, rid, eid = ids["project"], ids["scenario"], ids["run"], ids["event"]
+        marks = await upload_marks(owner)
+        async with mcp_client(live_asgi.url, key) as client:
+            w = Walk(live_asgi.url, client)
+            w.base_map = ids["map"]
+            await w.call("get_project", {"project_id": pid}, expect={})
+            await w.call(
+                "import_observations",
+                {
+                    "project_id": pid,
+                    "event_id": eid,
+                    "execution_id": marks,
+                    "quantity": "peak_depth",
+                    "value_property": "depth",
+                    "poll_interval_seconds": 2,
+                },
+                expect={"panel": "observations", "event": eid},
+            )
+            # The map view's own tools (its depth overlay needs a mesh: the walk above asks it of its real run).
+            await w.call(
+                "get_map_scenario_layers",
+                {"project_id": pid, "scenario_id": sid},
+                expect={"panel": "scenario", "scenario": sid},
+            )
+            await w.call(
+                "get_map_comparison_points",
+                {"comparison_id": ids["comparison"]},
+                expect={"panel": "comparison", "run": rid, "event": eid, "comparison": ids["comparison"]},
+            )
+            return w
+
+    w = asyncio.run(walk())
+
+    wrong = {tool: (query, wanted) for tool, (query, wanted) in w.seen.items() if query != wanted}
+    assert not wrong, "\n".join(
+        f"{tool}: handed back {query}, should be {wanted}" for tool, (query, wanted) in wrong.items()
+    )
+    panels = {query.get("panel") for query, _ in w.seen.values()} - {None}
+    assert panels <= map_panels(), f"links to panels the map does not have: {panels - map_panels()}"
+    unwalked = tools_handing_back() - WALKED_WITH_A_RUN - set(w.seen)
+    assert unwalked == NOT_YET_WALKED, "a tool hands back a link no walk checks"

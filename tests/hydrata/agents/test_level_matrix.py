@@ -25,11 +25,18 @@ ROOT = Path(__file__).resolve().parents[3]
 LEVELS_DOC = ROOT / "docs" / "grant-levels.md"
 LEVELS = ("read", "draft", "launch")
 METHODS = ("GET", "POST", "PATCH", "PUT", "DELETE")
+IMPLICIT_METHODS = ("HEAD", "OPTIONS")
 CONVERTER = re.compile(r"<(?:(?P<kind>\w+):)?\w+>")
 # Routes anyone may ask without a credential, and what they answer then: the rest is 401.
 PUBLIC = {
     "/api/v2/schema/": 200,  # the API's description holds no data (hydrata/core/schema.py::SchemaView)
     "/api/v2/schema/docs/": 302,  # the browsable page sends people to sign in first
+}
+PUBLIC_IMPLICIT = {
+    ("/api/v2/schema/", "HEAD"): 200,
+    ("/api/v2/schema/", "OPTIONS"): 405,  # OPTIONS describes nothing on any route: the schema does
+    ("/api/v2/schema/docs/", "HEAD"): 302,
+    ("/api/v2/schema/docs/", "OPTIONS"): 302,
 }
 MADE_UP = {"int": "987654", "str": "made-up", "slug": "made-up", "uuid": "00000000-0000-4000-8000-000000000000"}
 
@@ -54,6 +61,14 @@ def ask(method: str, url: str, credential: str | None):
     return getattr(Client(), method.lower())(url, **body, **headers)
 
 
+def implicit() -> dict[tuple[str, str], str]:
+    """(route, HEAD or OPTIONS) -> the level it needs: no view declares these two, which Django and DRF answer on
+    every view; they take the level of the route's GET, and where it has no GET the highest (fail closed)."""
+    matrix = declared()
+    routes = dict.fromkeys(route for route, _ in matrix)
+    return {(route, method): matrix.get((route, "GET"), "launch") for route in routes for method in IMPLICIT_METHODS}
+
+
 def agent_keys() -> dict[str, str]:
     owner = make_user("matrix-keys")
     return {level: make_grant(owner, level=level, name=f"{level} key")[1] for level in LEVELS}
@@ -63,21 +78,28 @@ def connect_tokens() -> dict[str, str]:
     return {level: connect(make_user(f"matrix-{level}"), level=level).access_token for level in LEVELS}
 
 
-def refusals(credentials: dict[str, str]) -> list[str]:
+def refusals(credentials: dict[str, str], matrix: dict[tuple[str, str], str]) -> list[str]:
     """Each route and method where a credential was answered other than its level says it should be."""
     wrong = []
-    for (route, method), needed in declared().items():
+    for (route, method), needed in matrix.items():
         url = url_of(route)
         for level, credential in credentials.items():
             response = ask(method, url, credential)
-            body = response.json() if response.get("Content-Type", "").startswith("application/json") else {}
-            refused = response.status_code == 403 and body.get("code") == "GRANT_LEVEL_TOO_LOW"
+            body = json_of(response)
+            headless = method == "HEAD"  # its refusal is the 403 alone
+            refused = response.status_code == 403 and (headless or body.get("code") == "GRANT_LEVEL_TOO_LOW")
             if LEVELS.index(level) < LEVELS.index(needed):
-                if not (refused and body.get("required_level") == needed):
+                if not (refused and (headless or body.get("required_level") == needed)):
                     wrong.append(f"{method} {route} with {level}: {response.status_code} {body.get('code')}")
             elif refused or response.status_code >= 500:
                 wrong.append(f"{method} {route} with {level}: {response.status_code} {body.get('code')}")
     return wrong
+
+
+def json_of(response) -> dict:
+    """The answer's JSON; a HEAD answer has the GET's headers and no body."""
+    is_json = response.get("Content-Type", "").startswith("application/json")
+    return response.json() if is_json and response.content else {}
 
 
 def documented() -> dict[tuple[str, str], str]:
@@ -124,7 +146,24 @@ def test_every_route_and_method_asked_without_a_credential_is_401_but_the_apis_p
 def test_every_route_and_method_refuses_each_level_below_the_declared_one_and_lets_the_others_past(
     credentials: Callable[[], dict[str, str]],
 ):
-    wrong = refusals(credentials())
+    wrong = refusals(credentials(), declared())
+
+    assert not wrong, "\n".join(wrong)
+
+
+def test_head_and_options_on_every_route_need_the_level_of_its_get_or_the_highest_where_it_has_none():
+    # Agent keys only: the level check is the same for both credentials, which the test above holds.
+    wrong = refusals(agent_keys(), implicit())
+
+    assert not wrong, "\n".join(wrong)
+
+
+def test_head_and_options_on_every_route_asked_without_a_credential_are_401_but_the_apis_public_description():
+    wrong = []
+    for route, method in implicit():
+        response = ask(method, url_of(route), None)
+        if response.status_code != PUBLIC_IMPLICIT.get((route, method), 401):
+            wrong.append(f"{method} {route}: {response.status_code}")
 
     assert not wrong, "\n".join(wrong)
 

@@ -113,3 +113,70 @@ def test_extra_claims_and_a_higher_scope_claim_change_nothing_the_grant_decides_
 
     assert me.status_code == 200 and me.json()["level"] == "draft"
     assert start.status_code == 403 and start.json()["code"] == "GRANT_LEVEL_TOO_LOW"
+
+
+@pytest.mark.parametrize(
+    "issuer",
+    [
+        pytest.param(lambda ours: [ours], id="a list holding only ours"),
+        pytest.param(lambda ours: ours + "/", id="ours with a trailing slash"),
+        pytest.param(lambda ours: ours.replace("http", "https", 1), id="ours on another scheme"),
+        pytest.param(lambda ours: "", id="empty"),
+        pytest.param(lambda ours: None, id="null"),
+    ],
+)
+def test_an_issuer_other_than_exactly_this_site_as_one_string_is_refused(token, issuer):
+    assert refused_for_its_claims(resign(token, iss=issuer(claims_of(token)["iss"])))
+
+
+def accepted_on_record(token: str, forged: str) -> bool:
+    verified_claims(forged)
+    return get(on_record_as(token, forged)).status_code == 200
+
+
+LEEWAY_SECONDS = 10  # the clock leeway docs/security-model.md states (written here, so that a changed one fails)
+INSIDE = LEEWAY_SECONDS // 2  # seconds within it
+OUTSIDE = LEEWAY_SECONDS + 5  # seconds past it: far enough that the test's own run time cannot cross the edge
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        pytest.param(lambda now: {"exp": now - INSIDE}, id="expired within the leeway"),
+        pytest.param(lambda now: {"nbf": now + INSIDE}, id="valid from within the leeway"),
+        pytest.param(lambda now: {"iat": now + INSIDE}, id="issued within the leeway"),
+        pytest.param(lambda now: {"exp": float(now + 60)}, id="exp as a float"),
+        pytest.param(lambda now: {"nbf": now - 60}, id="valid from a minute ago"),
+    ],
+)
+def test_times_within_the_clock_leeway_or_as_any_json_number_are_accepted(token, changes):
+    assert accepted_on_record(token, resign(token, **changes(int(time.time()))))
+
+
+@pytest.mark.parametrize(
+    "changes, code",
+    [
+        pytest.param(lambda now: {"exp": now - OUTSIDE}, "TOKEN_EXPIRED", id="expired just past the leeway"),
+        pytest.param(lambda now: {"exp": now - LEEWAY_SECONDS}, "TOKEN_EXPIRED", id="expired exactly the leeway ago"),
+        pytest.param(lambda now: {"nbf": now + OUTSIDE}, "TOKEN_INVALID", id="valid from just past the leeway"),
+        pytest.param(lambda now: {"iat": now + OUTSIDE}, "TOKEN_INVALID", id="issued just past the leeway"),
+    ],
+)
+def test_times_just_past_the_clock_leeway_are_refused_even_on_record(token, changes, code):
+    forged = on_record_as(token, resign(token, **changes(int(time.time()))))
+
+    with pytest.raises(TokenRefused):
+        verified_claims(forged)
+    response = get(forged)
+
+    assert response.status_code == 401 and response.json()["code"] == code
+
+
+@pytest.mark.parametrize("typ", ["at+jwt", "AT+JWT", "application/at+jwt"])
+def test_the_access_token_type_is_accepted_in_each_spelling_rfc_9068_allows(token, typ):
+    assert accepted_on_record(token, resign(token, typ=typ))
+
+
+@pytest.mark.parametrize("typ", ["JWT", "", MISSING, "at+jwt+x", "application/jwt"])
+def test_a_token_typed_as_anything_but_an_access_token_is_refused(token, typ):
+    assert refused_for_its_claims(resign(token, typ=typ))

@@ -29,9 +29,9 @@ def claims_of(token: str) -> dict[str, Any]:
 MISSING = object()  # as a change to resign(): leave the claim out
 
 
-def resign(token: str, *, pem: str | None = None, kid: str | None = None, **changes: Any) -> str:
+def resign(token: str, *, pem: str | None = None, kid: str | None = None, typ: Any = "at+jwt", **changes: Any) -> str:
     """The token's claims with `changes` (MISSING leaves a claim out), signed with `pem` (default: the server's
-    own key) under `kid`."""
+    own key) under `kid`, typed `typ` (MISSING or empty: no typ in the header)."""
     claims = {name: value for name, value in {**claims_of(token), **changes}.items() if value is not MISSING}
     if pem is None:
         key = signing_key()
@@ -39,7 +39,13 @@ def resign(token: str, *, pem: str | None = None, kid: str | None = None, **chan
     else:
         private = serialization.load_pem_private_key(pem.encode(), None)
         default_kid = thumbprint(private.public_key())
-    return jwt.encode(claims, private, algorithm="RS256", headers={"kid": kid or default_kid, "typ": "at+jwt"})
+    # Signed as bytes: jwt.encode refuses some shapes (a list iss) that a token may still carry.
+    return jwt.api_jws.encode(
+        json.dumps(claims).encode(),
+        private,
+        algorithm="RS256",
+        headers={"kid": kid or default_kid, "typ": None if typ is MISSING else typ},
+    )
 
 
 def tampered_signature(token: str) -> str:

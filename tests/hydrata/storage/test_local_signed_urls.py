@@ -4,6 +4,7 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
 import pytest
 import requests
+import time_machine
 
 from hydrata.storage import SIGNATURE_PARAM, get_storage
 
@@ -310,3 +311,34 @@ def test_a_url_quoted_key_reaches_the_same_file(client, storage, media_root):
     assert quote(key) in url
     assert client.put(path_and_query(url), data=b"x", content_type=TIFF).status_code == 200
     assert storage.exists(key=key)
+
+
+def at(moment: float):
+    return time_machine.travel(moment, tick=False)
+
+
+def test_an_upload_url_works_through_its_expiry_second_and_is_refused_an_instant_after(client, storage, media_root):
+    url = storage.presign_upload(key=KEY, content_type=TIFF, expires_in=60)
+    expires = int(dict(parse_qsl(urlsplit(url).query))["expires"])
+
+    with at(expires + 0.001):
+        late = client.put(path_and_query(url), data=CONTENT, content_type=TIFF)
+    with at(expires):
+        last = client.put(path_and_query(url), data=CONTENT, content_type=TIFF)
+
+    assert late.status_code == 403 and late.json()["code"] == "URL_EXPIRED"
+    assert last.status_code == 200 and (media_root / KEY).read_bytes() == CONTENT
+
+
+def test_a_download_url_works_through_its_expiry_second_and_is_refused_an_instant_after(client, storage):
+    storage.save(key=KEY, data=CONTENT)
+    url = storage.presign_download(key=KEY, expires_in=60)
+    expires = int(dict(parse_qsl(urlsplit(url).query))["expires"])
+
+    with at(expires):
+        last = client.get(path_and_query(url))
+    with at(expires + 0.001):
+        late = client.get(path_and_query(url))
+
+    assert last.status_code == 200 and b"".join(last.streaming_content) == CONTENT
+    assert late.status_code == 403 and late.json()["code"] == "URL_EXPIRED"
