@@ -29,6 +29,7 @@ READ_ONLY = {
     "get_comparison",
     "get_run_time_series",
     "compare_runs",
+    "get_design_study",
 }
 FIRST_TOOLS = {"list_projects", "get_project", "create_project", "get_agent_grant", "suggest_capability"}
 
