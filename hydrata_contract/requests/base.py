@@ -1,11 +1,14 @@
+import re
 from datetime import UTC, datetime
 from typing import Annotated, Any, ClassVar
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from hydrata_contract.errors import ErrorCode
 
 NAME_MAX_LENGTH = 200
+# A NUL or a lone surrogate: one character class, so the search is linear and cannot backtrack.
+UNSTORABLE_TEXT = re.compile("[\x00\ud800-\udfff]")
 DESCRIPTION_MAX_LENGTH = 5000
 # The largest id a database key holds (a 64-bit integer): a larger one names nothing.
 MAX_ID = 2**63 - 1
@@ -30,6 +33,25 @@ class Body(BaseModel):
     # VALIDATION_ERROR was published before the model (a service's own check says the same with it); a value of
     # the wrong type is VALIDATION_ERROR (hydrata_contract/requests/refusals.py).
     refusal_codes: ClassVar[dict[str, ErrorCode]] = {}
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _no_unstorable_text(cls, value: Any) -> Any:
+        """A NUL or a lone surrogate in any text, at any depth: the JSON parser refuses them in a JSON body, but a
+        form's fields reach the model unread, and neither UTF-8 nor PostgreSQL holds them."""
+        if _has_unstorable_text(value):
+            raise ValueError("holds a NUL or a lone surrogate, which text here cannot hold.")
+        return value
+
+
+def _has_unstorable_text(value: Any) -> bool:
+    if isinstance(value, str):
+        return UNSTORABLE_TEXT.search(value) is not None
+    if isinstance(value, list | tuple):
+        return any(_has_unstorable_text(item) for item in value)
+    if isinstance(value, dict):
+        return any(_has_unstorable_text(key) or _has_unstorable_text(item) for key, item in value.items())
+    return False
 
 
 class Changes(Body):

@@ -1,4 +1,6 @@
-from pydantic import Field
+from typing import Any
+
+from pydantic import ConfigDict, Field
 
 from hydrata_contract.requests.base import Body
 
@@ -18,7 +20,10 @@ class TerrainUploadFinalize(Body):
 
 
 class TerrainUpload(Body):
-    """The one-step upload's multipart form (the view reads `file` itself, so that a missing one is FILE_MISSING)."""
+    """The one-step upload's multipart form (the view checks `file` first, so that a missing one is FILE_MISSING)."""
 
-    file: bytes = Field(description="The GeoTIFF.")
+    # The file arrives as the server's own file object, which no JSON type describes.
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    file: Any = Field(None, description="The GeoTIFF.", json_schema_extra={"type": "string", "format": "binary"})
     title: str = Field("", max_length=200, description="The terrain's title; the file name when blank.")

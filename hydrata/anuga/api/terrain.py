@@ -71,7 +71,7 @@ class TerrainDirectUploadView(ProjectScopedView):
             project=self.project,
             user=request.user,
             uploaded_file=uploaded,
-            title=str(request.data.get("title", "")) if isinstance(request.data, dict) else "",
+            title=parsed(TerrainUpload, request).title,
         )
         return Response(answer(answers.Terrain, _terrain(request, terrain)), status=status.HTTP_202_ACCEPTED)
 
