@@ -23,7 +23,27 @@ PROJECT_URL_KWARG = "project_id"
 RUN_URL_KWARG = "run_id"
 
 
-class ProjectScopedView(APIView):
+class RouteObjectView(APIView):
+    """The route's object (its id under `route_kwarg`) resolved once, by `resolve`, before the handler runs: after
+    authentication and the grant-level check, and only for a method the view serves (DRF answers 405 for another).
+    Handlers take the route's other arguments only."""
+
+    route_kwarg: str
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        self.route_id = int(kwargs.pop(self.route_kwarg))
+        return super().dispatch(request, *args, **kwargs)
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        if hasattr(self, (request.method or "").lower()):
+            self.resolve(request)
+
+    def resolve(self, request: Request) -> None:
+        raise NotImplementedError
+
+
+class ProjectScopedView(RouteObjectView):
     """Resolves the route's project once, as `self.project`, before the handler runs.
 
     Safe methods need a project the caller can see, others one they may change: an invisible project is 404
@@ -33,17 +53,11 @@ class ProjectScopedView(APIView):
     """
 
     project: Project
+    route_kwarg = PROJECT_URL_KWARG
 
-    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        self.project_id = int(kwargs.pop(PROJECT_URL_KWARG))
-        return super().dispatch(request, *args, **kwargs)
-
-    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        super().initial(request, *args, **kwargs)
-        if not hasattr(self, (request.method or "").lower()):
-            return  # DRF answers 405 next; a method the view does not serve resolves nothing
-        resolve = project_get if request.method in SAFE_METHODS else project_get_writable
-        self.project = resolve(user=authenticated_user(request), project_id=self.project_id)
+    def resolve(self, request: Request) -> None:
+        get = project_get if request.method in SAFE_METHODS else project_get_writable
+        self.project = get(user=authenticated_user(request), project_id=self.route_id)
 
     def scenario_get(self, scenario_id: int) -> Scenario:
         """A scenario of this project; any other is 404 SCENARIO_NOT_FOUND."""
@@ -63,7 +77,7 @@ class ProjectListView(ProjectScopedView, GenericAPIView):
         return response
 
 
-class RunScopedView(APIView):
+class RunScopedView(RouteObjectView):
     """Resolves the route's run once, as `self.run`, before the handler runs (ProjectScopedView's twin for the
     `runs/<run_id>/` routes).
 
@@ -75,17 +89,11 @@ class RunScopedView(APIView):
 
     run: Run
     post_reads_run = False
+    route_kwarg = RUN_URL_KWARG
 
-    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        self.run_id = int(kwargs.pop(RUN_URL_KWARG))
-        return super().dispatch(request, *args, **kwargs)
-
-    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        super().initial(request, *args, **kwargs)
-        if not hasattr(self, (request.method or "").lower()):
-            return  # DRF answers 405 next
+    def resolve(self, request: Request) -> None:
         user = authenticated_user(request)
-        self.run = run_get(user=user, run_id=self.run_id)
+        self.run = run_get(user=user, run_id=self.route_id)
         if request.method not in SAFE_METHODS and not (request.method == "POST" and self.post_reads_run):
             project_get_writable(user=user, project_id=self.run.scenario.project_id)
 
