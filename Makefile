@@ -12,7 +12,7 @@ NODE_DIR ?= var/node22
 CONFORMANCE_SUITE ?= @modelcontextprotocol/conformance@0.2.0-alpha.12
 INSPECTOR ?= @modelcontextprotocol/inspector@2.12.0
 
-.PHONY: install run worker test lint test-production conformance mutants bench load demo-keys view
+.PHONY: install run worker test lint test-production conformance mutants mutants-share bench load demo-keys view
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,11 @@ lint: install
 
 mutants: install
 	$(PY) scripts/mutants.py
+
+# CI's share: a tenth of the mutants, a different tenth on each successive commit (all of them: `make mutants`).
+MUTANT_SHARES ?= 10
+mutants-share: install
+	$(PY) scripts/mutants.py --share auto/$(MUTANT_SHARES)
 
 # The production profile: real PostgreSQL, Redis and S3 (moto) on loopback (apt installs the first two when
 # missing), the Procfile's web command, separate Celery workers, the fuzzers; then the MCP conformance suite.

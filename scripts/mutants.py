@@ -8,6 +8,8 @@ a kill would prove nothing. Run from anywhere:
     python scripts/mutants.py                 # every mutant
     python scripts/mutants.py NAME [NAME ...] # some of them
     python scripts/mutants.py --list          # names, promises, and whether each edit still applies
+    python scripts/mutants.py --share 3/8     # every eighth mutant, starting from the fourth
+    python scripts/mutants.py --share auto/8  # the eighth this commit's turn picks (CI rotates through all)
 
 Exit status 0 only when every mutant chosen was killed.
 """
@@ -152,6 +154,26 @@ def try_mutant(mutant: Mutant) -> str:
     return outcome
 
 
+def share_of(mutants: list[Mutant], *, turn: int, shares: int) -> list[Mutant]:
+    """Every `shares`-th mutant from the `turn`-th: the shares 0..shares-1 together hold each mutant once."""
+    return mutants[turn % shares :: shares]
+
+
+def parse_share(text: str, *, root: Path = ROOT) -> tuple[int, int]:
+    """`K/N`, or `auto/N`, where the turn is the number of commits on HEAD, so successive commits rotate."""
+    turn_text, _, shares_text = text.partition("/")
+    shares = int(shares_text)
+    if shares < 1:
+        raise ValueError("the number of shares must be at least 1")
+    if turn_text == "auto":
+        count = subprocess.run(["git", "rev-list", "--count", "HEAD"], cwd=root, capture_output=True, text=True)
+        return (int(count.stdout) if count.returncode == 0 else 0) % shares, shares
+    turn = int(turn_text)
+    if not 0 <= turn < shares:
+        raise ValueError(f"the turn must be from 0 to {shares - 1}")
+    return turn, shares
+
+
 def first_failure(output: str) -> str:
     """The test that failed first, from pytest's short summary (FAILED or ERROR lines)."""
     for line in output.splitlines():
@@ -165,6 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", help="mutants to try (default: all)")
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
     parser.add_argument("--no-baseline", action="store_true", help="skip the unmutated run of the same tests")
+    parser.add_argument("--share", help="K/N or auto/N: only every N-th mutant from the K-th (see the docstring)")
     args = parser.parse_args(argv)
     mutants = load_mutants()
     if args.list:
@@ -176,6 +199,13 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"no such mutant: {', '.join(sorted(unknown))}")
     chosen = [mutant for mutant in mutants if not args.names or mutant.name in args.names]
+    if args.share:
+        try:
+            turn, shares = parse_share(args.share)
+        except ValueError as invalid:
+            parser.error(f"--share {args.share}: {invalid}")
+        chosen = share_of(chosen, turn=turn, shares=shares)
+        print(f"share {turn} of {shares}: {len(chosen)} mutants", flush=True)
     started = time.monotonic()
     if not args.no_baseline and not baseline(chosen):
         print("The tests fail without any mutant; fix them first.")

@@ -1,0 +1,32 @@
+import pytest
+
+from scripts.mutants import load_mutants, parse_share, share_of
+
+
+def test_the_shares_together_hold_every_mutant_exactly_once():
+    mutants = load_mutants()
+    shares = [share_of(mutants, turn=turn, shares=8) for turn in range(8)]
+    names = [mutant.name for share in shares for mutant in share]
+    assert sorted(names) == sorted(mutant.name for mutant in mutants)
+    assert max(map(len, shares)) - min(map(len, shares)) <= 1
+
+
+def test_a_share_of_one_is_every_mutant():
+    mutants = load_mutants()
+    assert share_of(mutants, turn=0, shares=1) == mutants
+
+
+def test_a_fixed_share_is_parsed_and_an_out_of_range_turn_is_refused():
+    assert parse_share("3/8") == (3, 8)
+    assert parse_share("7/8") == (7, 8)
+    with pytest.raises(ValueError):
+        parse_share("8/8")
+    with pytest.raises(ValueError):
+        parse_share("0/0")
+
+
+def test_the_automatic_share_rotates_with_the_commit_count(tmp_path):
+    turn, shares = parse_share("auto/8")
+    assert shares == 8 and 0 <= turn < 8
+    # Outside a repository there is no count: the first share, not a crash.
+    assert parse_share("auto/8", root=tmp_path) == (0, 8)
