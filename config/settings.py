@@ -8,6 +8,7 @@ command, the cache, background work (Celery), storage, compute, agent grants, an
 import os
 import re
 import secrets
+import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -475,8 +476,17 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = int(
 
 HYDRATA_MESH_MAX_TRIANGLES = int(os.environ.get("HYDRATA_MESH_MAX_TRIANGLES", "1500000"))
 HYDRATA_COMPUTE_USD_PER_VCPU_HOUR = float(os.environ.get("HYDRATA_COMPUTE_USD_PER_VCPU_HOUR", "0.10"))
-# Where simulations may run: "local" is the Celery workers; "ec2" and "batch" answer 409 until configured.
+# Where simulations may run: "local" is the Celery workers, "slurm" a Slurm cluster the workers submit to (its
+# commands on PATH, SLURM_CONF in their environment); "ec2" and "batch" answer 409 until configured.
 HYDRATA_COMPUTE_BACKENDS = _env_list("HYDRATA_COMPUTE_BACKENDS", ["local"])
+# The Slurm partition runs go to ("": the cluster's default), and the interpreter and source tree on its compute
+# nodes (default: the worker's own paths, as on a cluster that mounts the same software image).
+HYDRATA_SLURM_PARTITION = os.environ.get("HYDRATA_SLURM_PARTITION", "")
+HYDRATA_SLURM_THREADS_PER_TASK = int(os.environ.get("HYDRATA_SLURM_THREADS_PER_TASK", "1"))
+HYDRATA_SLURM_PYTHON = os.environ.get("HYDRATA_SLURM_PYTHON", sys.executable)
+HYDRATA_SLURM_SOURCE_ROOT = os.environ.get("HYDRATA_SLURM_SOURCE_ROOT", str(BASE_DIR))
+# How long a queued job's transfer links stay valid before it starts (they also cover its wall-clock limit).
+HYDRATA_SLURM_QUEUE_SECONDS = int(os.environ.get("HYDRATA_SLURM_QUEUE_SECONDS", "86400"))
 HYDRATA_ANUGA_THREADS = int(os.environ.get("HYDRATA_ANUGA_THREADS", str(os.cpu_count() or 1)))
 HYDRATA_RUN_YIELD_SECONDS = float(os.environ.get("HYDRATA_RUN_YIELD_SECONDS", "0"))  # 0 = chosen per duration
 # A computing run whose worker has not reported for this long is ended in error (worker or machine lost).

@@ -5,6 +5,7 @@ from hydrata_contract.labelled import Labelled
 
 class ComputeBackend(Labelled):
     LOCAL = "local", "This site's workers"
+    SLURM = "slurm", "A Slurm cluster"
     EC2 = "ec2", "AWS EC2"
     BATCH = "batch", "AWS Batch"
 

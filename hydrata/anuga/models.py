@@ -234,6 +234,9 @@ class Run(models.Model):
     cancel_requested = models.BooleanField(default=False)
     worker_hostname = models.CharField(max_length=200, blank=True)
     child_pid = models.PositiveIntegerField(null=True, blank=True)
+    external_job_id = models.CharField(
+        max_length=64, blank=True, help_text="The cluster's id of the run's job (Slurm), while it is followed."
+    )
     compute_cost = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
     launched_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"

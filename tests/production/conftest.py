@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 WEB_PROCESSES = 2
 HEARTBEAT_TIMEOUT_SECONDS = 10  # a killed worker's run is ended in error this soon
 REAP_INTERVAL_SECONDS = 2  # after the sweep beat sends this often
+SERVE_WITHIN_SECONDS = 300
 
 if not os.environ.get("HYDRATA_PRODUCTION_PROFILE"):
     collect_ignore_glob = ["test_*.py"]
@@ -89,7 +90,8 @@ class WebServer(Process):
     def wait_until_serving(self) -> None:
         import httpx
 
-        deadline = time.monotonic() + 60
+        # Loading Django and the app in each process takes seconds on an idle machine and a minute on a busy one.
+        deadline = time.monotonic() + SERVE_WITHIN_SECONDS
         while time.monotonic() < deadline and self.process.poll() is None:
             try:
                 if httpx.get(f"{self.url}/api/v2/schema/", timeout=2).status_code < 500:

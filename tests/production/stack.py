@@ -20,7 +20,7 @@ BUCKET = "hydrata-production-test"
 REGION = "ap-southeast-2"
 DATABASE = "hydrata"
 DATABASE_USER = "hydrata"
-APT_PACKAGES = ("postgresql", "redis-server")
+APT_PACKAGES = ("postgresql", "redis-server", "slurm-wlm", "munge")
 
 
 def postgres_binaries() -> Path | None:
@@ -33,7 +33,7 @@ def postgres_binaries() -> Path | None:
 
 def install_missing_packages() -> None:
     """Debian's packages, with apt, when a server binary is missing (a clean CI machine)."""
-    if postgres_binaries() and shutil.which("redis-server"):
+    if postgres_binaries() and all(shutil.which(name) for name in ("redis-server", "slurmctld", "slurmd", "munged")):
         return
     prefix = [] if os.geteuid() == 0 else ["sudo", "-n"]
     subprocess.run([*prefix, "apt-get", "update", "-q"], check=True)
@@ -66,11 +66,15 @@ class Server:
                 self.process.wait()
 
 
-def spawn(name: str, command: list[str], *, port: int, folder: Path, env: dict | None = None) -> Server:
+def spawn(
+    name: str, command: list[str], *, port: int, folder: Path, env: dict | None = None, wait: bool = True
+) -> Server:
     log = folder / f"{name}.log"
     with log.open("wb") as output:
         process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, env=env, cwd=folder)
     server = Server(name, port, process, log)
+    if not wait:
+        return server
     try:
         wait_for_port(port, process, name=name)
     except RuntimeError:
@@ -206,9 +210,11 @@ S3_CREDENTIALS = {
 }
 
 
-def profile_environment(*, postgres: Server, redis: Server, s3: Server) -> dict[str, str]:
+def profile_environment(*, postgres: Server, redis: Server, s3: Server, slurm: dict[str, str]) -> dict[str, str]:
     """What a deployment sets, pointing at these servers (settings read it: config/settings.py)."""
     return {
+        **slurm,
+        "HYDRATA_COMPUTE_BACKENDS": "local,slurm",
         "DATABASE_URL": f"postgres://{DATABASE_USER}@127.0.0.1:{postgres.port}/{DATABASE}",
         "CELERY_BROKER_URL": f"redis://127.0.0.1:{redis.port}/0",
         "HYDRATA_CACHE_URL": f"redis://127.0.0.1:{redis.port}/1",
@@ -222,7 +228,9 @@ def profile_environment(*, postgres: Server, redis: Server, s3: Server) -> dict[
 
 @contextlib.contextmanager
 def production_servers() -> Iterator[dict[str, str]]:
-    """PostgreSQL, Redis and S3 running; yields the environment that points a deployment at them."""
+    """PostgreSQL, Redis, S3 and a Slurm cluster running; yields the environment that points a deployment at them."""
+    from tests.production.slurm_cluster import start_slurm
+
     install_missing_packages()
     with tempfile.TemporaryDirectory(prefix="hydrata-production-") as scratch:
         root = Path(scratch)
@@ -233,7 +241,10 @@ def production_servers() -> Iterator[dict[str, str]]:
                 folder = root / name
                 folder.mkdir()
                 started.append(start(folder))
-            yield profile_environment(postgres=started[0], redis=started[1], s3=started[2])
+            (root / "slurm" / "munge").mkdir(parents=True)
+            cluster, slurm = start_slurm(root / "slurm")
+            started += cluster
+            yield profile_environment(postgres=started[0], redis=started[1], s3=started[2], slurm=slurm)
         finally:
             for server in reversed(started):
                 server.stop()

@@ -6,6 +6,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from hydrata.agents.models import AgentGrant
@@ -16,6 +17,7 @@ from hydrata.anuga.selectors.scenarios import latest_run
 from hydrata.anuga.services.approvals import run_approval_check
 from hydrata.anuga.services.build import scenario_build_request
 from hydrata.anuga.services.charges import refund_sentence, run_charge, run_cost_of_computed
+from hydrata.anuga.services.slurm import cancel_job
 from hydrata.compute.pricing import compute_cost_estimate
 from hydrata.core.errors import Conflict
 from hydrata_contract.compute import ComputeBackend
@@ -152,9 +154,9 @@ def runs_reap_stale(*, now=None) -> int:
     going after its task's hard time limit (by then Celery has killed it, or its machine is gone)."""
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=settings.HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS)
-    computing = Run.objects.filter(
-        status__in=(RunStatus.COMPUTING, RunStatus.PROCESSING), heartbeat_at__lt=cutoff
-    ).update(
+    stale = Run.objects.filter(status__in=(RunStatus.COMPUTING, RunStatus.PROCESSING), heartbeat_at__lt=cutoff)
+    _cancel_cluster_jobs(stale)
+    computing = stale.update(
         status=RunStatus.ERROR,
         finished_at=now,
         updated_at=now,
@@ -173,6 +175,7 @@ def runs_fail_for_worker(*, hostname: str) -> int:
     """A worker (re)started: nothing it was building or computing before can still be going."""
     now = timezone.now()
     mine = Run.objects.filter(worker_hostname=hostname)
+    _cancel_cluster_jobs(mine.filter(status__in=(RunStatus.COMPUTING, RunStatus.PROCESSING)))
     computing = mine.filter(status__in=(RunStatus.COMPUTING, RunStatus.PROCESSING)).update(
         status=RunStatus.ERROR,
         finished_at=now,
@@ -184,3 +187,9 @@ def runs_fail_for_worker(*, hostname: str) -> int:
         status=RunStatus.ERROR, phase="", finished_at=now, updated_at=now, **BUILD_LOST
     )
     return computing + building
+
+
+def _cancel_cluster_jobs(runs: QuerySet[Run]) -> None:
+    """A run ended because its worker was lost: its cluster job, which outlives the worker, is cancelled too."""
+    for job_id in runs.exclude(external_job_id="").values_list("external_job_id", flat=True):
+        cancel_job(job_id=job_id)

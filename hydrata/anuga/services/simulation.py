@@ -24,20 +24,21 @@ from django.db import transaction
 from django.utils import timezone
 
 from hydrata.anuga.models import Run, Scenario
-from hydrata.anuga.services.charges import refund_sentence, run_cost_of_computed
-from hydrata.anuga.services.simulation_child import (
-    LIMIT_HINT,
-    ChildLimits,
-    child_environment,
-    child_limits,
-    child_setup,
-    limit_exceeded,
+from hydrata.anuga.services.run_endings import (
+    RESULT_FILES,
+    end_run,
+    latest_progress,
+    record_progress,
+    results_prefix,
+    run_cancelled,
+    run_completed,
+    run_failed,
 )
-from hydrata.compute.package import as_number
+from hydrata.anuga.services.simulation_child import ChildLimits, child_environment, child_limits, child_setup
+from hydrata.anuga.services.simulation_cluster import package_names, simulate_on_slurm
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
-from hydrata_contract.compute import EXIT_UNSTABLE
-from hydrata_contract.layers import ResultLayer
+from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.states import RunPhase, RunStatus
 
 logger = logging.getLogger(__name__)
@@ -47,15 +48,6 @@ logger = logging.getLogger(__name__)
 WATCH_INTERVAL_SECONDS = 3.0
 HEARTBEAT_EVERY_SECONDS = 5.0
 TERMINATE_GRACE_SECONDS = 5.0
-
-RESULT_FILES = (
-    *(layer.filename for layer in ResultLayer),
-    "statistics.json",
-    "time_series.json",
-    "preview.png",
-    "run.log",
-    "result.json",
-)
 
 
 def run_simulate(*, run_id: int, worker: str = "") -> Run:
@@ -72,17 +64,24 @@ def run_simulate(*, run_id: int, worker: str = "") -> Run:
         )
         run.worker_hostname = worker or socket.gethostname()
         run.save()
-    workdir = Path(tempfile.mkdtemp(prefix=f"run-{run.pk}-"))
     try:
-        return _simulate_in(run, workdir)
+        if run.compute_backend == ComputeBackend.SLURM:
+            return simulate_on_slurm(run)
+        return _simulate_locally(run)
     except Exception:
         logger.exception("Simulation of run %s failed", run.pk)
-        return _end(
+        return end_run(
             run,
             RunStatus.ERROR,
             error_message="The simulation failed with an internal error; it has been logged.",
             user_message="The run failed on our side. Retry it with retry_run.",
         )
+
+
+def _simulate_locally(run: Run) -> Run:
+    workdir = Path(tempfile.mkdtemp(prefix=f"run-{run.pk}-"))
+    try:
+        return _simulate_in(run, workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -100,7 +99,7 @@ def _simulate_in(run: Run, workdir: Path) -> Run:
         if child.poll() is None:  # this side failed (or its task hit its time limit): never leave the child running
             _terminate(child)
     if outcome == RunStatus.CANCELLED:
-        return _cancelled(run, _last_progress(output / "progress.jsonl"))
+        return run_cancelled(run, _last_progress(output / "progress.jsonl"))
     if outcome == "timed_out" or child.returncode != 0:
         return _failed(run, child, workdir, limits, timed_out=outcome == "timed_out")
     record_update(
@@ -111,37 +110,10 @@ def _simulate_in(run: Run, workdir: Path) -> Run:
         eta_seconds=0,
         heartbeat_at=timezone.now(),
     )
-    prefix = f"runs/{run.pk}/results"
+    prefix = results_prefix(run)
     _store_results(output, prefix)
     statistics = json.loads((output / "statistics.json").read_text())
-    # A child that exits 0 has evolved to the end: its simulated time is the whole duration, even when it finished
-    # before reporting any progress.
-    return _end(
-        run,
-        RunStatus.COMPLETE,
-        phase=RunPhase.DONE,
-        sim_time=float(run.duration),
-        results_prefix=prefix,
-        statistics=statistics,
-        log=_read(output / "run.log"),
-    )
-
-
-def _cancelled(run: Run, last_progress: dict[str, Any]) -> Run:
-    """Stopped on request: it costs the share of its simulated time the child reported computing, no more."""
-    sim_time = as_number(last_progress.get("sim_time")) or 0.0
-    share = min(1.0, sim_time / run.duration) if run.duration else 0.0
-    with transaction.atomic():
-        cost, refund = run_cost_of_computed(run=run, computed_share=share)
-        message = f"Cancelled while computing, {share:.0%} of the simulated time done; no results were kept."
-        return _end(
-            run,
-            RunStatus.CANCELLED,
-            compute_cost=cost,
-            sim_time=sim_time,
-            progress_pct=100.0 * share,
-            user_message=message + refund_sentence(refund),
-        )
+    return run_completed(run, results_prefix=prefix, statistics=statistics, log=_read(output / "run.log"))
 
 
 def _download_package(run: Run, destination: Path) -> None:
@@ -150,9 +122,7 @@ def _download_package(run: Run, destination: Path) -> None:
     with storage.open(key=f"{run.package_prefix}/scenario.json") as stream:
         manifest = json.load(stream)
     (destination / "scenario.json").write_text(json.dumps(manifest))
-    names = [manifest["mesh"], manifest["elevation"], *manifest.get("time_series", {}).values()]
-    names += [manifest[kind] for kind in Scenario.INPUT_FIELDS if manifest.get(kind)]
-    for name in names:
+    for name in package_names(manifest, Scenario.INPUT_FIELDS)[1:]:  # scenario.json is written above
         target = destination / name
         target.parent.mkdir(parents=True, exist_ok=True)
         with storage.open(key=f"{run.package_prefix}/{name}") as stream, target.open("wb") as out:
@@ -161,21 +131,15 @@ def _download_package(run: Run, destination: Path) -> None:
 
 def _failed(run: Run, child: subprocess.Popen, workdir: Path, limits: ChildLimits, *, timed_out: bool) -> Run:
     output = workdir / "output"
-    last = _last_progress(output / "progress.jsonl")
     stderr_tail = (workdir / "child.stderr").read_text(errors="replace")[-4000:]
     logger.warning("Run %s: the simulation exited with %s: %s", run.pk, child.returncode, stderr_tail)
-    over = limit_exceeded(limits=limits, returncode=child.returncode, timed_out=timed_out, last_progress=last)
-    if over:
-        message, hint = over, LIMIT_HINT
-    else:
-        message = last.get("error") or f"The simulation process ended unexpectedly (exit code {child.returncode})."
-        hint = (
-            "The model went numerically unstable: check the terrain, boundaries and inflows, or use a finer resolution."
-            if child.returncode == EXIT_UNSTABLE
-            else "Retry it with retry_run."
-        )
-    return _end(
-        run, RunStatus.ERROR, error_message=message, user_message=hint, log=_read(output / "run.log") + f"\n{message}\n"
+    return run_failed(
+        run,
+        returncode=child.returncode,
+        timed_out=timed_out,
+        last=_last_progress(output / "progress.jsonl"),
+        limits=limits,
+        log=_read(output / "run.log"),
     )
 
 
@@ -214,7 +178,7 @@ def _watch(run: Run, child: subprocess.Popen, progress_path: Path, *, wall_secon
         while child.poll() is None:
             offset, latest = _new_progress(progress_path, offset)
             if latest or time.monotonic() - last_beat >= HEARTBEAT_EVERY_SECONDS:
-                _record_progress(run, latest)
+                record_progress(run, latest)
                 last_beat = time.monotonic()
             if Run.objects.filter(pk=run.pk, cancel_requested=True).exists():
                 _terminate(child)
@@ -228,18 +192,6 @@ def _watch(run: Run, child: subprocess.Popen, progress_path: Path, *, wall_secon
         os.close(exit_signal)
 
 
-def _record_progress(run: Run, latest: dict[str, Any] | None) -> None:
-    fields: dict[str, Any] = {"heartbeat_at": timezone.now()}
-    if latest:
-        fields |= {
-            "phase": latest.get("phase") or RunPhase.COMPUTING,
-            "progress_pct": latest.get("progress_pct", 0),
-            "eta_seconds": latest.get("eta_seconds"),
-            "sim_time": latest.get("sim_time"),
-        }
-    Run.objects.filter(pk=run.pk, status=RunStatus.COMPUTING).update(**fields)
-
-
 def _new_progress(path: Path, offset: int) -> tuple[int, dict[str, Any] | None]:
     if not path.exists():
         return offset, None
@@ -247,14 +199,7 @@ def _new_progress(path: Path, offset: int) -> tuple[int, dict[str, Any] | None]:
         stream.seek(offset)
         chunk = stream.read()
     complete = chunk[: chunk.rfind(b"\n") + 1]
-    lines = [line for line in complete.decode(errors="replace").splitlines() if line.strip()]
-    latest = None
-    for line in lines:
-        try:
-            latest = json.loads(line)
-        except ValueError:
-            continue
-    return offset + len(complete), latest
+    return offset + len(complete), latest_progress(complete)
 
 
 def _last_progress(path: Path) -> dict[str, Any]:
@@ -281,10 +226,3 @@ def _store_results(output: Path, prefix: str) -> None:
 
 def _read(path: Path) -> str:
     return path.read_text(errors="replace")[-200_000:] if path.exists() else ""
-
-
-def _end(run: Run, status: str, **fields: Any) -> Run:
-    run.refresh_from_db()
-    if run.status in (RunStatus.ERROR, RunStatus.CANCELLED) and status == RunStatus.COMPLETE:
-        return run  # the reaper or a cancel got there first
-    return record_update(run, status=status, finished_at=timezone.now(), child_pid=None, **fields)
