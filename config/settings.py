@@ -487,6 +487,12 @@ HYDRATA_SLURM_PYTHON = os.environ.get("HYDRATA_SLURM_PYTHON", sys.executable)
 HYDRATA_SLURM_SOURCE_ROOT = os.environ.get("HYDRATA_SLURM_SOURCE_ROOT", str(BASE_DIR))
 # How long a queued job's transfer links stay valid before it starts (they also cover its wall-clock limit).
 HYDRATA_SLURM_QUEUE_SECONDS = int(os.environ.get("HYDRATA_SLURM_QUEUE_SECONDS", "86400"))
+# AWS Batch ("batch"): the job queue and the operator's multi-node job definition (an image with this platform
+# installed); credentials come from the usual AWS environment. Both empty: "batch" is refused as unconfigured.
+HYDRATA_BATCH_JOB_QUEUE = os.environ.get("HYDRATA_BATCH_JOB_QUEUE", "")
+HYDRATA_BATCH_JOB_DEFINITION = os.environ.get("HYDRATA_BATCH_JOB_DEFINITION", "")
+HYDRATA_BATCH_REGION = os.environ.get("HYDRATA_BATCH_REGION", os.environ.get("AWS_DEFAULT_REGION", "us-east-1"))
+HYDRATA_BATCH_ENDPOINT_URL = os.environ.get("HYDRATA_BATCH_ENDPOINT_URL") or None
 HYDRATA_ANUGA_THREADS = int(os.environ.get("HYDRATA_ANUGA_THREADS", str(os.cpu_count() or 1)))
 HYDRATA_RUN_YIELD_SECONDS = float(os.environ.get("HYDRATA_RUN_YIELD_SECONDS", "0"))  # 0 = chosen per duration
 # A computing run whose worker has not reported for this long is ended in error (worker or machine lost).

@@ -3,8 +3,9 @@ package through signed links, run the simulation child there, and send its progr
 signed links. It knows nothing of Django, the database or any credential but the links it is given.
 
     python -m hydrata.compute.remote_run < spec.json
+    HYDRATA_SPEC_URL=<signed GET link to spec.json> python -m hydrata.compute.remote_run   (AWS Batch: no stdin)
 
-The spec (JSON on stdin, so that no link is ever on a command line a `ps` shows):
+The spec (JSON, so that no link is ever on a command line a `ps` shows):
   inputs        {relative file name: signed GET link} of the scenario package
   outputs       {result file name: signed PUT link}; a file the run did not write is skipped
   progress      signed PUT link for progress.jsonl, sent again whenever it grows
@@ -19,6 +20,7 @@ Exits with the child's exit code (128 + N when a signal N ended it), or 1 when t
 
 import contextlib
 import json
+import os
 import resource
 import shutil
 import signal
@@ -164,8 +166,16 @@ class Job:
         return 128 - returncode if returncode < 0 else returncode
 
 
+def read_spec() -> dict[str, Any]:
+    url = os.environ.get("HYDRATA_SPEC_URL")
+    if not url:
+        return json.load(sys.stdin)
+    with urllib.request.urlopen(web_link(url), timeout=TRANSFER_TIMEOUT_SECONDS) as response:  # noqa: S310
+        return json.load(response)
+
+
 def main() -> int:
-    spec = json.load(sys.stdin)
+    spec = read_spec()
     workdir = Path(tempfile.mkdtemp(prefix="hydrata-run-"))
     job = Job(spec, workdir)
     signal.signal(signal.SIGTERM, job.stop)

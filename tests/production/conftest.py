@@ -94,7 +94,9 @@ class WebServer(Process):
         deadline = time.monotonic() + SERVE_WITHIN_SECONDS
         while time.monotonic() < deadline and self.process.poll() is None:
             try:
-                if httpx.get(f"{self.url}/api/v2/schema/", timeout=2).status_code < 500:
+                # A cheap page, waited on: the schema takes seconds to generate on a busy machine, and a probe that
+                # gave up after 2 s and asked again piled generations up until none finished.
+                if httpx.get(f"{self.url}/api/v2/", timeout=30).status_code < 500:
                     return
             except httpx.HTTPError:
                 pass

@@ -15,9 +15,10 @@ from hydrata.anuga.selectors.approvals import scenario_state_digest
 from hydrata.anuga.selectors.runs import run_vcpu_hours
 from hydrata.anuga.selectors.scenarios import latest_run
 from hydrata.anuga.services.approvals import run_approval_check
+from hydrata.anuga.services.aws_batch import configured as aws_batch_configured
 from hydrata.anuga.services.build import scenario_build_request
 from hydrata.anuga.services.charges import refund_sentence, run_charge, run_cost_of_computed
-from hydrata.anuga.services.slurm import cancel_job
+from hydrata.anuga.services.simulation_cluster import cancel_cluster_job
 from hydrata.compute.pricing import compute_cost_estimate
 from hydrata.core.errors import Conflict
 from hydrata_contract.compute import ComputeBackend
@@ -33,12 +34,21 @@ def _check_backend(compute_backend: str) -> None:
             f"compute_backend must be one of {', '.join(ComputeBackend.values())}.",
             code=ErrorCode.UNKNOWN_COMPUTE_BACKEND,
         )
-    if compute_backend not in settings.HYDRATA_COMPUTE_BACKENDS:
+    available = compute_backends_available()
+    if compute_backend not in available:
         raise Conflict(
-            f"The {compute_backend!r} compute target is not configured on this platform; use 'local'.",
+            f"The {compute_backend!r} compute target is not configured on this platform; use one of: "
+            f"{', '.join(available)}.",
             code=ErrorCode.COMPUTE_TARGET_UNAVAILABLE,
-            available=list(settings.HYDRATA_COMPUTE_BACKENDS),
+            available=available,
         )
+
+
+def compute_backends_available() -> list[str]:
+    """The targets listed in HYDRATA_COMPUTE_BACKENDS that can run: ec2 never does; batch needs its queue and job
+    definition."""
+    listed = [backend for backend in settings.HYDRATA_COMPUTE_BACKENDS if backend != ComputeBackend.EC2]
+    return [backend for backend in listed if backend != ComputeBackend.BATCH or aws_batch_configured()]
 
 
 def run_price(*, run: Run) -> Decimal:
@@ -191,5 +201,5 @@ def runs_fail_for_worker(*, hostname: str) -> int:
 
 def _cancel_cluster_jobs(runs: QuerySet[Run]) -> None:
     """A run ended because its worker was lost: its cluster job, which outlives the worker, is cancelled too."""
-    for job_id in runs.exclude(external_job_id="").values_list("external_job_id", flat=True):
-        cancel_job(job_id=job_id)
+    for backend, job_id in runs.exclude(external_job_id="").values_list("compute_backend", "external_job_id"):
+        cancel_cluster_job(compute_backend=backend, job_id=job_id)

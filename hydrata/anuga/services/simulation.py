@@ -35,10 +35,9 @@ from hydrata.anuga.services.run_endings import (
     run_failed,
 )
 from hydrata.anuga.services.simulation_child import ChildLimits, child_environment, child_limits, child_setup
-from hydrata.anuga.services.simulation_cluster import package_names, simulate_on_slurm
+from hydrata.anuga.services.simulation_cluster import CLUSTERS, package_names, simulate_on_cluster
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
-from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.states import RunPhase, RunStatus
 
 logger = logging.getLogger(__name__)
@@ -65,8 +64,8 @@ def run_simulate(*, run_id: int, worker: str = "") -> Run:
         run.worker_hostname = worker or socket.gethostname()
         run.save()
     try:
-        if run.compute_backend == ComputeBackend.SLURM:
-            return simulate_on_slurm(run)
+        if run.compute_backend in CLUSTERS:
+            return simulate_on_cluster(run)
         return _simulate_locally(run)
     except Exception:
         logger.exception("Simulation of run %s failed", run.pk)

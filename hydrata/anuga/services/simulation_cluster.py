@@ -1,5 +1,5 @@
-"""A run on a Slurm cluster: the worker submits a job that runs hydrata.compute.remote_run on a compute node, and
-follows it until it ends, as it follows a local child.
+"""A run on a cluster (Slurm, AWS Batch): the worker submits a job that runs hydrata.compute.remote_run on a
+compute node, and follows it until it ends, as it follows a local child.
 
 The node shares no disk with the platform: it fetches the package and sends back progress and results through
 signed storage links (S3 in production) made for this run alone, valid for its queue allowance and wall-clock
@@ -15,7 +15,8 @@ from typing import Any
 from django.conf import settings
 
 from hydrata.anuga.models import Run, Scenario
-from hydrata.anuga.services import slurm
+from hydrata.anuga.services.aws_batch import BATCH
+from hydrata.anuga.services.cluster_jobs import NOT_SUBMITTED, Cluster, ClusterError, JobState
 from hydrata.anuga.services.run_endings import (
     RESULT_FILES,
     SWW_NAME,
@@ -28,8 +29,10 @@ from hydrata.anuga.services.run_endings import (
     run_failed,
 )
 from hydrata.anuga.services.simulation_child import ChildLimits, child_limits
+from hydrata.anuga.services.slurm import SLURM
 from hydrata.storage import get_storage
 from hydrata.storage.errors import StorageError
+from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.states import RunStatus
 
 logger = logging.getLogger(__name__)
@@ -37,6 +40,7 @@ logger = logging.getLogger(__name__)
 WATCH_INTERVAL_SECONDS = 3.0
 TRANSFER_CONTENT_TYPE = "application/octet-stream"
 JOB_FILES = ("progress.jsonl", "exit.json")
+CLUSTERS = {ComputeBackend.SLURM: SLURM, ComputeBackend.BATCH: BATCH}
 
 
 def package_names(manifest: dict[str, Any], input_fields: tuple[str, ...]) -> list[str]:
@@ -45,34 +49,50 @@ def package_names(manifest: dict[str, Any], input_fields: tuple[str, ...]) -> li
     return names + [manifest[kind] for kind in input_fields if manifest.get(kind)]
 
 
-def simulate_on_slurm(run: Run) -> Run:
+def simulate_on_cluster(run: Run) -> Run:
+    cluster = CLUSTERS[ComputeBackend(run.compute_backend)]
     limits = child_limits(run=run)
     threads = max(1, settings.HYDRATA_SLURM_THREADS_PER_TASK)
+    spec = job_spec(run, limits=limits, threads=threads)
     try:
-        script = slurm.job_script(
+        job_id = cluster.submit(
             name=f"hydrata-run-{run.pk}",
-            spec_json=json.dumps(job_spec(run, limits=limits, threads=threads)),
+            spec=spec,
+            spec_url=_stored_spec_link(run, spec, limits=limits),
             tasks=1,
             threads=threads,
             wall_seconds=limits.wall_seconds,
         )
-        job_id = slurm.submit_job(script=script)
-    except slurm.ClusterError as refused:
+    except ClusterError as refused:
         return end_run(
             run,
             RunStatus.ERROR,
-            error_message=f"The Slurm cluster did not take the job: {refused}",
+            error_message=f"The {cluster.name} cluster did not take the job: {refused}",
             user_message="The cluster refused the run. Retry it with retry_run, or ask the platform's operator.",
         )
     Run.objects.filter(pk=run.pk).update(external_job_id=job_id)
     outcome: str = RunStatus.ERROR
-    state = slurm.JobState(state="UNKNOWN")
+    state = NOT_SUBMITTED
     try:
-        outcome, state = _follow(run, job_id, wall_seconds=limits.wall_seconds)
+        outcome, state = _follow(run, cluster, job_id, wall_seconds=limits.wall_seconds)
     finally:
         if not state.ended:  # this side failed, or stopped the run: never leave the job computing
-            slurm.cancel_job(job_id=job_id)
-    return _finish(run, job_id=job_id, outcome=outcome, state=state, limits=limits)
+            cluster.cancel(job_id)
+    return _finish(run, cluster, job_id=job_id, outcome=outcome, state=state, limits=limits)
+
+
+def cancel_cluster_job(*, compute_backend: str, job_id: str) -> None:
+    cluster = CLUSTERS.get(ComputeBackend(compute_backend)) if compute_backend in CLUSTERS else None
+    if cluster:
+        cluster.cancel(job_id)
+
+
+def _stored_spec_link(run: Run, spec: dict[str, Any], *, limits: ChildLimits) -> str:
+    """The spec in storage, for a cluster that cannot hand its job stdin; the link is as long-lived as the rest."""
+    storage = get_storage()
+    key = f"{job_prefix(run)}/spec.json"
+    storage.save(key=key, data=json.dumps(spec).encode(), content_type="application/json")
+    return storage.presign_download(key=key, expires_in=settings.HYDRATA_SLURM_QUEUE_SECONDS + limits.wall_seconds)
 
 
 def job_spec(run: Run, *, limits: ChildLimits, threads: int) -> dict[str, Any]:
@@ -112,27 +132,27 @@ def job_spec(run: Run, *, limits: ChildLimits, threads: int) -> dict[str, Any]:
     }
 
 
-def _follow(run: Run, job_id: str, *, wall_seconds: int) -> tuple[str, slurm.JobState]:
+def _follow(run: Run, cluster: Cluster, job_id: str, *, wall_seconds: int) -> tuple[str, JobState]:
     """Copy the job's progress into the run until it ends; cancel it on request or past its wall-clock limit
     (counted from when it started running, not while it queued). Returns the outcome and the last state seen."""
     running_since: float | None = None
     while True:
-        state = slurm.job_state(job_id=job_id)
+        state = cluster.state(job_id)
         if state.ended:
             return "exited", state
         if state.running and running_since is None:
             running_since = time.monotonic()
         record_progress(run, _job_progress(run))
         if Run.objects.filter(pk=run.pk, cancel_requested=True).exists():
-            slurm.cancel_job(job_id=job_id)
+            cluster.cancel(job_id)
             return RunStatus.CANCELLED, state
         if running_since is not None and time.monotonic() - running_since > wall_seconds:
-            slurm.cancel_job(job_id=job_id)
+            cluster.cancel(job_id)
             return "timed_out", state
         time.sleep(WATCH_INTERVAL_SECONDS)
 
 
-def _finish(run: Run, *, job_id: str, outcome: str, state: slurm.JobState, limits: ChildLimits) -> Run:
+def _finish(run: Run, cluster: Cluster, *, job_id: str, outcome: str, state: JobState, limits: ChildLimits) -> Run:
     last = _job_progress(run) or {}
     Run.objects.filter(pk=run.pk).update(external_job_id="")
     if outcome == RunStatus.CANCELLED:
@@ -144,12 +164,12 @@ def _finish(run: Run, *, job_id: str, outcome: str, state: slurm.JobState, limit
             return end_run(
                 run,
                 RunStatus.ERROR,
-                error_message=f"The Slurm job {job_id} ended ({state.state}) without reporting back.",
+                error_message=f"The {cluster.name} job {job_id} ended ({state.state}) without reporting back.",
                 user_message="The cluster lost the run. Retry it with retry_run.",
                 log=log,
             )
         returncode = report.get("returncode") if report else None
-        logger.warning("Run %s: Slurm job %s ended %s: %s", run.pk, job_id, state.state, report)
+        logger.warning("Run %s: %s job %s ended %s: %s", run.pk, cluster.name, job_id, state.state, report)
         return run_failed(
             run, returncode=returncode, timed_out=outcome == "timed_out", last=last, limits=limits, log=log
         )

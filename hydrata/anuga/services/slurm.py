@@ -6,12 +6,15 @@ The job's environment is not the worker's (`--export=NONE`): the script sets the
 the runner's spec, with its signed links, reaches it on stdin from a here-document, never on a command line.
 """
 
+import json
 import re
 import shlex
 import subprocess
-from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
+
+from hydrata.anuga.services.cluster_jobs import UNKNOWN, Cluster, ClusterError, JobState
 
 COMMAND_TIMEOUT_SECONDS = 30
 # Slurm's states of a job that has not ended (squeue's %T).
@@ -20,23 +23,6 @@ ACTIVE_STATES = frozenset(
 )
 SPEC_END = "HYDRATA_SPEC_END"
 PARTITION_NAME = re.compile(r"[A-Za-z0-9_.,-]+")  # one or more partitions, comma-separated: nothing sh would read
-
-
-class ClusterError(Exception):
-    """A Slurm command failed; the message is its own first line (it names no link: links are on stdin only)."""
-
-
-@dataclass(frozen=True)
-class JobState:
-    state: str  # Slurm's word: PENDING, RUNNING, COMPLETED, FAILED, CANCELLED, TIMEOUT, NODE_FAIL, ...
-
-    @property
-    def running(self) -> bool:
-        return self.state == "RUNNING"
-
-    @property
-    def ended(self) -> bool:
-        return self.state not in ACTIVE_STATES
 
 
 def job_script(*, name: str, spec_json: str, tasks: int, threads: int, wall_seconds: int) -> str:
@@ -74,7 +60,8 @@ def job_script(*, name: str, spec_json: str, tasks: int, threads: int, wall_seco
     return "\n".join(lines) + "\n"
 
 
-def submit_job(*, script: str) -> str:
+def submit(*, name: str, spec: dict[str, Any], spec_url: str, tasks: int, threads: int, wall_seconds: int) -> str:
+    script = job_script(name=name, spec_json=json.dumps(spec), tasks=tasks, threads=threads, wall_seconds=wall_seconds)
     output = _slurm(["sbatch", "--parsable"], stdin=script)
     job_id = output.strip().split(";")[0]
     if not job_id.isdigit():
@@ -82,24 +69,28 @@ def submit_job(*, script: str) -> str:
     return job_id
 
 
-def job_state(*, job_id: str) -> JobState:
+def job_state(job_id: str) -> JobState:
     """squeue while the job is queued or running; once it has left the queue, sacct where the cluster keeps
     accounting, else scontrol (which remembers an ended job for the cluster's MinJobAge)."""
     queued = _slurm(["squeue", "--noheader", "--jobs", job_id, "--format", "%T"], check=False).strip()
     if queued:
-        return JobState(state=queued.split()[0])
+        return _state(queued.split()[0])
     accounted = _slurm(["sacct", "--noheader", "-X", "--parsable2", "--jobs", job_id, "--format", "State"], check=False)
     if accounted.strip():
-        return JobState(state=accounted.split()[0])
+        return _state(accounted.split()[0])
     shown = _slurm(["scontrol", "--oneliner", "show", "job", job_id], check=False)
     for field in shown.split():
         if field.startswith("JobState="):
-            return JobState(state=field.removeprefix("JobState="))
-    return JobState(state="UNKNOWN")  # forgotten by the cluster: it is not running any more
+            return _state(field.removeprefix("JobState="))
+    return UNKNOWN
 
 
-def cancel_job(*, job_id: str) -> None:
+def cancel_job(job_id: str) -> None:
     _slurm(["scancel", job_id], check=False)
+
+
+def _state(word: str) -> JobState:
+    return JobState(state=word, running=word == "RUNNING", ended=word not in ACTIVE_STATES)
 
 
 def _slurm(command: list[str], *, stdin: str | None = None, check: bool = True) -> str:
@@ -117,3 +108,6 @@ def _slurm(command: list[str], *, stdin: str | None = None, check: bool = True) 
             raise ClusterError(f"{command[0]}: {first[:300]}")
         return ""
     return done.stdout
+
+
+SLURM = Cluster(name="Slurm", submit=submit, state=job_state, cancel=cancel_job)

@@ -100,13 +100,25 @@ def test_a_second_start_of_the_same_build_is_409(built, live_asgi):
     assert response.status_code == 409 and response.json()["code"] == "SCENARIO_NOT_BUILT"
 
 
-@pytest.mark.parametrize("backend", ["ec2", "batch"])
-def test_unconfigured_compute_targets_are_409(built, live_asgi, backend):
+@pytest.mark.parametrize(
+    ("listed", "queue", "target", "available"),
+    [
+        (["local"], "flood", "batch", "local"),  # not listed
+        (["local", "batch"], "", "batch", "local"),  # listed, but no job queue to submit to
+        (["local", "ec2", "slurm"], "flood", "ec2", "local, slurm"),  # listed, but no ec2 backend exists
+    ],
+)
+def test_a_compute_target_that_cannot_run_is_409_naming_the_targets_that_can(
+    built, live_asgi, settings, listed, queue, target, available
+):
     _, key, scenario = built
+    settings.HYDRATA_COMPUTE_BACKENDS = listed
+    settings.HYDRATA_BATCH_JOB_QUEUE, settings.HYDRATA_BATCH_JOB_DEFINITION = queue, "hydrata-run"
 
-    response = start(live_asgi.url, key, scenario["id"], compute_backend=backend)
+    response = start(live_asgi.url, key, scenario["id"], compute_backend=target)
 
     assert response.status_code == 409 and response.json()["code"] == "COMPUTE_TARGET_UNAVAILABLE"
+    assert f"use one of: {available}." in response.json()["detail"]
 
 
 def test_an_unbuilt_scenario_is_409(live_asgi):
