@@ -5,8 +5,9 @@ import { contract } from "./contract.js";
 import { el, number } from "./dom.js";
 
 export function legendBlock(legend, attributes) {
-  const heading = legend.title + (legend.units ? " (" + legend.units + ")" : "");
-  const key = legend.name === contract.hazardLayer ? classSwatches(contract.hazardClasses) : ramp(legend.stops);
+  const classes = legend.name === contract.hazardLayer;
+  const heading = legend.title + (legend.units && !classes ? " (" + legend.units + ")" : "");
+  const key = classes ? classSwatches(contract.hazardClasses) : ramp(legend.stops);
   return el("div", Object.assign({ "class": "legend-block" }, attributes), [
     el("div", { "class": "legend-title", text: heading })
   ].concat(key));

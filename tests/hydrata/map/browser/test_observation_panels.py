@@ -129,6 +129,7 @@ def test_the_comparison_link_of_compare_run_with_observations_shows_its_figures_
     assert comparison["ui_url"] in comparison["say_to_user"]
     open_link(tab, site, comparison["ui_url"], "comparison")
     tab.page.wait_for_function("() => document.querySelectorAll('.observation-label').length === 3")
+    tab.page.wait_for_selector('#map[data-tiles_max_depth="loaded"]')  # the run's depth under its points
     tab.screenshot("map-comparison")
 
     statistics = tab.page.inner_text("#comparison-statistics")

@@ -44,6 +44,7 @@ function show(context, answered, state) {
       return null;
     }
     var comparison = answer.data;
+    observed.showRunResult(context, comparison.run);
     var ranking = api.get(observed.eventPath(context, comparison.event) + "comparisons/");
     return Promise.all([ranking, observed.drawPoints(context, comparison.event, comparison)]).then(function (both) {
       if (state.alive) { draw(context, comparison, both[0], both[1]); }

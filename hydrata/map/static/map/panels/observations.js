@@ -28,6 +28,7 @@ function show(context, eventId, state) {
     return comparison.then(function (compared) {
       if (!state.alive) { return null; }
       var detail = compared && compared.ok ? compared.data : null;
+      if (detail) { observed.showRunResult(context, detail.run); }
       return observed.drawPoints(context, eventId, detail).then(function (points) {
         if (state.alive) { draw(context, answers[0].data, ranked, detail, points); }
       });

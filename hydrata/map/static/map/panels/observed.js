@@ -1,5 +1,6 @@
 // What the Observations and Comparison panels share: a project's flood events, an event's points on the map
 // labelled observed against modelled, the table of those points, and a comparison's figures.
+import { contract } from "../../map_core/contract.js";
 import * as dom from "../../map_core/dom.js";
 import { pointColour, pointLabel } from "../../map_core/styles.js";
 import * as api from "../api.js";
@@ -54,8 +55,24 @@ export function drawPoints(context, eventId, comparison) {
       return { text: pointLabel(feature.properties.value_m, point), colour: pointColour(error),
                radius: error === null ? 5 : 5 + Math.min(8, Math.abs(error) * 10) };
     });
-    kit.frame(context, [answer.data.bbox_wgs84], "observations:" + eventId);
+    // The whole model with the points on it, not the points alone: where they lie is half of what they say.
+    var terrain = context.base.terrain;
+    kit.frame(context, [answer.data.bbox_wgs84, terrain && terrain.bbox_wgs84], "observations:" + eventId);
     return answer;
+  });
+}
+
+// The run's first result layer (its maximum depth) under the points it was compared at.
+export function showRunResult(context, runId) {
+  return api.get(api.run(runId) + "tiles/").then(function (answer) {
+    if (!answer.ok) { return; }
+    var first = answer.data.results.filter(function (tiled) {
+      return tiled.name === contract.firstShownLayer && !tiled.empty;
+    })[0];
+    if (first) {
+      context.view.addTiles("result-" + first.name, first, context.base.terrain && context.base.terrain.bbox_wgs84,
+                            { opacity: 0.85, zIndex: 5, visible: true });
+    }
   });
 }
 
