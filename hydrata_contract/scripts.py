@@ -17,6 +17,10 @@ def script_constants() -> dict[str, Any]:
         "terrainStatus": {member.name: member.value for member in TerrainStatus},
         "layers": [{"name": layer.value, "title": layer.label, "units": layer.units} for layer in ResultLayer],
         "firstShownLayer": FIRST_SHOWN.value,
-        "hazardClasses": [{"code": item.value, "number": item.number, "label": item.label} for item in HazardClass],
+        "hazardLayer": ResultLayer.MAX_HAZARD.value,
+        "hazardClasses": [
+            {"code": item.value, "number": item.number, "label": item.label, "colour": item.colour}
+            for item in HazardClass
+        ],
         "panels": {member.name: member.value for member in Panel},
     }

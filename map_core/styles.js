@@ -50,3 +50,22 @@ export function labelOf(kind, properties) {
 function flow(value, units) {
   return isFinite(Number(value)) && String(value).trim() !== "" ? value + " " + units : "series '" + value + "'";
 }
+
+// An observation point by how the model met it: red where the model is high, blue where it is low, grey where
+// nothing was compared (dry, off the model, or no run chosen).
+export const POINT_COLOURS = { high: "#dc2626", low: "#2563eb", none: "#6b7280" };
+
+export function pointColour(error) {
+  if (error === null || error === undefined) { return POINT_COLOURS.none; }
+  return error > 0 ? POINT_COLOURS.high : POINT_COLOURS.low;
+}
+
+// "observed 1.20 m · modelled 1.05 m · error -0.15 m", or only what was observed when nothing was compared.
+export function pointLabel(observed, compared) {
+  const metres = function (value) {
+    return value === null || value === undefined ? "—" : Number(value).toFixed(2) + " m";
+  };
+  if (!compared) { return "observed " + metres(observed); }
+  return "observed " + metres(observed) + " · modelled " + metres(compared.modelled) + " · error " +
+    metres(compared.error);
+}

@@ -54,6 +54,24 @@ class Ramp:
         return stops
 
 
+@dataclass(frozen=True)
+class Classes:
+    """One colour per class of a class raster (its value: 1, 2, ...), as `{value: "#rrggbb"}`; any other value is
+    transparent. Never rescaled: class 3 is the same colour on every run's tiles."""
+
+    colours: tuple[tuple[int, str], ...]
+
+    def table(self) -> dict[int, tuple[int, int, int, int]]:
+        return {value: (*_rgb(colour), 255) for value, colour in self.colours}
+
+    def legend(self) -> list[dict]:
+        return [{"value": value, "colour": colour} for value, colour in self.colours]
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
 @functools.cache
 def _table(colormap: str, start: float) -> dict[int, tuple[int, int, int, int]]:
     base = cast(dict[int, tuple[int, int, int, int]], cmap.get(colormap))  # a named map is 256 RGBA entries
@@ -98,11 +116,19 @@ def transparent_tile() -> bytes:
 
 
 def colour_tile(
-    path: Path, *, z: int, x: int, y: int, ramp: Ramp, hide_below: float | None = None, where_wet: Path | None = None
+    path: Path,
+    *,
+    z: int,
+    x: int,
+    y: int,
+    ramp: Ramp | Classes,
+    hide_below: float | None = None,
+    where_wet: Path | None = None,
 ) -> bytes:
-    """The tile with each cell coloured on `ramp`; nodata and anything outside the raster are transparent, and so
-    are cells below `hide_below` (in this raster, or in `where_wet` when given: the stage shown only where the
-    depth raster says wet). Cells keep their edges (nearest neighbour): a result raster is shown as computed."""
+    """The tile with each cell coloured on `ramp` (or by its class); nodata and anything outside the raster are
+    transparent, and so are cells below `hide_below` (in this raster, or in `where_wet` when given: the stage shown
+    only where the depth raster says wet). Cells keep their edges (nearest neighbour): a result raster is shown as
+    computed."""
     image = _read(path, z=z, x=x, y=y, resampling="nearest")
     if image is None:
         return transparent_tile()
@@ -112,7 +138,10 @@ def colour_tile(
         values.mask = np.ma.getmaskarray(values) | (gauge < hide_below)
     if np.ma.getmaskarray(values).all():
         return transparent_tile()
-    image.rescale(in_range=((ramp.low, max(ramp.high, ramp.low + 1e-6)),))
+    if isinstance(ramp, Classes):
+        image.array = np.ma.masked_array(values.filled(0).astype(np.uint8), mask=np.ma.getmaskarray(values))
+    else:
+        image.rescale(in_range=((ramp.low, max(ramp.high, ramp.low + 1e-6)),))
     return image.render(img_format="PNG", colormap=ramp.table())
 
 

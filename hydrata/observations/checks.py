@@ -44,13 +44,22 @@ def to_project_crs(*, project: Project, crs: str, points: Sequence[tuple[float, 
     return list(zip((float(x) for x in xs), (float(y) for y in ys), strict=True))
 
 
-def bbox_wgs84(*, project: Project, points: Sequence[tuple[float, float]]) -> list[float] | None:
-    """[west, south, east, north] in longitude/latitude of points in the project CRS; None for no points."""
+def points_wgs84(*, project: Project, points: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The points of the project CRS as (longitude, latitude), to 7 decimals (about a centimetre)."""
     if not points:
-        return None
+        return []
     transformer = Transformer.from_crs(project.projection, "EPSG:4326", always_xy=True)
     lons, lats = transformer.transform([p[0] for p in points], [p[1] for p in points])
-    return [round(float(v), 7) for v in (min(lons), min(lats), max(lons), max(lats))]
+    return [(round(float(lon), 7), round(float(lat), 7)) for lon, lat in zip(lons, lats, strict=True)]
+
+
+def bbox_wgs84(*, project: Project, points: Sequence[tuple[float, float]]) -> list[float] | None:
+    """[west, south, east, north] in longitude/latitude of points in the project CRS; None for no points."""
+    places = points_wgs84(project=project, points=points)
+    if not places:
+        return None
+    lons, lats = [place[0] for place in places], [place[1] for place in places]
+    return [min(lons), min(lats), max(lons), max(lats)]
 
 
 def terrain_extent(*, project: Project) -> Extent | None:

@@ -1,12 +1,15 @@
 """Reads of events, observations and comparisons, always through a project the caller may see: else a 404."""
 
+from typing import Any
+
 from django.contrib.auth.models import User
 from django.db.models import Count, QuerySet
 
 from hydrata.anuga.models import Project
 from hydrata.anuga.selectors.projects import projects_visible_to
-from hydrata.compute.comparison import observations_fingerprint
+from hydrata.compute.comparison import observations_fingerprint, ranking_key
 from hydrata.core.errors import NotFound
+from hydrata.observations.checks import bbox_wgs84, points_wgs84
 from hydrata.observations.models import Comparison, FloodEvent, Observation
 from hydrata_contract.errors import ErrorCode
 
@@ -87,3 +90,38 @@ def fingerprint_of(*, event: FloodEvent) -> str:
 
 def comparison_is_stale(*, comparison: Comparison) -> bool:
     return comparison.observations_fingerprint != fingerprint_of(event=comparison.event)
+
+
+def event_points(*, event: FloodEvent) -> dict[str, Any]:
+    """The event's observations as GeoJSON points in WGS84, for the map (the API keeps them in the project CRS)."""
+    observations = list(Observation.objects.filter(event=event).order_by("id"))
+    native = [(o.x, o.y) for o in observations]
+    places = points_wgs84(project=event.project, points=native)
+    features = [
+        {
+            "type": "Feature",
+            "id": o.pk,
+            "geometry": {"type": "Point", "coordinates": [lon, lat]},
+            "properties": {
+                "observation_id": o.pk,
+                "quantity": o.quantity,
+                "value_m": o.value_m,
+                "tolerance_m": o.tolerance_m,
+                "source": o.source,
+            },
+        }
+        for o, (lon, lat) in zip(observations, places, strict=True)
+    ]
+    return {
+        "type": "FeatureCollection",
+        "event": event.pk,
+        "feature_count": len(features),
+        "bbox_wgs84": bbox_wgs84(project=event.project, points=native),
+        "features": features,
+    }
+
+
+def event_comparisons_ranked(*, event: FloodEvent) -> list[Comparison]:
+    """Every run compared with the event, in the order a ranking of those runs puts them (best first)."""
+    comparisons = Comparison.objects.filter(event=event).select_related("event__project", "run__scenario")
+    return sorted(comparisons, key=lambda comparison: ranking_key(comparison.run_id, comparison.metrics))

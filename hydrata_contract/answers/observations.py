@@ -2,7 +2,7 @@
 compared with an event's observations, and runs ranked against them."""
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -144,3 +144,38 @@ class Ranking(Answer):
     event_name: str
     differing: list[str] = Field(description="Settings the runs do not share.")
     results: list[RankedRun] = Field(description="Best first: lowest RMSE, ties by MAE.")
+
+
+class EventPoints(Answer):
+    """EventPointsView: the event's observations as a GeoJSON FeatureCollection in WGS84, for the map."""
+
+    type: Literal["FeatureCollection"]
+    event: int
+    feature_count: int
+    bbox_wgs84: list[float] | None = Field(description="[west, south, east, north] of the points.")
+    features: list[dict[str, Any]] = Field(
+        description="One GeoJSON Point per observation, in observation order; its properties are observation_id, "
+        "quantity, value_m, tolerance_m and source."
+    )
+
+
+class EventComparison(Answer):
+    """One run's comparison with the event, in its place among the event's comparisons."""
+
+    rank: int
+    run: int
+    comparison: int
+    scenario: int
+    scenario_name: str
+    computed_at: datetime
+    is_stale: bool
+    metrics: ComparisonMetrics
+    ui_url: str = map_link()
+
+
+class EventComparisons(Answer):
+    """EventComparisonsView: every run compared with the event, ranked as rank_runs ranks them."""
+
+    event: int
+    event_name: str
+    results: list[EventComparison] = Field(description="Best first: lowest RMSE, ties by MAE, then by run id.")

@@ -10,10 +10,11 @@ from django.core.cache import cache
 from hydrata.anuga.models import Run, Terrain
 from hydrata.anuga.selectors.run_results import LAYERS, layers_of
 from hydrata.compute.results import WET_DEPTH_M
-from hydrata.compute.tiles import Ramp, colour_tile, hillshade_tile, transparent_tile, value_range
+from hydrata.compute.tiles import Classes, Ramp, colour_tile, hillshade_tile, transparent_tile, value_range
 from hydrata.core.errors import NotFound
 from hydrata.storage import get_storage
 from hydrata_contract.errors import ErrorCode
+from hydrata_contract.hazard import HazardClass
 from hydrata_contract.layers import ResultLayer
 
 API = "/api/v2/anuga"
@@ -23,10 +24,11 @@ RESULT_COLOURS: dict[str, tuple[str, float]] = {
     ResultLayer.MAX_DEPTH: ("ylgnbu", 0.25),
     ResultLayer.MAX_SPEED: ("plasma", 0.0),
     ResultLayer.MAX_STAGE: ("viridis", 0.0),
-    ResultLayer.MAX_HAZARD: ("ylorrd", 0.0),
     ResultLayer.TIME_OF_INUNDATION: ("cividis", 0.0),
     ResultLayer.DURATION_OF_INUNDATION: ("magma", 0.0),
 }
+# The hazard raster is a class raster: each class in its one colour (hydrata_contract/hazard.py), as the legend says.
+HAZARD_CLASSES = Classes(tuple((item.number, item.colour) for item in HazardClass))
 TERRAIN_STYLES = {"hillshade": ("Hillshade", ""), "elevation": ("Elevation", "m")}
 ELEVATION_COLOURS = ("terrain", 0.25)  # skip the ramp's blues: land must not look like water
 
@@ -112,9 +114,9 @@ def _elevation_ramp(terrain: Terrain) -> Ramp:
     return Ramp(ELEVATION_COLOURS[0], low, max(high, low + 0.1), start=ELEVATION_COLOURS[1])
 
 
-def _result_ramp(run: Run, layer: str) -> Ramp | None:
-    """Depth and speed from 0 to their peak; stage over the wet cells only. None when nothing got wet."""
-    colours, start = RESULT_COLOURS[layer]
+def _result_ramp(run: Run, layer: str) -> Ramp | Classes | None:
+    """Depth and speed from 0 to their peak; stage over the wet cells only; hazard by class. None when nothing got
+    wet."""
 
     def wet_range() -> tuple[float, float] | None:
         storage = get_storage()
@@ -127,6 +129,9 @@ def _result_ramp(run: Run, layer: str) -> Ramp | None:
     found = _cached(f"range:{_run_version(run)}:{layer}", wet_range)
     if found is None:
         return None
+    if layer == ResultLayer.MAX_HAZARD:
+        return HAZARD_CLASSES
+    colours, start = RESULT_COLOURS[layer]
     low, high = (0.0, found[1]) if layer != ResultLayer.MAX_STAGE else found
     return Ramp(colours, round(low, 3), round(max(high, low + 0.01), 3), start=start)
 

@@ -6,9 +6,9 @@ from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.core.answers import answer
 from hydrata.core.bodies import parsed
 from hydrata.core.requests import AuthenticatedRequest
-from hydrata.observations.api.serializers import EventOutput
+from hydrata.observations.api.serializers import EventOutput, ranked_comparison
 from hydrata.observations.checks import bbox_wgs84
-from hydrata.observations.selectors import event_get, events_of
+from hydrata.observations.selectors import event_comparisons_ranked, event_get, event_points, events_of
 from hydrata.observations.services.imports import observations_import
 from hydrata.observations.services.observations import flood_event_create
 from hydrata_contract.answers import observations as answers
@@ -58,3 +58,29 @@ class ObservationImportView(ProjectScopedView):
             "observation_count": event.observations.count(),
         }
         return Response(answer(answers.ObservationImport, imported), status=status.HTTP_201_CREATED)
+
+
+class EventPointsView(ProjectScopedView):
+    """The event's observations where the map draws them (WGS84)."""
+
+    grant_levels = {"GET": "read"}
+
+    @extend_schema(responses={200: answers.EventPoints})
+    def get(self, request: AuthenticatedRequest, event_id: int) -> Response:
+        event = event_get(project=self.project, event_id=event_id)
+        return Response(answer(answers.EventPoints, event_points(event=event)))
+
+
+class EventComparisonsView(ProjectScopedView):
+    """Every run compared with the event, ranked: what the map's Comparison panel lists."""
+
+    grant_levels = {"GET": "read"}
+
+    @extend_schema(responses={200: answers.EventComparisons})
+    def get(self, request: AuthenticatedRequest, event_id: int) -> Response:
+        event = event_get(project=self.project, event_id=event_id)
+        ranked = event_comparisons_ranked(event=event)
+        results = [ranked_comparison(comparison, rank=rank) for rank, comparison in enumerate(ranked, start=1)]
+        return Response(
+            answer(answers.EventComparisons, {"event": event.pk, "event_name": event.name, "results": results})
+        )

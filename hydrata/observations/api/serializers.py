@@ -83,3 +83,20 @@ def comparison_detail(comparison: Comparison) -> dict[str, Any]:
             comparison.event.project, comparison=comparison.pk, run=run.pk, event=comparison.event_id
         ),
     }
+
+
+def ranked_comparison(comparison: Comparison, *, rank: int) -> dict[str, Any]:
+    run = comparison.run
+    return {
+        "rank": rank,
+        "run": run.pk,
+        "comparison": comparison.pk,
+        "scenario": run.scenario_id,
+        "scenario_name": run.scenario.name,
+        "computed_at": comparison.computed_at,
+        "is_stale": comparison_is_stale(comparison=comparison),
+        "metrics": comparison.metrics,
+        "ui_url": comparison_link(
+            comparison.event.project, comparison=comparison.pk, run=run.pk, event=comparison.event_id
+        ),
+    }

@@ -9,6 +9,12 @@ PROJECT = "projects/<int:project_id>/"
 urlpatterns = [
     path(f"{PROJECT}events/", events.EventListCreateView.as_view(), name="flood-events"),
     path(f"{PROJECT}events/<int:event_id>/", events.EventDetailView.as_view(), name="flood-event-detail"),
+    path(f"{PROJECT}events/<int:event_id>/points/", events.EventPointsView.as_view(), name="flood-event-points"),
+    path(
+        f"{PROJECT}events/<int:event_id>/comparisons/",
+        events.EventComparisonsView.as_view(),
+        name="flood-event-comparisons",
+    ),
     path(
         f"{PROJECT}events/<int:event_id>/observations/import/",
         events.ObservationImportView.as_view(),

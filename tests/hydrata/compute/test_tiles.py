@@ -12,6 +12,7 @@ from PIL import Image
 from hydrata.compute.package import Grid
 from hydrata.compute.results import NODATA, write_cog
 from hydrata.compute.tiles import (
+    Classes,
     Ramp,
     colour_tile,
     hillshade_tile,
@@ -19,6 +20,7 @@ from hydrata.compute.tiles import (
     transparent_tile,
     value_range,
 )
+from hydrata_contract.hazard import HazardClass
 from tests.data import DEM
 
 WEB_MERCATOR = morecantile.tms.get("WebMercatorQuad")
@@ -82,6 +84,26 @@ def test_the_stage_can_be_shown_only_where_the_depth_says_wet(depth_raster, tmp_
     assert (where_wet[..., 3] == 255).sum() < 0.7 * (everywhere[..., 3] == 255).sum()
     assert value_range(stage, where_wet=depth_raster, wet=0.01) == (12.5, 12.5)
     assert value_range(depth_raster) == (0.0, 1.0)
+
+
+def test_a_class_raster_draws_each_class_in_its_own_colour_whatever_classes_the_run_reached(tmp_path):
+    with rasterio.open(DEM) as dem:
+        grid = Grid(crs=dem.crs, transform=dem.transform @ Affine.scale(2), width=120, height=100)
+    classes = np.zeros((100, 120), dtype=np.uint8)  # a dry strip, then H1..H6 in vertical bands of 20 cells
+    for number in range(1, 6 + 1):
+        classes[:, 20 * (number - 1) + 10 : 20 * number + 10] = number
+    path = tmp_path / "max_hazard.tif"
+    write_cog(path, classes[:, :120], grid)
+    colours = Classes(tuple((item.number, item.colour) for item in HazardClass))
+    tile = centre_tile(path, 16)
+
+    image = pixels(colour_tile(path, z=tile.z, x=tile.x, y=tile.y, ramp=colours))
+
+    opaque = image[image[..., 3] == 255][:, :3]
+    drawn = {"#" + "".join(f"{int(channel):02x}" for channel in pixel) for pixel in opaque}
+    assert drawn == {item.colour for item in HazardClass}  # nothing blended: only the six class colours
+    assert (image[..., 3] == 0).any()  # the dry strip (class 0) is clear
+    assert colours.legend() == [{"value": item.number, "colour": item.colour} for item in HazardClass]
 
 
 def test_the_hillshade_of_the_small_test_dem_is_opaque_grey_with_relief():

@@ -113,3 +113,55 @@ def test_a_viewer_reads_events_but_cannot_create_one():
 
     assert listed.status_code == 200 and len(listed.json()["results"]) == 1
     assert written.status_code == 403 and written.json()["code"] == "PROJECT_READ_ONLY"
+
+
+def test_an_events_points_are_its_observations_in_wgs84_where_they_were_given():
+    user = make_user()
+    client = api_for(user)
+    project = make_project(user)  # MGA zone 56: the observations are stored in metres
+    event = event_of(client, project.pk)
+    given = [(151.2093, -33.8688), (151.2101, -33.8679)]
+    for lon, lat in given:
+        assert observation(client, project.pk, event["id"], x=lon, y=lat, crs="EPSG:4326").status_code == 201
+
+    response = client.get(f"{PROJECTS}{project.pk}/events/{event['id']}/points/")
+
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["type"] == "FeatureCollection" and body["event"] == event["id"] and body["feature_count"] == 2
+    placed = [feature["geometry"]["coordinates"] for feature in body["features"]]
+    assert placed == [pytest.approx([lon, lat], abs=1e-6) for lon, lat in given]
+    assert body["bbox_wgs84"] == pytest.approx([151.2093, -33.8688, 151.2101, -33.8679], abs=1e-6)
+    assert body["features"][0]["properties"] == {
+        "observation_id": body["features"][0]["id"],
+        "quantity": "peak_stage",
+        "value_m": 12.3,
+        "tolerance_m": 0.3,
+        "source": "",
+    }
+
+
+def test_an_event_no_run_was_compared_with_ranks_no_comparisons():
+    user = make_user()
+    client = api_for(user, level="read")
+    project = make_project(user)
+    event = event_of(api_for(user), project.pk)
+
+    response = client.get(f"{PROJECTS}{project.pk}/events/{event['id']}/comparisons/")
+
+    assert response.status_code == 200, response.content
+    assert response.json() == {"event": event["id"], "event_name": event["name"], "results": []}
+
+
+def test_another_accounts_event_points_and_comparisons_are_404_and_another_projects_event_too():
+    owner, stranger = make_user(), make_user()
+    project, other = make_project(owner), make_project(owner, name="Other")
+    event = event_of(api_for(owner), project.pk)
+    theirs = [api_for(stranger).get(f"{PROJECTS}{project.pk}/events/{event['id']}/{what}/") for what in WHAT]
+    elsewhere = [api_for(owner).get(f"{PROJECTS}{other.pk}/events/{event['id']}/{what}/") for what in WHAT]
+
+    assert [(r.status_code, r.json()["code"]) for r in theirs] == [(404, "PROJECT_NOT_FOUND")] * 2
+    assert [(r.status_code, r.json()["code"]) for r in elsewhere] == [(404, "EVENT_NOT_FOUND")] * 2
+
+
+WHAT = ("points", "comparisons")

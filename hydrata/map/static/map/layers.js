@@ -14,18 +14,57 @@ export function MapView(element, config) {
   this.renderer = L.canvas({ padding: 0.3 });
   this.legends = {};
   this.layers = {};
+  this.switches = {};
   this.control = leafletText.layerControl({ collapsed: false, position: "topright" }).addTo(this.map);
   this.legend = L.control({ position: "bottomright" });
   this.legend.onAdd = function () { return dom.el("div", { "class": "legend", id: "map-legend" }); };
   this.legend.addTo(this.map);
   if (config.basemap) {
     leafletText.basemap(config, { maxZoom: 22, maxNativeZoom: 19 }).addTo(this.map);
+  } else {
+    noBasemapNotice().addTo(this.map);
   }
   this.map.setView([0, 0], 2);
   var view = this;
   this.map.on("moveend", function () { view.recordView(); });
-  this.map.on("overlayadd overlayremove", function () { view.drawLegend(); });
 }
+
+// Without a background map the terrain's hillshade lies on flat grey: say on the map how to add one.
+function noBasemapNotice() {
+  var notice = L.control({ position: "bottomleft" });
+  notice.onAdd = function () {
+    return dom.el("div", { "class": "map-notice", id: "basemap-notice" }, [
+      "No background map. To add one, start the site with ", dom.el("code", { text: "HYDRATA_BASEMAP_URL" }),
+      " set to an XYZ tile server's template (…/{z}/{x}/{y}.png), or serve a folder of tiles on this machine " +
+      "(the README's \"Offline basemap\")."
+    ]);
+  };
+  return notice;
+}
+
+// A panel's checkbox for the layer `name`: it turns the layer on and off, and shows whether the map has it.
+MapView.prototype.bindSwitch = function (name, box) {
+  var view = this;
+  this.switches[name] = box;
+  box.checked = this.isShown(name);
+  box.addEventListener("change", function () { view.show(name, box.checked); });
+};
+
+MapView.prototype.isShown = function (name) {
+  return Boolean(this.layers[name]) && this.map.hasLayer(this.layers[name]);
+};
+
+MapView.prototype.toggled = function () {
+  this.drawLegend();
+  this.syncSwitches();
+};
+
+MapView.prototype.syncSwitches = function () {
+  var view = this;
+  Object.keys(this.switches).forEach(function (name) {
+    view.switches[name].checked = view.isShown(name);
+  });
+};
 
 MapView.prototype.recordView = function () {
   var bounds = this.map.getBounds();
@@ -46,6 +85,9 @@ MapView.prototype.frame = function (bbox, label) {
 MapView.prototype.put = function (name, title, layer, visible, legend) {
   this.remove(name);
   this.layers[name] = layer;
+  // Whatever turns the layer on or off (the layer control, a panel's switch, a panel change), the legend and every
+  // switch follow the map: whether the map has the layer is the one answer to "is it on".
+  layer.on("add remove", this.toggled, this);
   leafletText.overlay(this.control, layer, title);
   if (legend) { this.legends[name] = legend; }
   if (visible) { layer.addTo(this.map); }
@@ -80,8 +122,8 @@ MapView.prototype.addTiles = function (key, tiled, bbox, options) {
   });
   layer.on("loading", function () { element.dataset["tiles_" + tiled.name] = "loading"; });
   layer.on("load", function () { element.dataset["tiles_" + tiled.name] = "loaded"; });
-  var legend = tiled.legend && tiled.legend.length ? { title: tiled.title, units: tiled.units, stops: tiled.legend }
-    : null;
+  var legend = tiled.legend && tiled.legend.length ? { name: tiled.name, title: tiled.title, units: tiled.units,
+                                                       stops: tiled.legend } : null;
   return this.put(key, tiled.title, layer, options.visible, legend);
 };
 
@@ -122,6 +164,25 @@ function propertiesTable(properties) {
   });
   return dom.el("table", { "class": "properties" }, [dom.el("tbody", {}, rows)]);
 }
+
+// Observation points (a GeoJSON FeatureCollection in WGS84), each drawn and labelled as `describe(feature)` says:
+// {text, colour, radius}. Labelled permanently up to LABELS_UP_TO points, on hover beyond.
+MapView.prototype.addPoints = function (key, title, collection, describe) {
+  var many = collection.features.length > LABELS_UP_TO;
+  var layer = L.geoJSON(collection, {
+    pointToLayer: function (feature, latlng) {
+      var look = describe(feature);
+      return L.circleMarker(latlng, { renderer: this.renderer, radius: look.radius, color: OUTLINE_COLOUR,
+                                      weight: 1, fillColor: look.colour, fillOpacity: 0.9 });
+    }.bind(this),
+    onEachFeature: function (feature, shape) {
+      leafletText.tooltip(shape, describe(feature).text, { permanent: !many, direction: "top",
+                                                            className: "observation-label" });
+    }
+  });
+  this.element.dataset.points = String(collection.features.length);
+  return this.put(key, title, layer, true, null);
+};
 
 // The scenario's mesh: its outline always, its triangles for the view when the server sends them.
 MapView.prototype.addMesh = function (mesh, visible, onView) {

@@ -7,7 +7,8 @@ import * as api from "./api.js";
 import { MapView } from "./layers.js";
 import * as hydrology from "./panels/hydrology.js";
 import * as inputs from "./panels/inputs.js";
-import { comparison, observations } from "./panels/later.js";
+import * as comparison from "./panels/comparison.js";
+import * as observations from "./panels/observations.js";
 import * as run from "./panels/run.js";
 import * as scenario from "./panels/scenario.js";
 import * as terrain from "./panels/terrain.js";
@@ -41,16 +42,17 @@ function parse(hash) {
   var params = new URLSearchParams(match[2] || "");
   var number = function (key) { var value = params.get(key); return value && /^\d+$/.test(value) ? +value : null; };
   return { mapId: match[1], panelName: params.get("panel") || "", layer: number("layer"),
-           scenario: number("scenario"), run: number("run") };
+           scenario: number("scenario"), run: number("run"), event: number("event"),
+           comparison: number("comparison") };
 }
 
-// A link to another panel of the same map, keeping the scenario and run it names.
+// A link to another panel of the same map, keeping the scenario, run and flood event it names.
 function linkTo(panel, extra) {
   var link = current.link || {};
   var params = new URLSearchParams();
   params.set("panel", panel);
-  var merged = Object.assign({ scenario: link.scenario, run: link.run }, extra || {});
-  ["layer", "scenario", "run"].forEach(function (key) {
+  var merged = Object.assign({ scenario: link.scenario, run: link.run, event: link.event }, extra || {});
+  ["layer", "scenario", "run", "event", "comparison"].forEach(function (key) {
     if (merged[key] !== null && merged[key] !== undefined) { params.set(key, merged[key]); }
   });
   return "#/map/" + current.mapId + "?" + params.toString();
@@ -185,7 +187,7 @@ function renderPanel() {
   current.cleanup = PANELS[name].render(context) || null;
 }
 
-// Every panel is in one of: loading, ready, empty, not-found, forbidden, error, unavailable.
+// Every panel is in one of: loading, ready, empty, not-found, forbidden, error.
 function setState(body, state, message) {
   page.panel.dataset.state = state;
   var notice = body.querySelector(".panel-notice");

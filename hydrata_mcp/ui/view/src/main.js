@@ -6,12 +6,11 @@ import { blank, el, number } from "../map_core/dom.js";
 import { boundsOf, latLngs } from "../map_core/geo.js";
 import { mapWithoutCredits, tooltip } from "../map_core/leaflet_text.js";
 import { legendBlock } from "../map_core/legend.js";
-import { labelOf, OUTLINE_COLOUR, styleOf, titleOf } from "../map_core/styles.js";
+import { labelOf, OUTLINE_COLOUR, pointColour, pointLabel, styleOf, titleOf } from "../map_core/styles.js";
 import * as host from "./host.js";
 
 const POLL_MS = 2000;
 // A comparison's point: red where the model is high, blue where it is low, grey where it is dry or off the model.
-const POINT_COLOURS = { high: "#dc2626", low: "#2563eb", none: "#6b7280" };
 const state = { input: {}, map: null, link: null, timer: null, bounds: null };
 
 function shown(value, digits) {
@@ -177,12 +176,11 @@ function showComparison(comparison) {
 }
 
 function drawPoint(point) {
-  const colour = point.error === null ? POINT_COLOURS.none : point.error > 0 ? POINT_COLOURS.high : POINT_COLOURS.low;
+  const colour = pointColour(point.error);
   const radius = point.error === null ? 4 : 4 + Math.min(8, Math.abs(point.error) * 10);
   const marker = L.circleMarker([point.lat, point.lon], { radius: radius, color: OUTLINE_COLOUR, weight: 1,
                                                           fillColor: colour, fillOpacity: 0.9, className: "observation" });
-  tooltip(marker, "observed " + shown(point.observed, 2) + " m · modelled " + shown(point.modelled, 2) + " m · error " +
-          shown(point.error, 2) + " m");
+  tooltip(marker, pointLabel(point.observed, point));
   marker.addTo(map());
 }
 

@@ -143,17 +143,6 @@ def test_the_built_scenario_link_shows_its_numbers_layers_mesh_and_the_sign_off(
     assert_clean(tab)
 
 
-def test_the_observation_and_comparison_panels_say_they_are_not_available_yet(tab, site):
-    open_link(tab, site, site.ui_urls["create_project"] + "?panel=observations", "observations", state="unavailable")
-    observations = tab.page.inner_text("#panel")
-    tab.screenshot("map-observations")
-    tab.page.click("#panel-tabs a:has-text('Comparison')")
-    wait_for_panel(tab, "comparison", state="unavailable")
-
-    assert "not available yet" in observations and "not available yet" in tab.page.inner_text("#panel")
-    assert_clean(tab)
-
-
 def test_a_map_or_object_that_does_not_exist_is_worded_not_a_blank_page(tab, site):
     sign_in(tab, f"{site.url}/catalogue/#/map/999999", username=site.username, password=PASSWORD)
     tab.page.wait_for_selector('#map-view[data-state="not-found"]')

@@ -32,8 +32,8 @@ The fields (`code` is what the payload calls home with; `{i}` is 1 to 3, one fea
 | series.description.{i} | POST time-series/ | none |
 | scenario.name.{i} | POST scenarios/, POST scenarios/<id>/clone/ | Scenario and Run panels, MCP App titles |
 | scenario.description.{i} | POST scenarios/, PATCH scenarios/<id>/ | Scenario panel |
-| event.name | POST events/ | MCP App comparison title |
-| event.description | POST events/ | none |
+| event.name | POST events/ | Observations and Comparison panels, MCP App comparison title |
+| event.description | POST events/ | Observations panel |
 | observation.source, observation.notes | POST observations/ | none |
 | suggestion.summary, .details, .workflow | POST capability-suggestions/ | none |
 | activity.client | every call's X-Hydrata-Client header | /agents/ activity table |
@@ -152,6 +152,7 @@ class Stored:
     series: list[int]
     scenarios: list[int]
     run_id: int
+    event_id: int
     comparison_id: int
     shown: dict[str, str]  # code -> payload, of the strings a page shows
     hidden: dict[str, str]  # code -> payload, of the strings stored but shown on no page
@@ -274,16 +275,16 @@ def owners_run(scenario_id: int) -> Run:
     return make_finished_run(scenario.project, scenario=scenario)
 
 
-def compared(agent: Agent, here: str, run: Run) -> int:
-    """A flood event and an observation, compared with the run."""
-    event = {"name": agent.text("event.name"), "description": agent.text("event.description", shown=False)}
+def compared(agent: Agent, here: str, run: Run) -> tuple[int, int]:
+    """A flood event and an observation, compared with the run: the event's id and the comparison's."""
+    event = {"name": agent.text("event.name"), "description": agent.text("event.description")}
     event_id = agent.call("POST", f"{here}events/", json={**event, "started_at": "2024-01-01T00:00:00Z"})["id"]
     x, y = cell(12)
     observation = {"event": event_id, "x": x + 20, "y": y + 20, "quantity": "peak_depth", "value_m": 0.5}
     observation["source"] = agent.text("observation.source", shown=False, fits=at_most(SOURCE_MAX))
     observation["notes"] = agent.text("observation.notes", shown=False)
     agent.call("POST", f"{here}observations/", json=observation)
-    return agent.call("POST", f"/api/v2/anuga/runs/{run.pk}/compare/", json={"event": event_id})["id"]
+    return event_id, agent.call("POST", f"/api/v2/anuga/runs/{run.pk}/compare/", json={"event": event_id})["id"]
 
 
 def store_everything(url: str) -> Stored:
@@ -299,7 +300,7 @@ def store_everything(url: str) -> Stored:
         series = time_series(agent, here)
         made = scenarios(agent, here)
         run = owners_run(made[0])
-        comparison_id = compared(agent, here, run)
+        event_id, comparison_id = compared(agent, here, run)
         suggestion = {
             name: agent.text(f"suggestion.{name}", shown=False) for name in ("summary", "details", "workflow")
         }
@@ -318,6 +319,7 @@ def store_everything(url: str) -> Stored:
         series=series,
         scenarios=made,
         run_id=run.pk,
+        event_id=event_id,
         comparison_id=comparison_id,
         shown=agent.shown,
         hidden=agent.hidden,
@@ -474,7 +476,10 @@ def visit_the_site(browser: Browser, stored: Stored, watch: Watch) -> None:
         open_panel(tab, watch, stored, "panel=run", "Run panel, the list")
         open_panel(tab, watch, stored, f"panel=run&run={stored.run_id}", "Run panel")
         for panel in ("observations", "comparison"):
-            open_panel(tab, watch, stored, f"panel={panel}", f"{panel} panel", state="unavailable")
+            open_panel(tab, watch, stored, f"panel={panel}", f"{panel} panel, the events")
+        compared = f"event={stored.event_id}&run={stored.run_id}"
+        open_panel(tab, watch, stored, f"panel=observations&{compared}", "Observations panel, the event")
+        open_panel(tab, watch, stored, f"panel=comparison&comparison={stored.comparison_id}&{compared}", "Comparison")
         tab.page.goto(f"{stored.url}/agents/")
         watch.read("/agents/", tab.page)
         watch.refused += [f"{r.status} {r.url}" for r in tab.responses_to(r"/api/") if r.status >= 400]

@@ -147,9 +147,8 @@ function resultLayer(context, tiled) {
     context.view.addTiles(key, tiled, context.base.terrain && context.base.terrain.bbox_wgs84,
                           { opacity: 0.85, zIndex: 5, visible: shown });
   }
-  var box = dom.el("input", { type: "checkbox", id: "toggle-" + tiled.name, checked: shown ? "checked" : null,
-                              disabled: tiled.empty ? "disabled" : null });
-  box.addEventListener("change", function () { context.view.show(key, box.checked); });
+  var box = dom.el("input", { type: "checkbox", id: "toggle-" + tiled.name, disabled: tiled.empty ? "disabled" : null });
+  context.view.bindSwitch(key, box);
   return dom.el("label", { "class": "switch", "for": "toggle-" + tiled.name }, [
     box, " " + tiled.title + " (" + tiled.units + ")" + (tiled.empty ? ": never wet" : "")
   ]);
