@@ -131,7 +131,7 @@ def result_map(*, raster: Path, dem: Path, layer: MapLayer, crs: str) -> bytes:
             Patch(facecolor=HAZARD_COLOURS[i], edgecolor="#555", label=label)
             for i, (_, label) in enumerate(layer.classes)
         ]
-        axes.legend(handles=swatches, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, frameon=False)
+        axes.legend(handles=swatches, loc="upper left", bbox_to_anchor=(0.0, -0.12), fontsize=7, frameon=False)
     else:
         image = axes.imshow(shown, cmap=layer.colour_map, extent=extent, alpha=0.85, interpolation="nearest")
         figure.colorbar(image, ax=axes, shrink=0.8, label=layer.units)

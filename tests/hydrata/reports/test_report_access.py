@@ -66,3 +66,17 @@ def test_a_run_that_is_not_complete_is_refused_saying_what_to_do(finished):
     assert rest.status_code == 409 and rest.json()["code"] == "RUN_NOT_COMPLETE"
     assert "get_run_status" in rest.json()["detail"]
     assert page.status_code == 409 and b"complete" in page.content
+
+
+def test_a_reader_of_a_public_project_gets_its_published_report_without_the_cost_or_provenance():
+    owner, reader = make_user(), make_user()
+    run = make_finished_run(make_project(owner, is_public=True))
+    Run.objects.filter(pk=run.pk).update(compute_cost="1.23")
+    client = sign_in(Client(), reader)
+
+    page = client.get(site_paths(run.pk)[0])
+    summary = api_for(reader, level="read").get(f"{RUNS}{run.pk}/report/").json()
+
+    assert page.status_code == 200 and b"Peak depth" in page.content
+    assert b'id="provenance"' not in page.content and b"1.23" not in page.content
+    assert "Provenance" not in summary["sections"] and "Results" in summary["sections"]
