@@ -81,6 +81,7 @@ INSTALLED_APPS = [
     "hydrata.observations",
     "hydrata.studies",
     "hydrata.map",
+    "hydrata.reports",
     "hydrata_mcp",
     "oauth2_provider",
     "hydrata.oauth",

@@ -34,11 +34,13 @@ urlpatterns = [
     path("api/v2/anuga/", include("hydrata.anuga.api.urls")),
     path("api/v2/anuga/", include("hydrata.observations.api.urls")),
     path("api/v2/anuga/", include("hydrata.studies.api.urls")),
+    path("api/v2/anuga/", include("hydrata.reports.api.urls")),
     path("api/v2/", include("hydrata.agents.api.urls")),
     path("api/v2/", include("hydrata.uploads.api.urls")),
     path("api/v2/", include("hydrata.anuga.api.dataset_urls")),
     path("agents/", include("hydrata.agents.urls")),
     path("storage/", include("hydrata.storage.urls")),
+    path("reports/", include("hydrata.reports.urls")),
     path("", include("hydrata.map.urls")),
     path("", include("hydrata_mcp.urls")),
 ]

@@ -62,3 +62,13 @@ def relink(link: str, *, panel: Panel | None = None, **ids: int | None) -> str:
             params[key] = str(value)
     ordered = [(key, params[key]) for key in ("panel", *LINK_PARAMETERS) if key in params]
     return base + (f"?{urlencode(ordered)}" if ordered else "")
+
+
+def report_url(*, site_url: str, kind: "ReportKind", object_id: int, pdf: bool = False) -> str:
+    """The site's report page of a run or a comparison, or its PDF: for people signed in (never a signed link)."""
+    return f"{site_url}/reports/{kind}/{object_id}/" + ("report.pdf" if pdf else "")
+
+
+class ReportKind(Labelled):
+    RUN = "runs", "Run report"
+    COMPARISON = "comparisons", "Comparison report"

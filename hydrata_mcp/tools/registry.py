@@ -24,6 +24,7 @@ TOOL_MODULES = (
     "hydrata_mcp.tools.scenarios",
     "hydrata_mcp.tools.runs",
     "hydrata_mcp.tools.results",
+    "hydrata_mcp.tools.reports",
     "hydrata_mcp.tools.observations",
     "hydrata_mcp.tools.comparisons",
     "hydrata_mcp.tools.studies",

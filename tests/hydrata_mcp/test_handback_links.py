@@ -335,6 +335,9 @@ def test_every_other_tool_that_hands_back_opens_the_map_on_what_it_read_or_impor
                 {"comparison_id": ids["comparison"]},
                 expect={"panel": "comparison", "run": rid, "event": eid, "comparison": ids["comparison"]},
             )
+            # The report's link opens the report page on the site, not the map.
+            report = await w.call("get_run_report", {"run_id": rid})
+            w.seen["get_run_report"] = ({"page": report["ui_url"]}, {"page": f"{live_asgi.url}/reports/runs/{rid}/"})
             return w
 
     w = asyncio.run(walk())

@@ -44,6 +44,7 @@ HAND_BACK_TOOLS = {
     "clone_scenario",
     "create_design_study",
     "get_design_study",
+    "get_run_report",
 }
 ESTIMATE = ("mesh_triangle_count_estimate", "compute_cost_estimate", "vcpu_hours_estimate", "computed_status")
 RUN_RESULTS = (
@@ -111,6 +112,7 @@ NAMES_IN_RESULTS: dict[str, tuple[str, ...]] = {
     "get_comparison": COMPARISON,
     "create_design_study": ("id", "estimate"),
     "get_design_study": ("id", "estimate"),
+    "get_run_report": ("id", "summary.pages", "summary.figures", "summary.pdf_url"),
 }
 
 

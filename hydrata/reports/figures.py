@@ -1,0 +1,172 @@
+"""A report's figures, drawn from the run's stored files by compute/report_figures.py and kept in the cache: a
+complete run's results never change, so each figure is drawn once per run (HYDRATA_TILE_CACHE_SECONDS)."""
+
+import base64
+from collections.abc import Callable
+from contextlib import ExitStack
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+
+from hydrata.anuga.models import Run, TimeSeries
+from hydrata.anuga.selectors.run_results import layers_of
+from hydrata.anuga.selectors.run_series import recorded_series
+from hydrata.anuga.selectors.scenarios import scenario_geometry
+from hydrata.compute import report_figures
+from hydrata.compute.report_figures import ChartSeries, MapLayer
+from hydrata.storage import get_storage
+from hydrata_contract.hazard import HazardClass
+from hydrata_contract.layers import ResultLayer
+
+MAP_LAYERS = {
+    ResultLayer.MAX_DEPTH: MapLayer(title="Peak depth", units="m", colour_map="Blues"),
+    ResultLayer.MAX_SPEED: MapLayer(title="Peak speed", units="m/s", colour_map="viridis"),
+    ResultLayer.MAX_HAZARD: MapLayer(
+        title="Peak hazard (ARR 2019)",
+        units="class",
+        classes=[(hazard.number, hazard.label) for hazard in HazardClass],
+    ),
+    ResultLayer.TIME_OF_INUNDATION: MapLayer(
+        title="Time of first inundation",
+        units="minutes from the run's start",
+        colour_map="plasma_r",
+        dry_at=-1.0,
+        scale=1 / 60,
+    ),
+}
+FIGURE_VERSION = 1  # bump when a figure is drawn differently, so cached ones are drawn again
+
+
+@dataclass(frozen=True)
+class Figure:
+    title: str
+    data_uri: str
+
+
+def _data_uri(png: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
+def _cached(key: str, draw: Callable[[], bytes]) -> str:
+    full_key = f"report-figure:v{FIGURE_VERSION}:{key}"
+    found = cache.get(full_key)
+    if found is None:
+        found = _data_uri(draw())
+        cache.set(full_key, found, settings.HYDRATA_TILE_CACHE_SECONDS)
+    return found
+
+
+def result_maps(run: Run) -> list[Figure]:
+    """Peak depth, speed, hazard and time of first inundation, each over the terrain's hillshade; a run from before
+    a raster existed has no map of it."""
+    terrain = run.scenario.terrain
+    if terrain is None or not terrain.dem_key:
+        return []
+    available = set(layers_of(run))
+    crs = run.scenario.project.projection
+    figures = []
+    for layer, style in MAP_LAYERS.items():
+        if layer not in available:
+            continue
+
+        def draw(layer: ResultLayer = layer, style: MapLayer = style) -> bytes:
+            storage = get_storage()
+            with ExitStack() as stack:
+                raster = stack.enter_context(storage.local_path(key=f"{run.results_prefix}/{layer.filename}"))
+                dem = stack.enter_context(storage.local_path(key=terrain.dem_key))
+                return report_figures.result_map(raster=raster, dem=dem, layer=style, crs=crs)
+
+        figures.append(Figure(style.title, _cached(f"run:{run.pk}:{run.results_prefix}:{layer}", draw)))
+    return figures
+
+
+def boundary_figure(run: Run) -> Figure | None:
+    """The boundary as the scenario has it now (the report says when that is not what the run was built from)."""
+    scenario, terrain = run.scenario, run.scenario.terrain
+    if terrain is None or not terrain.dem_key or scenario.boundary is None:
+        return None
+    geometry = scenario_geometry(scenario=scenario)
+    points, tags = geometry.ring.points, geometry.ring.segment_tags
+    segments = [(tag, points[i], points[(i + 1) % len(points)]) for i, tag in enumerate(tags)]
+    regions = [(region.name, list(region.polygon.exterior.coords)) for region in geometry.regions]
+
+    def draw() -> bytes:
+        with get_storage().local_path(key=terrain.dem_key) as dem:
+            return report_figures.boundary_map(
+                dem=dem, segments=segments, regions=regions, crs=run.scenario.project.projection
+            )
+
+    digest = run.state_digest or str(run.updated_at.timestamp())
+    return Figure("Model boundary", _cached(f"run:{run.pk}:boundary:{digest}", draw))
+
+
+def _seconds(rows: list[dict[str, Any]]) -> list[float]:
+    times = [datetime.fromisoformat(str(row["timestamp"]).replace("Z", "+00:00")) for row in rows]
+    return [(moment - times[0]).total_seconds() for moment in times] if times else []
+
+
+def forcing_charts(*, series: list[TimeSeries]) -> list[Figure]:
+    """One chart per series the forcing reads: a hyetograph as bars, a hydrograph or a level as a line."""
+    figures = []
+    for item in series:
+        chart = ChartSeries(
+            name=item.name,
+            t=_seconds(item.rows),
+            values=[row["value"] for row in item.rows],
+            bars=item.series_type == "hyetograph",
+        )
+        title = f"{item.name} ({item.series_type})"
+        png = report_figures.line_chart(
+            series=[chart], title=title, x_label="Time from the first row (s)", y_label=item.units
+        )
+        figures.append(Figure(title, _data_uri(png)))
+    return figures
+
+
+def hydrograph_charts(run: Run) -> list[Figure]:
+    """The gauges' depth and the flow lines' discharge as the run recorded them."""
+    recorded = recorded_series(run)
+    t = recorded["t"]
+    figures = []
+    kinds = (
+        ("gauges", "depth", "Gauge depth", "Depth (m)"),
+        ("flow_lines", "discharge", "Flow-line discharge", "m³/s"),
+    )
+    for key, value, title, label in kinds:
+        items = [ChartSeries(name=item["name"], t=t, values=item[value]) for item in recorded.get(key, [])]
+        if items:
+
+            def draw(items: list[ChartSeries] = items, title: str = title, label: str = label) -> bytes:
+                return report_figures.line_chart(
+                    series=items, title=title, x_label="Time from the run's start (s)", y_label=label
+                )
+
+            figures.append(Figure(title, _cached(f"run:{run.pk}:{run.results_prefix}:{key}", draw)))
+    return figures
+
+
+def mass_error_figure(health: dict[str, Any] | None) -> Figure | None:
+    mass_error = (health or {}).get("mass_error")
+    if not mass_error or not mass_error["series"]["t"]:
+        return None
+    png = report_figures.mass_error_chart(
+        t=mass_error["series"]["t"],
+        error_pct=mass_error["series"]["error_pct"],
+        line_pct=mass_error["healthy_line_pct"],
+    )
+    return Figure("Cumulative mass error", _data_uri(png))
+
+
+def scatter_figure(points: list[dict[str, Any]]) -> Figure | None:
+    compared = [point for point in points if point.get("modelled") is not None]
+    if not compared:
+        return None
+    png = report_figures.scatter_chart(
+        observed=[point["observed"] for point in compared],
+        modelled=[point["modelled"] for point in compared],
+        tolerance=[point["tolerance"] for point in compared],
+    )
+    return Figure("Observed against modelled", _data_uri(png))

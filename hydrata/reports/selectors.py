@@ -1,0 +1,239 @@
+"""What a report holds, read through the same selectors the API answers from (a run's statistics as
+`get_run_results` reads them, its forcing as `get_scenario` reads it, a comparison as `get_comparison` reads it), so
+every number in a report is the one the tools hand back."""
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any, BinaryIO
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db.models import Q
+
+from hydrata.agents.models import AgentActivity, AgentGrant
+from hydrata.anuga.models import Run, Scenario, TimeSeries
+from hydrata.anuga.selectors.approvals import approvals_current, scenario_state_digest
+from hydrata.anuga.selectors.links import run_link
+from hydrata.anuga.selectors.projects import reads_in_full
+from hydrata.anuga.selectors.runs import run_get
+from hydrata.anuga.selectors.scenarios import scenario_forcing, scenario_geometry
+from hydrata.core.errors import Conflict
+from hydrata.observations.api.serializers import comparison_detail
+from hydrata.observations.models import Comparison
+from hydrata.observations.selectors import comparison_get
+from hydrata.reports import figures
+from hydrata.storage import get_storage
+from hydrata.storage.errors import StorageObjectNotFound
+from hydrata_contract.errors import ErrorCode
+from hydrata_contract.hazard import HazardClass
+from hydrata_contract.links import ReportKind, report_url
+from hydrata_contract.states import RunStatus
+
+ACTIVITY_ROWS = 40
+
+
+@dataclass
+class Section:
+    title: str
+    anchor: str
+
+
+@dataclass
+class Report:
+    """What a report template shows: `context` for the template, the figures' titles in order, the sections."""
+
+    kind: ReportKind
+    object_id: int
+    title: str
+    context: dict[str, Any]
+    figures: list[str] = field(default_factory=list)
+    sections: list[str] = field(default_factory=list)
+
+    @property
+    def ui_url(self) -> str:
+        return report_url(site_url=settings.HYDRATA_SITE_URL, kind=self.kind, object_id=self.object_id)
+
+    @property
+    def pdf_url(self) -> str:
+        return report_url(site_url=settings.HYDRATA_SITE_URL, kind=self.kind, object_id=self.object_id, pdf=True)
+
+
+def _version_of(package: str) -> str:
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def report_run_get(*, user: User, run_id: int) -> Run:
+    """A complete run the caller may see (404 otherwise); one not complete is refused with what to do."""
+    run = run_get(user=user, run_id=run_id)
+    if run.status != RunStatus.COMPLETE or not run.results_prefix:
+        raise Conflict(
+            f"Run {run.pk} is {run.status}: a report is made of a complete run's results. Wait for it with "
+            "get_run_status, or report on a complete run of the scenario (list_runs with status_filter complete).",
+            code=ErrorCode.RUN_NOT_COMPLETE,
+            status=run.status,
+        )
+    return run
+
+
+def _input_files(run: Run) -> list[dict[str, Any]]:
+    """Each file of the package the run was built from, with its SHA-256 and the name of the upload behind it."""
+    scenario, storage = run.scenario, get_storage()
+    if not run.package_prefix:
+        return []
+    sources = {"elevation": scenario.terrain.source_filename if scenario.terrain else ""}
+    for name in Scenario.INPUT_FIELDS:
+        layer = getattr(scenario, name)
+        sources[name] = layer.dataset.name if layer is not None and layer.dataset is not None else ""
+    try:
+        with storage.open(key=f"{run.package_prefix}/scenario.json") as stream:
+            manifest = json.load(stream)
+    except StorageObjectNotFound:
+        return []
+    named = {key: manifest.get(key) for key in ("elevation", *Scenario.INPUT_FIELDS, "mesh")}
+    named |= {f"time series {name}": path for name, path in (manifest.get("time_series") or {}).items()}
+    rows = []
+    for role, relative in named.items():
+        if not relative:
+            continue
+        try:
+            with storage.open(key=f"{run.package_prefix}/{relative}") as stream:
+                sha256 = _sha256(stream)
+        except StorageObjectNotFound:
+            continue
+        rows.append({"role": role, "file": relative, "source": sources.get(role, ""), "sha256": sha256})
+    return rows
+
+
+def _sha256(stream: BinaryIO) -> str:
+    digest = hashlib.sha256()
+    while chunk := stream.read(1 << 20):
+        digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _forcing_series(scenario: Scenario, forcing: dict[str, Any]) -> list[TimeSeries]:
+    names = {str(item.get("data") or "") for item in (*forcing["rainfall"], *forcing["inflow"])}
+    return list(TimeSeries.objects.filter(project_id=scenario.project_id, name__in=names).order_by("name"))
+
+
+def _activity(run: Run) -> list[AgentActivity]:
+    """The agents' requests about this run or its scenario, oldest first."""
+    about = Q(path__contains=f"/runs/{run.pk}/") | Q(path__contains=f"/scenarios/{run.scenario_id}/")
+    members = run.scenario.project.memberships.values("user_id")
+    found = AgentActivity.objects.filter(about, grant__user__in=members).select_related("grant")
+    return list(found.order_by("-created_at")[:ACTIVITY_ROWS])[::-1]
+
+
+def _model(run: Run) -> dict[str, Any]:
+    scenario = run.scenario
+    geometry = scenario_geometry(scenario=scenario) if scenario.boundary is not None else None
+    friction = scenario.friction
+    return {
+        "terrain": scenario.terrain,
+        "triangles": run.mesh_triangle_count,
+        "resolution": run.resolution,
+        "regions": geometry.regions if geometry else [],
+        "boundary_tags": geometry.ring.boundary_tags() if geometry else {},
+        "friction": friction,
+        "friction_source": friction.dataset.name if friction is not None and friction.dataset is not None else "",
+        "inputs": _input_files(run),
+        "changed_since": bool(run.state_digest) and run.state_digest != scenario_state_digest(scenario=scenario),
+    }
+
+
+def _hazard_rows(statistics: dict[str, Any]) -> list[tuple[str, float]]:
+    areas = statistics.get("hazard_area_m2_by_class") or {}
+    return [(hazard.label, areas[hazard.value]) for hazard in HazardClass if hazard.value in areas]
+
+
+def _provenance(run: Run, *, in_full: bool) -> dict[str, Any] | None:
+    """Who and what made the run; withheld (None) from a reader who sees the project only because it is public."""
+    if not in_full:
+        return None
+    grant = AgentGrant.objects.filter(pk=run.launched_by_grant_id).first() if run.launched_by_grant_id else None
+    return {
+        "anuga_version": _version_of("anuga"),
+        "platform_version": _version_of("hydrata-mcp"),
+        "built_by": run.created_by,
+        "launched_by": run.launched_by,
+        "grant": grant,
+        "approvals": approvals_current(scenario=run.scenario),
+        "activity": _activity(run),
+        "cost": run.compute_cost,
+        "currency": "USD",
+    }
+
+
+def run_report(*, user: User, run_id: int) -> Report:
+    run = report_run_get(user=user, run_id=run_id)
+    scenario = run.scenario
+    statistics = dict(run.statistics or {})
+    health = statistics.get("health")
+    forcing = scenario_forcing(scenario=scenario)
+    boundary = figures.boundary_figure(run)
+    forcing_charts = figures.forcing_charts(series=_forcing_series(scenario, forcing))
+    mass_error = figures.mass_error_figure(health)
+    maps = figures.result_maps(run)
+    hydrographs = figures.hydrograph_charts(run)
+    comparisons = [
+        {**comparison_detail(comparison), "scatter": figures.scatter_figure(comparison.points)}
+        for comparison in Comparison.objects.filter(run=run).select_related("event__project", "run__scenario")
+    ]
+    in_full = reads_in_full(user=user, project_id=scenario.project_id)
+    scatters = [comparison["scatter"] for comparison in comparisons if comparison["scatter"]]
+    every_figure = [item for item in (boundary, *forcing_charts, mass_error, *maps, *hydrographs, *scatters) if item]
+    sections = ["Model", "Forcing", "Health", "Results"]
+    sections += ["Comparison with observations"] if comparisons else []
+    sections += ["Provenance"] if in_full else []
+    context = {
+        "run": run,
+        "scenario": scenario,
+        "project": scenario.project,
+        "statistics": statistics,
+        "health": health,
+        "hazard_rows": _hazard_rows(statistics),
+        "depth_bands": sorted((statistics.get("flooded_area_m2_by_depth_band") or {}).items()),
+        "model": _model(run),
+        "forcing": forcing,
+        "boundary_figure": boundary,
+        "forcing_charts": forcing_charts,
+        "mass_error_figure": mass_error,
+        "maps": maps,
+        "hydrographs": hydrographs,
+        "comparisons": comparisons,
+        "provenance": _provenance(run, in_full=in_full),
+        "map_url": run_link(run),
+    }
+    title = f"Run {run.pk}: {scenario.name}"
+    report = Report(ReportKind.RUN, run.pk, title, context, [item.title for item in every_figure], sections)
+    report.context["report"] = report
+    return report
+
+
+def comparison_report(*, user: User, comparison_id: int) -> Report:
+    """A comparison's statistics, each point, the scatter, and the ranking of every run compared with the event."""
+    comparison = comparison_get(user=user, comparison_id=comparison_id)
+    detail = comparison_detail(comparison)
+    scatter = figures.scatter_figure(comparison.points)
+    ranked = sorted(
+        Comparison.objects.filter(event=comparison.event).select_related("run__scenario"),
+        key=lambda other: _ranking_key(other),
+    )
+    ranking = [{"rank": rank, "comparison": other} for rank, other in enumerate(ranked, start=1)]
+    context = {"comparison": detail, "event": comparison.event, "scatter": scatter, "ranking": ranking}
+    title = f"Run {comparison.run_id} against {comparison.event.name}"
+    sections = ["Statistics", "Observed against modelled", "Ranking of the runs compared with this event"]
+    report = Report(ReportKind.COMPARISON, comparison.pk, title, context, [scatter.title] if scatter else [], sections)
+    report.context["report"] = report
+    return report
+
+
+def _ranking_key(comparison: Comparison) -> tuple[bool, float, float, int]:
+    from hydrata.compute.comparison import ranking_key
+
+    return ranking_key(comparison.run_id, comparison.metrics)

@@ -1,0 +1,41 @@
+"""A complete run's report: the page and PDF a person hands on (model, forcing, health, results, observations,
+provenance). The tool hands back where to open it; the PDF downloads on the site for people signed in."""
+
+from mcp.server.mcpserver import Context
+from pydantic import BaseModel, Field
+
+from hydrata_contract.answers.reports import ReportSummary
+from hydrata_mcp.client import PlatformClient
+from hydrata_mcp.handback import HandBack
+from hydrata_mcp.tools.registry import tool
+from hydrata_mcp.tools.runs import RUNS, RunId
+
+
+class ReportFigures(BaseModel):
+    pages: int
+    figures: list[str] = Field(description="Map and chart titles.")
+    pdf_url: str = Field(description="Site download; the person signs in.")
+
+
+class RunReport(HandBack):
+    id: int
+    summary: ReportFigures  # type: ignore[assignment]  # the hand-back's summary, typed
+
+
+@tool(
+    title="Get run report",
+    read_only=True,
+    idempotent=True,
+    relied_on=("id", "summary.pages", "summary.figures", "summary.pdf_url"),
+)
+async def get_run_report(ctx: Context, run_id: RunId) -> RunReport:
+    """A complete run's report (page and PDF) to hand to a client or council."""
+    api = PlatformClient.for_context(ctx)
+    report = ReportSummary.model_validate((await api.get(f"{RUNS}{run_id}/report/")).data)
+    return RunReport(
+        id=report.id,
+        ui_url=report.ui_url,
+        summary=ReportFigures(pages=report.pages, figures=report.figures, pdf_url=report.pdf_url),
+        say_to_user=f"The report of run {report.id} ({report.pages} pages, {len(report.figures)} figures) opens "
+        f"at {report.ui_url}; its PDF downloads there once signed in.",
+    )

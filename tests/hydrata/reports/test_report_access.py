@@ -1,0 +1,82 @@
+"""Who may open a run's report, on the site (page and PDF) and over REST, and what a run that is not complete gets.
+The report's contents are checked on a real simulation in tests/hydrata/reports/browser/."""
+
+import pytest
+from django.test import Client
+
+from hydrata.anuga.models import Run
+from tests.factories import make_finished_run, make_grant, make_project, make_user, sign_in
+from tests.hydrata.observations.helpers import api_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+RUNS = "/api/v2/anuga/runs/"
+
+
+def site_paths(run_id: int) -> list[str]:
+    return [f"/reports/runs/{run_id}/", f"/reports/runs/{run_id}/report.pdf"]
+
+
+@pytest.fixture
+def finished():
+    """A complete run of its owner's project (rasters written by the simulation's own writer), and a stranger."""
+    owner, stranger = make_user(), make_user()
+    return owner, stranger, make_finished_run(make_project(owner))
+
+
+def test_the_owner_opens_the_report_page_and_its_pdf_on_the_site(finished):
+    owner, _, run = finished
+    client = sign_in(Client(), owner)
+
+    page, pdf = (client.get(path) for path in site_paths(run.pk))
+
+    assert page.status_code == 200 and b"Peak depth" in page.content
+    assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf" and pdf.content.startswith(b"%PDF")
+
+
+def test_another_persons_run_is_404_for_the_page_the_pdf_and_rest(finished):
+    _, stranger, run = finished
+    client = sign_in(Client(), stranger)
+
+    answers = [client.get(path) for path in site_paths(run.pk)]
+    rest = api_for(stranger, level="read").get(f"{RUNS}{run.pk}/report/")
+
+    assert [answer.status_code for answer in answers] == [404, 404]
+    assert rest.status_code == 404 and rest.json()["code"] == "RUN_NOT_FOUND"
+
+
+def test_a_person_signed_out_is_sent_to_sign_in_and_a_revoked_key_is_refused(finished):
+    owner, _, run = finished
+    _, revoked = make_grant(owner, level="read", revoked=True)
+
+    answers = [Client().get(path) for path in site_paths(run.pk)]
+    rest = Client().get(f"{RUNS}{run.pk}/report/", HTTP_AUTHORIZATION=f"Bearer {revoked}")
+
+    assert all(answer.status_code == 302 and "/accounts/login/" in answer["Location"] for answer in answers)
+    assert rest.status_code == 401
+
+
+def test_a_run_that_is_not_complete_is_refused_saying_what_to_do(finished):
+    owner, _, run = finished
+    Run.objects.filter(pk=run.pk).update(status="computing")
+    client = sign_in(Client(), owner)
+
+    rest = api_for(owner, level="read").get(f"{RUNS}{run.pk}/report/")
+    page = client.get(site_paths(run.pk)[0])
+
+    assert rest.status_code == 409 and rest.json()["code"] == "RUN_NOT_COMPLETE"
+    assert "get_run_status" in rest.json()["detail"]
+    assert page.status_code == 409 and b"complete" in page.content
+
+
+def test_a_reader_of_a_public_project_gets_its_published_report_without_the_cost_or_provenance():
+    owner, reader = make_user(), make_user()
+    run = make_finished_run(make_project(owner, is_public=True))
+    Run.objects.filter(pk=run.pk).update(compute_cost="1.23")
+    client = sign_in(Client(), reader)
+
+    page = client.get(site_paths(run.pk)[0])
+    summary = api_for(reader, level="read").get(f"{RUNS}{run.pk}/report/").json()
+
+    assert page.status_code == 200 and b"Peak depth" in page.content
+    assert b'id="provenance"' not in page.content and b"1.23" not in page.content
+    assert "Provenance" not in summary["sections"] and "Results" in summary["sections"]
