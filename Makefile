@@ -12,7 +12,7 @@ NODE_DIR ?= var/node22
 CONFORMANCE_SUITE ?= @modelcontextprotocol/conformance@0.2.0-alpha.12
 INSPECTOR ?= @modelcontextprotocol/inspector@2.12.0
 
-.PHONY: install run worker test lint test-production conformance mutants mutants-share bench load demo-keys view
+.PHONY: install run worker test lint test-production conformance mutants mutants-share bench load demo-keys demo-flood view
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,14 @@ worker: install
 
 demo-keys: install
 	$(PY) manage.py setup_demo --new-keys
+
+# A first flood through the MCP tools (the small_test sample), against `make run` in another terminal: with no
+# HYDRATA_AGENT_KEY it makes the demo account a launch key for a day; prints the run's ui_url.
+demo-flood: install
+	@key="$$HYDRATA_AGENT_KEY"; \
+	if [ -z "$$key" ]; then key=$$($(PY) manage.py create_agent_key --username demo --level launch \
+		--name "make demo-flood" --expires-in-days 1) || exit 1; fi; \
+	HYDRATA_AGENT_KEY="$$key" $(PY) -m scripts.demo_flood --url $(HYDRATA_SITE_URL)
 
 # The linters and the type checker first (configured in pyproject.toml), then the whole suite.
 test: install lint

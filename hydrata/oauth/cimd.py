@@ -33,9 +33,10 @@ class MetadataFetcher(cimd.SafeMetadataFetcher):
             if problem is not None:
                 raise DocumentRefused(problem.description)
         except DocumentRefused as refused:
-            # The library turns every failure into "unknown client" and backs the URL off for a while; the
-            # reason is kept as long, for the authorize page (ConnectValidator.validate_client_id).
-            cache.set(_refusal_key(client_id), str(refused), oauth2_settings.CIMD_FAILURE_BACKOFF_SECONDS)
+            _remember_refusal(client_id, str(refused))
+            raise
+        except cimd.CIMDError as failed:
+            _remember_refusal(client_id, unfetched_document_reason(client_id, str(failed)))
             raise
         return metadata, max_age
 
@@ -75,6 +76,36 @@ class MetadataFetcher(cimd.SafeMetadataFetcher):
         except MetadataRefused as refused:
             raise DocumentRefused(str(refused)) from None
         return metadata, cimd._effective_max_age(response.headers.get("Cache-Control"))
+
+
+def _remember_refusal(client_id: str, reason: str) -> None:
+    """The library turns every failure into "unknown client" ("Invalid client_id parameter value") and backs the
+    URL off for a while; the reason is kept as long, for the authorize page (ConnectValidator.validate_client_id)."""
+    cache.set(_refusal_key(client_id), reason, oauth2_settings.CIMD_FAILURE_BACKOFF_SECONDS)
+
+
+# The library's fetch failures, by how their messages begin, in words for the person on the authorize page (its
+# own words carry connection internals).
+FETCH_FAILURES = {
+    "could not resolve": "its host name could not be resolved",
+    "could not fetch": "no connection to it could be made",
+    "client_id document returned HTTP": "it did not answer with the document",
+    "client_id host resolves to a non-public address": "its host resolves to a private address, which this server "
+    "fetches from only for the hosts in HYDRATA_CIMD_PRIVATE_HOSTS",
+}
+
+
+def unfetched_document_reason(client_id: str, failure: str) -> str:
+    """Why the document could not be had, and the two ways out: let this server reach it, or let the app register
+    itself instead (dynamic client registration, which needs no fetch)."""
+    why = next((words for start, words in FETCH_FAILURES.items() if failure.startswith(start)), failure)
+    return (
+        f"This server could not fetch it from {client_id} ({why}), so it cannot tell which app is asking. A "
+        "machine without internet access cannot reach it. To fix it, let this server reach that address over "
+        "https (internet access or a proxy), or start the server with HYDRATA_CIMD_ALLOWED_HOSTS= (empty), which "
+        "turns metadata documents off: the app then registers itself with this server (dynamic client "
+        "registration) when you connect it again. An agent key from the Agents page works without signing in."
+    )
 
 
 def document_refusal(client_id: str) -> str | None:

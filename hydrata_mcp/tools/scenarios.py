@@ -351,12 +351,14 @@ async def build_scenario(
     project_id: ProjectId,
     scenario_id: ScenarioId,
     confirm: Annotated[bool, Field(description="Needed above 100,000 triangles; ask the user first.")] = False,
-    rebuild: Annotated[bool, Field(description="Build again even if the latest build is valid.")] = False,
+    rebuild: Annotated[
+        bool, Field(description="Build again though built: start_simulation asks for it when inputs changed.")
+    ] = False,
     timeout_seconds: TimeoutSeconds = DEFAULT_TIMEOUT_SECONDS,
     poll_interval_seconds: PollIntervalSeconds = DEFAULT_POLL_INTERVAL_SECONDS,
 ) -> BuildResult:
-    """Mesh a scenario and wait; outcome built, error, timed_out, refused (code, detail; ui_url when fixable in
-    the map) or needs_confirmation (call again with confirm=true). A valid build is reused unless rebuild."""
+    """Mesh a scenario and wait; outcome built, error, timed_out, refused (code, detail; ui_url if fixable in the
+    map) or needs_confirmation. A valid build is reused unless rebuild."""
     api = PlatformClient.for_context(ctx)
     read_first = (await api.get(_path(project_id, scenario_id))).data
     view, link = scenario_view(read_first), read_first["ui_url"]  # the scenario's place in the map, all along

@@ -11,6 +11,7 @@ import pytest
 import rasterio
 from asgiref.sync import sync_to_async
 
+from config.celery import app as celery_app
 from hydrata.agents.models import AgentSpend
 from hydrata.anuga.models import Run, Scenario
 from hydrata.storage import get_storage
@@ -230,3 +231,111 @@ def test_a_killed_worker_ends_its_run_in_error_with_a_reason_and_retry_completes
     assert completed.statistics["volume_balance"]["rainfall_m3"] == pytest.approx(
         rain_that_fell(mesh, seconds=300), rel=1e-6
     )
+
+
+def test_a_scenario_that_has_run_runs_again_from_its_build_without_a_rebuild(live_asgi, celery_worker):
+    """The loop this breaks: start_simulation said SCENARIO_NOT_BUILT after a complete run, build_scenario reused
+    the build (posted: false), and start_simulation refused again."""
+    grant, key = make_grant(level="launch")
+    model = small_test_model(live_asgi.url, key)
+
+    async def session():
+        async with mcp_client(live_asgi.url, key) as client:
+            scenario = await built_scenario(client, model, duration=60, resolution=10)
+            first = await client.call_tool("start_simulation", {"scenario_id": scenario["id"]})
+            await poll_status(client, first.structured_content["id"], {"complete", "error", "cancelled"})
+            build = await client.call_tool(
+                "build_scenario", {"project_id": model.project_id, "scenario_id": scenario["id"]}
+            )
+            second = await client.call_tool("start_simulation", {"scenario_id": scenario["id"]})
+            if second.is_error:
+                return first, build, second, []
+            seen = await poll_status(client, second.structured_content["id"], {"complete", "error", "cancelled"})
+            return first, build, second, seen
+
+    first, build, second, seen = asyncio.run(session())
+
+    assert not second.is_error, second.content[0].text
+    assert build.structured_content["outcome"] == "built" and build.structured_content["posted"] is False
+    assert second.structured_content["status"] == "queued"
+    assert seen[-1]["status"] == "complete", seen[-1]
+    runs = Run.objects.order_by("pk")
+    assert [run.pk for run in runs] == [first.structured_content["id"], second.structured_content["id"]]
+    assert runs[0].status == runs[1].status == "complete"
+    assert runs[1].package_prefix == runs[0].package_prefix, "the second run computes the first one's build"
+    assert runs[1].mesh_triangle_count == runs[0].mesh_triangle_count
+    assert runs[1].results_prefix != runs[0].results_prefix
+    assert runs[1].statistics["peak_depth_m"] == pytest.approx(runs[0].statistics["peak_depth_m"])
+    references = set(AgentSpend.objects.filter(grant=grant, amount__gt=0).values_list("reference", flat=True))
+    assert references == {f"run:{runs[0].pk}", f"run:{runs[1].pk}"}, "each run is charged once"
+
+
+def test_a_start_while_a_run_of_the_scenario_is_queued_names_that_run(live_asgi):
+    _, key = make_grant(level="launch")
+    model = small_test_model(live_asgi.url, key)
+
+    async def session():
+        async with mcp_client(live_asgi.url, key) as client:
+            scenario = await built_scenario(client, model, duration=60, resolution=10)
+            celery_app.conf.task_always_eager = False  # no worker: the first run stays queued
+            first = await client.call_tool("start_simulation", {"scenario_id": scenario["id"]})
+            second = await client.call_tool("start_simulation", {"scenario_id": scenario["id"]})
+            return first, second
+
+    first, second = asyncio.run(session())
+
+    assert not first.is_error, first.content[0].text
+    assert second.is_error and "RUN_IN_PROGRESS" in second.content[0].text
+    assert f"Run {first.structured_content['id']}" in second.content[0].text
+    assert "get_run_status" in second.content[0].text and "cancel_run" in second.content[0].text
+
+
+def test_after_the_inputs_change_the_refusal_names_the_rebuild_call_that_lets_it_start(live_asgi):
+    _, key = make_grant(level="launch")
+    model = small_test_model(live_asgi.url, key)
+    storm = [{"timestamp": "2024-01-01T00:00:00Z", "value": 10.0}, {"timestamp": "2024-01-01T00:10:00Z", "value": 0.0}]
+
+    async def session():
+        async with mcp_client(live_asgi.url, key) as client:
+            scenario = await built_scenario(client, model, duration=60, resolution=10)
+            pid, sid = model.project_id, scenario["id"]
+            # A new series in the project changes what a build packages, but not the scenario's own fields.
+            added = await client.call_tool(
+                "create_time_series", {"project_id": pid, "name": "storm", "data": {"rowData": storm}}
+            )
+            reused = await client.call_tool("build_scenario", {"project_id": pid, "scenario_id": sid})
+            refused = await client.call_tool("start_simulation", {"scenario_id": sid})
+
+            rebuilt = await client.call_tool("build_scenario", {"project_id": pid, "scenario_id": sid, "rebuild": True})
+            celery_app.conf.task_always_eager = False  # the run stays queued: only the start is in question
+            started = await client.call_tool("start_simulation", {"scenario_id": sid})
+            return added, reused, refused, rebuilt, started
+
+    added, reused, refused, rebuilt, started = asyncio.run(session())
+
+    assert not added.is_error, added.content[0].text
+    assert reused.structured_content["posted"] is False
+    assert refused.is_error and "SCENARIO_NOT_BUILT" in refused.content[0].text
+    assert "build_scenario with rebuild: true" in refused.content[0].text
+    assert f"project_id {model.project_id}" in refused.content[0].text
+    assert rebuilt.structured_content["posted"] is True and rebuilt.structured_content["outcome"] == "built"
+    assert not started.is_error, started.content[0].text
+    assert started.structured_content["id"] == rebuilt.structured_content["run_id"]
+
+
+def test_a_scenario_never_built_is_refused_with_the_build_call_to_make(live_asgi):
+    _, key = make_grant(level="launch")
+    model = small_test_model(live_asgi.url, key)
+
+    async def session():
+        async with mcp_client(live_asgi.url, key) as client:
+            created = await client.call_tool(
+                "create_scenario", {"project_id": model.project_id, "name": "s", "resolution": 10, "duration": 60}
+            )
+            return await client.call_tool("start_simulation", {"scenario_id": created.structured_content["id"]})
+
+    refused = asyncio.run(session())
+
+    assert refused.is_error and "SCENARIO_NOT_BUILT" in refused.content[0].text
+    assert "never been built: build it with build_scenario (project_id" in refused.content[0].text
+    assert "rebuild" not in refused.content[0].text

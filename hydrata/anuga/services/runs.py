@@ -23,9 +23,10 @@ from hydrata.compute.pricing import compute_cost_estimate
 from hydrata.core.errors import Conflict
 from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.errors import ErrorCode
-from hydrata_contract.states import TERMINAL_RUN_STATES, RunPhase, RunStatus
+from hydrata_contract.states import BUILD_IN_FLIGHT, TERMINAL_RUN_STATES, RunPhase, RunStatus
 
 NOT_STARTED = (RunStatus.CREATED, RunStatus.BUILDING, RunStatus.BUILT, RunStatus.QUEUED)
+SIMULATING = (RunStatus.QUEUED, RunStatus.COMPUTING, RunStatus.PROCESSING)
 
 
 def _check_backend(compute_backend: str) -> None:
@@ -60,29 +61,75 @@ def run_price(*, run: Run) -> Decimal:
 def run_start(
     *, scenario: Scenario, user: User, grant: AgentGrant | None, compute_backend: str = ComputeBackend.LOCAL
 ) -> Run:
-    """Queue the simulation of the scenario's built run, charging its price to the agent's monthly spend."""
+    """Queue a simulation of the scenario as it is now, charging its price to the agent's monthly spend."""
     _check_backend(compute_backend)
     with transaction.atomic():
         scenario = Scenario.objects.select_for_update().get(pk=scenario.pk)
-        run = latest_run(scenario=scenario)
-        if run is None or run.status != RunStatus.BUILT or not _built_from_current_state(run, scenario):
-            raise Conflict(
-                "The scenario is not built (or changed since its build). Build it with build_scenario, "
-                "then start the simulation.",
-                code=ErrorCode.SCENARIO_NOT_BUILT,
-                computed_status=run.status if run else RunStatus.CREATED,
-            )
+        build = _current_build(scenario)
         run_approval_check(scenario=scenario, grant=grant)
+        run = build if build.status == RunStatus.BUILT else _run_of_package(build, user=user)
         price = run_price(run=run)
         run_charge(run=run, grant=grant, price=price)
         _queue(run, compute_backend=compute_backend, price=price, user=user, grant=grant)
     return run
 
 
-def _built_from_current_state(run: Run, scenario: Scenario) -> bool:
-    """The package holds the scenario as it is now: what an approval of the current state signs off is what
-    runs. (An input row's features or a time series changed after the build do not clear latest_run_is_valid.)"""
-    return scenario.latest_run_is_valid and run.state_digest == scenario_state_digest(scenario=scenario)
+def _current_build(scenario: Scenario) -> Run:
+    """The newest run whose package holds the scenario as it is now (its state digest): what an approval of the
+    current state signs off is what runs. A run that has computed leaves its package, so the same scenario runs
+    again without a build; only a change since the build needs one."""
+    latest = latest_run(scenario=scenario)
+    if latest is not None and latest.status in SIMULATING:
+        raise Conflict(
+            f"Run {latest.pk} of this scenario is already {latest.status}. Follow it with get_run_status, or stop "
+            "it with cancel_run before starting another.",
+            code=ErrorCode.RUN_IN_PROGRESS,
+            run_id=latest.pk,
+            status=latest.status,
+        )
+    if latest is not None and latest.status in BUILD_IN_FLIGHT:
+        raise _not_built(
+            scenario, latest, f"Run {latest.pk} is still building it: wait for the build with build_scenario"
+        )
+    digest = scenario_state_digest(scenario=scenario)
+    build = scenario.runs.filter(state_digest=digest).exclude(package_prefix="").order_by("-created_at", "-id")
+    current = build.first()
+    if current is None:
+        if latest is None:
+            raise _not_built(scenario, latest, "It has never been built: build it with build_scenario")
+        raise _not_built(
+            scenario,
+            latest,
+            "It changed since its last build, so it must be built again: call build_scenario with rebuild: true",
+        )
+    return current
+
+
+def _not_built(scenario: Scenario, latest: Run | None, what_to_do: str) -> Conflict:
+    return Conflict(
+        f"Scenario {scenario.pk} has no build of its current state. {what_to_do} (project_id "
+        f"{scenario.project_id}, scenario_id {scenario.pk}), then start the simulation.",
+        code=ErrorCode.SCENARIO_NOT_BUILT,
+        computed_status=latest.status if latest else RunStatus.CREATED,
+    )
+
+
+def _run_of_package(build: Run, *, user: User) -> Run:
+    """A new run of a package an earlier run computed (each run keeps its own results and charge)."""
+    Scenario.objects.filter(pk=build.scenario_id).update(latest_run_is_valid=True)
+    return Run.objects.create(
+        scenario_id=build.scenario_id,
+        status=RunStatus.BUILT,
+        resolution=build.resolution,
+        duration=build.duration,
+        mesh_triangle_count_estimate=build.mesh_triangle_count_estimate,
+        mesh_triangle_count=build.mesh_triangle_count,
+        package_prefix=build.package_prefix,
+        state_digest=build.state_digest,
+        build_started_at=build.build_started_at,
+        build_finished_at=build.build_finished_at,
+        created_by=user,
+    )
 
 
 def _queue(

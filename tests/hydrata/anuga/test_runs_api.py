@@ -91,13 +91,30 @@ def test_a_start_within_the_limit_queues_the_run_and_records_its_spend(built, li
     assert spend.grant == grant and spend.reference == f"run:{response.json()['id']}"
 
 
-def test_a_second_start_of_the_same_build_is_409(built, live_asgi):
+def test_a_second_start_while_the_first_is_queued_is_409_naming_it_and_charges_once(built, live_asgi):
     _, key, scenario = built
-    assert start(live_asgi.url, key, scenario["id"]).status_code == 202
+    first = start(live_asgi.url, key, scenario["id"])
+    assert first.status_code == 202
 
     response = start(live_asgi.url, key, scenario["id"])
 
-    assert response.status_code == 409 and response.json()["code"] == "SCENARIO_NOT_BUILT"
+    assert response.status_code == 409 and response.json()["code"] == "RUN_IN_PROGRESS"
+    assert response.json()["run_id"] == first.json()["id"]
+    assert Run.objects.count() == 1 and AgentSpend.objects.count() == 1
+
+
+def test_a_finished_run_s_build_starts_again_as_a_new_run_of_the_same_package(built, live_asgi):
+    _, key, scenario = built
+    first = start(live_asgi.url, key, scenario["id"]).json()
+    Run.objects.filter(pk=first["id"]).update(status=RunStatus.ERROR)  # it ended (how does not matter here)
+
+    again = start(live_asgi.url, key, scenario["id"])
+
+    assert again.status_code == 202 and again.json()["status"] == "queued", again.json()
+    runs = Run.objects.order_by("pk")
+    assert [run.pk for run in runs] == [first["id"], again.json()["id"]]
+    assert runs[1].package_prefix == runs[0].package_prefix and runs[1].mesh_triangle_count
+    assert AgentSpend.objects.filter(reference=f"run:{runs[1].pk}").exists()
 
 
 @pytest.mark.parametrize(

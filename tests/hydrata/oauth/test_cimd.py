@@ -2,6 +2,7 @@
 the host as private, and a document must name its own URL."""
 
 import json
+import socket
 from html import unescape
 
 import pytest
@@ -119,4 +120,30 @@ def test_an_odd_document_is_refused_on_the_page_saying_why(browser, documents, s
 
     assert response.status_code == 400 and "Location" not in response
     assert reason in unescape(response.content.decode())
+    assert not Application.objects.exists()
+
+
+def closed_loopback_port() -> int:
+    """A port nothing listens on: bound by the system, then let go."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_a_document_that_cannot_be_fetched_is_named_on_the_page_with_the_ways_to_connect_instead(browser, settings):
+    """Claude Code on a machine without internet met only "Invalid client_id parameter value"."""
+    cache.clear()
+    settings.HYDRATA_CIMD_PRIVATE_HOSTS = ["localhost"]
+    settings.OAUTH2_PROVIDER = {**settings.OAUTH2_PROVIDER, "CIMD_ALLOWED_HOSTS": ["localhost"]}
+    client_id = f"https://localhost:{closed_loopback_port()}{PATH}"
+
+    first = browser.get(authorize_url(client_id, Pkce()))
+    again = browser.get(authorize_url(client_id, Pkce()))  # within the library's back-off: no fetch, same words
+
+    for response in (first, again):
+        page = unescape(response.content.decode())
+        assert response.status_code == 400 and "Location" not in response
+        assert "Invalid client_id parameter value" not in page
+        assert f"could not fetch it from {client_id} (no connection to it could be made)" in page
+        assert "HYDRATA_CIMD_ALLOWED_HOSTS= (empty)" in page and "dynamic client registration" in page
     assert not Application.objects.exists()
