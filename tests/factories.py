@@ -135,3 +135,17 @@ def make_finished_run(
     run.statistics = {"peak_depth_m": float(depth.max()), "peak_speed_m_s": float(depth.max() / 2)}
     run.save()
     return run
+
+
+def make_computing_run(project: Project, *, silent_for: timedelta, status: str = RunStatus.COMPUTING) -> Run:
+    """A run computing on a worker whose last heartbeat was `silent_for` ago (as a worker that was killed leaves
+    it: nothing moves it on until the stale-run sweep runs)."""
+    scenario = Scenario.objects.create(project=project, name="computing", resolution=10, duration=60)
+    return Run.objects.create(
+        scenario=scenario,
+        status=status,
+        resolution=10,
+        duration=60,
+        started_at=timezone.now() - silent_for - timedelta(seconds=5),
+        heartbeat_at=timezone.now() - silent_for,
+    )

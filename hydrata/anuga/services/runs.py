@@ -20,7 +20,7 @@ from hydrata.compute.pricing import compute_cost_estimate
 from hydrata.core.errors import Conflict
 from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.errors import ErrorCode
-from hydrata_contract.states import TERMINAL_RUN_STATES, RunPhase, RunStatus
+from hydrata_contract.states import TERMINAL_RUN_STATES, WORKER_REPORTING, RunPhase, RunStatus
 
 NOT_STARTED = (RunStatus.CREATED, RunStatus.BUILDING, RunStatus.BUILT, RunStatus.QUEUED)
 
@@ -152,9 +152,7 @@ def runs_reap_stale(*, now=None) -> int:
     going after its task's hard time limit (by then Celery has killed it, or its machine is gone)."""
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=settings.HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS)
-    computing = Run.objects.filter(
-        status__in=(RunStatus.COMPUTING, RunStatus.PROCESSING), heartbeat_at__lt=cutoff
-    ).update(
+    computing = Run.objects.filter(status__in=WORKER_REPORTING, heartbeat_at__lt=cutoff).update(
         status=RunStatus.ERROR,
         finished_at=now,
         updated_at=now,
@@ -173,7 +171,7 @@ def runs_fail_for_worker(*, hostname: str) -> int:
     """A worker (re)started: nothing it was building or computing before can still be going."""
     now = timezone.now()
     mine = Run.objects.filter(worker_hostname=hostname)
-    computing = mine.filter(status__in=(RunStatus.COMPUTING, RunStatus.PROCESSING)).update(
+    computing = mine.filter(status__in=WORKER_REPORTING).update(
         status=RunStatus.ERROR,
         finished_at=now,
         updated_at=now,

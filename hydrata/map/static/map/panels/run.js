@@ -109,6 +109,12 @@ function drawStatus(live, run) {
                                  "aria-label": "Progress" });
   live.appendChild(dom.el("div", { "class": "progress" }, [bar, dom.el("span", {
     text: dom.number(run.progress_pct || 0, 1) + " %" })]));
+  if (run.worker_silent_seconds !== null && run.worker_silent_seconds !== undefined) {
+    live.appendChild(dom.el("p", { "class": "error", role: "alert", id: "run-worker-silent",
+      text: "The worker running this simulation stopped reporting " + dom.duration(run.worker_silent_seconds) +
+            " ago (it was most likely stopped or lost). The run will be ended in error when a worker next runs " +
+            "the stale-run sweep; then retry it." }));
+  }
   if (run.status === runStatus.ERROR || run.status === runStatus.CANCELLED) {
     live.appendChild(dom.el("p", { "class": "error", role: "alert", text: run.user_message || run.error_message ||
                                                                           "The run " + run.status + "." }));
