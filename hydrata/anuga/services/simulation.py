@@ -37,7 +37,7 @@ from hydrata.compute.package import as_number
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
 from hydrata_contract.compute import EXIT_UNSTABLE
-from hydrata_contract.layers import ResultLayer
+from hydrata_contract.layers import DEPTH_FRAME_GLOB, DEPTH_FRAMES_INDEX, ResultLayer
 from hydrata_contract.states import RunPhase, RunStatus
 
 logger = logging.getLogger(__name__)
@@ -53,6 +53,7 @@ RESULT_FILES = (
     "statistics.json",
     "time_series.json",
     "preview.png",
+    DEPTH_FRAMES_INDEX,
     "run.log",
     "result.json",
 )
@@ -194,6 +195,7 @@ def _spawn(package: Path, output: Path, stderr_path: Path, limits: ChildLimits) 
     ]
     if settings.HYDRATA_RUN_YIELD_SECONDS > 0:
         command += ["--yield-seconds", str(settings.HYDRATA_RUN_YIELD_SECONDS)]
+    command += ["--depth-frames", str(settings.HYDRATA_RUN_DEPTH_FRAMES)]
     with stderr_path.open("wb") as stderr:
         return subprocess.Popen(
             command,
@@ -272,7 +274,8 @@ def _terminate(child: subprocess.Popen) -> None:
 
 def _store_results(output: Path, prefix: str) -> None:
     storage = get_storage()
-    files = [output / name for name in RESULT_FILES] + sorted(output.glob("*.sww"))
+    saved = [*sorted(output.glob("*.sww")), *sorted(output.glob(DEPTH_FRAME_GLOB))]
+    files = [output / name for name in RESULT_FILES] + saved
     for path in files:
         if path.exists():
             with path.open("rb") as stream:
