@@ -496,6 +496,8 @@ HYDRATA_BATCH_REGION = os.environ.get("HYDRATA_BATCH_REGION", os.environ.get("AW
 HYDRATA_BATCH_ENDPOINT_URL = os.environ.get("HYDRATA_BATCH_ENDPOINT_URL") or None
 HYDRATA_ANUGA_THREADS = int(os.environ.get("HYDRATA_ANUGA_THREADS", str(os.cpu_count() or 1)))
 HYDRATA_RUN_YIELD_SECONDS = float(os.environ.get("HYDRATA_RUN_YIELD_SECONDS", "0"))  # 0 = chosen per duration
+# The most saved frames a run keeps as depth rasters for the map's time slider (evenly spaced); 0: none.
+HYDRATA_RUN_DEPTH_FRAMES = int(os.environ.get("HYDRATA_RUN_DEPTH_FRAMES", "48"))
 # A computing run whose worker has not reported for this long is ended in error (worker or machine lost).
 HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS = int(os.environ.get("HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS", "45"))
 # The simulation child's limits: CPU seconds and wall-clock seconds are the run's estimated vCPU time times the

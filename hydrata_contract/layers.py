@@ -32,3 +32,14 @@ LAYER_UNITS = {
 ENGINEER_LAYERS = (ResultLayer.MAX_HAZARD, ResultLayer.TIME_OF_INUNDATION, ResultLayer.DURATION_OF_INUNDATION)
 # The layer the map shows first, and the MCP App draws.
 FIRST_SHOWN = ResultLayer.MAX_DEPTH
+
+# Depth at the run's saved times (the map's time slider): one COG per kept frame of the run's .sww, and an index of
+# their times. Tiled at the run's tile route under this layer name, with `?frame=<index into the times>`.
+DEPTH_FRAMES_LAYER = "depth"
+DEPTH_FRAMES_TITLE = "Depth at a saved time"
+DEPTH_FRAMES_INDEX = "depth_frames.json"
+DEPTH_FRAME_GLOB = "depth_frame_*.tif"
+
+
+def depth_frame_filename(frame: int) -> str:
+    return f"depth_frame_{frame:03d}.tif"

@@ -17,6 +17,8 @@ class RunStatus(Labelled):
 
 BUILD_IN_FLIGHT = (RunStatus.CREATED, RunStatus.BUILDING)
 TERMINAL_RUN_STATES = (RunStatus.COMPLETE, RunStatus.ERROR, RunStatus.CANCELLED)
+# The states in which a run's worker writes its heartbeat; a run silent in one of them past the timeout has lost it.
+WORKER_REPORTING = (RunStatus.COMPUTING, RunStatus.PROCESSING)
 
 
 class RunPhase(Labelled):

@@ -20,11 +20,13 @@ from hydrata.agents.services import account_set_paused, grant_create, grant_revo
 from hydrata.anuga.models import Project, ProjectMembership, Run, Scenario, Terrain
 from hydrata.anuga.services.projects import project_create
 from hydrata.anuga.services.terrain import terrain_import, terrain_upload_direct
+from hydrata.compute.depth_frames import frames_index
 from hydrata.compute.package import Grid
 from hydrata.compute.results import write_cog
 from hydrata.storage import get_storage
 from hydrata.uploads.models import Dataset, UploadExecution
 from hydrata.uploads.services import dataset_import, upload_create
+from hydrata_contract.layers import DEPTH_FRAMES_INDEX, depth_frame_filename
 from hydrata_contract.states import RunStatus
 from tests.data import DEM
 
@@ -104,12 +106,15 @@ def make_finished_run(
     scenario: Scenario | None = None,
     depth: np.ndarray | None = None,
     stage_above_ground: float = 0.0,
+    frames: dict[float, np.ndarray] | None = None,
+    saved_frames: int | None = None,
 ) -> Run:
     """A complete run whose result rasters are written on the terrain's grid by the simulation's own writer.
 
     A run of `scenario` (which needs a ready terrain), or of a new one on a new terrain. `depth` is the maximum
     depth per DEM cell (default: 1 m over the western half, dry elsewhere); the speed is half the depth and the
-    stage is the ground plus the depth."""
+    stage is the ground plus the depth. `frames` (time: depth per cell) are the depth at saved times, kept of
+    `saved_frames` (default: all of them were kept); without it the run is one from before frames were kept."""
     if scenario is None:
         scenario = Scenario.objects.create(
             project=project, name="finished", terrain=make_ready_terrain(project), resolution=10, duration=60
@@ -132,6 +137,33 @@ def make_finished_run(
             write_cog(path, values.astype(np.float32), grid)
             with path.open("rb") as stream:
                 storage.save(key=f"{run.results_prefix}/{name}.tif", data=stream)
+        if frames is not None:
+            _save_depth_frames(run, grid, frames, saved_frames, Path(folder))
     run.statistics = {"peak_depth_m": float(depth.max()), "peak_speed_m_s": float(depth.max() / 2)}
     run.save()
     return run
+
+
+def _save_depth_frames(run: Run, grid: Grid, frames: dict[float, np.ndarray], saved: int | None, folder: Path) -> None:
+    storage = get_storage()
+    for number, (_, values) in enumerate(sorted(frames.items())):
+        path = folder / depth_frame_filename(number)
+        write_cog(path, values.astype(np.float32), grid)
+        with path.open("rb") as stream:
+            storage.save(key=f"{run.results_prefix}/{path.name}", data=stream)
+    index = frames_index(times=sorted(frames), saved=len(frames) if saved is None else saved)
+    storage.save(key=f"{run.results_prefix}/{DEPTH_FRAMES_INDEX}", data=json.dumps(index).encode())
+
+
+def make_computing_run(project: Project, *, silent_for: timedelta, status: str = RunStatus.COMPUTING) -> Run:
+    """A run computing on a worker whose last heartbeat was `silent_for` ago (as a worker that was killed leaves
+    it: nothing moves it on until the stale-run sweep runs)."""
+    scenario = Scenario.objects.create(project=project, name="computing", resolution=10, duration=60)
+    return Run.objects.create(
+        scenario=scenario,
+        status=status,
+        resolution=10,
+        duration=60,
+        started_at=timezone.now() - silent_for - timedelta(seconds=5),
+        heartbeat_at=timezone.now() - silent_for,
+    )

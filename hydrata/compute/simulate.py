@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from hydrata_contract.compute import EXIT_UNSTABLE
-from hydrata_contract.layers import ResultLayer
+from hydrata_contract.layers import DEPTH_FRAME_GLOB, DEPTH_FRAMES_INDEX, ResultLayer
 from hydrata_contract.states import RunPhase
 
 if TYPE_CHECKING:  # the heavy imports wait until the first progress line is out
@@ -59,6 +59,7 @@ VOLUME_ALLOWANCE_M3 = 1.0
 MINIMUM_TIMESTEP_S = 1e-6
 COLLAPSED_YIELDS = 3  # yields in a row with the time step under MINIMUM_TIMESTEP_S
 MAX_SWW_FRAMES = 200
+DEFAULT_DEPTH_FRAMES = 48  # HYDRATA_RUN_DEPTH_FRAMES: saved frames kept as depth rasters for the map's time slider
 SWW_NAME = "run.sww"
 PARTIAL_SWW_NAME = ".run.partial"  # ANUGA adds ".sww"
 ANUGA_TOO_SMALL_TIMESTEP = re.compile(r"Too small timestep\s+([0-9.eE+-]+)")
@@ -467,6 +468,7 @@ RESULT_FILES = (
     "statistics.json",
     "time_series.json",
     "preview.png",
+    DEPTH_FRAMES_INDEX,
 )
 
 
@@ -475,6 +477,8 @@ def clear_previous_run(output_dir: Path) -> None:
     mistaken for this run's results or lines."""
     for name in (*RESULT_FILES, "progress.jsonl", "run.log"):
         (output_dir / name).unlink(missing_ok=True)
+    for path in output_dir.glob(DEPTH_FRAME_GLOB):
+        path.unlink()
 
 
 def run(args: argparse.Namespace, progress: Progress, state: RunState) -> dict[str, Any]:
@@ -500,16 +504,32 @@ def run(args: argparse.Namespace, progress: Progress, state: RunState) -> dict[s
         staging.scratch(model.sww_path.with_name(model.sww_path.name + ".lock"))  # ANUGA's writer lock
 
         sim_time = evolve(model, duration=package.duration, yield_seconds=yield_seconds, progress=progress)
-        return post_process(model, grid=grid, staging=staging, progress=progress, state=state, sim_time=sim_time)
+        return post_process(
+            model,
+            grid=grid,
+            staging=staging,
+            progress=progress,
+            state=state,
+            sim_time=sim_time,
+            depth_frames=args.depth_frames,
+        )
     finally:
         if not state.committed:
             staging.discard()
 
 
 def post_process(
-    model: Model, *, grid: "Grid", staging: "Staging", progress: Progress, state: RunState, sim_time: float
+    model: Model,
+    *,
+    grid: "Grid",
+    staging: "Staging",
+    progress: Progress,
+    state: RunState,
+    sim_time: float,
+    depth_frames: int = DEFAULT_DEPTH_FRAMES,
 ) -> dict[str, Any]:
     """Write the results under temporary names, then rename them into place with termination signals held off."""
+    from hydrata.compute.depth_frames import write_depth_frames
     from hydrata.compute.results import write_results
 
     domain = model.domain
@@ -528,6 +548,12 @@ def post_process(
         series=model.series.as_json(),
         extra_files={"sww": SWW_NAME, "log": "run.log", "progress": "progress.jsonl"},
         inundation_threshold_m=model.peaks.inundation_threshold_m,
+    )
+    started = time.monotonic()
+    frames = write_depth_frames(sww=model.sww_path, grid=grid, cap=depth_frames, path_of=staging.path)
+    log(
+        f"Depth at {frames['kept']} of {frames['saved']} saved times written in {time.monotonic() - started:.2f} s "
+        f"(at most {depth_frames})."
     )
     held = {signal.SIGTERM, signal.SIGINT}
     signal.pthread_sigmask(signal.SIG_BLOCK, held)
@@ -576,11 +602,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=None,
         help="model seconds between progress lines and guard checks (default: duration/100 within 1..60)",
     )
+    parser.add_argument(
+        "--depth-frames",
+        type=int,
+        default=DEFAULT_DEPTH_FRAMES,
+        help=f"the most saved frames kept as depth rasters, evenly spaced (default {DEFAULT_DEPTH_FRAMES}; 0: none)",
+    )
     args = parser.parse_args(argv)
     if args.threads is None:
         args.threads = int(os.environ.get("OMP_NUM_THREADS") or 1)
     if args.threads < 1:
         parser.error("--threads must be at least 1")
+    if args.depth_frames < 0:
+        parser.error("--depth-frames must be 0 or more")
     if args.yield_seconds is not None and not (math.isfinite(args.yield_seconds) and args.yield_seconds > 0):
         parser.error("--yield-seconds must be a positive number")
     args.package, args.output = args.package.resolve(), args.output.resolve()

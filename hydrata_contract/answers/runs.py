@@ -27,6 +27,12 @@ class RunState(Withheld):
     cancel_requested: bool | None
     ui_url: str = map_link()
     updated_at: datetime
+    worker_silent_seconds: int | None = Field(
+        description="While the run computes: the worker running it stopped reporting this many seconds ago, longer "
+        "than the heartbeat timeout (it was killed or its machine lost). The run is ended in error by the next "
+        "stale-run sweep, which needs a live worker to run on: until one runs it, the run stays in its state. "
+        "Null while the worker reports, and once the run has ended."
+    )
 
 
 class ResultLayerEntry(Answer):

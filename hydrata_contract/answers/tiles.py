@@ -21,6 +21,20 @@ class TileLayer(Answer):
     empty: bool | None = Field(default=None, description="Runs only: nothing got wet, every tile is clear.")
 
 
+class DepthFrames(Answer):
+    """The depth at the times the run saved (the map's time slider): one tiled raster per entry of `times`."""
+
+    name: str = Field(description="The layer name in the tile route.")
+    title: str
+    units: str
+    tiles: str = Field(description="The XYZ URL template, ending {z}/{x}/{y}.png?frame={frame}; frame indexes times.")
+    times: list[float] = Field(description="Seconds from the run's start of each kept frame; empty when none.")
+    saved: int = Field(description="How many frames the run's output holds (kept are all of them or an even subset).")
+    note: str = Field(description="Why there are no frames, or that an evenly spaced subset is kept; else empty.")
+    legend: list[LegendStop] = Field(description="The colours, the same ramp as the maximum depth's.")
+
+
 class TileLayers(Answer):
     id: int
     results: list[TileLayer]
+    frames: DepthFrames | None = Field(default=None, description="Runs only: the depth at the saved times.")

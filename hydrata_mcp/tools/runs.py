@@ -34,6 +34,9 @@ class RunStatus(BaseModel):
     eta_seconds: float | None
     error_message: str
     compute_backend: str | None
+    worker_silent_seconds: int | None = Field(
+        default=None, description="Seconds since its worker stopped reporting, once past the heartbeat timeout."
+    )
 
 
 class ResultLayer(BaseModel):

@@ -12,7 +12,7 @@ from hydrata.anuga.selectors.links import run_link
 from hydrata.anuga.selectors.projects import project_get_writable, reads_in_full
 from hydrata.anuga.selectors.run_results import preview_png, result_layers, sample
 from hydrata.anuga.selectors.run_series import run_time_series, series_chart_png
-from hydrata.anuga.selectors.runs import phase_of, run_get, runs_of
+from hydrata.anuga.selectors.runs import phase_of, run_get, runs_of, worker_silent_seconds
 from hydrata.anuga.selectors.scenarios import scenario_get_visible
 from hydrata.anuga.services.run_impact import comparable, runs_impact
 from hydrata.anuga.services.runs import run_cancel, run_retry, run_start
@@ -52,6 +52,7 @@ PUBLISHED_RUN_FIELDS = frozenset(
         "finished_at",
         "statistics",
         "currency",
+        "worker_silent_seconds",
     }
 )
 # A withheld field keeps its key, empty: null, or these for the fields a member's answer never has null.
@@ -82,6 +83,7 @@ def run_status(run: Run) -> dict[str, Any]:
         "cancel_requested": run.cancel_requested,
         "ui_url": run_link(run),
         "updated_at": run.updated_at,
+        "worker_silent_seconds": worker_silent_seconds(run=run),
     }
 
 

@@ -2,7 +2,7 @@
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
@@ -10,13 +10,20 @@ from hydrata.anuga.api.base import ProjectScopedView, RunScopedView
 from hydrata.anuga.api.runs import finished_run
 from hydrata.anuga.models import Terrain
 from hydrata.anuga.selectors.model_inputs import terrain_get
-from hydrata.anuga.selectors.tiles import run_tile, run_tile_layers, terrain_tile, terrain_tile_layers
+from hydrata.anuga.selectors.tiles import (
+    run_depth_frames,
+    run_tile,
+    run_tile_layers,
+    terrain_tile,
+    terrain_tile_layers,
+)
 from hydrata.compute.tiles import tile_address_problem
 from hydrata.core.answers import answer
 from hydrata.core.errors import Conflict, ValidationFailed
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata_contract.answers.tiles import TileLayers
 from hydrata_contract.errors import ErrorCode
+from hydrata_contract.layers import DEPTH_FRAMES_LAYER
 from hydrata_contract.states import TerrainStatus
 
 # Private: the tiles are scoped to the caller. The rasters behind a URL never change.
@@ -41,6 +48,16 @@ def tile_address(z: str, x: str, y: str) -> tuple[int, int, int]:
     return zoom, column, row
 
 
+def frame_number(request: AuthenticatedRequest) -> int | None:
+    """The `frame` query parameter (an index into the depth frames' times), if given; not a whole number is a 400."""
+    text = request.query_params.get("frame")
+    if text is None:
+        return None
+    if not text.isdigit() or len(text) > 6:
+        raise ValidationFailed(f"frame must be a whole number, not {text[:20]!r}.", code=ErrorCode.INVALID_FRAME)
+    return int(text)
+
+
 def png(content: bytes) -> HttpResponse:
     response = HttpResponse(content, content_type="image/png")
     response["Cache-Control"] = CACHE_CONTROL
@@ -53,17 +70,29 @@ class RunTileLayersView(RunScopedView):
     @extend_schema(responses={200: TileLayers})
     def get(self, request: AuthenticatedRequest) -> Response:
         run = finished_run(self.run)
-        return Response(answer(TileLayers, {"id": run.pk, "results": run_tile_layers(run=run)}))
+        layers = {"id": run.pk, "results": run_tile_layers(run=run), "frames": run_depth_frames(run=run)}
+        return Response(answer(TileLayers, layers))
 
 
 class RunTileView(RunScopedView):
     grant_levels = {"GET": "read"}
 
-    @extend_schema(operation_id="anuga_runs_tile_retrieve", responses={(200, "image/png"): OpenApiTypes.BINARY})
+    @extend_schema(
+        operation_id="anuga_runs_tile_retrieve",
+        parameters=[
+            OpenApiParameter(
+                "frame",
+                int,
+                description=f"Layer {DEPTH_FRAMES_LAYER!r} only: the index of the saved time (frames.times).",
+            )
+        ],
+        responses={(200, "image/png"): OpenApiTypes.BINARY},
+    )
     def get(self, request: AuthenticatedRequest, layer: str, z: str, x: str, y: str) -> HttpResponse:
         run = finished_run(self.run)
         zoom, column, row = tile_address(z, x, y)
-        return png(run_tile(run=run, layer=layer, z=zoom, x=column, y=row))
+        frame = frame_number(request)
+        return png(run_tile(run=run, layer=layer, z=zoom, x=column, y=row, frame=frame))
 
 
 class ReadyTerrainView(ProjectScopedView):

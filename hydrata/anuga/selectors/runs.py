@@ -1,5 +1,9 @@
+from datetime import datetime
+
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from hydrata.anuga.models import Project, Run
 from hydrata.anuga.selectors.projects import projects_visible_to
@@ -7,7 +11,7 @@ from hydrata.anuga.selectors.scenarios import scenario_finest_resolution
 from hydrata.compute.pricing import vcpu_hours_estimate
 from hydrata.core.errors import NotFound
 from hydrata_contract.errors import ErrorCode
-from hydrata_contract.states import RunPhase, RunStatus
+from hydrata_contract.states import WORKER_REPORTING, RunPhase, RunStatus
 
 PHASE_BY_STATUS = {
     RunStatus.CREATED: RunPhase.MESHING,
@@ -42,6 +46,15 @@ def phase_of(run: Run) -> str:
     if run.status == RunStatus.COMPLETE:
         return RunPhase.DONE
     return run.phase or PHASE_BY_STATUS.get(RunStatus(run.status), RunPhase.PREPARING_INPUTS)
+
+
+def worker_silent_seconds(*, run: Run, now: datetime | None = None) -> int | None:
+    """How long ago the worker of a computing run stopped reporting, once that is past the heartbeat timeout; None
+    while it reports or once the run has ended. Only a read: ending the run is the sweep's (runs_reap_stale)."""
+    if run.status not in WORKER_REPORTING or run.heartbeat_at is None:
+        return None
+    silent = ((now or timezone.now()) - run.heartbeat_at).total_seconds()
+    return int(silent) if silent > settings.HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS else None
 
 
 def run_vcpu_hours(*, run: Run) -> float:

@@ -1,6 +1,7 @@
 """Map tiles of terrain and run results, and the legend of each tiled layer. Callers have already resolved the
 terrain or run through what the caller may see; tiles are cached, since the rasters behind them never change."""
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -11,11 +12,17 @@ from hydrata.anuga.models import Run, Terrain
 from hydrata.anuga.selectors.run_results import LAYERS, layers_of
 from hydrata.compute.results import WET_DEPTH_M
 from hydrata.compute.tiles import Classes, Ramp, colour_tile, hillshade_tile, transparent_tile, value_range
-from hydrata.core.errors import NotFound
+from hydrata.core.errors import NotFound, ValidationFailed
 from hydrata.storage import get_storage
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.hazard import HazardClass
-from hydrata_contract.layers import ResultLayer
+from hydrata_contract.layers import (
+    DEPTH_FRAMES_INDEX,
+    DEPTH_FRAMES_LAYER,
+    DEPTH_FRAMES_TITLE,
+    ResultLayer,
+    depth_frame_filename,
+)
 
 API = "/api/v2/anuga"
 TILE_TEMPLATE = "{z}/{x}/{y}.png"
@@ -52,10 +59,43 @@ def run_tile_layers(*, run: Run) -> list[dict[str, Any]]:
     return layers
 
 
-def run_tile(*, run: Run, layer: str, z: int, x: int, y: int) -> bytes:
+def run_depth_frames(*, run: Run) -> dict[str, Any]:
+    """The depth at the run's saved times as one tiled layer per time (`?frame=` indexes `times`), on the maximum
+    depth's colours so that the frames compare; a run from before they were kept has none, and says so."""
+    ramp = _result_ramp(run, ResultLayer.MAX_DEPTH)
+    index = _frames_index(run)
+    layer = {
+        "name": DEPTH_FRAMES_LAYER,
+        "title": DEPTH_FRAMES_TITLE,
+        "units": ResultLayer.MAX_DEPTH.units,
+        "tiles": f"{API}/runs/{run.pk}/tiles/{DEPTH_FRAMES_LAYER}/{TILE_TEMPLATE}?frame={{frame}}",
+        "legend": ramp.legend() if ramp else [],
+        "times": index["times"] if index else [],
+        "saved": index["saved"] if index else 0,
+    }
+    return {**layer, "note": _frames_note(index)}
+
+
+def _frames_note(index: dict[str, Any] | None) -> str:
+    if index is None:
+        return "This run was computed before the depth at its saved times was kept: run it again for a time slider."
+    if not index["kept"]:
+        return "This platform keeps no depth at saved times (HYDRATA_RUN_DEPTH_FRAMES is 0)."
+    if index["kept"] < index["saved"]:
+        saved, kept = index["saved"], index["kept"]
+        return f"The run saved {saved} times; {kept} evenly spaced ones are kept, first and last among them."
+    return ""
+
+
+def run_tile(*, run: Run, layer: str, z: int, x: int, y: int, frame: int | None = None) -> bytes:
+    if layer == DEPTH_FRAMES_LAYER:
+        return _depth_frame_tile(run, frame=frame, z=z, x=x, y=y)
+    if frame is not None:
+        only = f"Only the {DEPTH_FRAMES_LAYER!r} layer has frames; {layer!r} is the whole run's."
+        raise ValidationFailed(only, code=ErrorCode.INVALID_FRAME)
     if layer not in layers_of(run):
         raise NotFound(
-            f"Run results have no layer {layer!r}; they have {', '.join(layers_of(run))}.",
+            f"Run results have no layer {layer!r}; they have {', '.join([*layers_of(run), DEPTH_FRAMES_LAYER])}.",
             code=ErrorCode.LAYER_NOT_FOUND,
         )
 
@@ -71,6 +111,41 @@ def run_tile(*, run: Run, layer: str, z: int, x: int, y: int) -> bytes:
             return colour_tile(path, z=z, x=x, y=y, ramp=ramp, hide_below=WET_DEPTH_M, where_wet=depth)
 
     return _cached(f"tile:{_run_version(run)}:{layer}:{z}/{x}/{y}", render)
+
+
+def _depth_frame_tile(run: Run, *, frame: int | None, z: int, x: int, y: int) -> bytes:
+    index = _frames_index(run)
+    kept = index["kept"] if index else 0
+    if not kept:
+        raise ValidationFailed(_frames_note(index), code=ErrorCode.INVALID_FRAME)
+    if frame is None or not 0 <= frame < kept:
+        raise ValidationFailed(
+            f"frame must be a whole number from 0 to {kept - 1}: this run kept the depth at {kept} times "
+            "(the tile layers' frames.times).",
+            code=ErrorCode.INVALID_FRAME,
+        )
+
+    def render() -> bytes:
+        ramp = _result_ramp(run, ResultLayer.MAX_DEPTH)
+        if ramp is None:
+            return transparent_tile()
+        with get_storage().local_path(key=f"{run.results_prefix}/{depth_frame_filename(frame)}") as path:
+            return colour_tile(path, z=z, x=x, y=y, ramp=ramp, hide_below=WET_DEPTH_M)
+
+    return _cached(f"tile:{_run_version(run)}:{DEPTH_FRAMES_LAYER}:{frame}:{z}/{x}/{y}", render)
+
+
+def _frames_index(run: Run) -> dict[str, Any] | None:
+    """The run's depth_frames.json, or None for a run from before frames were kept."""
+
+    def read() -> dict[str, Any] | None:
+        storage, key = get_storage(), f"{run.results_prefix}/{DEPTH_FRAMES_INDEX}"
+        if not storage.exists(key=key):
+            return None
+        with storage.open(key=key) as stream:
+            return json.load(stream)
+
+    return _cached(f"frames:{_run_version(run)}", read)
 
 
 def terrain_tile_layers(*, terrain: Terrain) -> list[dict[str, Any]]:

@@ -13,7 +13,7 @@ from hydrata.anuga.services.simulation_child import LIMIT_HINT, ChildLimits, lim
 from hydrata.compute.package import as_number
 from hydrata.core.records import record_update
 from hydrata_contract.compute import EXIT_UNSTABLE
-from hydrata_contract.layers import ResultLayer
+from hydrata_contract.layers import DEPTH_FRAMES_INDEX, ResultLayer
 from hydrata_contract.states import RunPhase, RunStatus
 
 # What a complete simulation leaves (hydrata.compute.simulate), kept under the run's results prefix.
@@ -22,6 +22,7 @@ RESULT_FILES = (
     "statistics.json",
     "time_series.json",
     "preview.png",
+    DEPTH_FRAMES_INDEX,
     "run.log",
     "result.json",
 )

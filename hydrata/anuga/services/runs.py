@@ -23,7 +23,7 @@ from hydrata.compute.pricing import compute_cost_estimate
 from hydrata.core.errors import Conflict
 from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.errors import ErrorCode
-from hydrata_contract.states import BUILD_IN_FLIGHT, TERMINAL_RUN_STATES, RunPhase, RunStatus
+from hydrata_contract.states import BUILD_IN_FLIGHT, TERMINAL_RUN_STATES, WORKER_REPORTING, RunPhase, RunStatus
 
 NOT_STARTED = (RunStatus.CREATED, RunStatus.BUILDING, RunStatus.BUILT, RunStatus.QUEUED)
 SIMULATING = (RunStatus.QUEUED, RunStatus.COMPUTING, RunStatus.PROCESSING)
@@ -211,7 +211,7 @@ def runs_reap_stale(*, now=None) -> int:
     going after its task's hard time limit (by then Celery has killed it, or its machine is gone)."""
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=settings.HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS)
-    stale = Run.objects.filter(status__in=(RunStatus.COMPUTING, RunStatus.PROCESSING), heartbeat_at__lt=cutoff)
+    stale = Run.objects.filter(status__in=WORKER_REPORTING, heartbeat_at__lt=cutoff)
     _cancel_cluster_jobs(stale)
     computing = stale.update(
         status=RunStatus.ERROR,
@@ -232,8 +232,8 @@ def runs_fail_for_worker(*, hostname: str) -> int:
     """A worker (re)started: nothing it was building or computing before can still be going."""
     now = timezone.now()
     mine = Run.objects.filter(worker_hostname=hostname)
-    _cancel_cluster_jobs(mine.filter(status__in=(RunStatus.COMPUTING, RunStatus.PROCESSING)))
-    computing = mine.filter(status__in=(RunStatus.COMPUTING, RunStatus.PROCESSING)).update(
+    _cancel_cluster_jobs(mine.filter(status__in=WORKER_REPORTING))
+    computing = mine.filter(status__in=WORKER_REPORTING).update(
         status=RunStatus.ERROR,
         finished_at=now,
         updated_at=now,

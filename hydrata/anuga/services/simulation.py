@@ -38,6 +38,7 @@ from hydrata.anuga.services.simulation_child import ChildLimits, child_environme
 from hydrata.anuga.services.simulation_cluster import CLUSTERS, package_names, simulate_on_cluster
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
+from hydrata_contract.layers import DEPTH_FRAME_GLOB
 from hydrata_contract.states import RunPhase, RunStatus
 
 logger = logging.getLogger(__name__)
@@ -157,6 +158,7 @@ def _spawn(package: Path, output: Path, stderr_path: Path, limits: ChildLimits) 
     ]
     if settings.HYDRATA_RUN_YIELD_SECONDS > 0:
         command += ["--yield-seconds", str(settings.HYDRATA_RUN_YIELD_SECONDS)]
+    command += ["--depth-frames", str(settings.HYDRATA_RUN_DEPTH_FRAMES)]
     with stderr_path.open("wb") as stderr:
         return subprocess.Popen(
             command,
@@ -216,7 +218,8 @@ def _terminate(child: subprocess.Popen) -> None:
 
 def _store_results(output: Path, prefix: str) -> None:
     storage = get_storage()
-    files = [output / name for name in RESULT_FILES] + sorted(output.glob("*.sww"))
+    saved = [*sorted(output.glob("*.sww")), *sorted(output.glob(DEPTH_FRAME_GLOB))]
+    files = [output / name for name in RESULT_FILES] + saved
     for path in files:
         if path.exists():
             with path.open("rb") as stream:

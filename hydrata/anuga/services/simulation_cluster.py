@@ -33,6 +33,7 @@ from hydrata.anuga.services.slurm import SLURM
 from hydrata.storage import get_storage
 from hydrata.storage.errors import StorageError
 from hydrata_contract.compute import ComputeBackend
+from hydrata_contract.layers import depth_frame_filename
 from hydrata_contract.states import RunStatus
 
 logger = logging.getLogger(__name__)
@@ -104,9 +105,9 @@ def job_spec(run: Run, *, limits: ChildLimits, threads: int) -> dict[str, Any]:
         name: storage.presign_upload(
             key=f"{results_prefix(run)}/{name}", content_type=TRANSFER_CONTENT_TYPE, expires_in=expires
         )
-        for name in (*RESULT_FILES, SWW_NAME)
+        for name in result_names()
     }
-    arguments = ["--threads", str(threads)]
+    arguments = ["--threads", str(threads), "--depth-frames", str(settings.HYDRATA_RUN_DEPTH_FRAMES)]
     if settings.HYDRATA_RUN_YIELD_SECONDS > 0:
         arguments += ["--yield-seconds", str(settings.HYDRATA_RUN_YIELD_SECONDS)]
     return {
@@ -130,6 +131,12 @@ def job_spec(run: Run, *, limits: ChildLimits, threads: int) -> dict[str, Any]:
             "file_bytes": limits.file_bytes,
         },
     }
+
+
+def result_names() -> tuple[str, ...]:
+    """Every file a complete run may leave: a link is made for each, and the job sends those it wrote."""
+    frames = (depth_frame_filename(frame) for frame in range(settings.HYDRATA_RUN_DEPTH_FRAMES))
+    return (*RESULT_FILES, SWW_NAME, *frames)
 
 
 def _follow(run: Run, cluster: Cluster, job_id: str, *, wall_seconds: int) -> tuple[str, JobState]:

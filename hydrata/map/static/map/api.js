@@ -6,12 +6,17 @@ function csrfToken() {
   return match ? decodeURIComponent(match[1]) : "";
 }
 
-function request(method, path) {
+function request(method, path, body) {
   var headers = { "Accept": "application/json" };
   if (method !== "GET") {
     headers["X-CSRFToken"] = csrfToken();
   }
-  return fetch(path, { method: method, credentials: "same-origin", headers: headers }).then(function (response) {
+  var init = { method: method, credentials: "same-origin", headers: headers };
+  if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  return fetch(path, init).then(function (response) {
     return response.json().catch(function () { return null; }).then(function (data) {
       return { ok: response.ok, status: response.status, data: data };
     });
@@ -49,7 +54,7 @@ export function stateOf(result) {
 }
 
 export function get(path) { return request("GET", path); }
-export function post(path) { return request("POST", path); }
+export function post(path, body) { return request("POST", path, body); }
 export function project(projectId) { return ANUGA + "projects/" + projectId + "/"; }
 export function map(mapId) { return ANUGA + "maps/" + mapId + "/"; }
 export function run(runId) { return ANUGA + "runs/" + runId + "/"; }

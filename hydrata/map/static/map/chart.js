@@ -99,12 +99,13 @@ export function bars(items, options) {
 }
 
 // points: [{x, y}] in numbers (a null y is left out), as a line; guides: y values drawn as dashed lines, always
-// in range (a ±1 % healthy band stays visible around an error far smaller than it).
+// in range (a ±1 % healthy band stays visible around an error far smaller than it); fromZero: false lets the
+// y axis start near the lowest value (a water level hundreds of metres up).
 export function line(points, options) {
   var root = frame(options.title);
   var shown = points.filter(function (p) { return p.y !== null && p.y !== undefined && isFinite(p.y); });
   var guides = options.guides || [];
-  var values = shown.map(function (p) { return p.y; }).concat(guides, [0]);
+  var values = shown.map(function (p) { return p.y; }).concat(guides, options.fromZero === false ? [] : [0]);
   var xs = points.map(function (p) { return p.x; }).concat([0]);
   var end = Math.max(Math.max.apply(null, xs), 1e-6);
   var yTicks = ticks(Math.min.apply(null, values), Math.max.apply(null, values), 5);

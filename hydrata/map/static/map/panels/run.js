@@ -3,6 +3,7 @@ import * as dom from "../../map_core/dom.js";
 import * as api from "../api.js";
 import * as chart from "../chart.js";
 import * as kit from "./common.js";
+import * as overTime from "./run_time.js";
 
 var POLL_MS = 2000;
 var SHOWN_FIRST = contract.firstShownLayer;
@@ -16,8 +17,12 @@ var STATISTICS = [
 export const title = "Run";
 
 export function render(context) {
-  var state = { alive: true, timer: null };
-  var stop = function () { state.alive = false; clearTimeout(state.timer); };
+  var state = { alive: true, timer: null, stops: [] };
+  var stop = function () {
+    state.alive = false;
+    clearTimeout(state.timer);
+    state.stops.forEach(function (stopOne) { stopOne(); });
+  };
   if (context.link.run) {
     load(context, context.link.run, state);
   } else {
@@ -109,6 +114,12 @@ function drawStatus(live, run) {
                                  "aria-label": "Progress" });
   live.appendChild(dom.el("div", { "class": "progress" }, [bar, dom.el("span", {
     text: dom.number(run.progress_pct || 0, 1) + " %" })]));
+  if (run.worker_silent_seconds !== null && run.worker_silent_seconds !== undefined) {
+    live.appendChild(dom.el("p", { "class": "error", role: "alert", id: "run-worker-silent",
+      text: "The worker running this simulation stopped reporting " + dom.duration(run.worker_silent_seconds) +
+            " ago (it was most likely stopped or lost). The run will be ended in error when a worker next runs " +
+            "the stale-run sweep; then retry it." }));
+  }
   if (run.status === runStatus.ERROR || run.status === runStatus.CANCELLED) {
     live.appendChild(dom.el("p", { "class": "error", role: "alert", text: run.user_message || run.error_message ||
                                                                           "The run " + run.status + "." }));
@@ -136,6 +147,9 @@ function finished(context, run, results, state) {
     if (!answer.ok) { context.setState(api.stateOf(answer), api.problem(answer, "The run's results")); return; }
     dom.clear(layers);
     answer.data.results.forEach(function (tiled) { layers.appendChild(resultLayer(context, tiled)); });
+    var point = overTime.hydrograph(context, run);
+    state.stops.push(point.stop);
+    layers.parentNode.after(overTime.timeSlider(context, answer.data.frames), point);
     context.setState("ready", "");
   });
 }
