@@ -478,6 +478,9 @@ HYDRATA_COMPUTE_USD_PER_VCPU_HOUR = float(os.environ.get("HYDRATA_COMPUTE_USD_PE
 # Where simulations may run: "local" is the Celery workers; "ec2" and "batch" answer 409 until configured.
 HYDRATA_COMPUTE_BACKENDS = _env_list("HYDRATA_COMPUTE_BACKENDS", ["local"])
 HYDRATA_ANUGA_THREADS = int(os.environ.get("HYDRATA_ANUGA_THREADS", str(os.cpu_count() or 1)))
+# A run may ask for up to this many MPI ranks (mpiexec on the worker); the worker's HYDRATA_ANUGA_THREADS are shared
+# out between them (at least one each).
+HYDRATA_MAX_RANKS = int(os.environ.get("HYDRATA_MAX_RANKS", str(os.cpu_count() or 1)))
 HYDRATA_RUN_YIELD_SECONDS = float(os.environ.get("HYDRATA_RUN_YIELD_SECONDS", "0"))  # 0 = chosen per duration
 # A computing run whose worker has not reported for this long is ended in error (worker or machine lost).
 HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS = int(os.environ.get("HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS", "45"))

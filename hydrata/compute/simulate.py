@@ -543,26 +543,17 @@ def whole_recordings(model: Model) -> "Recordings | None":
     return whole
 
 
-MAXIMA_FIELDS = (
-    "max_depth",
-    "max_speed",
-    "max_stage",
-    "time_of_max_depth",
-    "time_of_max_speed",
-    "time_of_max_stage",
-    "max_hazard",
-    "time_of_inundation",
-    "duration_of_inundation",
-)
-
-
 def mesh_maxima(model: Model) -> "MeshMaxima | None":
     """The per-triangle results over the whole mesh, each triangle's from the rank that owns it; None off rank 0
     (collective)."""
+    import dataclasses
+
     from hydrata.compute.results import MeshMaxima
 
+    mesh = ("nodes", "triangles")
+    per_triangle = [member.name for member in dataclasses.fields(MeshMaxima) if member.name not in mesh]
     peaks = model.peaks
-    arrays = gather_owned(model.ranks, model.ownership, {name: getattr(peaks, name) for name in MAXIMA_FIELDS})
+    arrays = gather_owned(model.ranks, model.ownership, {name: getattr(peaks, name) for name in per_triangle})
     if model.whole is None:
         return None
     return MeshMaxima(nodes=model.whole.nodes, triangles=model.whole.triangles, **arrays)

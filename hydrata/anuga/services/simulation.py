@@ -13,7 +13,6 @@ import select
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -28,10 +27,13 @@ from hydrata.anuga.services.charges import refund_sentence, run_cost_of_computed
 from hydrata.anuga.services.simulation_child import (
     LIMIT_HINT,
     ChildLimits,
+    child_command,
     child_environment,
     child_limits,
     child_setup,
     limit_exceeded,
+    rank_failure,
+    threads_per_rank,
 )
 from hydrata.compute.package import as_number
 from hydrata.core.records import record_update
@@ -92,7 +94,7 @@ def _simulate_in(run: Run, workdir: Path) -> Run:
     output.mkdir()
     _download_package(run, package)
     limits = child_limits(run=run)
-    child = _spawn(package, output, workdir / "child.stderr", limits)
+    child = _spawn(package, output, workdir / "child.stderr", limits, ranks=run.ranks)
     try:
         Run.objects.filter(pk=run.pk).update(child_pid=child.pid)
         outcome = _watch(run, child, output / "progress.jsonl", wall_seconds=limits.wall_seconds)
@@ -164,11 +166,16 @@ def _failed(run: Run, child: subprocess.Popen, workdir: Path, limits: ChildLimit
     last = _last_progress(output / "progress.jsonl")
     stderr_tail = (workdir / "child.stderr").read_text(errors="replace")[-4000:]
     logger.warning("Run %s: the simulation exited with %s: %s", run.pk, child.returncode, stderr_tail)
-    over = limit_exceeded(limits=limits, returncode=child.returncode, timed_out=timed_out, last_progress=last)
+    returncode, reason = child.returncode, _first_error(output / "progress.jsonl")
+    died = rank_failure(stderr_tail, ranks=run.ranks) if run.ranks > 1 else None
+    if died and died[1] is not None:
+        returncode = -died[1]  # a rank killed by a signal, as a serial child's exit would say it
+    over = limit_exceeded(limits=limits, returncode=returncode, timed_out=timed_out, last_progress=last)
     if over:
         message, hint = over, LIMIT_HINT
     else:
-        message = last.get("error") or f"The simulation process ended unexpectedly (exit code {child.returncode})."
+        fallback = died[0] if died else f"The simulation process ended unexpectedly (exit code {child.returncode})."
+        message = reason or fallback
         hint = (
             "The model went numerically unstable: check the terrain, boundaries and inflows, or use a finer resolution."
             if child.returncode == EXIT_UNSTABLE
@@ -179,26 +186,18 @@ def _failed(run: Run, child: subprocess.Popen, workdir: Path, limits: ChildLimit
     )
 
 
-def _spawn(package: Path, output: Path, stderr_path: Path, limits: ChildLimits) -> subprocess.Popen:
-    threads = max(1, settings.HYDRATA_ANUGA_THREADS)
-    command = [
-        sys.executable,
-        "-m",
-        "hydrata.compute.simulate",
-        "--package",
-        str(package),
-        "--output",
-        str(output),
-        "--threads",
-        str(threads),
-    ]
+def _spawn(package: Path, output: Path, stderr_path: Path, limits: ChildLimits, *, ranks: int) -> subprocess.Popen:
+    """The child, or mpiexec and its ranks. mpiexec forwards a SIGTERM to every rank, and reports a rank that ended
+    badly on its stdout, which goes with the child's stderr (each rank sends its own stdout to run.log)."""
+    threads = threads_per_rank(ranks=ranks)
+    arguments = ["--package", str(package), "--output", str(output), "--threads", str(threads)]
     if settings.HYDRATA_RUN_YIELD_SECONDS > 0:
-        command += ["--yield-seconds", str(settings.HYDRATA_RUN_YIELD_SECONDS)]
+        arguments += ["--yield-seconds", str(settings.HYDRATA_RUN_YIELD_SECONDS)]
     with stderr_path.open("wb") as stderr:
         return subprocess.Popen(
-            command,
+            child_command(ranks=ranks, arguments=arguments),
             env=child_environment(threads=threads),
-            stdout=subprocess.DEVNULL,
+            stdout=stderr if ranks > 1 else subprocess.DEVNULL,
             stderr=stderr,
             preexec_fn=child_setup(limits),
             cwd=output,
@@ -259,6 +258,20 @@ def _new_progress(path: Path, offset: int) -> tuple[int, dict[str, Any] | None]:
 
 def _last_progress(path: Path) -> dict[str, Any]:
     return _new_progress(path, 0)[1] or {}
+
+
+def _first_error(path: Path) -> str:
+    """The first failure a process of the child reported: under MPI the ranks stopped after it may report too."""
+    if not path.exists():
+        return ""
+    for line in path.read_text(errors="replace").splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict) and record.get("error"):
+            return str(record["error"])
+    return ""
 
 
 def _terminate(child: subprocess.Popen) -> None:
