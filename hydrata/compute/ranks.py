@@ -39,6 +39,14 @@ class Ranks:
         """The sum of `value` over every rank, on every rank (collective)."""
         return float(self.comm.allreduce(float(value))) if self.parallel else float(value)
 
+    def smallest(self, value: float) -> float:
+        """The least `value` of any rank, on every rank (collective)."""
+        if not self.parallel:
+            return float(value)
+        from mpi4py import MPI
+
+        return float(self.comm.allreduce(float(value), op=MPI.MIN))
+
     def broadcast(self, value: Any) -> Any:
         """Rank 0's `value` on every rank (collective)."""
         return self.comm.bcast(value, root=ROOT) if self.parallel else value

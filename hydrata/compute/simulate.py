@@ -315,6 +315,9 @@ def build_model(*, package: "Package", output_dir: Path, threads: int, ranks: Ra
     domain.set_boundary(
         forcing.boundary_map(domain, boundary_features=boundary_features, log=log, series=series, start=start)
     )
+    # ANUGA agrees the step across ranks, then caps it with each rank's own largest step: the caps must agree too,
+    # or the ranks drift apart in time and wait forever on each other's messages
+    domain.set_evolve_max_timestep(ranks.smallest(domain.evolve_max_timestep))
     recorder, recorded_series = add_recorders(domain, package, log=log, gauges=gauges, ownership=ownership)
 
     declared = set((package.manifest.get("boundary_tags") or {}).keys())
