@@ -34,7 +34,6 @@ class RunStatus(BaseModel):
     eta_seconds: float | None
     error_message: str
     compute_backend: str | None
-    ranks: int | None = Field(None, description="MPI processes the run computes on.")
 
 
 class ResultLayer(BaseModel):
@@ -236,15 +235,13 @@ async def start_simulation(
     compute_backend: Annotated[
         ComputeBackendChoice, Field(description="Where to compute; local is the platform's workers.")
     ] = ComputeBackend.LOCAL,
-    ranks: Annotated[
-        int, Field(ge=1, description="MPI processes to split the mesh over, up to the platform's maximum.")
-    ] = 1,
 ) -> LaunchedRun:
     """Run a built scenario's ANUGA simulation. It SPENDS MONEY: only after the user reviewed the model and said
     to run it. Refused when paused, over the spend limit or unapproved (APPROVAL_REQUIRED, with the link)."""
     api = PlatformClient.for_context(ctx)
-    start = body(RunStart, compute_backend=compute_backend, ranks=ranks)
-    data = await _post_launch(api, f"/api/v2/anuga/scenarios/{scenario_id}/run/", json=start)
+    data = await _post_launch(
+        api, f"/api/v2/anuga/scenarios/{scenario_id}/run/", json=body(RunStart, compute_backend=compute_backend)
+    )
     return _launched(
         data,
         "started",
