@@ -495,6 +495,9 @@ HYDRATA_BATCH_JOB_DEFINITION = os.environ.get("HYDRATA_BATCH_JOB_DEFINITION", ""
 HYDRATA_BATCH_REGION = os.environ.get("HYDRATA_BATCH_REGION", os.environ.get("AWS_DEFAULT_REGION", "us-east-1"))
 HYDRATA_BATCH_ENDPOINT_URL = os.environ.get("HYDRATA_BATCH_ENDPOINT_URL") or None
 HYDRATA_ANUGA_THREADS = int(os.environ.get("HYDRATA_ANUGA_THREADS", str(os.cpu_count() or 1)))
+# A run may ask for up to this many MPI ranks (mpiexec on the worker); the worker's HYDRATA_ANUGA_THREADS are shared
+# out between them (at least one each).
+HYDRATA_MAX_RANKS = int(os.environ.get("HYDRATA_MAX_RANKS", str(os.cpu_count() or 1)))
 HYDRATA_RUN_YIELD_SECONDS = float(os.environ.get("HYDRATA_RUN_YIELD_SECONDS", "0"))  # 0 = chosen per duration
 # The most saved frames a run keeps as depth rasters for the map's time slider (evenly spaced); 0: none.
 HYDRATA_RUN_DEPTH_FRAMES = int(os.environ.get("HYDRATA_RUN_DEPTH_FRAMES", "48"))

@@ -222,6 +222,7 @@ class Run(models.Model):
     build_finished_at = models.DateTimeField(null=True, blank=True)
     # The simulation
     compute_backend = models.CharField(max_length=10, blank=True)
+    ranks = models.PositiveSmallIntegerField(default=1, help_text="MPI processes the mesh is split over.")
     start_after_build = models.BooleanField(default=False, help_text="A retry: queue the simulation once built.")
     retry_of = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="retries")
     progress_pct = models.FloatField(default=0)

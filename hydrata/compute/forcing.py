@@ -452,6 +452,9 @@ def normal_depth_lines(features: list[dict]) -> tuple[list[shapely.Geometry], li
     return lines, slopes
 
 
+PARALLEL_BOUNDARY_TAGS = frozenset({"ghost", "exterior"})
+
+
 def boundary_map(
     domain: Any,
     *,
@@ -463,13 +466,14 @@ def boundary_map(
     """Each boundary tag of the mesh with its ANUGA boundary: Reflective (a wall), Transmissive (the water just
     outside equals the water just inside), Dirichlet (a stage, constant or a time series, with zero momentum; see
     `dirichlet_stage`) or NormalDepth (outflow on Manning's rating curve; see compute/normal_depth.py).
-    Tags are matched case-insensitively; any other tag is refused."""
+    Tags are matched case-insensitively; any other tag is refused, except the ones anuga.distribute adds to a rank's
+    part of the mesh (its parallel domain binds those itself)."""
     from hydrata.compute.normal_depth import normal_depth_boundary
 
     anuga = import_anuga()
     by_name = {name.casefold(): name for name in BOUNDARY_TYPES}
     mapping: dict[str, Any] = {}
-    for tag in domain.get_boundary_tags():
+    for tag in [tag for tag in domain.get_boundary_tags() if tag not in PARALLEL_BOUNDARY_TAGS]:
         kind = by_name.get(str(tag).strip().casefold())
         if kind == BoundaryType.REFLECTIVE:
             mapping[tag] = anuga.Reflective_boundary(domain)

@@ -54,6 +54,9 @@ class TimeSteps:
     _rate: np.ndarray = field(init=False, repr=False)
     _timesteps: np.ndarray = field(init=False, repr=False)
     _limiting: np.ndarray = field(init=False, repr=False)
+    _times: np.ndarray = field(init=False, repr=False)
+    _courants: np.ndarray = field(init=False, repr=False)
+    _highest: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         radii = np.asarray(self.radii, dtype=float)
@@ -62,13 +65,18 @@ class TimeSteps:
         self._rate = np.empty(len(radii))
         self._timesteps = np.empty(INITIAL_CAPACITY)
         self._limiting = np.empty(INITIAL_CAPACITY, dtype=np.int64)
+        self._times, self._courants = np.empty(INITIAL_CAPACITY), np.empty(INITIAL_CAPACITY)
+        self._highest = np.empty(INITIAL_CAPACITY, dtype=np.int64)
 
     def update(self, *, time: float, timestep: float, max_speed: np.ndarray) -> None:
         """One internal step of `timestep` seconds ending at `time`; `max_speed` per triangle (m/s)."""
         rate = self._rate
         np.multiply(max_speed, self._inverse_radii, out=rate)  # 1 / the triangle's own CFL step
         triangle = int(np.argmax(rate))
-        courant = timestep * float(rate[triangle])
+        self.record(time=time, timestep=timestep, courant=timestep * float(rate[triangle]), triangle=triangle)
+
+    def record(self, *, time: float, timestep: float, courant: float, triangle: int) -> None:
+        """One step whose highest Courant number, `courant`, is that of `triangle`."""
         if courant > self.peak_courant:
             self.peak_courant, self.peak_courant_triangle, self.peak_courant_time = courant, triangle, time
         if courant > 0 and courant >= self.cfl * (1 - LIMITED_STEP_TOLERANCE):
@@ -81,10 +89,17 @@ class TimeSteps:
             self.recording_time_limited += 1
             limiting = RECORDING_TIME
         if self.steps == len(self._timesteps):
-            self._timesteps = np.resize(self._timesteps, 2 * self.steps)
-            self._limiting = np.resize(self._limiting, 2 * self.steps)
+            for name in ("_timesteps", "_limiting", "_times", "_courants", "_highest"):
+                setattr(self, name, np.resize(getattr(self, name), 2 * self.steps))
         self._timesteps[self.steps], self._limiting[self.steps] = timestep, limiting
+        self._times[self.steps], self._courants[self.steps], self._highest[self.steps] = time, courant, triangle
         self.steps += 1
+
+    @property
+    def steps_seen(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Per step: its end time, its length, its highest Courant number and the triangle that had it."""
+        n = self.steps
+        return self._times[:n], self._timesteps[:n], self._courants[:n], self._highest[:n]
 
     @property
     def timesteps(self) -> np.ndarray:

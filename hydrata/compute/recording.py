@@ -73,7 +73,8 @@ class RecordingOperator(AnugaOperator):
         self.flow_lines.update(domain, timestep)
 
     def parallel_safe(self) -> bool:
-        return False
+        """Every rank records its own triangles; the boundary flux integral is summed over the ranks each step."""
+        return True
 
     def statistics(self) -> str:
         return "hydrata run recorder"
@@ -246,7 +247,10 @@ class SeriesRecorder:
 
     A flow line's discharge at a recording is the volume of water that crossed it since the previous recording
     (integrated step by step from the solver's edge fluxes, `volumes`), divided by the time between them: the mean
-    over the interval, positive left to right. The first recording's is 0."""
+    over the interval, positive left to right. The first recording's is 0.
+
+    On a rank of a parallel run, a gauge whose triangle another rank owns has `triangle` -1 and records nothing
+    here, and the crossed volumes are this rank's share; `merged_series` joins the ranks' recordings."""
 
     gauges: list[Gauge]
     flow_lines: list[FlowLine]
@@ -254,21 +258,23 @@ class SeriesRecorder:
     film_m: float
     times: list[float] = field(default_factory=list)
     gauge_values: list[dict[str, list[float]]] = field(init=False)
-    discharges: list[list[float]] = field(init=False)
+    crossed: list[list[float]] = field(init=False)  # per flow line, the volume crossed since the last recording
     volumes_seen: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
-        self.gauge_values = [{key: [] for key in ("stage", "depth", "speed", "xvel", "yvel")} for _ in self.gauges]
-        self.discharges = [[] for _ in self.flow_lines]
+        self.gauge_values = [{key: [] for key in GAUGE_KEYS} for _ in self.gauges]
+        self.crossed = [[] for _ in self.flow_lines]
         self.volumes_seen = self.volumes.volumes.copy()
 
     def record(self, domain: Any, time: float) -> None:
         quantities = domain.quantities
         stage, elevation = quantities["stage"].centroid_values, quantities["elevation"].centroid_values
         xmom, ymom = quantities["xmomentum"].centroid_values, quantities["ymomentum"].centroid_values
-        self.record_discharges(time)
+        self.record_crossings()
         self.times.append(round(time, 6))
         for gauge, values in zip(self.gauges, self.gauge_values, strict=True):
+            if gauge.triangle < 0:
+                continue
             depth = max(float(stage[gauge.triangle] - elevation[gauge.triangle]), 0.0)
             u, v = (
                 (float(xmom[gauge.triangle]) / depth, float(ymom[gauge.triangle]) / depth)
@@ -284,11 +290,22 @@ class SeriesRecorder:
             ):
                 values[key].append(round(value, 6))
 
-    def record_discharges(self, time: float) -> None:
-        interval = time - self.times[-1] if self.times else 0.0
+    def record_crossings(self) -> None:
         crossed, self.volumes_seen = self.volumes.volumes - self.volumes_seen, self.volumes.volumes.copy()
-        for series, volume in zip(self.discharges, crossed.tolist(), strict=True):
-            series.append(round(volume / interval, 6) if interval > 0 else 0.0)
+        for series, volume in zip(self.crossed, crossed.tolist(), strict=True):
+            series.append(volume)
+
+    @property
+    def discharges(self) -> list[list[float]]:
+        """Each flow line's mean discharge over each interval between recordings (0 at the first)."""
+        intervals = np.diff(self.times, prepend=self.times[0]) if self.times else np.zeros(0)
+        return [
+            [
+                round(volume / interval, 6) if interval > 0 else 0.0
+                for volume, interval in zip(series, intervals.tolist(), strict=True)
+            ]
+            for series in self.crossed
+        ]
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -302,3 +319,18 @@ class SeriesRecorder:
                 for line, series in zip(self.flow_lines, self.discharges, strict=True)
             ],
         }
+
+
+GAUGE_KEYS = ("stage", "depth", "speed", "xvel", "yvel")
+
+
+def merged_series(parts: list[SeriesRecorder]) -> SeriesRecorder:
+    """The ranks' recordings as one (rank 0's recorder, filled in): each gauge's values from the rank that owns its
+    triangle, each flow line's crossed volumes summed over the ranks (each counts only the edges it owns)."""
+    whole = parts[0]
+    for index in range(len(whole.gauges)):
+        owner = next((part for part in parts if part.gauges[index].triangle >= 0), whole)
+        whole.gauge_values[index] = owner.gauge_values[index]
+    shape = (len(whole.crossed), len(whole.times))
+    whole.crossed = np.sum([np.asarray(part.crossed, dtype=float).reshape(shape) for part in parts], axis=0).tolist()
+    return whole

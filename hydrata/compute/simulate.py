@@ -2,6 +2,7 @@
 exit code. It knows nothing of Django or the database.
 
     python -m hydrata.compute.simulate --package DIR --output DIR [--threads N] [--yield-seconds S]
+    mpiexec -n RANKS python -m hydrata.compute.simulate ...   (the same, the mesh distributed over RANKS processes)
 
 Writes into the output directory:
   progress.jsonl   one JSON object per line, flushed as written: a line per phase change and per yield step
@@ -12,6 +13,10 @@ Writes into the output directory:
   max_depth.tif, max_speed.tif, max_stage.tif, max_hazard.tif, time_of_inundation.tif,
   duration_of_inundation.tif (COGs on the DEM's grid), run.sww, statistics.json, time_series.json (gauges and
   flow lines at every yield), preview.png, result.json
+
+Under mpiexec, rank 0 builds the domain and `anuga.distribute` (METIS) splits it; every rank evolves its part and
+records only the triangles it owns, and rank 0 gathers the recordings and alone writes progress and results (the
+same files as a serial run). A rank that fails reports why in progress.jsonl and aborts the others.
 
 Exit codes: 0 complete; 1 failed (bad package, ANUGA error: the last progress line says why); 2 bad command line;
 3 numerically unstable; 143 stopped by SIGTERM (130 by SIGINT). Killed by SIGXFSZ (or SIGXCPU) when the parent's
@@ -36,15 +41,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from hydrata.compute.ranks import Ownership, Ranks, current_ranks, gather_owned
 from hydrata_contract.compute import EXIT_UNSTABLE
 from hydrata_contract.layers import DEPTH_FRAME_GLOB, DEPTH_FRAMES_INDEX, ResultLayer
 from hydrata_contract.states import RunPhase
 
 if TYPE_CHECKING:  # the heavy imports wait until the first progress line is out
-    from hydrata.compute.health import Recordings
+    from hydrata.compute.health import Recordings, TimeSteps
     from hydrata.compute.package import Grid, Package
     from hydrata.compute.peaks import TrianglePeaks
-    from hydrata.compute.recording import RecordingOperator, SeriesRecorder
+    from hydrata.compute.recording import Gauge, RecordingOperator, SeriesRecorder
     from hydrata.compute.results import MeshMaxima, Staging
     from hydrata.compute.run_statistics import VolumeAccount
 
@@ -86,6 +92,7 @@ class Progress:
 
     path: Path
     duration: float
+    writes_lines: bool = True  # False on the other ranks of a parallel run: rank 0 reports progress
     started: float = field(default_factory=time.monotonic)
     phase: str = RunPhase.PREPARING_INPUTS
     sim_time: float = 0.0
@@ -112,6 +119,8 @@ class Progress:
         progress_pct: float | None = None,
     ) -> None:
         self.phase, self.sim_time = phase, sim_time
+        if not self.writes_lines:
+            return
         if progress_pct is None:
             progress_pct = min(100.0, 100.0 * sim_time / self.duration) if self.duration > 0 else 0.0
         self._append(
@@ -207,6 +216,9 @@ class Model:
     inflows: list[Any]  # ANUGA's Inlet_operators
     has_dirichlet: bool
     sww_path: Path
+    ranks: Ranks
+    ownership: Ownership
+    whole: "WholeMesh | None"  # rank 0's
     initial_volume: float = 0.0
 
     @property
@@ -224,15 +236,30 @@ def inundation_threshold(package: "Package") -> float:
     return threshold
 
 
-def build_model(*, package: "Package", output_dir: Path, threads: int) -> Model:
-    """The ANUGA domain of the package, with elevation, friction, forcing, boundaries, the recorder of peaks,
-    hazard and inundation, and the gauges and flow lines."""
+@dataclass(frozen=True)
+class WholeMesh:
+    """The whole mesh, kept by rank 0 when the domain is distributed: results are written over it."""
+
+    nodes: np.ndarray
+    triangles: np.ndarray
+    centroids: np.ndarray
+    radii: np.ndarray
+
+    @classmethod
+    def of(cls, domain: Any) -> "WholeMesh":
+        return cls(
+            nodes=np.asarray(domain.get_nodes(absolute=True), dtype=float),
+            triangles=np.asarray(domain.get_triangles(), dtype=np.int64),
+            centroids=np.asarray(domain.get_centroid_coordinates(absolute=True), dtype=float),
+            radii=np.asarray(domain.radii, dtype=float),
+        )
+
+
+def whole_domain(*, package: "Package", anuga: Any) -> Any:
+    """The whole mesh as an ANUGA domain with its elevation, friction and dry start (rank 0's work)."""
     from hydrata.compute import forcing
-    from hydrata.compute.health import Recordings
     from hydrata.compute.package import sample_dem
 
-    anuga = forcing.import_anuga()
-    anuga.set_omp_num_threads(threads, verbose=False)
     domain = anuga.Domain(str(package.mesh_path))  # the .msh keeps its boundary tags; anuga reads them back
     log(
         f"Mesh {package.mesh_path.name}: {domain.number_of_triangles} triangles, boundary tags "
@@ -245,27 +272,65 @@ def build_model(*, package: "Package", output_dir: Path, threads: int) -> Model:
     domain.set_quantity("friction", forcing.friction_values(xy, friction_features), location="centroids")
     log(f"Friction: {len(friction_features)} polygons, default Manning's n {forcing.DEFAULT_MANNINGS}.")
     domain.set_quantity("stage", expression="elevation", location="centroids")  # dry start
+    return domain
 
+
+def distributed(domain: Any, *, ranks: Ranks, anuga: Any) -> tuple[Any, Ownership]:
+    """This rank's part of the domain (METIS, through anuga.distribute) and which of its triangles it owns."""
+    if not ranks.parallel:
+        return domain, Ownership.serial(domain.number_of_triangles)
+    part = anuga.distribute(domain)
+    owned = np.asarray(part.tri_full_flag) == 1
+    log(f"Distributed over {ranks.size} ranks: rank 0 owns {int(owned.sum())} of {part.number_of_global_triangles}.")
+    return part, Ownership(
+        owned=owned,
+        global_index=np.asarray(part.tri_l2g, dtype=np.int64),
+        global_count=int(part.number_of_global_triangles),
+    )
+
+
+def build_model(*, package: "Package", output_dir: Path, threads: int, ranks: Ranks | None = None) -> Model:
+    """The ANUGA domain of the package (this rank's part of it under MPI), with elevation, friction, forcing,
+    boundaries, the recorder of peaks, hazard and inundation, and the gauges and flow lines."""
+    from hydrata.compute import forcing
+    from hydrata.compute.health import Recordings
+    from hydrata.compute.recording import locate_gauges
+
+    ranks = ranks or Ranks()
+    anuga = forcing.import_anuga()
+    anuga.set_omp_num_threads(threads, verbose=False)
+    whole = whole_domain(package=package, anuga=anuga) if ranks.is_root else None
+    gauges = ranks.broadcast(locate_gauges(whole, package.features("gauge")) if whole is not None else None)
+    mesh = WholeMesh.of(whole) if whole is not None else None
+    domain, ownership = distributed(whole, ranks=ranks, anuga=anuga)
+    del whole  # rank 0 keeps only the whole mesh's arrays
+
+    xy = domain.get_centroid_coordinates(absolute=True)
     series = package.time_series()
     start = package.model_start()
     rainfall = forcing.add_rainfall(domain, package.features("rainfall"), xy=xy, series=series, start=start, log=log)
     inflows = forcing.add_inflows(domain, package.features("inflow"), series=series, start=start, log=log)
+    inflows = [inflow for inflow in inflows if inflow is not None]  # None on a rank the inlet does not touch
     bound_inlet_timestep(domain, inflows)
     boundary_features = package.features("boundary")
     domain.set_boundary(
         forcing.boundary_map(domain, boundary_features=boundary_features, log=log, series=series, start=start)
     )
-    recorder, recorded_series = add_recorders(domain, package, log=log)
+    # ANUGA agrees the step across ranks, then caps it with each rank's own largest step: the caps must agree too,
+    # or the ranks drift apart in time and wait forever on each other's messages
+    domain.set_evolve_max_timestep(ranks.smallest(domain.evolve_max_timestep))
+    recorder, recorded_series = add_recorders(domain, package, log=log, gauges=gauges, ownership=ownership)
 
     declared = set((package.manifest.get("boundary_tags") or {}).keys())
-    if declared and declared != set(domain.get_boundary_tags()):
+    tags = set(domain.get_boundary_tags()) - forcing.PARALLEL_BOUNDARY_TAGS
+    if declared and declared != tags and not ranks.parallel:  # a rank's part carries only some of the tags
         log(
             f"Warning: scenario.json lists boundary tags {sorted(declared)} but the mesh carries "
-            f"{sorted(domain.get_boundary_tags())}; the mesh's tags are used."
+            f"{sorted(tags)}; the mesh's tags are used."
         )
     domain.set_datadir(str(output_dir))
     domain.set_name(PARTIAL_SWW_NAME)
-    has_dirichlet = any(str(tag).casefold() == "dirichlet" for tag in domain.get_boundary_tags())
+    has_dirichlet = ranks.total(any(str(tag).casefold() == "dirichlet" for tag in tags)) > 0
     return Model(
         domain=domain,
         recorder=recorder,
@@ -275,6 +340,9 @@ def build_model(*, package: "Package", output_dir: Path, threads: int) -> Model:
         inflows=inflows,
         has_dirichlet=has_dirichlet,
         sww_path=output_dir / f"{PARTIAL_SWW_NAME}.sww",
+        ranks=ranks,
+        ownership=ownership,
+        whole=mesh,
         initial_volume=float(domain.get_water_volume()),
     )
 
@@ -293,9 +361,16 @@ def bound_inlet_timestep(domain: Any, inflows: list[Any]) -> None:
 
 
 def add_recorders(
-    domain: Any, package: "Package", *, log: Callable[[str], None]
+    domain: Any,
+    package: "Package",
+    *,
+    log: Callable[[str], None],
+    gauges: list["Gauge"] | None = None,
+    ownership: Ownership | None = None,
 ) -> tuple["RecordingOperator", "SeriesRecorder"]:
     """The per-step recorder (registered after every forcing operator) and the gauges and flow lines."""
+    import dataclasses
+
     from hydrata.compute.health import TimeSteps
     from hydrata.compute.peaks import TrianglePeaks
     from hydrata.compute.recording import (
@@ -306,6 +381,7 @@ def add_recorders(
         locate_gauges,
     )
 
+    ownership = ownership or Ownership.serial(domain.number_of_triangles)
     threshold = inundation_threshold(package)
     flow_lines = cross_sections(domain, package.features("flow_line"))
     volumes = FlowLineVolumes(domain, flow_lines)
@@ -315,13 +391,16 @@ def add_recorders(
             count=domain.number_of_triangles, film_m=SPEED_MINIMUM_DEPTH_M, inundation_threshold_m=threshold
         ),
         timesteps=TimeSteps(
-            radii=np.asarray(domain.radii, dtype=float),
+            radii=np.where(ownership.owned, np.asarray(domain.radii, dtype=float), 0.0),  # ghosts never limit
             cfl=float(domain.CFL),
             max_timestep=float(domain.evolve_max_timestep),
         ),
         flow_lines=volumes,
     )
-    gauges = locate_gauges(domain, package.features("gauge"))
+    if gauges is None:
+        gauges = locate_gauges(domain, package.features("gauge"))
+    else:  # located on the whole mesh; read by the rank that owns the triangle
+        gauges = [dataclasses.replace(gauge, triangle=ownership.local_of(gauge.triangle)) for gauge in gauges]
     log(f"Inundation threshold {threshold:g} m; {len(gauges)} gauges, {len(flow_lines)} flow lines.")
     for line in flow_lines:
         if not len(line.slots):
@@ -373,7 +452,8 @@ def evolve(model: Model, *, duration: float, yield_seconds: float, progress: Pro
                 volume_m3=volume,
                 inflow_volume_m3=forcing_volume,
             )
-            print(domain.timestepping_statistics(), flush=True)  # ANUGA's own summary of the yield, to run.log
+            if model.ranks.is_root:
+                print(domain.timestepping_statistics(), flush=True)  # ANUGA's own summary of the yield, to run.log
             reason = guard.check(
                 volume=volume,
                 timestep=timestep,
@@ -407,49 +487,109 @@ def record_health(model: Model, sim_time: float) -> None:
 
 
 def model_health(model: Model, account: "VolumeAccount") -> dict[str, Any]:
+    """The health report over the whole mesh, on rank 0 (collective; empty on the other ranks)."""
     from hydrata.compute.health import health_report
 
-    domain = model.domain
+    steps, recordings = whole_steps(model), whole_recordings(model)
+    if model.whole is None or steps is None or recordings is None:
+        return {}
     return health_report(
-        steps=model.recorder.timesteps,
-        recordings=model.health,
-        centroids=np.asarray(domain.get_centroid_coordinates(absolute=True), dtype=float),
+        steps=steps,
+        recordings=recordings,
+        centroids=model.whole.centroids,
         final_error_m3=account.error,
         final_came_in_m3=account.came_in,
     )
 
 
-def mesh_maxima(model: Model) -> "MeshMaxima":
+def whole_steps(model: Model) -> "TimeSteps | None":
+    """The time steps with, for each, the highest Courant number of any rank, its triangle numbered in the whole
+    mesh; None off rank 0 (collective). Every rank took the same steps: ANUGA's step is global."""
+    from hydrata.compute.health import TimeSteps
+
+    local = model.recorder.timesteps
+    if not model.ranks.parallel:
+        return local
+    times, timesteps, courants, triangles = local.steps_seen
+    pieces = model.ranks.gather((courants, model.ownership.global_index[triangles]))
+    if model.whole is None:
+        return None
+    merged = TimeSteps(radii=model.whole.radii, cfl=local.cfl, max_timestep=local.max_timestep)
+    all_courants = np.array([piece[0] for piece in pieces])
+    all_triangles = np.array([piece[1] for piece in pieces])
+    highest = np.argmax(all_courants, axis=0)
+    for step, (end, timestep) in enumerate(zip(times.tolist(), timesteps.tolist(), strict=True)):
+        rank = highest[step]
+        merged.record(
+            time=end,
+            timestep=timestep,
+            courant=float(all_courants[rank, step]),
+            triangle=int(all_triangles[rank, step]),
+        )
+    return merged
+
+
+def whole_recordings(model: Model) -> "Recordings | None":
+    """The spike recordings over the whole mesh, on rank 0 (collective)."""
+    from hydrata.compute.health import Recordings
+
+    local = model.health
+    if not model.ranks.parallel:
+        return local
+    names = ("largest_speed_jump", "largest_depth_jump", "time_of_speed_jump", "time_of_depth_jump")
+    arrays = gather_owned(model.ranks, model.ownership, {name: getattr(local, name) for name in names})
+    if not arrays:
+        return None
+    whole = Recordings(count=model.ownership.global_count, film_m=local.film_m)
+    whole.times, whole.error_m3, whole.came_in_m3 = local.times, local.error_m3, local.came_in_m3
+    for name, values in arrays.items():
+        setattr(whole, name, values)
+    return whole
+
+
+def mesh_maxima(model: Model) -> "MeshMaxima | None":
+    """The per-triangle results over the whole mesh, each triangle's from the rank that owns it; None off rank 0
+    (collective)."""
+    import dataclasses
+
     from hydrata.compute.results import MeshMaxima
 
-    domain, peaks = model.domain, model.peaks
-    return MeshMaxima(
-        nodes=np.asarray(domain.get_nodes(absolute=True), dtype=float),
-        triangles=np.asarray(domain.get_triangles(), dtype=np.int64),
-        max_depth=peaks.max_depth,
-        max_speed=peaks.max_speed,
-        max_stage=peaks.max_stage,
-        time_of_max_depth=peaks.time_of_max_depth,
-        time_of_max_speed=peaks.time_of_max_speed,
-        time_of_max_stage=peaks.time_of_max_stage,
-        max_hazard=peaks.max_hazard,
-        time_of_inundation=peaks.time_of_inundation,
-        duration_of_inundation=peaks.duration_of_inundation,
-    )
+    mesh = ("nodes", "triangles")
+    per_triangle = [member.name for member in dataclasses.fields(MeshMaxima) if member.name not in mesh]
+    peaks = model.peaks
+    arrays = gather_owned(model.ranks, model.ownership, {name: getattr(peaks, name) for name in per_triangle})
+    if model.whole is None:
+        return None
+    return MeshMaxima(nodes=model.whole.nodes, triangles=model.whole.triangles, **arrays)
+
+
+def whole_series(model: Model) -> dict[str, Any] | None:
+    """The gauges and flow lines of every rank as one, on rank 0 (collective)."""
+    from hydrata.compute.recording import merged_series
+
+    parts = model.ranks.gather(model.series)
+    return merged_series(parts).as_json() if model.ranks.is_root else None
 
 
 def volume_account(model: Model) -> "VolumeAccount":
+    """The water that came, went and stayed, over the whole mesh (collective: each rank's operators count the
+    triangles it owns)."""
     from hydrata.compute.run_statistics import VolumeAccount
 
-    boundary = model.recorder.boundary
+    boundary, ranks = model.recorder.boundary, model.ranks
     return VolumeAccount(
         initial=model.initial_volume,
         final=float(model.domain.get_water_volume()),
-        rainfall=sum(float(operator.cumulative_influx) for operator in model.rainfall),
-        inflow=sum(float(operator.total_applied_volume) for operator in model.inflows),
+        rainfall=ranks.total(sum(float(operator.cumulative_influx) for operator in model.rainfall)),
+        inflow=ranks.total(sum(inlet_volume(operator, ranks) for operator in model.inflows)),
         boundary_in=boundary.inflow_m3,
         boundary_out=boundary.outflow_m3,
     )
+
+
+def inlet_volume(operator: Any, ranks: Ranks) -> float:
+    """An inflow's applied volume, counted once: a parallel inlet's ranks all hold its total, its master counts it."""
+    return float(operator.total_applied_volume) if getattr(operator, "master_proc", ranks.rank) == ranks.rank else 0.0
 
 
 # --- the run ---------------------------------------------------------------------------------------------------
@@ -481,8 +621,21 @@ def clear_previous_run(output_dir: Path) -> None:
         path.unlink()
 
 
-def run(args: argparse.Namespace, progress: Progress, state: RunState) -> dict[str, Any]:
+def stage_sww(model: Model, staging: "Staging") -> None:
+    """The .sww as a staged result, and ANUGA's working files (its writer locks, each rank's own .sww under MPI)
+    as scratch."""
+    staging.adopt(SWW_NAME, model.sww_path)
+    stem, size = model.sww_path.name.removesuffix(".sww"), model.ranks.size
+    names = [model.sww_path.name] if size == 1 else [f"{stem}_P{size}_{rank}.sww" for rank in range(size)]
+    for name in names:
+        staging.scratch(model.sww_path.with_name(name + ".lock"))
+        if size > 1:
+            staging.scratch(model.sww_path.with_name(name))
+
+
+def run(args: argparse.Namespace, progress: Progress, state: RunState, ranks: Ranks | None = None) -> dict[str, Any]:
     """Prepare, mesh, compute and post-process; returns the statistics. Raises on failure, leaving no result."""
+    ranks = ranks or Ranks()
     progress.line(RunPhase.PREPARING_INPUTS)
     from hydrata.compute.package import dem_grid, load_package
     from hydrata.compute.results import Staging
@@ -494,16 +647,18 @@ def run(args: argparse.Namespace, progress: Progress, state: RunState) -> dict[s
         progress.duration = package.duration
         yield_seconds = args.yield_seconds or default_yield_seconds(package.duration)
         log(
-            f"Package {args.package} ({package.manifest.get('name')!r}): duration {package.duration:g} s, yield "
+            f"Package {args.package} ({package.manifest.get('name')!r}): {ranks.size} rank(s), duration "
+            f"{package.duration:g} s, yield "
             f"every {yield_seconds:g} s, CRS {package.crs}, DEM {grid.width} x {grid.height}."
         )
 
         progress.line(RunPhase.MESHING)
-        model = build_model(package=package, output_dir=args.output, threads=args.threads)
-        staging.adopt(SWW_NAME, model.sww_path)
-        staging.scratch(model.sww_path.with_name(model.sww_path.name + ".lock"))  # ANUGA's writer lock
+        model = build_model(package=package, output_dir=args.output, threads=args.threads, ranks=ranks)
+        stage_sww(model, staging)
 
         sim_time = evolve(model, duration=package.duration, yield_seconds=yield_seconds, progress=progress)
+        if ranks.parallel:
+            model.domain.sww_merge(delete_old=True)  # rank 0 joins the ranks' .sww files into one (collective)
         return post_process(
             model,
             grid=grid,
@@ -514,7 +669,7 @@ def run(args: argparse.Namespace, progress: Progress, state: RunState) -> dict[s
             depth_frames=args.depth_frames,
         )
     finally:
-        if not state.committed:
+        if not state.committed and ranks.is_root:
             staging.discard()
 
 
@@ -528,7 +683,8 @@ def post_process(
     sim_time: float,
     depth_frames: int = DEFAULT_DEPTH_FRAMES,
 ) -> dict[str, Any]:
-    """Write the results under temporary names, then rename them into place with termination signals held off."""
+    """Gather the ranks' recordings on rank 0 (collective), which writes the results under temporary names, then
+    renames them into place with termination signals held off. The other ranks return empty statistics."""
     from hydrata.compute.depth_frames import write_depth_frames
     from hydrata.compute.results import write_results
 
@@ -538,14 +694,17 @@ def post_process(
     totals = {"volume_m3": volume, "inflow_volume_m3": volume_in}
     progress.line(RunPhase.POST_PROCESSING, sim_time=sim_time, progress_pct=100.0, eta_seconds=0.0, **totals)
     account = volume_account(model)
+    maxima, health, series = mesh_maxima(model), model_health(model, account), whole_series(model)
+    if maxima is None or series is None:
+        return {}
     statistics = write_results(
         staging=staging,
-        maxima=mesh_maxima(model),
+        maxima=maxima,
         grid=grid,
         account=account,
-        health=model_health(model, account),
+        health=health,
         timing={"sim_seconds": sim_time, "wall_seconds": progress.wall_seconds()},
-        series=model.series.as_json(),
+        series=series,
         extra_files={"sww": SWW_NAME, "log": "run.log", "progress": "progress.jsonl"},
         inundation_threshold_m=model.peaks.inundation_threshold_m,
     )
@@ -631,38 +790,52 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     # OpenMP reads this when the runtime starts, so it must be set before anuga's extensions load
     os.environ["OMP_NUM_THREADS"] = str(args.threads)
+    ranks = current_ranks()
     args.output.mkdir(parents=True, exist_ok=True)
-    clear_previous_run(args.output)
-    progress = Progress(path=args.output / "progress.jsonl", duration=_manifest_duration(args.package))
+    if ranks.is_root:
+        clear_previous_run(args.output)
+    ranks.broadcast(None)  # no rank writes into the output before rank 0 has cleared it
+    progress = Progress(
+        path=args.output / "progress.jsonl", duration=_manifest_duration(args.package), writes_lines=ranks.is_root
+    )
+    exit_code = EXIT_OK
     try:
-        capture_stdout(args.output / "run.log")
+        # run.log is rank 0's: the other ranks' ANUGA prints would repeat it; their failures go to progress.jsonl
+        capture_stdout(args.output / "run.log" if ranks.is_root else Path(os.devnull))
         log(f"Simulation started: package {args.package}, output {args.output}, threads {args.threads}.")
-        run(args, progress, state)
-        return EXIT_OK
+        run(args, progress, state, ranks)
     except Terminated as stop:
         log(f"Stopped by {stop}.")
-        progress.error(f"The simulation was stopped by {stop} before it finished; no results were kept.")
+        if not ranks.parallel:  # under MPI a rank's death also SIGTERMs the others: this line would hide its cause
+            progress.error(f"The simulation was stopped by {stop} before it finished; no results were kept.")
         return 128 + stop.signum
     except Unstable as unstable:
         state.stopping = True  # report first; a signal now changes nothing
         log(str(unstable))
         progress.error(str(unstable))
-        return EXIT_UNSTABLE
+        exit_code = EXIT_UNSTABLE
     except Exception as error:
         state.stopping = True
-        progress.error(failure_message(error))
+        progress.error(failure_message(error, ranks=ranks))
         trace = traceback.format_exc()
         print(trace, file=sys.stderr, flush=True)
-        log(f"{failure_message(error)}\n{trace}")
-        return EXIT_FAILED
+        log(f"{failure_message(error, ranks=ranks)}\n{trace}")
+        exit_code = EXIT_FAILED
+    if exit_code != EXIT_OK:
+        ranks.abort(exit_code)  # the other ranks may be waiting in a collective this one will never reach
+    return exit_code
 
 
-def failure_message(error: Exception) -> str:
-    """One line for the progress file: a package problem says what to fix; anything else names the exception."""
+def failure_message(error: Exception, *, ranks: Ranks | None = None) -> str:
+    """One line for the progress file: a package problem says what to fix; anything else names the exception (and,
+    under MPI, the rank it happened on)."""
     from hydrata.compute.package import PackageError
 
     detail = " ".join(str(error).split()) or type(error).__name__
-    return detail if isinstance(error, PackageError) else f"The simulation failed: {type(error).__name__}: {detail}"
+    if isinstance(error, PackageError):
+        return detail
+    where = f" on rank {ranks.rank} of {ranks.size}" if ranks and ranks.parallel else ""
+    return f"The simulation failed{where}: {type(error).__name__}: {detail}"
 
 
 if __name__ == "__main__":

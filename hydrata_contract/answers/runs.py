@@ -22,6 +22,7 @@ class RunState(Withheld):
     error_message: str
     user_message: str
     compute_backend: ComputeBackend | None
+    ranks: int | None = Field(description="MPI processes the run computes on.")
     sim_time: float | None
     duration: int
     cancel_requested: bool | None

@@ -13,9 +13,15 @@ SeriesName = Annotated[str, Field(min_length=1, max_length=200)]
 
 
 class RunStart(Body):
-    refusal_codes = {"compute_backend": ErrorCode.UNKNOWN_COMPUTE_BACKEND}
+    refusal_codes = {"compute_backend": ErrorCode.UNKNOWN_COMPUTE_BACKEND, "ranks": ErrorCode.INVALID_RANKS}
 
     compute_backend: ComputeBackend = Field(ComputeBackend.LOCAL, description="Where the simulation computes.")
+    ranks: int = Field(
+        1,
+        ge=1,
+        description="MPI processes the mesh is split over (at most the platform's maximum); the price grows with "
+        "the extra communication.",
+    )
 
 
 class PointXY(Body):

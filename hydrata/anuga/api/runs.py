@@ -78,6 +78,7 @@ def run_status(run: Run) -> dict[str, Any]:
         "error_message": run.error_message,
         "user_message": run.user_message,
         "compute_backend": run.compute_backend or None,
+        "ranks": run.ranks,
         "sim_time": run.sim_time,
         "duration": run.duration,
         "cancel_requested": run.cancel_requested,
@@ -137,8 +138,14 @@ class ScenarioRunView(APIView):
     def post(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
         scenario = scenario_get_visible(user=request.user, scenario_id=scenario_id)
         project_get_writable(user=request.user, project_id=scenario.project_id)
-        backend = parsed(RunStart, request).compute_backend
-        run = run_start(scenario=scenario, user=request.user, grant=grant_of(request), compute_backend=backend)
+        start = parsed(RunStart, request)
+        run = run_start(
+            scenario=scenario,
+            user=request.user,
+            grant=grant_of(request),
+            compute_backend=start.compute_backend,
+            ranks=start.ranks,
+        )
         detail = run_detail(run, signed_links=signed_links_for(request))
         return Response(answer(answers.RunDetail, detail), status=status.HTTP_202_ACCEPTED)
 

@@ -58,7 +58,8 @@ def worker_silent_seconds(*, run: Run, now: datetime | None = None) -> int | Non
 
 
 def run_vcpu_hours(*, run: Run) -> float:
-    """The run's estimated CPU time: its mesh (built, else estimated) stepping at the finest resolution's step."""
+    """The run's estimated CPU time: its mesh (built, else estimated) stepping at the finest resolution's step, on
+    its ranks."""
     triangles = run.mesh_triangle_count or run.mesh_triangle_count_estimate or 0
     finest = scenario_finest_resolution(scenario=run.scenario, resolution=run.resolution)
-    return vcpu_hours_estimate(triangles=triangles, duration=run.duration, finest_resolution=finest)
+    return vcpu_hours_estimate(triangles=triangles, duration=run.duration, finest_resolution=finest, ranks=run.ranks)

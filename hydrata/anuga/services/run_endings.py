@@ -90,13 +90,21 @@ def run_cancelled(run: Run, last_progress: dict[str, Any]) -> Run:
 
 
 def run_failed(
-    run: Run, *, returncode: int | None, timed_out: bool, last: dict[str, Any], limits: ChildLimits, log: str
+    run: Run,
+    *,
+    returncode: int | None,
+    timed_out: bool,
+    last: dict[str, Any],
+    limits: ChildLimits,
+    log: str,
+    reason: str = "",
 ) -> Run:
+    """`reason`: what the simulation said went wrong first (under MPI the ranks stopped after it may say more)."""
     over = limit_exceeded(limits=limits, returncode=returncode, timed_out=timed_out, last_progress=last)
     if over:
         message, hint = over, LIMIT_HINT
     else:
-        message = last.get("error") or f"The simulation process ended unexpectedly (exit code {returncode})."
+        message = reason or last.get("error") or f"The simulation process ended unexpectedly (exit code {returncode})."
         hint = (
             "The model went numerically unstable: check the terrain, boundaries and inflows, or use a finer resolution."
             if returncode == EXIT_UNSTABLE

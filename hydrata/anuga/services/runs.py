@@ -20,7 +20,7 @@ from hydrata.anuga.services.build import scenario_build_request
 from hydrata.anuga.services.charges import refund_sentence, run_charge, run_cost_of_computed
 from hydrata.anuga.services.simulation_cluster import cancel_cluster_job
 from hydrata.compute.pricing import compute_cost_estimate
-from hydrata.core.errors import Conflict
+from hydrata.core.errors import Conflict, ValidationFailed
 from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.states import BUILD_IN_FLIGHT, TERMINAL_RUN_STATES, WORKER_REPORTING, RunPhase, RunStatus
@@ -52,6 +52,16 @@ def compute_backends_available() -> list[str]:
     return [backend for backend in listed if backend != ComputeBackend.BATCH or aws_batch_configured()]
 
 
+def _check_ranks(ranks: int) -> None:
+    if not 1 <= ranks <= settings.HYDRATA_MAX_RANKS:
+        raise ValidationFailed(
+            f"ranks must be between 1 and {settings.HYDRATA_MAX_RANKS} on this platform; {ranks} was asked for.",
+            code=ErrorCode.INVALID_RANKS,
+            field="ranks",
+            maximum=settings.HYDRATA_MAX_RANKS,
+        )
+
+
 def run_price(*, run: Run) -> Decimal:
     return compute_cost_estimate(
         vcpu_hours=run_vcpu_hours(run=run), usd_per_vcpu_hour=settings.HYDRATA_COMPUTE_USD_PER_VCPU_HOUR
@@ -59,15 +69,23 @@ def run_price(*, run: Run) -> Decimal:
 
 
 def run_start(
-    *, scenario: Scenario, user: User, grant: AgentGrant | None, compute_backend: str = ComputeBackend.LOCAL
+    *,
+    scenario: Scenario,
+    user: User,
+    grant: AgentGrant | None,
+    compute_backend: str = ComputeBackend.LOCAL,
+    ranks: int = 1,
 ) -> Run:
-    """Queue a simulation of the scenario as it is now, charging its price to the agent's monthly spend."""
+    """Queue a simulation of the scenario as it is now on `ranks` MPI processes, charging its price to the agent's
+    monthly spend."""
     _check_backend(compute_backend)
+    _check_ranks(ranks)
     with transaction.atomic():
         scenario = Scenario.objects.select_for_update().get(pk=scenario.pk)
         build = _current_build(scenario)
         run_approval_check(scenario=scenario, grant=grant)
         run = build if build.status == RunStatus.BUILT else _run_of_package(build, user=user)
+        run.ranks = ranks
         price = run_price(run=run)
         run_charge(run=run, grant=grant, price=price)
         _queue(run, compute_backend=compute_backend, price=price, user=user, grant=grant)
@@ -191,6 +209,7 @@ def run_retry(*, run: Run, user: User, grant: AgentGrant | None) -> Run:
     with transaction.atomic():
         retry = scenario_build_request(scenario=run.scenario, user=user)
         retry.start_after_build, retry.retry_of, retry.compute_backend = True, run, backend
+        retry.ranks = min(run.ranks, settings.HYDRATA_MAX_RANKS)
         retry.state_digest = scenario_state_digest(scenario=run.scenario)  # the state the approval check saw
         retry.launched_by, retry.launched_by_grant_id = user, grant.pk if grant else None
         retry.compute_cost = run_price(run=retry)

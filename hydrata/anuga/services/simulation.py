@@ -13,7 +13,6 @@ import select
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -34,7 +33,15 @@ from hydrata.anuga.services.run_endings import (
     run_completed,
     run_failed,
 )
-from hydrata.anuga.services.simulation_child import ChildLimits, child_environment, child_limits, child_setup
+from hydrata.anuga.services.simulation_child import (
+    ChildLimits,
+    child_command,
+    child_environment,
+    child_limits,
+    child_setup,
+    rank_failure,
+    threads_per_rank,
+)
 from hydrata.anuga.services.simulation_cluster import CLUSTERS, package_names, simulate_on_cluster
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
@@ -91,7 +98,7 @@ def _simulate_in(run: Run, workdir: Path) -> Run:
     output.mkdir()
     _download_package(run, package)
     limits = child_limits(run=run)
-    child = _spawn(package, output, workdir / "child.stderr", limits)
+    child = _spawn(package, output, workdir / "child.stderr", limits, ranks=run.ranks)
     try:
         Run.objects.filter(pk=run.pk).update(child_pid=child.pid)
         outcome = _watch(run, child, output / "progress.jsonl", wall_seconds=limits.wall_seconds)
@@ -133,37 +140,34 @@ def _failed(run: Run, child: subprocess.Popen, workdir: Path, limits: ChildLimit
     output = workdir / "output"
     stderr_tail = (workdir / "child.stderr").read_text(errors="replace")[-4000:]
     logger.warning("Run %s: the simulation exited with %s: %s", run.pk, child.returncode, stderr_tail)
+    returncode, reason = child.returncode, _first_error(output / "progress.jsonl")
+    died = rank_failure(stderr_tail, ranks=run.ranks) if run.ranks > 1 else None
+    if died and died[1] is not None:
+        returncode = -died[1]  # a rank killed by a signal, as a serial child's exit would say it
     return run_failed(
         run,
-        returncode=child.returncode,
+        returncode=returncode,
         timed_out=timed_out,
         last=_last_progress(output / "progress.jsonl"),
         limits=limits,
         log=_read(output / "run.log"),
+        reason=reason or (died[0] if died else ""),
     )
 
 
-def _spawn(package: Path, output: Path, stderr_path: Path, limits: ChildLimits) -> subprocess.Popen:
-    threads = max(1, settings.HYDRATA_ANUGA_THREADS)
-    command = [
-        sys.executable,
-        "-m",
-        "hydrata.compute.simulate",
-        "--package",
-        str(package),
-        "--output",
-        str(output),
-        "--threads",
-        str(threads),
-    ]
+def _spawn(package: Path, output: Path, stderr_path: Path, limits: ChildLimits, *, ranks: int) -> subprocess.Popen:
+    """The child, or mpiexec and its ranks. mpiexec forwards a SIGTERM to every rank, and reports a rank that ended
+    badly on its stdout, which goes with the child's stderr (each rank sends its own stdout to run.log)."""
+    threads = threads_per_rank(ranks=ranks)
+    arguments = ["--package", str(package), "--output", str(output), "--threads", str(threads)]
     if settings.HYDRATA_RUN_YIELD_SECONDS > 0:
-        command += ["--yield-seconds", str(settings.HYDRATA_RUN_YIELD_SECONDS)]
-    command += ["--depth-frames", str(settings.HYDRATA_RUN_DEPTH_FRAMES)]
+        arguments += ["--yield-seconds", str(settings.HYDRATA_RUN_YIELD_SECONDS)]
+    arguments += ["--depth-frames", str(settings.HYDRATA_RUN_DEPTH_FRAMES)]
     with stderr_path.open("wb") as stderr:
         return subprocess.Popen(
-            command,
+            child_command(ranks=ranks, arguments=arguments),
             env=child_environment(threads=threads),
-            stdout=subprocess.DEVNULL,
+            stdout=stderr if ranks > 1 else subprocess.DEVNULL,
             stderr=stderr,
             preexec_fn=child_setup(limits),
             cwd=output,
@@ -205,6 +209,20 @@ def _new_progress(path: Path, offset: int) -> tuple[int, dict[str, Any] | None]:
 
 def _last_progress(path: Path) -> dict[str, Any]:
     return _new_progress(path, 0)[1] or {}
+
+
+def _first_error(path: Path) -> str:
+    """The first failure a process of the child reported: under MPI the ranks stopped after it may report too."""
+    if not path.exists():
+        return ""
+    for line in path.read_text(errors="replace").splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict) and record.get("error"):
+            return str(record["error"])
+    return ""
 
 
 def _terminate(child: subprocess.Popen) -> None:

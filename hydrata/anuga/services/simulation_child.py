@@ -1,5 +1,5 @@
-"""What the simulation child is given: an allow-listed environment and resource limits, and how a limit it ran
-into is told from its exit.
+"""What the simulation child is given: an allow-listed environment and resource limits, how it is launched (alone,
+or under mpiexec over several ranks), and how a limit it ran into, or a rank that died, is told from its exit.
 
 The child runs untrusted model inputs, so it gets nothing of the worker's configuration (database, broker,
 storage and error-reporting credentials) and bounded CPU time, wall-clock time, memory and file sizes.
@@ -7,8 +7,10 @@ storage and error-reporting credentials) and bounded CPU time, wall-clock time, 
 
 import math
 import os
+import re
 import resource
 import signal
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +36,14 @@ LIMIT_HINT = (
 )
 
 
+# MPICH's Hydra (the mpiexec of the mpich wheel, installed next to the interpreter) reports a rank that ended badly
+# on its standard output: "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Killed (signal 9)".
+MPIEXEC = Path(sys.executable).parent / "mpiexec"
+HYDRA_EXIT_STRING = re.compile(r"TERMINATED WITH THE EXIT STRING:\s*(?P<reason>[^\n]*?)\s*$", re.MULTILINE)
+HYDRA_SIGNAL = re.compile(r"\(signal (?P<number>\d+)\)")
+HYDRA_PID = re.compile(r"PID (?P<pid>\d+) RUNNING AT")
+
+
 @dataclass(frozen=True)
 class ChildLimits:
     cpu_seconds: int
@@ -43,15 +53,43 @@ class ChildLimits:
 
 
 def child_limits(*, run: Run) -> ChildLimits:
-    """CPU and wall-clock time from the run's estimate times the margin (never below the floors); the rest fixed."""
+    """CPU and wall-clock time from the run's estimate times the margin (never below the floors); the rest fixed.
+    The CPU limit is per process, so each of several ranks gets its share of the run's CPU time."""
     allowed = math.ceil(run_vcpu_hours(run=run) * 3600 * settings.HYDRATA_RUN_LIMIT_MARGIN)
     task_limit = settings.HYDRATA_TASK_TIME_LIMITS["run_simulation"] - TASK_LIMIT_HEADROOM_SECONDS
     return ChildLimits(
-        cpu_seconds=max(settings.HYDRATA_RUN_MIN_CPU_SECONDS, allowed),
+        cpu_seconds=max(settings.HYDRATA_RUN_MIN_CPU_SECONDS, math.ceil(allowed / max(run.ranks, 1))),
         wall_seconds=min(max(settings.HYDRATA_RUN_MIN_WALL_SECONDS, allowed), task_limit),
         address_space_bytes=settings.HYDRATA_RUN_MAX_ADDRESS_SPACE_BYTES,
         file_bytes=settings.HYDRATA_RUN_MAX_FILE_BYTES,
     )
+
+
+def threads_per_rank(*, ranks: int) -> int:
+    """The worker's ANUGA threads shared out between the run's ranks, at least one each."""
+    return max(1, settings.HYDRATA_ANUGA_THREADS // max(ranks, 1))
+
+
+def child_command(*, ranks: int, arguments: list[str]) -> list[str]:
+    """`python -m hydrata.compute.simulate ...`, under mpiexec when the run has several ranks."""
+    command = [sys.executable, "-m", "hydrata.compute.simulate", *arguments]
+    return [str(MPIEXEC), "-n", str(ranks), *command] if ranks > 1 else command
+
+
+def rank_failure(launcher_output: str, *, ranks: int) -> tuple[str, int | None] | None:
+    """What mpiexec said of a rank that ended badly (its exit string, and the signal that ended it, if one did);
+    None when it said nothing of the kind."""
+    found = HYDRA_EXIT_STRING.search(launcher_output)
+    if not found:
+        return None
+    reason = found.group("reason")
+    pid = HYDRA_PID.search(launcher_output)
+    which = f" (process {pid.group('pid')})" if pid else ""
+    number = HYDRA_SIGNAL.search(reason)
+    message = (
+        f"One of the run's {ranks} MPI ranks{which} ended unexpectedly: {reason}. mpiexec stopped every other rank."
+    )
+    return message, int(number.group("number")) if number else None
 
 
 def child_environment(*, threads: int) -> dict[str, str]:

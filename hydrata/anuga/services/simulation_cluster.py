@@ -10,6 +10,7 @@ as a local one.
 import json
 import logging
 import time
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -60,7 +61,7 @@ def simulate_on_cluster(run: Run) -> Run:
             name=f"hydrata-run-{run.pk}",
             spec=spec,
             spec_url=_stored_spec_link(run, spec, limits=limits),
-            tasks=1,
+            tasks=run.ranks,
             threads=threads,
             wall_seconds=limits.wall_seconds,
         )
@@ -124,13 +125,21 @@ def job_spec(run: Run, *, limits: ChildLimits, threads: int) -> dict[str, Any]:
         },
         "content_type": TRANSFER_CONTENT_TYPE,
         "arguments": arguments,
-        "launcher": [],
+        "launcher": node_launcher(ranks=run.ranks),
         "limits": {
             "cpu_seconds": limits.cpu_seconds,
             "address_space_bytes": limits.address_space_bytes,
             "file_bytes": limits.file_bytes,
         },
     }
+
+
+def node_launcher(*, ranks: int) -> list[str]:
+    """mpiexec from the MPI wheels beside the nodes' interpreter, for a run of several ranks; under Slurm it starts
+    the ranks across the job's allocation (its tasks), on as many nodes as the cluster gave it."""
+    if ranks <= 1:
+        return []
+    return [str(Path(settings.HYDRATA_SLURM_PYTHON).parent / "mpiexec"), "-n", str(ranks)]
 
 
 def result_names() -> tuple[str, ...]:

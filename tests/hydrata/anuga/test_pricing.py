@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from hydrata.compute.pricing import SECONDS_PER_TRIANGLE_STEP
+from hydrata.compute.pricing import RANK_OVERHEAD, SECONDS_PER_TRIANGLE_STEP, vcpu_hours_estimate
 from tests.factories import make_grant
 from tests.model_setup import PROJECTS, api, attach, small_test_model, upload_geojson
 
@@ -87,3 +87,31 @@ def test_the_price_charged_at_start_follows_the_finest_region_too(live_asgi, mod
     )
     assert abs(charged - expected) <= Decimal("0.01"), (charged, expected)
     assert charged > Decimal("1.00")
+
+
+def test_a_run_on_two_ranks_is_charged_the_serial_price_plus_the_overhead_of_its_extra_rank(
+    live_asgi, model_with_fine_region, settings
+):
+    settings.HYDRATA_MAX_RANKS = 2
+    key, model = model_with_fine_region
+    with api(live_asgi.url, key) as http:
+        refined = scenario(http, model)
+        assert http.post(f"{PROJECTS}{model.project_id}/scenarios/{refined['id']}/build/").status_code == 202
+        from config.celery import app
+
+        app.conf.task_always_eager = False  # the simulation is queued, never run
+        started = http.post(f"/api/v2/anuga/scenarios/{refined['id']}/run/", json={"ranks": 2})
+
+    assert started.status_code == 202, started.text
+    serial = hours_at(started.json()["mesh_triangle_count"], 0.1)
+    expected = Decimal(str(serial * (1 + RANK_OVERHEAD))) * Decimal(str(settings.HYDRATA_COMPUTE_USD_PER_VCPU_HOUR))
+    assert abs(Decimal(started.json()["compute_cost"]) - expected) <= Decimal("0.01")
+
+
+@pytest.mark.parametrize("ranks", [1, 2, 16, 256])
+def test_the_vcpu_hours_of_a_run_grow_by_the_rank_overhead_for_each_extra_rank(ranks):
+    serial = vcpu_hours_estimate(triangles=100_000, duration=1000, finest_resolution=2)
+
+    hours = vcpu_hours_estimate(triangles=100_000, duration=1000, finest_resolution=2, ranks=ranks)
+
+    assert hours == pytest.approx(serial * (1 + RANK_OVERHEAD * (ranks - 1)), rel=1e-3)

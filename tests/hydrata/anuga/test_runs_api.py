@@ -138,6 +138,30 @@ def test_a_compute_target_that_cannot_run_is_409_naming_the_targets_that_can(
     assert f"use one of: {available}." in response.json()["detail"]
 
 
+@pytest.mark.parametrize("ranks", [0, 3])
+def test_ranks_outside_one_to_the_platforms_maximum_are_400_invalid_ranks_and_nothing_is_queued(
+    built, live_asgi, settings, ranks
+):
+    settings.HYDRATA_MAX_RANKS = 2
+    _, key, scenario = built
+
+    response = start(live_asgi.url, key, scenario["id"], ranks=ranks)
+
+    assert response.status_code == 400 and response.json()["code"] == "INVALID_RANKS", response.text
+    assert "ranks" in response.json()["detail"]
+    assert not Run.objects.filter(scenario_id=scenario["id"], status=RunStatus.QUEUED).exists()
+
+
+def test_a_run_started_on_two_ranks_says_so_in_its_answer(built, live_asgi, settings):
+    settings.HYDRATA_MAX_RANKS = 2
+    _, key, scenario = built
+
+    response = start(live_asgi.url, key, scenario["id"], ranks=2)
+
+    assert response.status_code == 202 and response.json()["ranks"] == 2
+    assert Run.objects.get(pk=response.json()["id"]).ranks == 2
+
+
 def test_an_unbuilt_scenario_is_409(live_asgi):
     _, key = make_grant(level="launch")
     model = small_test_model(live_asgi.url, key)

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('anuga', '0008_time_series_units_canonical'),
+        ('anuga', '0009_run_ranks'),
     ]
 
     operations = [
