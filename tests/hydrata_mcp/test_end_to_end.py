@@ -30,6 +30,7 @@ READ_ONLY = {
     "get_run_time_series",
     "compare_runs",
     "get_design_study",
+    "list_design_studies",
 }
 FIRST_TOOLS = {"list_projects", "get_project", "create_project", "get_agent_grant", "suggest_capability"}
 

@@ -155,8 +155,17 @@ def _download_package(run: Run, destination: Path) -> None:
     for name in names:
         target = destination / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        with storage.open(key=f"{run.package_prefix}/{name}") as stream, target.open("wb") as out:
+        with storage.open(key=_package_key(run, manifest, name)) as stream, target.open("wb") as out:
             shutil.copyfileobj(stream, out)
+
+
+def _package_key(run: Run, manifest: dict[str, Any], name: str) -> str:
+    """A design study member's package holds only what it changes (its scenario.json, its rain and its storm, listed
+    in own_files); the rest, the mesh and the terrain above all, it reads from the build it shares."""
+    shared = manifest.get("shared_prefix")
+    if shared and name not in manifest.get("own_files", ()):
+        return f"{shared}/{name}"
+    return f"{run.package_prefix}/{name}"
 
 
 def _failed(run: Run, child: subprocess.Popen, workdir: Path, limits: ChildLimits, *, timed_out: bool) -> Run:

@@ -44,6 +44,8 @@ HAND_BACK_TOOLS = {
     "clone_scenario",
     "create_design_study",
     "get_design_study",
+    "start_design_study",
+    "cancel_design_study",
 }
 ESTIMATE = ("mesh_triangle_count_estimate", "compute_cost_estimate", "vcpu_hours_estimate", "computed_status")
 RUN_RESULTS = (
@@ -111,6 +113,8 @@ NAMES_IN_RESULTS: dict[str, tuple[str, ...]] = {
     "get_comparison": COMPARISON,
     "create_design_study": ("id", "estimate"),
     "get_design_study": ("id", "estimate"),
+    "start_design_study": ("id", "status"),
+    "cancel_design_study": ("id", "status"),
 }
 
 
