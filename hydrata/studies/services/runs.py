@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
@@ -21,14 +20,14 @@ from hydrata.agents.services import SpendItem, agent_spend_charge_all
 from hydrata.anuga.models import Run, Scenario
 from hydrata.anuga.selectors.approvals import runs_need_approval, scenario_state_digest
 from hydrata.anuga.selectors.links import scenario_link
-from hydrata.anuga.selectors.scenarios import latest_run, scenario_finest_resolution, scenario_geometry
+from hydrata.anuga.selectors.scenarios import latest_run, scenario_geometry
 from hydrata.anuga.services.runs import run_cancel, run_lost_its_worker
-from hydrata.compute.pricing import compute_cost_estimate, vcpu_hours_estimate
 from hydrata.compute.series_units import MM_PER_INTERVAL
 from hydrata.core.errors import Conflict, Forbidden
 from hydrata.storage import get_storage
 from hydrata.studies.models import DesignMember, DesignStudy, DesignStudyApproval
 from hydrata.studies.selectors import study_approved_by, study_fingerprint
+from hydrata.studies.services.studies import study_member_prices
 from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.inputs import SeriesType
@@ -92,7 +91,7 @@ def design_study_start(*, study: DesignStudy, user: User, grant: AgentGrant | No
         build = _current_build(scenario)
         _approval_check(study, grant)
         members = list(study.members.order_by("id"))
-        prices = _member_prices(scenario, build.run, members)
+        prices = _member_prices(scenario, members)
         runs = Run.objects.bulk_create(
             _member_run(build.run, member, price=prices[member.pk], user=user, grant=grant) for member in members
         )
@@ -140,18 +139,11 @@ def _current_build(scenario: Scenario) -> _Build:
         return _Build(run=run, manifest=json.load(stream))
 
 
-def _member_prices(scenario: Scenario, build: Run, members: list[DesignMember]) -> dict[int, Decimal]:
-    """Each member priced as a run of the build for its simulated time (services/runs.py run_price)."""
-    triangles = build.mesh_triangle_count or build.mesh_triangle_count_estimate or 0
-    finest = scenario_finest_resolution(scenario=scenario, resolution=build.resolution)
-    rate = settings.HYDRATA_COMPUTE_USD_PER_VCPU_HOUR
-    return {
-        member.pk: compute_cost_estimate(
-            vcpu_hours=vcpu_hours_estimate(triangles=triangles, duration=member.simulated_s, finest_resolution=finest),
-            usd_per_vcpu_hour=rate,
-        )
-        for member in members
-    }
+def _member_prices(scenario: Scenario, members: list[DesignMember]) -> dict[int, Decimal]:
+    """Each member priced as the study's estimate priced it (the base scenario's mesh estimate for its simulated
+    time), so that what the engineer saw and signed off is what is charged."""
+    prices = study_member_prices(scenario=scenario, simulated_s=[member.simulated_s for member in members])
+    return {member.pk: price for member, price in zip(members, prices, strict=True)}
 
 
 def _member_run(build: Run, member: DesignMember, *, price: Decimal, user: User, grant: AgentGrant | None) -> Run:
