@@ -27,8 +27,8 @@ from tests.model_setup import PROJECTS, api, small_test_model
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# 1% AEP (the rare bin), 10 and 30 minutes, two patterns each: four members.
-FILES = {"ifd": "Synthetic_IFD_Depths.csv", "temporal_patterns": "Synthetic_Increments_Two_Patterns.csv"}
+# 1% AEP (the rare bin), 5 and 10 minutes, two patterns each: four members.
+FILES = {"ifd": "Synthetic_IFD_Depths_Short.csv", "temporal_patterns": "Synthetic_Increments_Two_Patterns.csv"}
 
 
 def drafted_study(url: str, key: str) -> tuple[int, dict]:
@@ -51,7 +51,7 @@ def drafted_study(url: str, key: str) -> tuple[int, dict]:
                 "base_scenario": scenario["id"],
                 **inputs,
                 "aeps": ["1%"],
-                "durations_min": [10, 30],
+                "durations_min": [5, 10],
                 "initial_loss_mm": 5,
                 "continuing_loss_mm_h": 1,
             },
