@@ -405,6 +405,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": HYDRATA_RUN_REAP_INTERVAL_SECONDS,
         "options": {"expires": HYDRATA_RUN_REAP_INTERVAL_SECONDS},
     },
+    # A design study's members report through their task's link; this sweep sees those whose worker was lost.
+    "design-studies-advance": {
+        "task": "studies.design_studies_advance",
+        "schedule": HYDRATA_RUN_REAP_INTERVAL_SECONDS,
+        "options": {"expires": HYDRATA_RUN_REAP_INTERVAL_SECONDS},
+    },
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
@@ -417,6 +423,8 @@ HYDRATA_TASK_TIME_LIMITS = {
     "dataset_import": int(os.environ.get("HYDRATA_DATASET_IMPORT_TIME_LIMIT_SECONDS", "600")),
     "storage_cleanup": int(os.environ.get("HYDRATA_CLEANUP_TIME_LIMIT_SECONDS", "1800")),
     "runs_reap_stale": int(os.environ.get("HYDRATA_REAP_TIME_LIMIT_SECONDS", "60")),
+    "study_advance": int(os.environ.get("HYDRATA_STUDY_ADVANCE_TIME_LIMIT_SECONDS", "120")),
+    "study_envelopes": int(os.environ.get("HYDRATA_STUDY_ENVELOPES_TIME_LIMIT_SECONDS", "7200")),
 }
 HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS = int(os.environ.get("HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS", "60"))
 # A Redis broker hands an unacknowledged message out again after its visibility timeout. Tasks that acknowledge

@@ -18,3 +18,15 @@ class CentralStatistic(Labelled):
 class RainBinding(Labelled):
     RAINFALL_LAYER = "rainfall_layer", "Each polygon of the base scenario's rainfall layer"
     WHOLE_MODEL = "whole_model", "Uniform over the whole model"
+
+
+class StudyStatus(Labelled):
+    DRAFT = "draft", "Made, not started"
+    RUNNING = "running", "Members computing"
+    POST_PROCESSING = "post_processing", "Computing the envelopes"
+    COMPLETE = "complete", "Envelopes ready"
+    CANCELLED = "cancelled", "Cancelled"
+    ERROR = "error", "Ended in error"
+
+
+STUDY_FINISHED_STATES = (StudyStatus.COMPLETE, StudyStatus.CANCELLED, StudyStatus.ERROR)

@@ -1,5 +1,6 @@
 import uuid
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -180,11 +181,28 @@ def agent_spend_refund(*, reference: str, keep: Decimal, description: str) -> De
     return refund
 
 
+@dataclass(frozen=True)
+class SpendItem:
+    amount: Decimal
+    description: str
+    reference: str
+
+
 @transaction.atomic
 def agent_spend_charge(*, grant: AgentGrant, amount: Decimal, description: str, reference: str) -> AgentSpend:
     """Record what an agent spends, refusing (402) when it would take the month past the account's limit."""
+    return agent_spend_charge_all(
+        grant=grant, items=[SpendItem(amount=amount, description=description, reference=reference)]
+    )[0]
+
+
+@transaction.atomic
+def agent_spend_charge_all(*, grant: AgentGrant, items: list[SpendItem]) -> list[AgentSpend]:
+    """Charge every item or none (402 when their sum would take the month past the account's limit), under the
+    account's row lock, so no other charge of the account lands between the check and the entries."""
     account = AgentAccount.objects.select_for_update().filter(user=grant.user).first()
     limit = account.monthly_spend_limit if account else None
+    amount = sum((item.amount for item in items), Decimal("0"))
     if limit is not None:
         used = spend_used_this_month(user=grant.user, now=timezone.now())
         if used + amount > limit:
@@ -195,6 +213,13 @@ def agent_spend_charge(*, grant: AgentGrant, amount: Decimal, description: str, 
                 spent_this_month=str(used),
                 limit=str(limit),
             )
-    return AgentSpend.objects.create(
-        user=grant.user, grant=grant, amount=amount, description=description[:200], reference=reference[:100]
+    return AgentSpend.objects.bulk_create(
+        AgentSpend(
+            user=grant.user,
+            grant=grant,
+            amount=item.amount,
+            description=item.description[:200],
+            reference=item.reference[:100],
+        )
+        for item in items
     )

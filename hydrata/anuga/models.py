@@ -245,6 +245,11 @@ class Run(models.Model):
     launched_by_grant_id = models.PositiveIntegerField(
         null=True, blank=True, help_text="The agent grant that launched it, if any."
     )
+    study_member = models.BooleanField(
+        default=False,
+        help_text="A design study's member (hydrata/studies): its scenario run with the member's storm for rain, from "
+        "the package of the scenario's build; never the scenario's latest run.",
+    )
     results_prefix = models.CharField(max_length=300, blank=True)
     statistics = models.JSONField(null=True, blank=True)
 

@@ -9,12 +9,16 @@ has no critical duration (NaN). Ties between durations go to the shortest.
 """
 
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
+import rasterio
+from rasterio.windows import Window
 
 Central = Literal["median", "mean"]
 Raster = npt.NDArray[np.float64]
@@ -63,3 +67,97 @@ def design_envelope(
     """Each duration's central raster and their envelope, from each duration's stacked pattern peaks."""
     centrals = {duration: central_value(peaks, statistic=statistic) for duration, peaks in peaks_by_duration.items()}
     return centrals, envelope(centrals)
+
+
+# --- a study's rasters, streamed in windows ---------------------------------------------------------------------
+
+# Cells held at once over every raster a window stacks (32 MB of float64): the windows shrink as a study has more
+# patterns or durations, so its memory does not grow with the number of members.
+WINDOW_CELL_BUDGET = 4_000_000
+CRITICAL_DURATION = "critical_duration"
+
+
+def envelope_rasters(
+    rasters: Mapping[str, Mapping[int, Sequence[Path]]],
+    *,
+    destination: Path,
+    critical_of: str,
+    statistic: Central = "median",
+    cell_budget: int = WINDOW_CELL_BUDGET,
+) -> dict[str, Path]:
+    """For each layer (name -> duration -> its patterns' rasters, all on one grid), the envelope raster of the
+    durations' central values, written to destination/<name>.tif; and the critical duration of `critical_of`'s
+    envelope, to destination/critical_duration.tif. Read and written in row windows, each stacking a duration's
+    patterns and every duration's central value for its rows only."""
+    layers = sorted(rasters)
+    first = next(iter(next(iter(rasters[critical_of].values()))))
+    with rasterio.open(first) as template:
+        height, width, profile = template.height, template.width, template.profile
+    stacked = max(len(paths) for durations in rasters.values() for paths in durations.values())
+    stacked += max(len(durations) for durations in rasters.values())
+    rows = max(1, cell_budget // (stacked * width))
+    profile.update(driver="GTiff", dtype="float32", nodata=np.nan, count=1, tiled=False, compress="deflate")
+    profile.pop("blockxsize", None), profile.pop("blockysize", None)
+    destination.mkdir(parents=True, exist_ok=True)
+    written = {name: destination / f"{name}.tif" for name in [*layers, CRITICAL_DURATION]}
+    with ExitStack() as outputs:
+        sinks = {name: outputs.enter_context(rasterio.open(path, "w", **profile)) for name, path in written.items()}
+        for top in range(0, height, rows):
+            window = Window(0, top, width, min(rows, height - top))
+            for name in layers:
+                centrals = {
+                    duration: central_value(_read_stack(paths, window, (height, width)), statistic=statistic)
+                    for duration, paths in rasters[name].items()
+                }
+                result = envelope(centrals)
+                sinks[name].write(result.peak.astype(np.float32), 1, window=window)
+                if name == critical_of:
+                    sinks[CRITICAL_DURATION].write(result.critical_duration_min.astype(np.float32), 1, window=window)
+    return written
+
+
+def _read_stack(paths: Sequence[Path], window: Window, shape: tuple[int, int]) -> Raster:
+    """The window of each raster, stacked on the first axis; a raster's nodata is NaN."""
+    layers = []
+    for path in paths:
+        with rasterio.open(path) as source:
+            if (source.height, source.width) != shape:
+                raise ValueError(f"{path.name} is {source.height} x {source.width}, not the study's {shape}")
+            layers.append(source.read(1, window=window, masked=True).astype(np.float64).filled(np.nan))
+    return np.stack(layers)
+
+
+# --- a study's series: the ten peaks of each duration at a gauge or flow line ----------------------------------
+
+
+def ensemble_table(peaks: Mapping[int, Mapping[int, float]], *, statistic: Central = "median") -> dict[str, Any]:
+    """Per duration (minutes -> pattern -> its peak), the patterns' peaks and their central value; then the critical
+    duration (the largest central value; ties to the shortest), the design value, and the representative pattern:
+    the critical duration's pattern whose peak is nearest its central value (ties to the larger peak)."""
+    rows = []
+    best: tuple[float, int, list[tuple[int, float]]] | None = None
+    for duration in sorted(peaks):
+        patterns = sorted(peaks[duration])
+        values = np.array([peaks[duration][p] for p in patterns], dtype=np.float64)
+        central = float(central_value(values[:, np.newaxis], statistic=statistic)[0])
+        rows.append(
+            {
+                "duration_min": duration,
+                "patterns": patterns,
+                "peaks": [_number(v) for v in values],
+                "central": _number(central),
+            }
+        )
+        if not np.isnan(central) and (best is None or central > best[0]):
+            known = [(p, float(v)) for p, v in zip(patterns, values, strict=True) if not np.isnan(v)]
+            best = (central, duration, known)
+    if best is None:
+        return {"durations": rows, "critical_duration_min": None, "design_value": None, "pattern": None}
+    central, duration, known = best
+    pattern = min(known, key=lambda item: (abs(item[1] - central), -item[1]))[0]
+    return {"durations": rows, "critical_duration_min": duration, "design_value": central, "pattern": pattern}
+
+
+def _number(value: float) -> float | None:
+    """JSON has no NaN: a peak no run recorded is None."""
+    return None if np.isnan(value) else float(value)

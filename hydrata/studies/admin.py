@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from hydrata.studies.models import DesignInput, DesignMember, DesignStudy
+from hydrata.studies.models import DesignInput, DesignMember, DesignStudy, DesignStudyApproval
 
 
 @admin.register(DesignInput)
@@ -32,3 +32,11 @@ class DesignMemberAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False
+
+
+@admin.register(DesignStudyApproval)
+class DesignStudyApprovalAdmin(admin.ModelAdmin):
+    list_display = ["id", "study", "approved_by", "approved_at"]
+    list_select_related = ["study", "approved_by"]
+    raw_id_fields = ["study", "approved_by"]
+    readonly_fields = ["approved_at", "fingerprint"]

@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.db import models
 
-from hydrata_contract.studies import CentralStatistic, DesignInputKind, RainBinding
+from hydrata_contract.studies import CentralStatistic, DesignInputKind, RainBinding, StudyStatus
 
 
 class DesignInput(models.Model):
@@ -51,6 +51,14 @@ class DesignStudy(models.Model):
         help_text="The base scenario's rainfall layer when the study was made, whose polygons the storms fall on.",
     )
     estimate = models.JSONField(help_text="Members, triangles, triangle-steps, vCPU-hours and price, when made.")
+    status = models.CharField(max_length=16, choices=StudyStatus.choices(), default=StudyStatus.DRAFT)
+    status_message = models.TextField(blank=True, help_text="Why it ended as it did, for the person.")
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    compute_cost = models.DecimalField(
+        max_digits=12, decimal_places=2, null=True, blank=True, help_text="What starting it charged: its members' sum."
+    )
+    results = models.JSONField(null=True, blank=True, help_text="Per AEP: the envelope rasters and the tables.")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -82,6 +90,14 @@ class DesignMember(models.Model):
     excess_depth_mm = models.FloatField()
     peak_excess_mm_per_h = models.FloatField()
     simulated_s = models.PositiveIntegerField()
+    run = models.OneToOneField(
+        "anuga.Run",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="design_member",
+        help_text="The member's current run: its first, or the retry of a first whose worker was lost.",
+    )
 
     class Meta:
         ordering = ["study", "id"]
@@ -91,3 +107,19 @@ class DesignMember(models.Model):
 
     def __str__(self) -> str:
         return f"{self.aep} {self.duration_min} min pattern {self.pattern}"
+
+
+class DesignStudyApproval(models.Model):
+    """A person signed a study off for its runs, as its fingerprint names: every member's forcing and the base
+    scenario's state. Any change to them leaves it stale."""
+
+    study = models.ForeignKey(DesignStudy, on_delete=models.CASCADE, related_name="approvals")
+    approved_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    approved_at = models.DateTimeField(auto_now_add=True)
+    fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the study's forcing when approved.")
+
+    class Meta:
+        ordering = ["-approved_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.study} approved by {self.approved_by}"

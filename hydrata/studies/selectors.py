@@ -1,17 +1,27 @@
 """Reads of design inputs and studies, always through a project the caller may see, and the inputs read back as
 the parsers' types."""
 
+import hashlib
+import json
+from datetime import datetime
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from hydrata.anuga.models import Project
+from hydrata.anuga.selectors.approvals import scenario_state_digest
 from hydrata.compute.arr.ifd import IfdTable
 from hydrata.compute.arr.losses import PreBurst, StormLosses
 from hydrata.compute.arr.patterns import TemporalPattern
 from hydrata.core.errors import NotFound
-from hydrata.studies.models import DesignInput, DesignStudy
+from hydrata.studies.models import DesignInput, DesignMember, DesignStudy
 from hydrata_contract.errors import ErrorCode
+from hydrata_contract.states import TERMINAL_RUN_STATES, RunStatus
+from hydrata_contract.studies import StudyStatus
+
+# What a member computes from, besides the base scenario: its storm (the excess it applies, per step) and how long.
+MEMBER_FORCING_FIELDS = ("aep", "duration_min", "pattern", "time_step_min", "excess_mm", "simulated_s")
 
 
 def design_inputs_of(*, project: Project) -> QuerySet[DesignInput]:
@@ -66,3 +76,64 @@ def storm_losses(*, design_input: DesignInput) -> StormLosses:
         if preburst
         else None,
     )
+
+
+def study_fingerprint(*, study: DesignStudy) -> str:
+    """SHA-256 of everything a study's members compute from: the base scenario's state (its approval digest), where
+    the storms fall, and every member's storm and simulated time. Any change to one of them changes it."""
+    digest = hashlib.sha256()
+    digest.update(scenario_state_digest(scenario=study.base_scenario).encode())
+    forcing = {"rain_binding": study.rain_binding, "rainfall_layer": study.rainfall_layer_id}
+    digest.update(json.dumps(forcing, sort_keys=True).encode())
+    for member in study.members.order_by("id").values("id", *MEMBER_FORCING_FIELDS).iterator(chunk_size=500):
+        digest.update(json.dumps(member, sort_keys=True).encode())
+    return digest.hexdigest()
+
+
+def study_approved_by(*, study: DesignStudy, user: User) -> bool:
+    fingerprint = study_fingerprint(study=study)
+    return study.approvals.filter(approved_by=user, fingerprint=fingerprint).exists()
+
+
+def study_approval_summary(*, study: DesignStudy, user: User) -> dict[str, Any]:
+    fingerprint = study_fingerprint(study=study)
+    current = list(study.approvals.filter(fingerprint=fingerprint).select_related("approved_by"))
+    return {
+        "approved": bool(current),
+        "approved_by_you": any(approval.approved_by_id == user.pk for approval in current),
+        "approvals": [{"by": approval.approved_by.get_username(), "at": approval.approved_at} for approval in current],
+        "fingerprint": fingerprint,
+    }
+
+
+def study_member_runs(*, study: DesignStudy) -> QuerySet[DesignMember]:
+    return study.members.select_related("run").order_by("id")
+
+
+def study_progress(*, study: DesignStudy, now: datetime) -> dict[str, Any]:
+    """Members settled (complete, error or cancelled) over all, and an ETA from the share of the work done so far:
+    a settled member counts whole, a computing one by its own progress."""
+    runs = list(study.members.values_list("run__status", "run__progress_pct"))
+    total = len(runs)
+    settled = sum(1 for status, _ in runs if status in TERMINAL_RUN_STATES)
+    done = sum(
+        1.0 if status in TERMINAL_RUN_STATES else (pct or 0.0) / 100.0 for status, pct in runs if status is not None
+    )
+    share = done / total if total else 0.0
+    eta = None
+    if study.status == StudyStatus.RUNNING and study.started_at and 0 < share < 1:
+        elapsed = (now - study.started_at).total_seconds()
+        eta = round(elapsed * (1 - share) / share, 1)
+    counts: dict[str, int] = dict.fromkeys((RunStatus.COMPLETE, RunStatus.ERROR, RunStatus.CANCELLED), 0)
+    for status, _ in runs:
+        if status in counts:
+            counts[status] += 1
+    return {
+        "members_done": settled,
+        "members_total": total,
+        "members_complete": counts[RunStatus.COMPLETE],
+        "members_failed": counts[RunStatus.ERROR],
+        "members_cancelled": counts[RunStatus.CANCELLED],
+        "progress_pct": round(100.0 * share, 1),
+        "eta_seconds": eta,
+    }

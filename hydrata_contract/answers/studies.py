@@ -7,7 +7,8 @@ from typing import Any
 from pydantic import Field
 
 from hydrata_contract.answers.base import Answer, Page, map_link
-from hydrata_contract.studies import CentralStatistic, DesignInputKind, RainBinding
+from hydrata_contract.states import RunStatus
+from hydrata_contract.studies import CentralStatistic, DesignInputKind, RainBinding, StudyStatus
 
 
 class DesignInputDetail(Answer):
@@ -58,6 +59,72 @@ class DesignMemberSummary(Answer):
     excess_depth_mm: float = Field(description="What the member applies, after the losses.")
     peak_excess_mm_per_h: float
     simulated_s: int
+    run: int | None = Field(description="The member's run (get_run reads it); its retry when its worker was lost.")
+    run_status: RunStatus | None
+
+
+class StudyProgress(Answer):
+    members_done: int = Field(description="Members whose run has ended: complete, error or cancelled.")
+    members_total: int
+    members_complete: int
+    members_failed: int
+    members_cancelled: int
+    progress_pct: float = Field(description="Ended members whole, computing ones by their own progress.")
+    eta_seconds: float | None = Field(description="From the share done so far and the time since the start.")
+
+
+class StudyApproval(Answer):
+    """The sign-off: a person's, over every member's storm and the base scenario as they are now."""
+
+    approved: bool
+    approved_by_you: bool
+    approvals: list[dict[str, Any]]
+    fingerprint: str
+
+
+class StudyLayer(Answer):
+    name: str = Field(description="A result layer's envelope (max_depth...), or critical_duration.")
+    units: str
+    url: str = Field(description="A signed download link to the GeoTIFF.")
+
+
+class DurationPeaks(Answer):
+    duration_min: int
+    patterns: list[int]
+    peaks: list[float | None]
+    central: float | None
+
+
+class EnsembleTable(Answer):
+    name: str
+    quantity: str = Field(description="peak_depth_m at a gauge, peak_discharge_m3_s across a flow line.")
+    durations: list[DurationPeaks]
+    critical_duration_min: int | None
+    design_value: float | None = Field(description="The critical duration's central value.")
+    pattern: int | None = Field(description="The representative pattern: its peak nearest the design value.")
+
+
+class AepResults(Answer):
+    aep: str
+    layers: list[StudyLayer]
+    gauges: list[EnsembleTable]
+    flow_lines: list[EnsembleTable]
+
+
+class LeftOutMember(Answer):
+    aep: str
+    duration_min: int
+    pattern: int
+    run: int | None
+    status: RunStatus
+    reason: str
+
+
+class StudyResults(Answer):
+    central_statistic: CentralStatistic
+    members_used: int
+    members_left_out: list[LeftOutMember]
+    aeps: list[AepResults]
 
 
 class DesignStudySummary(Answer):
@@ -79,12 +146,20 @@ class DesignStudySummary(Answer):
     rainfall_layer: int | None = Field(description="The base scenario's rainfall layer the storms replace, if any.")
     rain_units: str = Field(description="How each member's storm is applied: depth per time step.")
     estimate: StudyEstimate
+    status: StudyStatus
+    status_message: str
+    started_at: datetime | None
+    finished_at: datetime | None
+    compute_cost: str | None = Field(description="USD charged at the start: the members' sum.")
+    progress: StudyProgress
     ui_url: str = map_link()
     created_at: datetime
 
 
 class DesignStudyDetail(DesignStudySummary):
+    approval: StudyApproval
     members: list[DesignMemberSummary]
+    results: StudyResults | None = Field(description="Once complete; its central_statistic says median or mean.")
 
 
 class DesignStudyPage(Page):

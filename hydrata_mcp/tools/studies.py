@@ -1,4 +1,5 @@
-"""ARR 2019 design flood studies: made from a base scenario and the engineer's files, priced before anything runs."""
+"""ARR 2019 design flood studies: made from a base scenario and the engineer's files and priced; then started (every
+member a run on the workers), followed, cancelled, and read back as envelopes and critical durations."""
 
 from typing import Annotated, Any, Literal
 
@@ -7,13 +8,17 @@ from pydantic import BaseModel, Field
 
 from hydrata_contract.requests.base import NAME_MAX_LENGTH
 from hydrata_contract.requests.studies import DesignInputCreate, DesignStudyCreate
+from hydrata_contract.studies import StudyStatus
 from hydrata_mcp.bodies import body
 from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.handback import HandBack
-from hydrata_mcp.tools.arguments import ProjectId
+from hydrata_mcp.pagination import page_numbers
+from hydrata_mcp.tools.arguments import Page, ProjectId
 from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
 from hydrata_mcp.tools.time_series import figure
+
+StudyId = Annotated[int, Field(ge=1, description="From list_design_studies.")]
 
 
 class Storms(BaseModel):
@@ -31,10 +36,28 @@ class DesignStudy(HandBack):
     id: int
     name: str
     base_scenario: int
+    status: str
     central_statistic: str
     rain_binding: str
     estimate: dict[str, Any]
+    progress: dict[str, Any]
     storms: list[Storms]
+    results: dict[str, Any] | None = Field(None, description="Per AEP: envelope layers, gauge and flow-line tables.")
+
+
+class StudyItem(BaseModel):
+    id: int
+    name: str
+    status: str
+    members: int
+    progress_pct: float
+
+
+class StudyList(BaseModel):
+    count: int
+    next_page: int | None
+    previous_page: int | None
+    results: list[StudyItem]
 
 
 def _storms(members: list[dict[str, Any]]) -> list[Storms]:
@@ -54,31 +77,75 @@ def _storms(members: list[dict[str, Any]]) -> list[Storms]:
     ]
 
 
-def _handed_back(study: dict[str, Any], *, made: bool) -> DesignStudy:
-    storms = _storms(study["members"])
-    estimate = study["estimate"]
-    depths = [s.rain_depth_mm for s in storms]
-    where = "the base scenario's rainfall polygons" if study["rain_binding"] == "rainfall_layer" else "the whole model"
-    said = (
-        f"{'I made' if made else 'The'} design study '{study['name']}' "
-        f"{'from' if made else 'is of'} scenario {study['base_scenario']}: {estimate['members']} storms "
-        f"({len(study['aeps'])} AEPs x {len(study['durations_min'])} durations x their patterns), "
-        f"{figure(min(depths))} to {figure(max(depths))} mm of rain before losses, falling on {where}. "
-        f"Running every member is estimated at {figure(estimate['vcpu_hours_estimate'])} vCPU-hours, "
-        f"USD {estimate['compute_cost_estimate']}; nothing has been spent. See it here: {study['ui_url']}"
-    )
+def _handed_back(study: dict[str, Any], *, made: bool = False) -> DesignStudy:
+    storms = _storms(study["members"]) if "members" in study else []
+    estimate, progress = study["estimate"], study["progress"]
     return DesignStudy(
         id=study["id"],
         name=study["name"],
         base_scenario=study["base_scenario"],
+        status=study["status"],
         central_statistic=study["central_statistic"],
         rain_binding=study["rain_binding"],
         estimate=estimate,
+        progress=progress,
         storms=storms,
+        results=_results(study.get("results")),
         ui_url=study["ui_url"],
-        summary={**estimate, "aeps": study["aeps"], "durations_min": study["durations_min"]},
-        say_to_user=said,
+        summary={**estimate, **progress, "aeps": study["aeps"], "durations_min": study["durations_min"]},
+        say_to_user=_said(study, storms, made=made),
     )
+
+
+def _said(study: dict[str, Any], storms: list[Storms], *, made: bool) -> str:
+    estimate, progress, status = study["estimate"], study["progress"], study["status"]
+    where = "the base scenario's rainfall polygons" if study["rain_binding"] == "rainfall_layer" else "the whole model"
+    link = f"See it here: {study['ui_url']}"
+    if status == StudyStatus.DRAFT and storms:
+        depths = [s.rain_depth_mm for s in storms]
+        return (
+            f"{'I made' if made else 'The'} design study '{study['name']}' "
+            f"{'from' if made else 'is of'} scenario {study['base_scenario']}: {estimate['members']} storms "
+            f"({len(study['aeps'])} AEPs x {len(study['durations_min'])} durations x their patterns), "
+            f"{figure(min(depths))} to {figure(max(depths))} mm of rain before losses, falling on {where}. "
+            f"Running every member is estimated at {figure(estimate['vcpu_hours_estimate'])} vCPU-hours, "
+            f"USD {estimate['compute_cost_estimate']}; nothing has been spent. {link}"
+        )
+    done = f"{progress['members_done']} of {progress['members_total']} members have ended"
+    if status == StudyStatus.RUNNING:
+        eta = progress["eta_seconds"]
+        return f"Design study {study['id']} is running: {done}" + (
+            f", about {figure(eta / 60)} min to go. {link}" if eta is not None else f". {link}"
+        )
+    if status == StudyStatus.COMPLETE:
+        critical = _critical_durations(study.get("results") or {})
+        return (
+            f"Design study {study['id']} is complete ({done}); envelopes use the {study['central_statistic']} of "
+            f"each duration's patterns.{critical} {link}"
+        )
+    return f"Design study {study['id']} is {status.replace('_', ' ')}: {done}. {study['status_message']} {link}"
+
+
+def _critical_durations(results: dict[str, Any]) -> str:
+    said = [
+        f"{table['name']} {aep['aep']}: {table['critical_duration_min']} min"
+        for aep in results.get("aeps", [])
+        for table in aep["gauges"] + aep["flow_lines"]
+        if table["critical_duration_min"] is not None
+    ]
+    return f" Critical durations: {'; '.join(said[:6])}." if said else ""
+
+
+def _results(results: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The study's results without the rasters' signed links (a tool hands back no signature; get_design_study's
+    REST answer carries them)."""
+    if not results:
+        return None
+    aeps = [
+        {**aep, "layers": [{"name": layer["name"], "units": layer["units"]} for layer in aep["layers"]]}
+        for aep in results["aeps"]
+    ]
+    return {**results, "aeps": aeps}
 
 
 @tool(title="Create a design flood study", relied_on=("id", "estimate"))
@@ -127,12 +194,45 @@ async def create_design_study(
 
 
 @tool(title="Get a design flood study", read_only=True, idempotent=True, relied_on=("id", "estimate"))
-async def get_design_study(
-    ctx: Context,
-    project_id: ProjectId,
-    study_id: Annotated[int, Field(ge=1, description="From create_design_study.")],
-) -> DesignStudy:
-    """A design study: rain per AEP and duration, and its price."""
+async def get_design_study(ctx: Context, project_id: ProjectId, study_id: StudyId) -> DesignStudy:
+    """Storms and price; progress with ETA; then envelopes and critical durations."""
     api = PlatformClient.for_context(ctx)
-    study = (await api.get(f"{PROJECTS}{project_id}/design-studies/{study_id}/")).data
-    return _handed_back(study, made=False)
+    return _handed_back((await api.get(_study_path(project_id, study_id))).data)
+
+
+@tool(title="Start a design flood study", relied_on=("id", "status"))
+async def start_design_study(ctx: Context, project_id: ProjectId, study_id: StudyId) -> DesignStudy:
+    """Run every member; charges the whole price. Needs the base built and, if asked, signed off."""
+    api = PlatformClient.for_context(ctx)
+    await api.post(f"{_study_path(project_id, study_id)}start/")
+    return _handed_back((await api.get(_study_path(project_id, study_id))).data)
+
+
+@tool(title="Cancel a design flood study", destructive=True, relied_on=("id", "status"))
+async def cancel_design_study(ctx: Context, project_id: ProjectId, study_id: StudyId) -> DesignStudy:
+    """Stop every member; each costs only what it computed."""
+    api = PlatformClient.for_context(ctx)
+    await api.post(f"{_study_path(project_id, study_id)}cancel/")
+    return _handed_back((await api.get(_study_path(project_id, study_id))).data)
+
+
+@tool(title="List design flood studies", read_only=True, idempotent=True)
+async def list_design_studies(ctx: Context, project_id: ProjectId, page: Page = 1) -> StudyList:
+    """A project's design studies, newest first."""
+    api = PlatformClient.for_context(ctx)
+    data = (await api.get(f"{PROJECTS}{project_id}/design-studies/", params={"page": page})).data
+    items = [
+        StudyItem(
+            id=item["id"],
+            name=item["name"],
+            status=item["status"],
+            members=item["estimate"]["members"],
+            progress_pct=item["progress"]["progress_pct"],
+        )
+        for item in data["results"]
+    ]
+    return StudyList(**page_numbers(data), results=items)
+
+
+def _study_path(project_id: int, study_id: int) -> str:
+    return f"{PROJECTS}{project_id}/design-studies/{study_id}/"

@@ -30,6 +30,7 @@ READ_ONLY = {
     "get_run_time_series",
     "compare_runs",
     "get_design_study",
+    "list_design_studies",
 }
 FIRST_TOOLS = {"list_projects", "get_project", "create_project", "get_agent_grant", "suggest_capability"}
 
@@ -52,7 +53,9 @@ def test_an_agent_lists_tools_creates_a_project_and_reads_it_back(live_asgi, mod
     for name, listed in by_name.items():
         assert listed.annotations.title
         assert listed.annotations.read_only_hint is (name in READ_ONLY)
-        assert listed.annotations.destructive_hint is (name in {"cancel_run", "delete_observation"})
+        assert listed.annotations.destructive_hint is (
+            name in {"cancel_run", "delete_observation", "cancel_design_study"}
+        )
         assert listed.output_schema["type"] == "object"
         assert listed.description
     assert not created.is_error

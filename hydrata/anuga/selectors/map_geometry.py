@@ -31,7 +31,7 @@ def input_layer_features(*, layer: InputLayer) -> dict[str, Any]:
 
 def built_run(*, scenario: Scenario) -> Run:
     """The scenario's latest run that has a built package; 409 when it was never built."""
-    run = scenario.runs.exclude(package_prefix="").order_by("-created_at", "-id").first()
+    run = scenario.runs.filter(study_member=False).exclude(package_prefix="").order_by("-created_at", "-id").first()
     if run is None:
         raise Conflict(
             f"Scenario {scenario.pk} has not been built yet, so it has no mesh. Build it first.",

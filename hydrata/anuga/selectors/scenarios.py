@@ -48,7 +48,7 @@ def scenario_get_visible(*, user: User, scenario_id: int) -> Scenario:
 
 
 def latest_run(*, scenario: Scenario) -> Run | None:
-    return scenario.runs.order_by("-created_at", "-id").first()
+    return scenario.runs.filter(study_member=False).order_by("-created_at", "-id").first()
 
 
 def computed_status(*, run: Run | None) -> str:

@@ -218,6 +218,19 @@ def run_retry(*, run: Run, user: User, grant: AgentGrant | None) -> Run:
     return retry
 
 
+WORKER_STOPPED_REPORTING = (
+    "The worker running this simulation stopped reporting (it was killed or its machine was lost) before the run "
+    "finished."
+)
+WORKER_RESTARTED = " restarted while this simulation was running."
+
+
+def run_lost_its_worker(*, run: Run) -> bool:
+    """Ended in error by the reaper or by its worker's restart, not by its own simulation."""
+    message = run.error_message
+    return run.status == RunStatus.ERROR and (message == WORKER_STOPPED_REPORTING or message.endswith(WORKER_RESTARTED))
+
+
 BUILD_LOST = {
     "error_message": "The worker building this scenario was lost (killed, restarted or its machine gone) before "
     "the build finished.",
@@ -236,8 +249,7 @@ def runs_reap_stale(*, now=None) -> int:
         status=RunStatus.ERROR,
         finished_at=now,
         updated_at=now,
-        error_message="The worker running this simulation stopped reporting (it was killed or its machine was "
-        "lost) before the run finished.",
+        error_message=WORKER_STOPPED_REPORTING,
         user_message="The simulation was interrupted on our side. Retry it with retry_run.",
     )
     build_limit = settings.HYDRATA_TASK_TIME_LIMITS["run_build"] + settings.HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS
@@ -256,7 +268,7 @@ def runs_fail_for_worker(*, hostname: str) -> int:
         status=RunStatus.ERROR,
         finished_at=now,
         updated_at=now,
-        error_message=f"The worker {hostname} restarted while this simulation was running.",
+        error_message=f"The worker {hostname}{WORKER_RESTARTED}",
         user_message="The simulation was interrupted by a restart on our side. Retry it with retry_run.",
     )
     building = mine.filter(status=RunStatus.BUILDING).update(

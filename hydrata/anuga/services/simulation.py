@@ -42,7 +42,7 @@ from hydrata.anuga.services.simulation_child import (
     rank_failure,
     threads_per_rank,
 )
-from hydrata.anuga.services.simulation_cluster import CLUSTERS, package_names, simulate_on_cluster
+from hydrata.anuga.services.simulation_cluster import CLUSTERS, package_key, package_names, simulate_on_cluster
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
 from hydrata_contract.layers import DEPTH_FRAME_GLOB
@@ -132,7 +132,7 @@ def _download_package(run: Run, destination: Path) -> None:
     for name in package_names(manifest, Scenario.INPUT_FIELDS)[1:]:  # scenario.json is written above
         target = destination / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        with storage.open(key=f"{run.package_prefix}/{name}") as stream, target.open("wb") as out:
+        with storage.open(key=package_key(run, manifest, name)) as stream, target.open("wb") as out:
             shutil.copyfileobj(stream, out)
 
 

@@ -51,6 +51,15 @@ def package_names(manifest: dict[str, Any], input_fields: tuple[str, ...]) -> li
     return names + [manifest[kind] for kind in input_fields if manifest.get(kind)]
 
 
+def package_key(run: Run, manifest: dict[str, Any], name: str) -> str:
+    """A design study member's package holds only what it changes (its scenario.json, its rain and its storm, listed
+    in own_files); the rest, the mesh and the terrain above all, it reads from the build it shares."""
+    shared = manifest.get("shared_prefix")
+    if shared and name not in manifest.get("own_files", ()):
+        return f"{shared}/{name}"
+    return f"{run.package_prefix}/{name}"
+
+
 def simulate_on_cluster(run: Run) -> Run:
     cluster = CLUSTERS[ComputeBackend(run.compute_backend)]
     limits = child_limits(run=run)
@@ -113,7 +122,7 @@ def job_spec(run: Run, *, limits: ChildLimits, threads: int) -> dict[str, Any]:
         arguments += ["--yield-seconds", str(settings.HYDRATA_RUN_YIELD_SECONDS)]
     return {
         "inputs": {
-            name: storage.presign_download(key=f"{run.package_prefix}/{name}", expires_in=expires)
+            name: storage.presign_download(key=package_key(run, manifest, name), expires_in=expires)
             for name in package_names(manifest, Scenario.INPUT_FIELDS)
         },
         "outputs": put,

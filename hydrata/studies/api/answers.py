@@ -2,9 +2,15 @@
 
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.utils import timezone
+
 from hydrata.anuga.selectors.links import project_link, scenario_link
 from hydrata.compute.series_units import MM_PER_INTERVAL
+from hydrata.storage import get_storage
 from hydrata.studies.models import DesignInput, DesignMember, DesignStudy
+from hydrata.studies.selectors import study_approval_summary, study_progress
 from hydrata_contract.links import Panel
 
 MEMBER_FIELDS = (
@@ -55,16 +61,52 @@ def design_study_answer(study: DesignStudy) -> dict[str, Any]:
         "rainfall_layer": study.rainfall_layer_id,
         "rain_units": MM_PER_INTERVAL,
         "estimate": study.estimate,
+        "status": study.status,
+        "status_message": study.status_message,
+        "started_at": study.started_at,
+        "finished_at": study.finished_at,
+        "compute_cost": None if study.compute_cost is None else str(study.compute_cost),
+        "progress": study_progress(study=study, now=timezone.now()),
         # The map's Study panel arrives with running studies; until then the base scenario is where they start.
         "ui_url": scenario_link(study.base_scenario),
         "created_at": study.created_at,
     }
 
 
-def design_study_detail(study: DesignStudy) -> dict[str, Any]:
-    members = study.members.only(*MEMBER_FIELDS).order_by("id")
-    return {**design_study_answer(study), "members": [_member(member) for member in members]}
+def design_study_detail(study: DesignStudy, *, user: User) -> dict[str, Any]:
+    members = study.members.select_related("run").only(*MEMBER_FIELDS, "run__status").order_by("id")
+    return {
+        **design_study_answer(study),
+        "approval": study_approval_summary(study=study, user=user),
+        "members": [_member(member) for member in members],
+        "results": _results(study),
+    }
 
 
 def _member(member: DesignMember) -> dict[str, Any]:
-    return {name: getattr(member, name) for name in MEMBER_FIELDS}
+    run = {"run": member.run_id, "run_status": member.run.status if member.run else None}
+    return {**{name: getattr(member, name) for name in MEMBER_FIELDS}, **run}
+
+
+def _results(study: DesignStudy) -> dict[str, Any] | None:
+    """What the envelopes stored, each raster with a signed download link."""
+    if not study.results:
+        return None
+    storage, expiry = get_storage(), settings.HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS
+
+    def linked(aep: dict[str, Any]) -> dict[str, Any]:
+        layers = [
+            {
+                "name": layer["name"],
+                "units": layer["units"],
+                "url": storage.presign_download(
+                    key=layer["key"],
+                    expires_in=expiry,
+                    filename=f"study-{study.pk}-{'-'.join(layer['key'].split('/')[-2:])}",
+                ),
+            }
+            for layer in aep["layers"]
+        ]
+        return {**aep, "layers": layers}
+
+    return {**study.results, "aeps": [linked(aep) for aep in study.results["aeps"]]}

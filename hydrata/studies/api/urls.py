@@ -5,10 +5,14 @@ from django.urls import path
 from hydrata.studies.api import views
 
 PROJECT = "projects/<int:project_id>/"
+STUDY = f"{PROJECT}design-studies/<int:study_id>/"
 
 urlpatterns = [
     path(f"{PROJECT}design-inputs/", views.DesignInputListCreateView.as_view(), name="design-inputs"),
     path(f"{PROJECT}design-inputs/<int:input_id>/", views.DesignInputDetailView.as_view(), name="design-input-detail"),
     path(f"{PROJECT}design-studies/", views.DesignStudyListCreateView.as_view(), name="design-studies"),
     path(f"{PROJECT}design-studies/<int:study_id>/", views.DesignStudyDetailView.as_view(), name="design-study-detail"),
+    path(f"{STUDY}approve/", views.DesignStudyApproveView.as_view(), name="design-study-approve"),
+    path(f"{STUDY}start/", views.DesignStudyStartView.as_view(), name="design-study-start"),
+    path(f"{STUDY}cancel/", views.DesignStudyCancelView.as_view(), name="design-study-cancel"),
 ]

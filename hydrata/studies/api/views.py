@@ -4,14 +4,22 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
+from hydrata.agents.permissions import grant_of
 from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
 from hydrata.core.answers import answer
 from hydrata.core.bodies import parsed
 from hydrata.core.errors import ValidationFailed
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata.studies.api.answers import design_input_answer, design_study_answer, design_study_detail
-from hydrata.studies.selectors import design_input_get, design_inputs_of, design_studies_of, design_study_get
+from hydrata.studies.selectors import (
+    design_input_get,
+    design_inputs_of,
+    design_studies_of,
+    design_study_get,
+    study_approval_summary,
+)
 from hydrata.studies.services.inputs import design_input_create
+from hydrata.studies.services.runs import design_study_approve, design_study_cancel, design_study_start
 from hydrata.studies.services.studies import StudyInputs, design_study_create
 from hydrata_contract.answers import studies as answers
 from hydrata_contract.errors import ErrorCode
@@ -107,7 +115,8 @@ class DesignStudyListCreateView(ProjectListView):
             central_statistic=CentralStatistic(fields.pop("central_statistic")),
             **fields,
         )
-        return Response(answer(answers.DesignStudyDetail, design_study_detail(study)), status=status.HTTP_201_CREATED)
+        detail = design_study_detail(study, user=request.user)
+        return Response(answer(answers.DesignStudyDetail, detail), status=status.HTTP_201_CREATED)
 
 
 class DesignStudyDetailView(ProjectScopedView):
@@ -116,4 +125,38 @@ class DesignStudyDetailView(ProjectScopedView):
     @extend_schema(responses={200: answers.DesignStudyDetail})
     def get(self, request: AuthenticatedRequest, study_id: int) -> Response:
         study = design_study_get(project=self.project, study_id=study_id)
-        return Response(answer(answers.DesignStudyDetail, design_study_detail(study)))
+        return Response(answer(answers.DesignStudyDetail, design_study_detail(study, user=request.user)))
+
+
+class DesignStudyApproveView(ProjectScopedView):
+    # Declared for the system check; the service refuses every agent key whatever its level.
+    grant_levels = {"POST": "launch"}
+
+    @extend_schema(request=None, responses={201: answers.StudyApproval})
+    def post(self, request: AuthenticatedRequest, study_id: int) -> Response:
+        study = design_study_get(project=self.project, study_id=study_id)
+        design_study_approve(study=study, user=request.user, grant=grant_of(request))
+        summary = study_approval_summary(study=study, user=request.user)
+        return Response(answer(answers.StudyApproval, summary), status=status.HTTP_201_CREATED)
+
+
+class DesignStudyStartView(ProjectScopedView):
+    grant_levels = {"POST": "launch"}
+
+    @extend_schema(request=None, responses={202: answers.DesignStudySummary})
+    def post(self, request: AuthenticatedRequest, study_id: int) -> Response:
+        study = design_study_get(project=self.project, study_id=study_id)
+        started = design_study_start(study=study, user=request.user, grant=grant_of(request))
+        return Response(
+            answer(answers.DesignStudySummary, design_study_answer(started)), status=status.HTTP_202_ACCEPTED
+        )
+
+
+class DesignStudyCancelView(ProjectScopedView):
+    grant_levels = {"POST": "launch"}
+
+    @extend_schema(request=None, responses={200: answers.DesignStudySummary})
+    def post(self, request: AuthenticatedRequest, study_id: int) -> Response:
+        study = design_study_get(project=self.project, study_id=study_id)
+        cancelled = design_study_cancel(study=study)
+        return Response(answer(answers.DesignStudySummary, design_study_answer(cancelled)))

@@ -102,6 +102,30 @@ def design_study_create(
 
 def study_estimate(*, scenario: Scenario, simulated_s: list[int]) -> dict[str, Any]:
     """The base scenario's mesh estimate priced for each member's simulated time, summed: a member is a run of it."""
+    priced = _priced(scenario, simulated_s)
+    return {
+        "members": len(simulated_s),
+        "mesh_triangle_count_estimate": priced.triangles,
+        "triangle_steps": round(sum(priced.steps)),
+        "vcpu_hours_estimate": round(sum(priced.hours), 4),
+        "compute_cost_estimate": str(sum(priced.prices, Decimal("0.00"))),
+    }
+
+
+def study_member_prices(*, scenario: Scenario, simulated_s: list[int]) -> list[Decimal]:
+    """Each member's price as the estimate priced it: what starting the study charges, while the base is unchanged."""
+    return _priced(scenario, simulated_s).prices
+
+
+@dataclass(frozen=True)
+class _Priced:
+    triangles: int
+    steps: list[float]
+    hours: list[float]
+    prices: list[Decimal]
+
+
+def _priced(scenario: Scenario, simulated_s: list[int]) -> _Priced:
     try:
         geometry = scenario_geometry(scenario=scenario)
     except ModelGeometryError as problem:
@@ -114,25 +138,16 @@ def study_estimate(*, scenario: Scenario, simulated_s: list[int]) -> dict[str, A
     hours = [
         vcpu_hours_estimate(triangles=triangles, duration=seconds, finest_resolution=finest) for seconds in simulated_s
     ]
-    steps = sum(
-        triangle_steps_estimate(triangles=triangles, duration=seconds, finest_resolution=finest)
-        for seconds in simulated_s
+    rate = settings.HYDRATA_COMPUTE_USD_PER_VCPU_HOUR
+    return _Priced(
+        triangles=triangles,
+        steps=[
+            triangle_steps_estimate(triangles=triangles, duration=seconds, finest_resolution=finest)
+            for seconds in simulated_s
+        ],
+        hours=hours,
+        prices=[compute_cost_estimate(vcpu_hours=h, usd_per_vcpu_hour=rate) for h in hours],
     )
-    return {
-        "members": len(simulated_s),
-        "mesh_triangle_count_estimate": triangles,
-        "triangle_steps": round(steps),
-        "vcpu_hours_estimate": round(sum(hours), 4),
-        "compute_cost_estimate": str(
-            sum(
-                (
-                    compute_cost_estimate(vcpu_hours=h, usd_per_vcpu_hour=settings.HYDRATA_COMPUTE_USD_PER_VCPU_HOUR)
-                    for h in hours
-                ),
-                Decimal("0.00"),
-            )
-        ),
-    }
 
 
 def _check_kinds(inputs: StudyInputs) -> None:

@@ -67,6 +67,7 @@ def one_of_everything():
         "studies/designinput",
         "studies/designstudy",
         "studies/designmember",
+        "studies/designstudyapproval",
     ],
 )
 def test_every_models_changelist_answers_for_a_superuser(admin_browser, one_of_everything, model):

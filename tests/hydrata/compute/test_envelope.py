@@ -1,7 +1,9 @@
 import numpy as np
 import pytest
+import rasterio
+from rasterio.transform import from_origin
 
-from hydrata.compute.envelope import central_value, design_envelope, envelope
+from hydrata.compute.envelope import central_value, design_envelope, ensemble_table, envelope, envelope_rasters
 
 NAN = np.nan
 
@@ -62,3 +64,87 @@ def test_a_study_built_so_that_one_duration_is_critical_finds_it():
     assert result.critical_duration_min.tolist() == expected_critical.tolist()
     assert result.peak == pytest.approx(np.where(expected_critical == 60.0, centrals[60], centrals[120]))
     assert centrals[60] == pytest.approx(np.median(peaks[60], axis=0))
+
+
+def write_raster(path, values, *, nodata=-9999.0):
+    profile = {
+        "driver": "GTiff",
+        "height": values.shape[0],
+        "width": values.shape[1],
+        "count": 1,
+        "dtype": "float32",
+        "crs": "EPSG:28356",
+        "transform": from_origin(250000, 6272000, 2.0, 2.0),
+        "nodata": nodata,
+    }
+    with rasterio.open(path, "w", **profile) as sink:
+        sink.write(np.where(np.isnan(values), nodata, values).astype(np.float32), 1)
+    return path
+
+
+def read(path):
+    with rasterio.open(path) as source:
+        return source.read(1, masked=True).astype(np.float64).filled(np.nan)
+
+
+@pytest.mark.parametrize("statistic", ["median", "mean"])
+def test_the_envelope_rasters_streamed_in_windows_equal_numpy_over_the_members_own_rasters(tmp_path, statistic):
+    rng = np.random.default_rng(29)
+    durations, patterns, shape = (10, 30, 60), 10, (37, 23)
+    members = {}
+    for duration in durations:
+        for pattern in range(patterns):
+            values = rng.gamma(2.0, 0.3, size=shape)
+            values[rng.random(shape) < 0.2] = 0.0  # dry cells
+            values[:3, :3] = np.nan  # outside the model
+            members[duration, pattern] = write_raster(tmp_path / f"d{duration}p{pattern}.tif", values)
+    rasters = {"max_depth": {d: [members[d, p] for p in range(patterns)] for d in durations}}
+
+    # A budget of a few rows per window: the rasters are read and written in many windows.
+    written = envelope_rasters(
+        rasters, destination=tmp_path / "out", critical_of="max_depth", statistic=statistic, cell_budget=2000
+    )
+
+    # Independently: every member's whole raster, numpy's reductions, the max over durations and its first arg.
+    reduce = np.median if statistic == "median" else np.mean
+    stacks = {d: np.stack([read(members[d, p]) for p in range(patterns)]) for d in durations}
+    centrals = np.stack([reduce(stacks[d], axis=0) for d in durations])
+    expected_peak = np.max(centrals, axis=0)
+    expected_critical = np.array(durations, dtype=np.float64)[np.argmax(np.nan_to_num(centrals, nan=-1), axis=0)]
+    expected_critical[~(expected_peak > 0)] = np.nan
+    assert np.allclose(read(written["max_depth"]), expected_peak.astype(np.float32), equal_nan=True)
+    assert np.array_equal(read(written["critical_duration"]), expected_critical, equal_nan=True)
+    assert np.isnan(read(written["max_depth"])[:3, :3]).all()
+
+
+def test_a_raster_built_so_that_one_duration_is_critical_finds_it_everywhere_it_is_wet(tmp_path):
+    shape = (8, 9)
+    # The 30-minute storms' median is 1.5 m everywhere; the 10- and 60-minute storms' at most 1.2 m, though one
+    # 60-minute pattern peaks higher than any 30-minute one (an outlier the median leaves out).
+    peaks = {10: [0.6, 0.8, 1.0], 30: [1.4, 1.5, 1.6], 60: [1.1, 1.2, 3.0]}
+    rasters = {"max_depth": {d: [] for d in peaks}}
+    for duration, values in peaks.items():
+        for index, value in enumerate(values):
+            path = write_raster(tmp_path / f"{duration}-{index}.tif", np.full(shape, value))
+            rasters["max_depth"][duration].append(path)
+
+    written = envelope_rasters(rasters, destination=tmp_path / "out", critical_of="max_depth")
+
+    assert (read(written["critical_duration"]) == 30).all()
+    assert np.allclose(read(written["max_depth"]), 1.5)
+
+
+def test_a_gauges_table_gives_each_durations_peaks_the_critical_duration_and_the_pattern_nearest_the_median():
+    peaks = {
+        10: {1: 0.6, 2: 0.8, 3: 1.0},
+        30: {1: 1.4, 2: 1.62, 3: 1.5, 4: 1.3},  # median 1.45: pattern 3 (1.5) and 1 (1.4) are as near; the larger
+        60: {1: 1.1, 2: 1.2, 3: 3.0},
+    }
+
+    table = ensemble_table(peaks)
+
+    assert [row["central"] for row in table["durations"]] == pytest.approx([0.8, 1.45, 1.2])
+    assert table["durations"][1]["peaks"] == [1.4, 1.62, 1.5, 1.3]
+    assert (table["critical_duration_min"], table["pattern"]) == (30, 3)
+    assert table["design_value"] == pytest.approx(1.45)
+    assert ensemble_table(peaks, statistic="mean")["critical_duration_min"] == 60  # the outlier lifts the mean

@@ -24,6 +24,9 @@ pytestmark = pytest.mark.django_db
 # The POSTs whose view reads no body: the route says it all.
 BODILESS = {
     "anuga_comparisons_recompute_create",
+    "anuga_projects_design_studies_approve_create",
+    "anuga_projects_design_studies_cancel_create",
+    "anuga_projects_design_studies_start_create",
     "anuga_projects_scenarios_approve_create",
     "anuga_projects_scenarios_build_create",
     "anuga_runs_cancel_create",

@@ -45,6 +45,8 @@ HAND_BACK_TOOLS = {
     "create_design_study",
     "get_design_study",
     "get_run_report",
+    "start_design_study",
+    "cancel_design_study",
 }
 ESTIMATE = ("mesh_triangle_count_estimate", "compute_cost_estimate", "vcpu_hours_estimate", "computed_status")
 RUN_RESULTS = (
@@ -113,6 +115,8 @@ NAMES_IN_RESULTS: dict[str, tuple[str, ...]] = {
     "create_design_study": ("id", "estimate"),
     "get_design_study": ("id", "estimate"),
     "get_run_report": ("id", "summary.pages", "summary.figures", "summary.pdf_url"),
+    "start_design_study": ("id", "status"),
+    "cancel_design_study": ("id", "status"),
 }
 
 

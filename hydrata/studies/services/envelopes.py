@@ -1,0 +1,147 @@
+"""A study's results once every member has settled: per AEP, the envelope rasters of the completed members' peak
+depth, level, speed and hazard with the critical-duration raster (hydrata/compute/envelope.py, streamed in windows),
+and per gauge and flow line the peaks of each duration's patterns with the central value, the critical duration
+and the representative pattern. Stored through the storage layer under studies/<id>/results/."""
+
+import json
+import logging
+import re
+import tempfile
+from collections import defaultdict
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from django.utils import timezone
+
+from hydrata.compute.envelope import CRITICAL_DURATION, Central, ensemble_table, envelope_rasters
+from hydrata.core.records import record_update
+from hydrata.storage import get_storage
+from hydrata.studies.models import DesignMember, DesignStudy
+from hydrata_contract.layers import ResultLayer
+from hydrata_contract.states import RunStatus
+from hydrata_contract.studies import CentralStatistic, StudyStatus
+
+logger = logging.getLogger(__name__)
+
+ENVELOPE_LAYERS = (ResultLayer.MAX_DEPTH, ResultLayer.MAX_STAGE, ResultLayer.MAX_SPEED, ResultLayer.MAX_HAZARD)
+GAUGE_QUANTITY, FLOW_LINE_QUANTITY = "peak_depth_m", "peak_discharge_m3_s"
+
+
+def design_study_envelopes(*, study_id: int) -> DesignStudy:
+    study = DesignStudy.objects.get(pk=study_id)
+    if study.status != StudyStatus.POST_PROCESSING:
+        return study  # a redelivered task, or a study cancelled meanwhile
+    completed = list(
+        study.members.filter(run__status=RunStatus.COMPLETE).select_related("run").order_by("aep", "duration_min")
+    )
+    try:
+        results = {
+            "central_statistic": study.central_statistic,
+            "members_used": len(completed),
+            "members_left_out": _left_out(study),
+            "aeps": [_aep_results(study, aep, [m for m in completed if m.aep == aep]) for aep in study.aeps],
+        }
+    except Exception:
+        logger.exception("The envelopes of design study %s failed", study.pk)
+        return record_update(
+            study,
+            status=StudyStatus.ERROR,
+            finished_at=timezone.now(),
+            status_message="Computing the envelopes failed on our side; it has been logged.",
+        )
+    return record_update(study, status=StudyStatus.COMPLETE, finished_at=timezone.now(), results=results)
+
+
+def _left_out(study: DesignStudy) -> list[dict[str, Any]]:
+    """Every member that did not complete, and why: none is dropped without a word."""
+    missing = study.members.exclude(run__status=RunStatus.COMPLETE).select_related("run").order_by("id")
+    return [
+        {
+            "aep": member.aep,
+            "duration_min": member.duration_min,
+            "pattern": member.pattern,
+            "run": member.run_id,
+            "status": member.run.status if member.run else RunStatus.ERROR,
+            "reason": (member.run.error_message or member.run.user_message) if member.run else "It never ran.",
+        }
+        for member in missing
+    ]
+
+
+def _aep_results(study: DesignStudy, aep: str, members: list[DesignMember]) -> dict[str, Any]:
+    if not members:
+        return {"aep": aep, "layers": [], "gauges": [], "flow_lines": []}
+    prefix = f"studies/{study.pk}/results/{_slug(aep)}"
+    storage = get_storage()
+    with ExitStack() as files, tempfile.TemporaryDirectory(prefix=f"study-{study.pk}-") as workdir:
+        rasters: dict[str, dict[int, list[Path]]] = {layer.value: defaultdict(list) for layer in ENVELOPE_LAYERS}
+        for member in members:
+            for layer in ENVELOPE_LAYERS:
+                key = f"{_results_prefix(member)}/{layer.filename}"
+                rasters[layer.value][member.duration_min].append(files.enter_context(storage.local_path(key=key)))
+        written = envelope_rasters(
+            rasters,
+            destination=Path(workdir),
+            critical_of=ResultLayer.MAX_DEPTH.value,
+            statistic=_statistic(study),
+        )
+        layers = []
+        for name, path in written.items():
+            key = f"{prefix}/{path.name}"
+            with path.open("rb") as stream:
+                storage.save(key=key, data=stream, content_type="image/tiff")
+            layers.append({"name": name, "units": _units(name), "key": key})
+    gauges, flow_lines = _series_tables(study, members)
+    return {"aep": aep, "layers": layers, "gauges": gauges, "flow_lines": flow_lines}
+
+
+def _units(name: str) -> str:
+    return "min" if name == CRITICAL_DURATION else ResultLayer(name).units
+
+
+def _series_tables(study: DesignStudy, members: list[DesignMember]) -> tuple[list[dict], list[dict]]:
+    """Each gauge's peak depth and each flow line's peak discharge per duration and pattern, as ensemble tables."""
+    gauges: dict[str, dict[int, dict[int, float]]] = defaultdict(lambda: defaultdict(dict))
+    lines: dict[str, dict[int, dict[int, float]]] = defaultdict(lambda: defaultdict(dict))
+    storage = get_storage()
+    for member in members:
+        key = f"{_results_prefix(member)}/time_series.json"
+        if not storage.exists(key=key):
+            continue
+        with storage.open(key=key) as stream:
+            recorded = json.load(stream)
+        for gauge in recorded.get("gauges") or []:
+            gauges[gauge["name"]][member.duration_min][member.pattern] = _peak(gauge.get("depth"))
+        for line in recorded.get("flow_lines") or []:
+            lines[line["name"]][member.duration_min][member.pattern] = _peak(line.get("discharge"))
+    statistic = _statistic(study)
+    return (
+        [
+            {"name": name, "quantity": GAUGE_QUANTITY, **ensemble_table(p, statistic=statistic)}
+            for name, p in gauges.items()
+        ],
+        [
+            {"name": name, "quantity": FLOW_LINE_QUANTITY, **ensemble_table(p, statistic=statistic)}
+            for name, p in lines.items()
+        ],
+    )
+
+
+def _peak(values: list[float | None] | None) -> float:
+    numbers = [v for v in values or [] if v is not None]
+    return max(numbers) if numbers else float("nan")
+
+
+def _slug(aep: str) -> str:
+    return re.sub(r"[^0-9A-Za-z.]+", "_", aep.replace("%", "pct")).strip("_") or "aep"
+
+
+def _results_prefix(member: DesignMember) -> str:
+    if member.run is None:
+        raise ValueError(f"member {member.pk} has no run")
+    return member.run.results_prefix
+
+
+def _statistic(study: DesignStudy) -> Central:
+    return "mean" if study.central_statistic == CentralStatistic.MEAN else "median"

@@ -1,0 +1,319 @@
+"""Running a design study: its sign-off, its start (the whole study charged at once, every member a run of the base
+scenario's build with the member's storm for rain, each its own simulation task), its cancel, and its advance as
+members settle (a member whose worker was lost is run once more; when every member has settled, the envelopes).
+
+A member is an `anuga.Run` of the base scenario (`study_member`): the simulation child, the storage of its results,
+its progress, its cancel and its cost are the runs' own. Its package holds only its scenario.json, its rain layer
+and its storm; the mesh and terrain are read from the base scenario's build (`shared_prefix`)."""
+
+import json
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from hydrata.agents.models import AgentGrant
+from hydrata.agents.services import SpendItem, agent_spend_charge_all
+from hydrata.anuga.models import Run, Scenario
+from hydrata.anuga.selectors.approvals import runs_need_approval, scenario_state_digest
+from hydrata.anuga.selectors.links import scenario_link
+from hydrata.anuga.selectors.scenarios import latest_run, scenario_geometry
+from hydrata.anuga.services.runs import run_cancel, run_lost_its_worker
+from hydrata.compute.series_units import MM_PER_INTERVAL
+from hydrata.core.errors import Conflict, Forbidden
+from hydrata.storage import get_storage
+from hydrata.studies.models import DesignMember, DesignStudy, DesignStudyApproval
+from hydrata.studies.selectors import study_approved_by, study_fingerprint
+from hydrata.studies.services.studies import study_member_prices
+from hydrata_contract.compute import ComputeBackend
+from hydrata_contract.errors import ErrorCode
+from hydrata_contract.inputs import SeriesType
+from hydrata_contract.states import TERMINAL_RUN_STATES, RunPhase, RunStatus
+from hydrata_contract.studies import STUDY_FINISHED_STATES, RainBinding, StudyStatus
+
+STORM_FILE = "time_series/design_storm.json"
+RAIN_FILE = "inputs/design_rain.geojson"
+
+
+@transaction.atomic
+def design_study_approve(*, study: DesignStudy, user: User, grant: AgentGrant | None) -> DesignStudyApproval:
+    """Record that `user` signed the study off as it is now. A person does this on the site; an agent never can."""
+    if grant is not None:
+        raise Forbidden(
+            "Only a person can sign a design study off for its runs, on the site; agent keys cannot.",
+            code=ErrorCode.APPROVAL_BY_PERSON_ONLY,
+        )
+    study = DesignStudy.objects.select_for_update().get(pk=study.pk)
+    fingerprint = study_fingerprint(study=study)
+    found = study.approvals.filter(approved_by=user, fingerprint=fingerprint).first()
+    return found or DesignStudyApproval.objects.create(study=study, approved_by=user, fingerprint=fingerprint)
+
+
+def _approval_check(study: DesignStudy, grant: AgentGrant | None) -> None:
+    """409 APPROVAL_REQUIRED when the grant's account asks its owner to sign off first, and the owner has not signed
+    the study off as it is now (a member's storm or the base scenario changed since leaves the sign-off stale)."""
+    if grant is None or not runs_need_approval(user=grant.user) or study_approved_by(study=study, user=grant.user):
+        return
+    link = scenario_link(study.base_scenario)
+    raise Conflict(
+        f"This account asks that its owner sign a study off before an agent runs it, and design study "
+        f"'{study.name}' is not signed off as it is now (any change to a member's storm or the base scenario since "
+        f"needs a new sign-off). Ask the user to review it and sign it off on the site: {link}",
+        code=ErrorCode.APPROVAL_REQUIRED,
+        ui_url=link,
+        study=study.pk,
+    )
+
+
+@dataclass(frozen=True)
+class _Build:
+    """The base scenario's build that every member shares: its package and its mesh."""
+
+    run: Run
+    manifest: dict[str, Any]
+
+
+def design_study_start(*, study: DesignStudy, user: User, grant: AgentGrant | None) -> DesignStudy:
+    """Charge the whole study to the agent's month (all members or none, 402 past the limit), make each member's
+    run and queue its simulation. The base scenario must be built as it is now, and signed off where asked."""
+    with transaction.atomic():
+        study = DesignStudy.objects.select_for_update().select_related("base_scenario__project").get(pk=study.pk)
+        if study.status != StudyStatus.DRAFT:
+            raise Conflict(
+                f"Design study {study.pk} is {study.status}; a study starts once. Make a new one to run it again.",
+                code=ErrorCode.STUDY_NOT_STARTABLE,
+                status=study.status,
+            )
+        scenario = Scenario.objects.select_for_update().get(pk=study.base_scenario_id)
+        build = _current_build(scenario)
+        _approval_check(study, grant)
+        members = list(study.members.order_by("id"))
+        prices = _member_prices(scenario, members)
+        runs = Run.objects.bulk_create(
+            _member_run(build.run, member, price=prices[member.pk], user=user, grant=grant) for member in members
+        )
+        if grant is not None:
+            agent_spend_charge_all(
+                grant=grant,
+                items=[
+                    SpendItem(
+                        amount=run.compute_cost or Decimal("0"),
+                        reference=f"run:{run.pk}",
+                        description=f"Design study {study.pk} member {member.aep} {member.duration_min} min "
+                        f"pattern {member.pattern} (run {run.pk})",
+                    )
+                    for member, run in zip(members, runs, strict=True)
+                ],
+            )
+        for member, run in zip(members, runs, strict=True):
+            run.package_prefix = _write_member_package(study, build, member, run)
+            member.run = run
+        Run.objects.bulk_update(runs, ["package_prefix"])
+        DesignMember.objects.bulk_update(members, ["run"])
+        study.status, study.started_at = StudyStatus.RUNNING, timezone.now()
+        study.compute_cost = sum((run.compute_cost or Decimal("0") for run in runs), Decimal("0.00"))
+        study.save()
+        transaction.on_commit(lambda: _enqueue_members(study.pk, [run.pk for run in runs]))
+    return study
+
+
+def _current_build(scenario: Scenario) -> _Build:
+    run = latest_run(scenario=scenario)
+    current = (
+        run is not None
+        and run.package_prefix
+        and scenario.latest_run_is_valid
+        and run.state_digest == scenario_state_digest(scenario=scenario)
+    )
+    if not current or run is None:
+        raise Conflict(
+            f"The base scenario '{scenario.name}' is not built as it is now. Build it with build_scenario, then "
+            "start the study: every member runs on that build's mesh.",
+            code=ErrorCode.SCENARIO_NOT_BUILT,
+            computed_status=run.status if run else RunStatus.CREATED,
+        )
+    with get_storage().open(key=f"{run.package_prefix}/scenario.json") as stream:
+        return _Build(run=run, manifest=json.load(stream))
+
+
+def _member_prices(scenario: Scenario, members: list[DesignMember]) -> dict[int, Decimal]:
+    """Each member priced as the study's estimate priced it (the base scenario's mesh estimate for its simulated
+    time), so that what the engineer saw and signed off is what is charged."""
+    prices = study_member_prices(scenario=scenario, simulated_s=[member.simulated_s for member in members])
+    return {member.pk: price for member, price in zip(members, prices, strict=True)}
+
+
+def _member_run(build: Run, member: DesignMember, *, price: Decimal, user: User, grant: AgentGrant | None) -> Run:
+    return Run(
+        scenario_id=build.scenario_id,
+        study_member=True,
+        status=RunStatus.QUEUED,
+        phase=RunPhase.PREPARING_INPUTS,
+        resolution=build.resolution,
+        duration=member.simulated_s,
+        mesh_triangle_count=build.mesh_triangle_count,
+        mesh_triangle_count_estimate=build.mesh_triangle_count_estimate,
+        state_digest=build.state_digest,
+        compute_backend=ComputeBackend.LOCAL,
+        queued_at=timezone.now(),
+        compute_cost=price,
+        created_by=user,
+        launched_by=user,
+        launched_by_grant_id=grant.pk if grant else None,
+    )
+
+
+def _write_member_package(study: DesignStudy, build: _Build, member: DesignMember, run: Run) -> str:
+    """The member's own files: scenario.json naming its rain and storm, and the build's for the rest."""
+    prefix = f"studies/{study.pk}/members/{member.pk}/package"
+    storm = f"design storm {member.aep} {member.duration_min} min pattern {member.pattern}"
+    manifest = {
+        **build.manifest,
+        "run_id": run.pk,
+        "duration": member.simulated_s,
+        "rainfall": RAIN_FILE,
+        "time_series": {**build.manifest.get("time_series", {}), storm: STORM_FILE},
+        "shared_prefix": build.run.package_prefix,
+        "own_files": [RAIN_FILE, STORM_FILE],
+    }
+    storage = get_storage()
+    storage.save(key=f"{prefix}/{STORM_FILE}", data=json.dumps(_storm_series(storm, member)).encode())
+    storage.save(key=f"{prefix}/{RAIN_FILE}", data=json.dumps(_rain_layer(study, build, storm)).encode())
+    storage.save(key=f"{prefix}/scenario.json", data=json.dumps(manifest, indent=2).encode())
+    return prefix
+
+
+def _storm_series(name: str, member: DesignMember) -> dict[str, Any]:
+    """The member's rain after losses as depths per time step, each row closing its step, from model time 0."""
+    step_s = member.time_step_min * 60
+    rows = [{"timestamp": 0, "value": 0.0}]
+    rows += [{"timestamp": (k + 1) * step_s, "value": depth} for k, depth in enumerate(member.excess_mm)]
+    return {"name": name, "series_type": SeriesType.HYETOGRAPH, "units": MM_PER_INTERVAL, "rows": rows}
+
+
+def _rain_layer(study: DesignStudy, build: _Build, storm: str) -> dict[str, Any]:
+    """The base scenario's rainfall polygons with the storm for their rain, or one polygon over the whole model."""
+    crs = build.manifest["epsg"]
+    if study.rain_binding == RainBinding.RAINFALL_LAYER and build.manifest.get("rainfall"):
+        with get_storage().open(key=f"{build.run.package_prefix}/{build.manifest['rainfall']}") as stream:
+            layer = json.load(stream)
+        features = [
+            {**feature, "properties": {**(feature.get("properties") or {}), "data": storm}}
+            for feature in layer.get("features") or []
+        ]
+    else:
+        west, south, east, north = scenario_geometry(scenario=study.base_scenario).ring.polygon().bounds
+        ring = [[west, south], [east, south], [east, north], [west, north], [west, south]]
+        features = [
+            {
+                "type": "Feature",
+                "properties": {"name": "design storm", "data": storm},
+                "geometry": {"type": "Polygon", "coordinates": [ring]},
+            }
+        ]
+    return {"type": "FeatureCollection", "crs": {"type": "name", "properties": {"name": crs}}, "features": features}
+
+
+def _enqueue_members(study_id: int, run_ids: list[int]) -> None:
+    for run_id in run_ids:
+        _enqueue_member(study_id, run_id)
+
+
+def _enqueue_member(study_id: int, run_id: int) -> None:
+    """The run's own simulation task; its link tells the study when it has ended (a lost worker sends nothing:
+    the sweep, design_studies_advance, sees those)."""
+    from hydrata.anuga.tasks import run_simulation_task
+    from hydrata.studies.tasks import design_study_advance_task
+
+    run_simulation_task.apply_async((run_id,), link=design_study_advance_task.si(study_id))
+
+
+def design_study_cancel(*, study: DesignStudy) -> DesignStudy:
+    """Cancel every member that has not ended (each costs only what it computed, as a cancelled run does), and the
+    study with them."""
+    with transaction.atomic():
+        study = DesignStudy.objects.select_for_update().get(pk=study.pk)
+        if study.status in STUDY_FINISHED_STATES:
+            raise Conflict(
+                f"Design study {study.pk} has already ended ({study.status}); there is nothing to cancel.",
+                code=ErrorCode.STUDY_FINISHED,
+                status=study.status,
+            )
+        for member in study.members.select_related("run").exclude(run=None):
+            if member.run is not None and member.run.status not in TERMINAL_RUN_STATES:
+                run_cancel(run=member.run)
+        study.status, study.finished_at = StudyStatus.CANCELLED, timezone.now()
+        study.status_message = "Cancelled; members that were computing are stopped by their workers."
+        study.save()
+    return study
+
+
+def design_study_advance(*, study_id: int) -> DesignStudy:
+    """Run once more each member whose worker was lost on its first run; once every member has settled, queue the
+    envelopes (or end the study in error when no member completed)."""
+    retried: list[int] = []
+    with transaction.atomic():
+        study = DesignStudy.objects.select_for_update().get(pk=study_id)
+        if study.status != StudyStatus.RUNNING:
+            return study
+        members = list(study.members.select_related("run").order_by("id"))
+        for member in members:
+            if member.run is not None and member.run.retry_of_id is None and run_lost_its_worker(run=member.run):
+                member.run = _member_retry(member.run)
+                member.save(update_fields=["run"])
+                retried.append(member.run.pk)
+        statuses = [member.run.status if member.run else RunStatus.ERROR for member in members]
+        if all(status in TERMINAL_RUN_STATES for status in statuses):
+            _settle(study, statuses)
+        transaction.on_commit(lambda: _enqueue_members(study_id, retried))
+    return study
+
+
+def _member_retry(lost: Run) -> Run:
+    """A second run of a member whose worker was lost: the same package, no second charge (the loss was ours)."""
+    return Run.objects.create(
+        scenario_id=lost.scenario_id,
+        study_member=True,
+        retry_of=lost,
+        status=RunStatus.QUEUED,
+        phase=RunPhase.PREPARING_INPUTS,
+        resolution=lost.resolution,
+        duration=lost.duration,
+        mesh_triangle_count=lost.mesh_triangle_count,
+        mesh_triangle_count_estimate=lost.mesh_triangle_count_estimate,
+        package_prefix=lost.package_prefix,
+        state_digest=lost.state_digest,
+        compute_backend=lost.compute_backend,
+        queued_at=timezone.now(),
+        created_by_id=lost.created_by_id,
+        launched_by_id=lost.launched_by_id,
+        launched_by_grant_id=lost.launched_by_grant_id,
+    )
+
+
+def _settle(study: DesignStudy, statuses: list[str]) -> None:
+    if RunStatus.COMPLETE not in statuses:
+        study.status, study.finished_at = StudyStatus.ERROR, timezone.now()
+        study.status_message = "No member completed, so there is no envelope; each member's run says why."
+        study.save()
+        return
+    study.status = StudyStatus.POST_PROCESSING
+    study.save()
+    transaction.on_commit(lambda: _enqueue_envelopes(study.pk))
+
+
+def _enqueue_envelopes(study_id: int) -> None:
+    from hydrata.studies.tasks import design_study_envelopes_task
+
+    design_study_envelopes_task.delay(study_id)
+
+
+def design_studies_advance() -> int:
+    """The sweep: advance every running study (one whose last member's worker was lost has no link to do it)."""
+    running = list(DesignStudy.objects.filter(status=StudyStatus.RUNNING).values_list("pk", flat=True))
+    for study_id in running:
+        design_study_advance(study_id=study_id)
+    return len(running)
