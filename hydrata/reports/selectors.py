@@ -121,11 +121,16 @@ def _forcing_series(scenario: Scenario, forcing: dict[str, Any]) -> list[TimeSer
     return list(TimeSeries.objects.filter(project_id=scenario.project_id, name__in=names).order_by("name"))
 
 
+READS = ("GET", "HEAD", "OPTIONS")
+
+
 def _activity(run: Run) -> list[AgentActivity]:
-    """The agents' requests about this run or its scenario, oldest first."""
+    """What the agents did to this run or its scenario (their requests that change things; reads, such as asking
+    for this very report, are not provenance), oldest first."""
     about = Q(path__contains=f"/runs/{run.pk}/") | Q(path__contains=f"/scenarios/{run.scenario_id}/")
     members = run.scenario.project.memberships.values("user_id")
-    found = AgentActivity.objects.filter(about, grant__user__in=members).select_related("grant")
+    found = AgentActivity.objects.filter(about, grant__user__in=members).exclude(method__in=READS)
+    found = found.select_related("grant")
     return list(found.order_by("-created_at")[:ACTIVITY_ROWS])[::-1]
 
 

@@ -5,7 +5,7 @@ from hydrata.anuga.api.base import RunScopedView
 from hydrata.core.answers import answer
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata.reports.selectors import run_report
-from hydrata.reports.services import report_rendered
+from hydrata.reports.services import report_pages
 from hydrata_contract.answers.reports import ReportSummary
 
 
@@ -17,11 +17,10 @@ class RunReportView(RunScopedView):
     @extend_schema(responses={200: ReportSummary})
     def get(self, request: AuthenticatedRequest) -> Response:
         report = run_report(user=request.user, run_id=self.run.pk)
-        rendered = report_rendered(report=report, request=request._request)
         summary = {
             "id": self.run.pk,
             "title": report.title,
-            "pages": rendered.pages,
+            "pages": report_pages(report=report, request=request._request),
             "figures": report.figures,
             "sections": report.sections,
             "ui_url": report.ui_url,
