@@ -39,7 +39,8 @@ LIMIT_HINT = (
 # MPICH's Hydra (the mpiexec of the mpich wheel, installed next to the interpreter) reports a rank that ended badly
 # on its standard output: "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Killed (signal 9)".
 MPIEXEC = Path(sys.executable).parent / "mpiexec"
-HYDRA_EXIT_STRING = re.compile(r"TERMINATED WITH THE EXIT STRING:\s*(?P<reason>[^\n]*?)\s*$", re.MULTILINE)
+# Rest of the line, stripped after: a lazy match before a trailing \s*$ is quadratic on a line of spaces.
+HYDRA_EXIT_STRING = re.compile(r"TERMINATED WITH THE EXIT STRING:(?P<reason>[^\n]*)")
 HYDRA_SIGNAL = re.compile(r"\(signal (?P<number>\d+)\)")
 HYDRA_PID = re.compile(r"PID (?P<pid>\d+) RUNNING AT")
 
@@ -82,7 +83,7 @@ def rank_failure(launcher_output: str, *, ranks: int) -> tuple[str, int | None] 
     found = HYDRA_EXIT_STRING.search(launcher_output)
     if not found:
         return None
-    reason = found.group("reason")
+    reason = found.group("reason").strip()
     pid = HYDRA_PID.search(launcher_output)
     which = f" (process {pid.group('pid')})" if pid else ""
     number = HYDRA_SIGNAL.search(reason)
