@@ -14,6 +14,9 @@ PLATFORM_TASKS = {
     "anuga.storage_cleanup": "storage_cleanup",
     "anuga.runs_reap_stale": "runs_reap_stale",
     "hydrata.uploads.tasks.dataset_import_task": "dataset_import",
+    "studies.design_study_advance": "study_advance",
+    "studies.design_studies_advance": "study_advance",
+    "studies.design_study_envelopes": "study_envelopes",
 }
 
 
