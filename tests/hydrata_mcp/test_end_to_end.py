@@ -31,6 +31,7 @@ READ_ONLY = {
     "compare_runs",
     "get_design_study",
     "list_design_studies",
+    "get_run_report",
 }
 FIRST_TOOLS = {"list_projects", "get_project", "create_project", "get_agent_grant", "suggest_capability"}
 
