@@ -59,7 +59,9 @@ def _procfile_command(process: str) -> str:
 
 
 def _wait_until_serving(port: int, server: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 30
+    # Loading Django in each web process takes seconds on an idle machine and a minute on a busy one; the wait
+    # ends at once if the process exits.
+    deadline = time.monotonic() + 300
     while time.monotonic() < deadline and server.poll() is None:
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
