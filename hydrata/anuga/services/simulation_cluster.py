@@ -42,7 +42,7 @@ logger = logging.getLogger(__name__)
 WATCH_INTERVAL_SECONDS = 3.0
 TRANSFER_CONTENT_TYPE = "application/octet-stream"
 JOB_FILES = ("progress.jsonl", "exit.json")
-CLUSTERS = {ComputeBackend.SLURM: SLURM, ComputeBackend.BATCH: BATCH}
+CLUSTERS: dict[str, Cluster] = {ComputeBackend.SLURM: SLURM, ComputeBackend.BATCH: BATCH}
 
 
 def package_names(manifest: dict[str, Any], input_fields: tuple[str, ...]) -> list[str]:
@@ -61,7 +61,7 @@ def package_key(run: Run, manifest: dict[str, Any], name: str) -> str:
 
 
 def simulate_on_cluster(run: Run) -> Run:
-    cluster = CLUSTERS[ComputeBackend(run.compute_backend)]
+    cluster = CLUSTERS[run.compute_backend]
     limits = child_limits(run=run)
     threads = max(1, settings.HYDRATA_SLURM_THREADS_PER_TASK)
     spec = job_spec(run, limits=limits, threads=threads)
@@ -93,7 +93,7 @@ def simulate_on_cluster(run: Run) -> Run:
 
 
 def cancel_cluster_job(*, compute_backend: str, job_id: str) -> None:
-    cluster = CLUSTERS.get(ComputeBackend(compute_backend)) if compute_backend in CLUSTERS else None
+    cluster = CLUSTERS.get(compute_backend)  # the backends are str enums: the stored word finds its cluster
     if cluster:
         cluster.cancel(job_id)
 
