@@ -46,7 +46,7 @@ demo-flood: install
 
 # The linters and the type checker first (configured in pyproject.toml), then the whole suite.
 test: install lint
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q --durations=15
 
 lint: install
 	$(PY) -m ruff check .

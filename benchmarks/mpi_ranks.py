@@ -18,18 +18,27 @@ time is shown beside it).
 1 mm at every wet cell, every volume within 1e-6 relative, the hazard and inundation rasters equal (merewether has
 no gauges or flow lines of its own; small_test's are compared in tests/hydrata/compute/test_ranks.py).
 
-The projection's model (the lead fills in the measured figures from an idle run):
-    T(N) = T1 / N + S x c(N),   c(N) = c2 x (1 + log2(N / 2))
-where T1 is the 1 x 1 evolve time, S the number of internal steps, and c2 = (T(2) - T1 / 2) / S the communication
-cost per step measured at 2 ranks: the time two ranks take beyond a perfect split, per step. Each step every rank
-exchanges its ghost layer with its neighbours (a message whose size shrinks with the part's perimeter, roughly
-constant per neighbour) and joins one global reduction of the time step, whose latency grows with log2 N. The
-model takes the whole measured cost as that latency, which errs pessimistic for the halo's share.
+The projection's model rests on ANUGA's own clocks: a parallel run logs, per rank, the wall seconds of its ghost
+exchange and of its wait in each step's global reduction of the time step (`load_balance_statistics`,
+hydrata/compute/simulate.py's "Parallel balance" line in run.log). At 2 ranks, per step:
+    x2 = the ranks' median exchange time / S   (the halo messages to the neighbouring part)
+    w2 = the ranks' mean reduction wait / their mean compute time   (imbalance: every step waits for the slowest
+         rank; a shared-memory reduction itself takes about a microsecond, so the wait is the ranks' spread)
+and at N ranks (hydrata/compute/pricing.py's parallel_overhead, which prices a run with these figures)
+    T(N) = T1 / N x (1 + w2 x sqrt(log2 N)) + S x x2 + S x L x (1 + log2 N)
+T1 is the 1 x 1 evolve time and S the number of steps (ANUGA's step is global: S does not change with N). The
+slowest of N ranks' step times exceeds their mean by a spread that grows like sqrt(log N) (the maximum of N
+similar draws), hence the imbalance term. A part's halo shrinks with its perimeter while its neighbours stay about
+as many, so x2 is held constant: pessimistic. L is a network's latency per message, paid by the exchange and by
+each level of the reduction's tree, which one machine cannot measure: the table shows L = 0 (shared memory, as
+here) and L = 20 us (a typical MPI latency over TCP Ethernet; InfiniBand and EFA are 1-5 us). Caches favour
+smaller parts (2 ranks can run faster than half of 1 rank), which the model ignores: also pessimistic.
+
+    .venv/bin/python benchmarks/mpi_ranks.py --rounds FILE   # the tables again from a run's --json rounds
 """
 
 import argparse
 import json
-import math
 import shutil
 import statistics
 import subprocess
@@ -46,10 +55,13 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.volume_balance import DEFAULT_MEREWETHER, build_package  # noqa: E402
+from hydrata.compute.pricing import parallel_overhead  # noqa: E402
+from hydrata.compute.simulate import PARALLEL_BALANCE  # noqa: E402
 
 MPIEXEC = Path(sys.executable).parent / "mpiexec"
 CONFIGURATIONS = ((1, 1), (1, 2), (2, 1))  # (ranks, threads per rank)
 PROJECTED_RANKS = (16, 32, 64, 128, 256)
+NETWORK_LATENCIES_S = (0.0, 20e-6)
 WET_M = 0.01
 
 
@@ -61,6 +73,8 @@ class Timing:
     process_s: float
     steps: int
     triangles: int
+    exchange_s: tuple[float, ...] = ()  # per rank, ANUGA's own clocks (parallel runs only)
+    reduce_wait_s: tuple[float, ...] = ()
 
 
 def simulate(package: Path, output: Path, *, ranks: int, threads: int) -> float:
@@ -96,7 +110,21 @@ def timed(package: Path, scratch: Path, *, ranks: int, threads: int) -> Timing:
         process_s=process_s,
         steps=int(figures["health"]["timestep_s"]["steps"]),
         triangles=int(figures["triangles"]),
+        **parallel_balance(output),
     )
+
+
+def parallel_balance(output: Path) -> dict[str, tuple[float, ...]]:
+    """The ranks' exchange and reduction-wait seconds from run.log's "Parallel balance" line (none when serial)."""
+    for line in (output / "run.log").read_text(errors="replace").splitlines():
+        _, found, figures = line.partition(PARALLEL_BALANCE)
+        if found:
+            balance = json.loads(figures)
+            return {
+                "exchange_s": tuple(balance["comm_time"]),
+                "reduce_wait_s": tuple(balance["reduce_wait_time"]),
+            }
+    return {}
 
 
 def speed_table(rounds: list[Timing]) -> list[str]:
@@ -119,23 +147,49 @@ def speed_table(rounds: list[Timing]) -> list[str]:
 
 def projection(rounds: list[Timing]) -> list[str]:
     serial = statistics.median(t.evolve_s for t in rounds if (t.ranks, t.threads) == (1, 1))
-    two = statistics.median(t.evolve_s for t in rounds if (t.ranks, t.threads) == (2, 1))
+    two = [t for t in rounds if (t.ranks, t.threads) == (2, 1) and t.exchange_s]
+    if not two:
+        return ["No 2-rank round logged ANUGA's balance: no projection."]
     steps = rounds[0].steps
-    per_step = max(two - serial / 2, 0.0) / steps
+    exchange = statistics.median(statistics.median(t.exchange_s) for t in two) / steps
+    imbalance = statistics.median(_imbalance(t) for t in two)
     lines = [
-        f"Communication cost per step at 2 ranks: c2 = ({two:.2f} - {serial:.2f} / 2) / {steps} steps = "
-        f"{per_step * 1e3:.3f} ms.",
+        f"At 2 ranks ({steps} steps), from ANUGA's clocks: exchange x2 = {exchange * 1e6:.0f} us a step, "
+        f"imbalance w2 = {imbalance:.1%} of compute; serial compute T1 / S = {serial / steps * 1e3:.2f} ms a step.",
         "",
-        "| ranks | triangles per rank | projected evolve s | speed-up on 1 x 1 | efficiency |",
-        "|---|---|---|---|---|",
+        "| ranks | triangles per rank | evolve s, L = 0 | speed-up | efficiency "
+        "| evolve s, L = 20 us | speed-up | efficiency |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for ranks in PROJECTED_RANKS:
-        projected = serial / ranks + steps * per_step * (1 + math.log2(ranks / 2))
-        lines.append(
-            f"| {ranks} | {rounds[0].triangles // ranks:,} | {projected:.2f} | {serial / projected:.1f} | "
-            f"{serial / projected / ranks:.0%} |"
-        )
+        row = [f"{ranks}", f"{rounds[0].triangles // ranks:,}"]
+        for latency in NETWORK_LATENCIES_S:
+            projected = projected_evolve(
+                serial=serial, steps=steps, ranks=ranks, exchange=exchange, imbalance=imbalance, latency=latency
+            )
+            row += [f"{projected:.2f}", f"{serial / projected:.1f}", f"{serial / projected / ranks:.0%}"]
+        lines.append(f"| {' | '.join(row)} |")
     return lines
+
+
+def _imbalance(timing: Timing) -> float:
+    """The ranks' mean wait in the step's reduction over their mean time computing."""
+    waits = statistics.mean(timing.reduce_wait_s)
+    computing = timing.evolve_s - statistics.mean(timing.exchange_s) - waits
+    return waits / computing
+
+
+def projected_evolve(
+    *, serial: float, steps: int, ranks: int, exchange: float, imbalance: float, latency: float
+) -> float:
+    overhead = parallel_overhead(
+        ranks=ranks,
+        serial_step_seconds=serial / steps,
+        exchange_seconds=exchange,
+        imbalance=imbalance,
+        latency_seconds=latency,
+    )
+    return serial / ranks * overhead
 
 
 def equality(package: Path, scratch: Path) -> int:
@@ -180,7 +234,21 @@ def main() -> int:
     parser.add_argument("--duration", type=float, default=None, help="simulated seconds (default: the data set's)")
     parser.add_argument("--equality", action="store_true", help="compare 2 ranks with 1 instead of timing")
     parser.add_argument("--json", action="store_true", help="print every round as JSON too")
+    parser.add_argument("--rounds", type=Path, help="print the tables from a run's --json rounds instead")
     args = parser.parse_args()
+    if args.rounds:
+        saved = [
+            Timing(
+                **{
+                    **row,
+                    "exchange_s": tuple(row.get("exchange_s", ())),
+                    "reduce_wait_s": tuple(row.get("reduce_wait_s", ())),
+                }
+            )
+            for row in json.loads(args.rounds.read_text())
+        ]
+        print("\n".join([*speed_table(saved), "", *projection(saved)]))
+        return 0
     if not (args.merewether / "scenario.json").exists():
         raise SystemExit(f"merewether not found at {args.merewether}")
     with tempfile.TemporaryDirectory(prefix="mpi-ranks-") as folder:

@@ -9,15 +9,21 @@ than low.
 
 A run over N MPI ranks holds N x threads cores for its wall-clock time: vCPU-hours = ranks x threads x wall time.
 Split perfectly, the wall time would shrink N-fold and the vCPU-hours stay the serial figure; each rank also
-steps its ghost triangles and waits on the halo exchange and the global time-step reduction every step, which
-the price counts as RANK_OVERHEAD of the serial work per extra rank (an allowance that errs high; TODO: replace
-with the overhead measured on merewether, benchmarks/mpi_ranks.py, on an idle machine).
+exchanges its halo with its neighbours and waits for the slowest rank in the global time-step reduction every
+step. `parallel_overhead` prices that with benchmarks/mpi_ranks.py's model and the figures it measured on merewether
+with ANUGA's own clocks, plus a network's latency that one machine cannot measure (TCP Ethernet's, which errs high
+on InfiniBand or EFA). A small mesh over many ranks pays most: its compute per step is small beside the messages.
 """
 
+import math
 from decimal import ROUND_UP, Decimal
 
 SECONDS_PER_TRIANGLE_STEP = 2.2e-5
-RANK_OVERHEAD = 0.1
+# Measured on merewether (100,445 triangles) at 1 and 2 ranks, benchmarks/mpi_ranks.py, 2026-12-02:
+SERIAL_SECONDS_PER_TRIANGLE_STEP = 0.414e-6  # one rank's compute, per triangle per ANUGA step (T1 / S / triangles)
+MPI_EXCHANGE_SECONDS_PER_STEP = 131e-6  # a rank's halo exchange each step
+MPI_IMBALANCE = 0.059  # the ranks' wait for the slowest each step, as a share of their compute, at 2 ranks
+NETWORK_LATENCY_SECONDS = 20e-6  # per message over TCP Ethernet (an assumption; InfiniBand and EFA: 1-5 us)
 
 
 def triangle_steps_estimate(*, triangles: int, duration: float, finest_resolution: float) -> float:
@@ -28,12 +34,27 @@ def triangle_steps_estimate(*, triangles: int, duration: float, finest_resolutio
 
 def vcpu_hours_estimate(*, triangles: int, duration: float, finest_resolution: float, ranks: int = 1) -> float:
     steps = triangle_steps_estimate(triangles=triangles, duration=duration, finest_resolution=finest_resolution)
-    return round(SECONDS_PER_TRIANGLE_STEP * steps * parallel_overhead(ranks=ranks) / 3600, 4)
+    overhead = parallel_overhead(ranks=ranks, serial_step_seconds=SERIAL_SECONDS_PER_TRIANGLE_STEP * max(triangles, 1))
+    return round(SECONDS_PER_TRIANGLE_STEP * steps * overhead / 3600, 4)
 
 
-def parallel_overhead(*, ranks: int) -> float:
-    """The CPU time of a run over `ranks` MPI ranks, as a multiple of the serial run's."""
-    return 1.0 + RANK_OVERHEAD * (max(ranks, 1) - 1)
+def parallel_overhead(
+    *,
+    ranks: int,
+    serial_step_seconds: float,
+    exchange_seconds: float = MPI_EXCHANGE_SECONDS_PER_STEP,
+    imbalance: float = MPI_IMBALANCE,
+    latency_seconds: float = NETWORK_LATENCY_SECONDS,
+) -> float:
+    """N x T(N) / T1: the CPU time of a run over N ranks as a multiple of the serial run's, whose compute takes
+    `serial_step_seconds` a step. Each rank computes T1 / N, stretched by waiting for the slowest rank (a spread
+    that grows like sqrt(log2 N), the maximum of N similar draws), and every step pays its halo exchange and a
+    network latency per message: one for the exchange, one per level of the reduction's tree."""
+    if ranks <= 1:
+        return 1.0
+    depth = math.log2(ranks)
+    communication = exchange_seconds + latency_seconds * (1 + depth)
+    return 1.0 + imbalance * math.sqrt(depth) + ranks * communication / serial_step_seconds
 
 
 def compute_cost_estimate(*, vcpu_hours: float, usd_per_vcpu_hour: float) -> Decimal:

@@ -658,6 +658,7 @@ def run(args: argparse.Namespace, progress: Progress, state: RunState, ranks: Ra
 
         sim_time = evolve(model, duration=package.duration, yield_seconds=yield_seconds, progress=progress)
         if ranks.parallel:
+            log_parallel_balance(model)
             model.domain.sww_merge(delete_old=True)  # rank 0 joins the ranks' .sww files into one (collective)
         return post_process(
             model,
@@ -671,6 +672,18 @@ def run(args: argparse.Namespace, progress: Progress, state: RunState, ranks: Ra
     finally:
         if not state.committed and ranks.is_root:
             staging.discard()
+
+
+PARALLEL_BALANCE = "Parallel balance: "
+
+
+def log_parallel_balance(model: Model) -> None:
+    """ANUGA's own split of each rank's evolve wall time, in run.log (collective): its ghost exchange, its wait in
+    the step's global reduction, the rest computing. benchmarks/mpi_ranks.py projects more ranks from it."""
+    balance = model.domain.load_balance_statistics()
+    if model.ranks.is_root and balance is not None:
+        keys = ("n_full", "n_ghost", "wall_time", "comm_time", "reduce_wait_time", "compute_time")
+        log(PARALLEL_BALANCE + json.dumps({key: np.asarray(balance[key]).tolist() for key in keys}))
 
 
 def post_process(

@@ -1,11 +1,20 @@
 """The price of a run: every triangle steps at the time step of the finest triangles, so a small fine region
 prices the whole mesh at its resolution."""
 
+import math
 from decimal import Decimal
 
 import pytest
 
-from hydrata.compute.pricing import RANK_OVERHEAD, SECONDS_PER_TRIANGLE_STEP, vcpu_hours_estimate
+from hydrata.compute.pricing import (
+    MPI_EXCHANGE_SECONDS_PER_STEP,
+    MPI_IMBALANCE,
+    NETWORK_LATENCY_SECONDS,
+    SECONDS_PER_TRIANGLE_STEP,
+    SERIAL_SECONDS_PER_TRIANGLE_STEP,
+    parallel_overhead,
+    vcpu_hours_estimate,
+)
 from tests.factories import make_grant
 from tests.model_setup import PROJECTS, api, attach, small_test_model, upload_geojson
 
@@ -103,15 +112,40 @@ def test_a_run_on_two_ranks_is_charged_the_serial_price_plus_the_overhead_of_its
         started = http.post(f"/api/v2/anuga/scenarios/{refined['id']}/run/", json={"ranks": 2})
 
     assert started.status_code == 202, started.text
-    serial = hours_at(started.json()["mesh_triangle_count"], 0.1)
-    expected = Decimal(str(serial * (1 + RANK_OVERHEAD))) * Decimal(str(settings.HYDRATA_COMPUTE_USD_PER_VCPU_HOUR))
+    triangles = started.json()["mesh_triangle_count"]
+    overhead = parallel_overhead(ranks=2, serial_step_seconds=SERIAL_SECONDS_PER_TRIANGLE_STEP * triangles)
+    expected = Decimal(str(hours_at(triangles, 0.1) * overhead)) * Decimal(
+        str(settings.HYDRATA_COMPUTE_USD_PER_VCPU_HOUR)
+    )
     assert abs(Decimal(started.json()["compute_cost"]) - expected) <= Decimal("0.01")
 
 
-@pytest.mark.parametrize("ranks", [1, 2, 16, 256])
-def test_the_vcpu_hours_of_a_run_grow_by_the_rank_overhead_for_each_extra_rank(ranks):
-    serial = vcpu_hours_estimate(triangles=100_000, duration=1000, finest_resolution=2)
+@pytest.mark.parametrize("ranks", [2, 16, 256])
+def test_the_vcpu_hours_of_a_run_over_ranks_follow_the_measured_model_of_imbalance_exchange_and_latency(ranks):
+    triangles = 100_000
+    serial = vcpu_hours_estimate(triangles=triangles, duration=1000, finest_resolution=2)
+    serial_step = SERIAL_SECONDS_PER_TRIANGLE_STEP * triangles
+    depth = math.log2(ranks)
+    messages = MPI_EXCHANGE_SECONDS_PER_STEP + NETWORK_LATENCY_SECONDS * (1 + depth)
 
-    hours = vcpu_hours_estimate(triangles=100_000, duration=1000, finest_resolution=2, ranks=ranks)
+    hours = vcpu_hours_estimate(triangles=triangles, duration=1000, finest_resolution=2, ranks=ranks)
 
-    assert hours == pytest.approx(serial * (1 + RANK_OVERHEAD * (ranks - 1)), rel=1e-3)
+    assert hours == pytest.approx(
+        serial * (1 + MPI_IMBALANCE * math.sqrt(depth) + ranks * messages / serial_step), 1e-3
+    )
+
+
+def test_one_rank_costs_the_serial_work_and_each_doubling_of_ranks_costs_more():
+    overheads = [parallel_overhead(ranks=n, serial_step_seconds=0.04) for n in (1, 2, 4, 8, 16)]
+
+    assert overheads[0] == 1.0
+    assert overheads == sorted(overheads) and len(set(overheads)) == len(overheads)
+
+
+def test_a_small_mesh_pays_more_for_its_ranks_than_a_large_one():
+    small = vcpu_hours_estimate(triangles=5_000, duration=1000, finest_resolution=2, ranks=8)
+    large = vcpu_hours_estimate(triangles=500_000, duration=1000, finest_resolution=2, ranks=8)
+
+    assert small / vcpu_hours_estimate(triangles=5_000, duration=1000, finest_resolution=2) > (
+        large / vcpu_hours_estimate(triangles=500_000, duration=1000, finest_resolution=2)
+    )

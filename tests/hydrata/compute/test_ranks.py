@@ -13,6 +13,7 @@ import rasterio
 
 from hydrata.compute.ranks import Ownership, Ranks, assembled, gather_owned
 from hydrata.compute.results import NODATA
+from hydrata.compute.simulate import PARALLEL_BALANCE
 from tests.hydrata.compute.test_simulate import ROOT, make_package, write_collection
 from tests.run_files import assert_statistics_match_the_files
 
@@ -93,6 +94,17 @@ def test_two_ranks_split_the_mesh_and_say_so_in_the_log(one_and_two):
     assert sorted(path.name for path in one_and_two[2].iterdir()) == sorted(
         path.name for path in one_and_two[1].iterdir()
     )  # no rank's own .sww or lock is left beside the results
+
+
+def test_a_two_rank_run_logs_each_ranks_exchange_and_reduction_wait_and_a_serial_run_logs_none(one_and_two):
+    lines = [line for line in (one_and_two[2] / "run.log").read_text().splitlines() if PARALLEL_BALANCE in line]
+    balance = json.loads(lines[0].partition(PARALLEL_BALANCE)[2])
+
+    assert len(lines) == 1
+    assert sum(balance["n_full"]) == json.loads((one_and_two[1] / "statistics.json").read_text())["triangles"]
+    for key in ("comm_time", "reduce_wait_time", "compute_time", "wall_time"):
+        assert len(balance[key]) == 2 and all(seconds >= 0 for seconds in balance[key])
+    assert PARALLEL_BALANCE not in (one_and_two[1] / "run.log").read_text()
 
 
 def test_the_max_depth_of_every_wet_cell_is_within_a_millimetre_of_the_serial_runs(one_and_two):
