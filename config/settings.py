@@ -486,7 +486,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = int(
 HYDRATA_MESH_MAX_TRIANGLES = int(os.environ.get("HYDRATA_MESH_MAX_TRIANGLES", "1500000"))
 HYDRATA_COMPUTE_USD_PER_VCPU_HOUR = float(os.environ.get("HYDRATA_COMPUTE_USD_PER_VCPU_HOUR", "0.10"))
 # Where simulations may run: "local" is the Celery workers, "slurm" a Slurm cluster the workers submit to (its
-# commands on PATH, SLURM_CONF in their environment); "ec2" and "batch" answer 409 until configured.
+# commands on PATH, SLURM_CONF in their environment), "batch" AWS Batch once its queue and job definition are set
+# (below); "ec2" always answers 409, naming the targets that work.
 HYDRATA_COMPUTE_BACKENDS = _env_list("HYDRATA_COMPUTE_BACKENDS", ["local"])
 # The Slurm partition runs go to ("": the cluster's default), and the interpreter and source tree on its compute
 # nodes (default: the worker's own paths, as on a cluster that mounts the same software image).
@@ -503,8 +504,8 @@ HYDRATA_BATCH_JOB_DEFINITION = os.environ.get("HYDRATA_BATCH_JOB_DEFINITION", ""
 HYDRATA_BATCH_REGION = os.environ.get("HYDRATA_BATCH_REGION", os.environ.get("AWS_DEFAULT_REGION", "us-east-1"))
 HYDRATA_BATCH_ENDPOINT_URL = os.environ.get("HYDRATA_BATCH_ENDPOINT_URL") or None
 HYDRATA_ANUGA_THREADS = int(os.environ.get("HYDRATA_ANUGA_THREADS", str(os.cpu_count() or 1)))
-# A run may ask for up to this many MPI ranks (mpiexec on the worker); the worker's HYDRATA_ANUGA_THREADS are shared
-# out between them (at least one each).
+# A run may ask for up to this many MPI ranks, on any target; the web process that takes the start checks it, so it
+# is set there. On "local" the worker's HYDRATA_ANUGA_THREADS are shared out between them (at least one each).
 HYDRATA_MAX_RANKS = int(os.environ.get("HYDRATA_MAX_RANKS", str(os.cpu_count() or 1)))
 HYDRATA_RUN_YIELD_SECONDS = float(os.environ.get("HYDRATA_RUN_YIELD_SECONDS", "0"))  # 0 = chosen per duration
 # The most saved frames a run keeps as depth rasters for the map's time slider (evenly spaced); 0: none.

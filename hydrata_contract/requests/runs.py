@@ -10,15 +10,17 @@ MAX_SAMPLED_POINTS = 1000
 MAX_SERIES_PER_KIND = 50
 CRS = "The points' CRS as an authority code (e.g. EPSG:4326); blank: the project's."
 SeriesName = Annotated[str, Field(min_length=1, max_length=200)]
+# The MPI processes a run computes on: at least one; the most is the platform's setting (HYDRATA_MAX_RANKS), which
+# its service checks, so no schema can carry it.
+Ranks = Annotated[int, Field(ge=1)]
 
 
 class RunStart(Body):
     refusal_codes = {"compute_backend": ErrorCode.UNKNOWN_COMPUTE_BACKEND, "ranks": ErrorCode.INVALID_RANKS}
 
     compute_backend: ComputeBackend = Field(ComputeBackend.LOCAL, description="Where the simulation computes.")
-    ranks: int = Field(
+    ranks: Ranks = Field(
         1,
-        ge=1,
         description="MPI processes the mesh is split over (at most the platform's maximum); the price grows with "
         "the extra communication.",
     )

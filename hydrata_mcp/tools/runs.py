@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from hydrata_contract import layers, states
 from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.errors import ErrorCode
-from hydrata_contract.requests.runs import RunSampleQuery, RunStart
+from hydrata_contract.requests.runs import Ranks, RunSampleQuery, RunStart
 from hydrata_mcp.bodies import body
 from hydrata_mcp.client import PlatformClient, PlatformToolError, refusal_error
 from hydrata_mcp.handback import HandBack
@@ -22,6 +22,10 @@ from hydrata_mcp.tools.registry import tool
 
 RUNS = "/api/v2/anuga/runs/"
 RunId = Annotated[int, Field(ge=1, description="From list_runs.")]
+WHERE_TO_COMPUTE = (
+    f"{ComputeBackend.LOCAL}: the platform's workers; {ComputeBackend.SLURM} or {ComputeBackend.BATCH} where "
+    "configured."
+)
 RUN_LAYERS = tuple(f"result_layers.gn_layer_{layer}" for layer in layers.ResultLayer)
 RUN_STATISTICS = ("statistics.hazard_area_m2_by_class", "statistics.mass_balance_error_pct")
 
@@ -34,6 +38,7 @@ class RunStatus(BaseModel):
     eta_seconds: float | None
     error_message: str
     compute_backend: str | None
+    ranks: int | None = Field(description="MPI processes it computes on.")
     worker_silent_seconds: int | None = Field(
         default=None, description="Seconds since its worker stopped reporting, once past the heartbeat timeout."
     )
@@ -226,6 +231,7 @@ def _launched(data: dict[str, Any], verb: str, say: str) -> LaunchedRun:
             "status": status.status,
             "compute_cost": data.get("compute_cost"),
             "mesh_triangle_count": data.get("mesh_triangle_count"),
+            "ranks": status.ranks,
         },
         say_to_user=f"{say} Follow it here: {link}",
     )
@@ -235,20 +241,23 @@ def _launched(data: dict[str, Any], verb: str, say: str) -> LaunchedRun:
 async def start_simulation(
     ctx: Context,
     scenario_id: Annotated[int, Field(ge=1, description="A built scenario (see build_scenario).")],
-    compute_backend: Annotated[
-        ComputeBackendChoice, Field(description="Where to compute; local is the platform's workers.")
-    ] = ComputeBackend.LOCAL,
+    compute_backend: Annotated[ComputeBackendChoice, Field(description=WHERE_TO_COMPUTE)] = ComputeBackend.LOCAL,
+    ranks: Annotated[Ranks, Field(description="MPI processes to split the mesh over; each extra one costs more.")] = 1,
 ) -> LaunchedRun:
     """Run a built scenario's ANUGA simulation. It SPENDS MONEY: only after the user reviewed the model and said
     to run it. Refused when paused, over the spend limit or unapproved (APPROVAL_REQUIRED, with the link)."""
     api = PlatformClient.for_context(ctx)
     data = await _post_launch(
-        api, f"/api/v2/anuga/scenarios/{scenario_id}/run/", json=body(RunStart, compute_backend=compute_backend)
+        api,
+        f"/api/v2/anuga/scenarios/{scenario_id}/run/",
+        json=body(RunStart, compute_backend=compute_backend, ranks=ranks),
     )
+    on_ranks = f" on {data['ranks']} MPI ranks" if (data.get("ranks") or 1) > 1 else ""
     return _launched(
         data,
         "started",
-        f"The simulation of '{data['scenario_name']}' is queued (run {data['id']}, ${data.get('compute_cost')}).",
+        f"The simulation of '{data['scenario_name']}' is queued{on_ranks} (run {data['id']}, "
+        f"${data.get('compute_cost')}).",
     )
 
 

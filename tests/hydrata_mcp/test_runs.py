@@ -1,4 +1,5 @@
-"""Real ANUGA simulations through the official SDK client, on a real Celery worker."""
+"""Real ANUGA simulations through the official SDK client, on a real Celery worker; and what start_simulation takes
+(ranks, the compute target) as the platform hears it, with runs left queued."""
 
 import asyncio
 import json
@@ -12,8 +13,9 @@ import rasterio
 from asgiref.sync import sync_to_async
 
 from config.celery import app as celery_app
-from hydrata.agents.models import AgentSpend
+from hydrata.agents.models import AgentActivity, AgentSpend
 from hydrata.anuga.models import Run, Scenario
+from hydrata.compute.pricing import parallel_overhead
 from hydrata.storage import get_storage
 from tests.data import DEM
 from tests.factories import make_grant
@@ -339,3 +341,136 @@ def test_a_scenario_never_built_is_refused_with_the_build_call_to_make(live_asgi
     assert refused.is_error and "SCENARIO_NOT_BUILT" in refused.content[0].text
     assert "never been built: build it with build_scenario (project_id" in refused.content[0].text
     assert "rebuild" not in refused.content[0].text
+
+
+async def queued_scenario(client, model) -> dict:
+    """A built scenario whose runs stay queued (no worker): long enough that its price shows what ranks add."""
+    scenario = await built_scenario(client, model, duration=200_000, resolution=10)
+    celery_app.conf.task_always_eager = False
+    return scenario
+
+
+def test_a_start_on_two_ranks_reaches_the_platform_and_every_answer_about_the_run_says_two(live_asgi, settings):
+    settings.HYDRATA_MAX_RANKS = 2
+    settings.HYDRATA_COMPUTE_USD_PER_VCPU_HOUR = 100  # dollars, not the one-cent floor, so the overhead shows
+    grant, key = make_grant(level="launch")
+    model = small_test_model(live_asgi.url, key)
+
+    async def session():
+        async with mcp_client(live_asgi.url, key) as client:
+            scenario = await queued_scenario(client, model)
+            serial = await client.call_tool("start_simulation", {"scenario_id": scenario["id"]})
+            await client.call_tool("cancel_run", {"run_id": serial.structured_content["id"]})
+            two = await client.call_tool("start_simulation", {"scenario_id": scenario["id"], "ranks": 2})
+            run_id = two.structured_content["id"]
+            status = await client.call_tool("get_run_status", {"run_id": run_id})
+            record = await client.call_tool("get_run", {"run_id": run_id})
+            return serial, two, status, record
+
+    serial, two, status, record = asyncio.run(session())
+
+    for output in (serial, two, status, record):
+        assert not output.is_error, output.content[0].text
+    assert serial.structured_content["ranks"] == 1
+    started = two.structured_content
+    assert started["ranks"] == started["summary"]["ranks"] == 2 and "on 2 MPI ranks" in started["say_to_user"]
+    assert status.structured_content["ranks"] == record.structured_content["ranks"] == 2
+    assert Run.objects.get(pk=started["id"]).ranks == 2
+    serial_price, two_price = Decimal(serial.structured_content["compute_cost"]), Decimal(started["compute_cost"])
+    # Both prices are rounded up to the cent, so they agree with the overhead to within two cents.
+    assert float(two_price) == pytest.approx(float(serial_price) * parallel_overhead(ranks=2), abs=0.02)
+    assert two_price > serial_price
+    assert AgentSpend.objects.get(grant=grant, reference=f"run:{started['id']}").amount == two_price
+
+
+def test_more_ranks_than_the_platform_allows_is_a_tool_error_with_its_code_and_limit_and_nothing_is_queued(
+    live_asgi, settings
+):
+    settings.HYDRATA_MAX_RANKS = 2
+    _, key = make_grant(level="launch")
+    model = small_test_model(live_asgi.url, key)
+
+    async def session():
+        async with mcp_client(live_asgi.url, key) as client:
+            scenario = await queued_scenario(client, model)
+            return await client.call_tool("start_simulation", {"scenario_id": scenario["id"], "ranks": 3})
+
+    refused = asyncio.run(session())
+
+    text = refused.content[0].text
+    assert refused.is_error and "(HTTP 400, INVALID_RANKS)" in text
+    assert "ranks must be between 1 and 2 on this platform; 3 was asked for." in text
+    assert "http://" not in text and "Traceback" not in text
+    assert not Run.objects.filter(status="queued").exists()
+
+
+@pytest.mark.parametrize("ranks", [0, 2.5, "two"])
+def test_ranks_below_one_or_not_a_whole_number_are_refused_by_the_tool_schema_before_any_request(live_asgi, ranks):
+    grant, key = make_grant(level="launch")
+
+    async def session():
+        async with mcp_client(live_asgi.url, key) as client:
+            listed = {tool.name: tool for tool in (await client.list_tools()).tools}
+            called = await client.call_tool("start_simulation", {"scenario_id": 1, "ranks": ranks})
+            return listed["start_simulation"].input_schema["properties"]["ranks"], called
+
+    published, refused = asyncio.run(session())
+
+    limits = {field: published[field] for field in ("type", "minimum", "default")}
+    assert limits == {"type": "integer", "minimum": 1, "default": 1}
+    assert refused.is_error and "ranks" in refused.content[0].text
+    assert not AgentActivity.objects.filter(grant=grant).exists(), "nothing reached the platform"
+
+
+def test_an_agent_may_choose_each_configured_target_and_one_that_cannot_run_is_refused_naming_those_that_can(
+    live_asgi, settings
+):
+    settings.HYDRATA_COMPUTE_BACKENDS = ["local", "slurm", "batch", "ec2"]
+    settings.HYDRATA_BATCH_JOB_QUEUE, settings.HYDRATA_BATCH_JOB_DEFINITION = "flood", "hydrata-run"
+    _, key = make_grant(level="launch")
+    model = small_test_model(live_asgi.url, key)
+
+    async def start_on(client, scenario: dict, target: str):
+        started = await client.call_tool("start_simulation", {"scenario_id": scenario["id"], "compute_backend": target})
+        if not started.is_error:
+            await client.call_tool("cancel_run", {"run_id": started.structured_content["id"]})
+        return started
+
+    async def session():
+        async with mcp_client(live_asgi.url, key) as client:
+            scenario = await queued_scenario(client, model)
+            chosen = {target: await start_on(client, scenario, target) for target in ("slurm", "batch", "ec2")}
+            settings.HYDRATA_BATCH_JOB_QUEUE = ""  # batch listed but with no queue to submit to
+            chosen["unconfigured batch"] = await start_on(client, scenario, "batch")
+            return chosen
+
+    chosen = asyncio.run(session())
+
+    for target in ("slurm", "batch"):
+        assert not chosen[target].is_error, chosen[target].content[0].text
+        assert chosen[target].structured_content["compute_backend"] == target
+        assert Run.objects.get(pk=chosen[target].structured_content["id"]).compute_backend == target
+    for refused, targets in ((chosen["ec2"], "local, slurm, batch"), (chosen["unconfigured batch"], "local, slurm")):
+        assert refused.is_error and "(HTTP 409, COMPUTE_TARGET_UNAVAILABLE)" in refused.content[0].text
+        assert f"use one of: {targets}." in refused.content[0].text
+
+
+def test_a_two_rank_run_started_by_the_tool_completes_on_two_ranks(live_asgi, celery_worker, settings):
+    settings.HYDRATA_MAX_RANKS = 2
+    _, key = make_grant(level="launch")
+    model = small_test_model(live_asgi.url, key)
+
+    async def session():
+        async with mcp_client(live_asgi.url, key) as client:
+            scenario = await built_scenario(client, model, duration=300, resolution=10)
+            started = await client.call_tool("start_simulation", {"scenario_id": scenario["id"], "ranks": 2})
+            seen = await poll_status(client, started.structured_content["id"], {"complete", "error", "cancelled"})
+            return started, seen
+
+    started, seen = asyncio.run(session())
+
+    assert not started.is_error, started.content[0].text
+    assert seen[-1]["status"] == "complete" and seen[-1]["ranks"] == 2, seen[-1]
+    run = Run.objects.get(pk=started.structured_content["id"])
+    assert "Distributed over 2 ranks" in run.log
+    statistics_match_the_stored_files(run.pk, run.statistics)
