@@ -15,7 +15,7 @@ from asgiref.sync import sync_to_async
 from config.celery import app as celery_app
 from hydrata.agents.models import AgentActivity, AgentSpend
 from hydrata.anuga.models import Run, Scenario
-from hydrata.compute.pricing import parallel_overhead
+from hydrata.compute.pricing import SERIAL_SECONDS_PER_TRIANGLE_STEP, parallel_overhead
 from hydrata.storage import get_storage
 from tests.data import DEM
 from tests.factories import make_grant
@@ -378,7 +378,11 @@ def test_a_start_on_two_ranks_reaches_the_platform_and_every_answer_about_the_ru
     assert Run.objects.get(pk=started["id"]).ranks == 2
     serial_price, two_price = Decimal(serial.structured_content["compute_cost"]), Decimal(started["compute_cost"])
     # Both prices are rounded up to the cent, so they agree with the overhead to within two cents.
-    assert float(two_price) == pytest.approx(float(serial_price) * parallel_overhead(ranks=2), abs=0.02)
+    triangles = (
+        record.structured_content["mesh_triangle_count"] or record.structured_content["mesh_triangle_count_estimate"]
+    )
+    overhead = parallel_overhead(ranks=2, serial_step_seconds=SERIAL_SECONDS_PER_TRIANGLE_STEP * triangles)
+    assert float(two_price) == pytest.approx(float(serial_price) * overhead, abs=0.02)
     assert two_price > serial_price
     assert AgentSpend.objects.get(grant=grant, reference=f"run:{started['id']}").amount == two_price
 
