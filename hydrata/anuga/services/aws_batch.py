@@ -24,26 +24,32 @@ def configured() -> bool:
 
 
 def submit(*, name: str, spec: dict[str, Any], spec_url: str, tasks: int, threads: int, wall_seconds: int) -> str:
+    answer = _call(
+        "submit_job",
+        **job_request(name=name, spec_url=spec_url, tasks=tasks, threads=threads, wall_seconds=wall_seconds),
+    )
+    return str(answer["jobId"])
+
+
+def job_request(*, name: str, spec_url: str, tasks: int, threads: int, wall_seconds: int) -> dict[str, Any]:
+    """SubmitJob's parameters: the operator's definition on one node holding every rank, with its vCPUs reserved.
+    mpiexec on the main node is given no other node's address, so further nodes would be paid for and sit idle
+    (README, "batch")."""
     environment = [{"name": "HYDRATA_SPEC_URL", "value": spec_url}, {"name": "OMP_NUM_THREADS", "value": str(threads)}]
     main = {
         "command": ["python", "-m", "hydrata.compute.remote_run"],
         "environment": environment,
-        "resourceRequirements": [{"type": "VCPU", "value": str(threads)}],
+        "resourceRequirements": [{"type": "VCPU", "value": str(tasks * threads)}],
     }
-    answer = _call(
-        "submit_job",
-        jobName=name,
-        jobQueue=settings.HYDRATA_BATCH_JOB_QUEUE,
-        jobDefinition=settings.HYDRATA_BATCH_JOB_DEFINITION,
-        nodeOverrides={
-            "numNodes": tasks,  # one MPI rank a node; the main node (0) starts the run
-            "nodePropertyOverrides": [{"targetNodes": "0", "containerOverrides": main}],
-        },
-        timeout={"attemptDurationSeconds": max(MINIMUM_ATTEMPT_SECONDS, wall_seconds)},
-        propagateTags=True,
-        tags={"hydrata:job": name},
-    )
-    return str(answer["jobId"])
+    return {
+        "jobName": name,
+        "jobQueue": settings.HYDRATA_BATCH_JOB_QUEUE,
+        "jobDefinition": settings.HYDRATA_BATCH_JOB_DEFINITION,
+        "nodeOverrides": {"numNodes": 1, "nodePropertyOverrides": [{"targetNodes": "0", "containerOverrides": main}]},
+        "timeout": {"attemptDurationSeconds": max(MINIMUM_ATTEMPT_SECONDS, wall_seconds)},
+        "propagateTags": True,
+        "tags": {"hydrata:job": name},
+    }
 
 
 def job_state(job_id: str) -> JobState:

@@ -71,13 +71,29 @@ def test_a_run_on_batch_is_submitted_to_the_operators_queue_and_ends_in_error_wi
     assert Run.objects.get(pk=run_id).external_job_id == ""
 
 
-def test_a_request_batch_would_refuse_is_a_cluster_error_naming_no_link(batch):
+def test_a_request_batch_would_refuse_is_a_cluster_error_naming_no_link(batch, settings):
+    settings.HYDRATA_BATCH_JOB_QUEUE = "no-such-queue"
+
     with pytest.raises(ClusterError) as refused:
         aws_batch.submit(
-            name="run", spec={}, spec_url="https://x.example/s?X-Amz-Signature=1", tasks="2", threads=1, wall_seconds=60
+            name="run", spec={}, spec_url="https://x.example/s?X-Amz-Signature=1", tasks=2, threads=1, wall_seconds=60
         )
     assert "X-Amz-Signature" not in str(refused.value)
 
 
 def test_cancelling_a_job_batch_no_longer_knows_is_quiet(batch):
     aws_batch.cancel_job("no-such-job")
+
+
+def test_a_run_of_two_ranks_asks_batch_for_one_node_holding_every_ranks_vcpus(batch):
+    request = aws_batch.job_request(
+        name="ranks", spec_url="https://x.example/s?X-Amz-Signature=1", tasks=2, threads=3, wall_seconds=60
+    )
+
+    overrides = request["nodeOverrides"]
+    assert overrides["numNodes"] == 1
+    (main,) = overrides["nodePropertyOverrides"]
+    assert main["targetNodes"] == "0"
+    assert main["containerOverrides"]["resourceRequirements"] == [{"type": "VCPU", "value": "6"}]
+    assert {"name": "OMP_NUM_THREADS", "value": "3"} in main["containerOverrides"]["environment"]
+    assert batch.submit_job(**request)["jobName"] == "ranks"  # botocore holds it to the real API's model
