@@ -163,6 +163,11 @@ def colour_tile(
     if image is None:
         return transparent_tile()
     values = image.array
+    if np.issubdtype(values.dtype, np.floating):
+        # A study's envelopes keep NaN as nodata, which rio-tiler makes the fill value: cast to a colour index, it
+        # warns. The cells are masked, so their fill is never drawn.
+        values.mask = np.ma.getmaskarray(values) | np.isnan(values.data)
+        values.fill_value = 0.0
     if hide_below is not None:
         gauge = values.data if where_wet is None else _gauge(where_wet, z=z, x=x, y=y, like=values)
         values.mask = np.ma.getmaskarray(values) | (gauge < hide_below)
