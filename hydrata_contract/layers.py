@@ -43,3 +43,10 @@ DEPTH_FRAME_GLOB = "depth_frame_*.tif"
 
 def depth_frame_filename(frame: int) -> str:
     return f"depth_frame_{frame:03d}.tif"
+
+
+# A design study's raster beside the envelopes of its result layers: per cell, the storm duration whose central value
+# gave the envelope's peak depth (minutes; no value where no duration wetted the cell).
+CRITICAL_DURATION = "critical_duration"
+CRITICAL_DURATION_TITLE = "Critical duration"
+CRITICAL_DURATION_UNITS = "min"

@@ -14,10 +14,11 @@ class Panel(Labelled):
     RUN = "run", "Run"
     OBSERVATIONS = "observations", "Observations"
     COMPARISON = "comparison", "Comparison"
+    STUDY = "study", "Design study"
 
 
 # The query parameters a link may carry besides `panel`, in the order they are written.
-LINK_PARAMETERS = ("layer", "scenario", "run", "event", "comparison", "compare")
+LINK_PARAMETERS = ("layer", "scenario", "run", "event", "comparison", "compare", "study")
 
 
 def map_url(
@@ -31,6 +32,7 @@ def map_url(
     event: int | None = None,
     comparison: int | None = None,
     compare: int | None = None,
+    study: int | None = None,
 ) -> str:
     """The map of `base_map`, opened on `panel` and the objects named (None leaves a parameter out)."""
     named = (
@@ -41,6 +43,7 @@ def map_url(
         ("event", event),
         ("comparison", comparison),
         ("compare", compare),
+        ("study", study),
     )
     params = {key: str(value) for key, value in named if value is not None}
     return f"{site_url}/catalogue/#/map/{base_map}" + (f"?{urlencode(params)}" if params else "")

@@ -7,6 +7,7 @@ from hydrata_contract.hazard import HazardClass
 from hydrata_contract.layers import FIRST_SHOWN, ResultLayer
 from hydrata_contract.links import Panel
 from hydrata_contract.states import TERMINAL_RUN_STATES, RunPhase, RunStatus, TerrainStatus
+from hydrata_contract.studies import STUDY_FINISHED_STATES, EnsembleQuantity, StudyStatus
 
 
 def script_constants() -> dict[str, Any]:
@@ -23,4 +24,10 @@ def script_constants() -> dict[str, Any]:
             for item in HazardClass
         ],
         "panels": {member.name: member.value for member in Panel},
+        "studyStatus": {member.name: member.value for member in StudyStatus},
+        "finishedStudyStates": [member.value for member in STUDY_FINISHED_STATES],
+        "ensembleQuantities": {
+            member.value: {"title": member.label, "units": member.units, "site": member.site}
+            for member in EnsembleQuantity
+        },
     }

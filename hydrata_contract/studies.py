@@ -30,3 +30,19 @@ class StudyStatus(Labelled):
 
 
 STUDY_FINISHED_STATES = (StudyStatus.COMPLETE, StudyStatus.CANCELLED, StudyStatus.ERROR)
+
+
+class EnsembleQuantity(Labelled):
+    """What a study's per-gauge and per-flow-line tables hold: each member's peak there."""
+
+    PEAK_DEPTH = "peak_depth_m", "Peak depth"
+    PEAK_DISCHARGE = "peak_discharge_m3_s", "Peak discharge"
+
+    @property
+    def units(self) -> str:
+        return "m" if self is EnsembleQuantity.PEAK_DEPTH else "m³/s"
+
+    @property
+    def site(self) -> str:
+        """Where it is read, as people name it."""
+        return "Gauge" if self is EnsembleQuantity.PEAK_DEPTH else "Flow line"

@@ -1,13 +1,18 @@
 // A raster layer's legend, the same in both maps: its title and units, then the colour ramp with its values, or for
 // the hazard class raster one swatch per class with ARR's label, in the colours its tiles are drawn in (both from
-// hydrata_contract/hazard.py).
+// hydrata_contract/hazard.py), or for another class raster (a study's critical duration) one swatch per labelled stop.
 import { contract } from "./contract.js";
 import { el, number } from "./dom.js";
 
 export function legendBlock(legend, attributes) {
-  const classes = legend.name === contract.hazardLayer;
+  const hazard = legend.name === contract.hazardLayer;
+  const labelled = !hazard && legend.stops.length > 0 && legend.stops.every(function (stop) {
+    return Boolean(stop.label);
+  });
+  const classes = hazard || labelled;
   const heading = legend.title + (legend.units && !classes ? " (" + legend.units + ")" : "");
-  const key = classes ? classSwatches(contract.hazardClasses) : ramp(legend.stops);
+  const key = hazard ? classSwatches(contract.hazardClasses) : labelled ? classSwatches(labelledClasses(legend.stops))
+    : ramp(legend.stops);
   return el("div", Object.assign({ "class": "legend-block" }, attributes), [
     el("div", { "class": "legend-title", text: heading })
   ].concat(key));
@@ -24,6 +29,10 @@ function ramp(stops) {
     el("span", { text: number(stops[stops.length - 1].value, 2) })
   ]);
   return [bar, labels];
+}
+
+function labelledClasses(stops) {
+  return stops.map(function (stop) { return { code: String(stop.value), label: stop.label, colour: stop.colour }; });
 }
 
 function classSwatches(classes) {

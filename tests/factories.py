@@ -21,6 +21,8 @@ from hydrata.anuga.models import Project, ProjectMembership, Run, Scenario, Terr
 from hydrata.anuga.services.projects import project_create
 from hydrata.anuga.services.terrain import terrain_import, terrain_upload_direct
 from hydrata.compute.depth_frames import frames_index
+from hydrata.compute.grid_codes import WET_DEPTH_M
+from hydrata.compute.hazard import hazard_class
 from hydrata.compute.package import Grid
 from hydrata.compute.results import write_cog
 from hydrata.storage import get_storage
@@ -108,13 +110,15 @@ def make_finished_run(
     stage_above_ground: float = 0.0,
     frames: dict[float, np.ndarray] | None = None,
     saved_frames: int | None = None,
+    hazard: bool = False,
 ) -> Run:
     """A complete run whose result rasters are written on the terrain's grid by the simulation's own writer.
 
     A run of `scenario` (which needs a ready terrain), or of a new one on a new terrain. `depth` is the maximum
     depth per DEM cell (default: 1 m over the western half, dry elsewhere); the speed is half the depth and the
     stage is the ground plus the depth. `frames` (time: depth per cell) are the depth at saved times, kept of
-    `saved_frames` (default: all of them were kept); without it the run is one from before frames were kept."""
+    `saved_frames` (default: all of them were kept); without it the run is one from before frames were kept. With
+    `hazard`, the hazard classes of that depth and speed too, by the simulation's own classifier."""
     if scenario is None:
         scenario = Scenario.objects.create(
             project=project, name="finished", terrain=make_ready_terrain(project), resolution=10, duration=60
@@ -130,11 +134,13 @@ def make_finished_run(
         depth = np.zeros(ground.shape, dtype=np.float32)
         depth[:, : ground.shape[1] // 2] = 1.0
     rasters = {"max_depth": depth, "max_speed": depth / 2, "max_stage": ground + depth + stage_above_ground}
+    if hazard:
+        rasters["max_hazard"] = hazard_class(depth=depth, speed=depth / 2, film_m=WET_DEPTH_M)
     run.results_prefix = f"runs/{run.pk}/results"
     with tempfile.TemporaryDirectory() as folder:
         for name, values in rasters.items():
             path = Path(folder) / f"{name}.tif"
-            write_cog(path, values.astype(np.float32), grid)
+            write_cog(path, values if values.dtype == np.uint8 else values.astype(np.float32), grid)
             with path.open("rb") as stream:
                 storage.save(key=f"{run.results_prefix}/{name}.tif", data=stream)
         if frames is not None:

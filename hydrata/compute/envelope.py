@@ -20,6 +20,8 @@ import numpy.typing as npt
 import rasterio
 from rasterio.windows import Window
 
+from hydrata_contract.layers import CRITICAL_DURATION
+
 Central = Literal["median", "mean"]
 Raster = npt.NDArray[np.float64]
 
@@ -74,7 +76,6 @@ def design_envelope(
 # Cells held at once over every raster a window stacks (32 MB of float64): the windows shrink as a study has more
 # patterns or durations, so its memory does not grow with the number of members.
 WINDOW_CELL_BUDGET = 4_000_000
-CRITICAL_DURATION = "critical_duration"
 
 
 def envelope_rasters(

@@ -56,16 +56,46 @@ class Ramp:
 
 @dataclass(frozen=True)
 class Classes:
-    """One colour per class of a class raster (its value: 1, 2, ...), as `{value: "#rrggbb"}`; any other value is
-    transparent. Never rescaled: class 3 is the same colour on every run's tiles."""
+    """One colour per class of a class raster (its value: 1, 2, ... or a duration in minutes), as `{value:
+    "#rrggbb"}`, with an optional label each; any other value is transparent. Never rescaled: class 3 is the same
+    colour on every run's tiles. With `round_up`, a value between two classes (a study's median of an even number of
+    hazard classes, 2.5) is drawn in the class above it, the cautious reading."""
 
-    colours: tuple[tuple[int, str], ...]
+    colours: tuple[tuple[float, str], ...]
+    labels: tuple[str, ...] = ()
+    round_up: bool = False
 
     def table(self) -> dict[int, tuple[int, int, int, int]]:
-        return {value: (*_rgb(colour), 255) for value, colour in self.colours}
+        """The colour of each class by its place in `colours`, from 1 (0 is transparent)."""
+        return {place: (*_rgb(colour), 255) for place, (_, colour) in enumerate(self.colours, start=1)}
+
+    def places(self, values: np.ma.MaskedArray) -> np.ma.MaskedArray:
+        """Each cell's class by its place in `colours` (uint8, from 1), masked where its value is no class."""
+        # A hazard raster is uint8, which holds no NaN: read as float64 first.
+        data = np.ma.masked_array(values, dtype=np.float64).filled(np.nan)
+        if self.round_up:
+            data = np.ceil(data)
+        found = np.zeros(data.shape, dtype=np.uint8)
+        for place, (value, _) in enumerate(self.colours, start=1):
+            found[np.isclose(data, value)] = place
+        return np.ma.masked_array(found, mask=np.ma.getmaskarray(values) | (found == 0))
 
     def legend(self) -> list[dict]:
-        return [{"value": value, "colour": colour} for value, colour in self.colours]
+        stops: list[dict] = [{"value": value, "colour": colour} for value, colour in self.colours]
+        for stop, label in zip(stops, self.labels, strict=False):
+            stop["label"] = label
+        return stops
+
+
+def classes_on(colormap: str, values: list[float], labels: list[str], *, start: float = 0.0) -> Classes:
+    """A class per value, coloured evenly along a named colour map from `start` (0..1) to its end, in order."""
+    table = _table(colormap, start)
+    steps = max(1, len(values) - 1)
+    colours = []
+    for index, value in enumerate(values):
+        red, green, blue, _ = table[round(255 * index / steps)]
+        colours.append((value, f"#{red:02x}{green:02x}{blue:02x}"))
+    return Classes(tuple(colours), labels=tuple(labels))
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:
@@ -133,13 +163,20 @@ def colour_tile(
     if image is None:
         return transparent_tile()
     values = image.array
+    if np.issubdtype(values.dtype, np.floating):
+        # A study's envelopes keep NaN as nodata, which rio-tiler makes the fill value: cast to a colour index, it
+        # warns. The cells are masked, so their fill is never drawn.
+        values.mask = np.ma.getmaskarray(values) | np.isnan(values.data)
+        values.fill_value = 0.0
     if hide_below is not None:
         gauge = values.data if where_wet is None else _gauge(where_wet, z=z, x=x, y=y, like=values)
         values.mask = np.ma.getmaskarray(values) | (gauge < hide_below)
     if np.ma.getmaskarray(values).all():
         return transparent_tile()
     if isinstance(ramp, Classes):
-        image.array = np.ma.masked_array(values.filled(0).astype(np.uint8), mask=np.ma.getmaskarray(values))
+        image.array = ramp.places(values)
+        if np.ma.getmaskarray(image.array).all():
+            return transparent_tile()
     else:
         image.rescale(in_range=((ramp.low, max(ramp.high, ramp.low + 1e-6)),))
     return image.render(img_format="PNG", colormap=ramp.table())

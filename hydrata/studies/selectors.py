@@ -11,12 +11,14 @@ from django.db.models import QuerySet
 
 from hydrata.anuga.models import Project
 from hydrata.anuga.selectors.approvals import scenario_state_digest
+from hydrata.anuga.selectors.links import project_link
 from hydrata.compute.arr.ifd import IfdTable
 from hydrata.compute.arr.losses import PreBurst, StormLosses
 from hydrata.compute.arr.patterns import TemporalPattern
 from hydrata.core.errors import NotFound
 from hydrata.studies.models import DesignInput, DesignMember, DesignStudy
 from hydrata_contract.errors import ErrorCode
+from hydrata_contract.links import Panel
 from hydrata_contract.states import TERMINAL_RUN_STATES, RunStatus
 from hydrata_contract.studies import StudyStatus
 
@@ -44,6 +46,11 @@ def design_study_get(*, project: Project, study_id: int) -> DesignStudy:
     if found is None:
         raise NotFound(f"Project {project.pk} has no design study {study_id}.", code=ErrorCode.DESIGN_STUDY_NOT_FOUND)
     return found
+
+
+def study_link(study: DesignStudy) -> str:
+    """The map's Study panel on this study (its base scenario named too, for the Scenario tab beside it)."""
+    return project_link(study.project, Panel.STUDY, scenario=study.base_scenario_id, study=study.pk)
 
 
 def ifd_table(*, design_input: DesignInput) -> IfdTable:

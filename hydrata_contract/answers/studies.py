@@ -8,7 +8,7 @@ from pydantic import Field
 
 from hydrata_contract.answers.base import Answer, Page, map_link
 from hydrata_contract.states import RunStatus
-from hydrata_contract.studies import CentralStatistic, DesignInputKind, RainBinding, StudyStatus
+from hydrata_contract.studies import CentralStatistic, DesignInputKind, EnsembleQuantity, RainBinding, StudyStatus
 
 
 class DesignInputDetail(Answer):
@@ -97,7 +97,7 @@ class DurationPeaks(Answer):
 
 class EnsembleTable(Answer):
     name: str
-    quantity: str = Field(description="peak_depth_m at a gauge, peak_discharge_m3_s across a flow line.")
+    quantity: EnsembleQuantity = Field(description="peak_depth_m at a gauge, peak_discharge_m3_s across a flow line.")
     durations: list[DurationPeaks]
     critical_duration_min: int | None
     design_value: float | None = Field(description="The critical duration's central value.")
@@ -164,4 +164,4 @@ class DesignStudyDetail(DesignStudySummary):
 
 class DesignStudyPage(Page):
     results: list[DesignStudySummary]
-    ui_url: str = Field(description="The map's Scenario panel.")
+    ui_url: str = Field(description="The map's Study panel.")

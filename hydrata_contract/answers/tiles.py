@@ -8,6 +8,9 @@ from hydrata_contract.answers.base import Answer
 class LegendStop(Answer):
     value: float
     colour: str = Field(description="#rrggbb")
+    label: str | None = Field(
+        default=None, description="A class raster's class as people read it (a critical duration: '30 min')."
+    )
 
 
 class TileLayer(Answer):
@@ -18,7 +21,7 @@ class TileLayer(Answer):
     units: str
     tiles: str = Field(description="The XYZ URL template, ending {z}/{x}/{y}.png.")
     legend: list[LegendStop]
-    empty: bool | None = Field(default=None, description="Runs only: nothing got wet, every tile is clear.")
+    empty: bool | None = Field(default=None, description="Runs and studies only: nothing got wet, every tile is clear.")
 
 
 class DepthFrames(Answer):
@@ -38,3 +41,15 @@ class TileLayers(Answer):
     id: int
     results: list[TileLayer]
     frames: DepthFrames | None = Field(default=None, description="Runs only: the depth at the saved times.")
+
+
+class AepTileLayers(Answer):
+    """A design study's tiled layers of one AEP: the envelopes of its result layers and the critical duration."""
+
+    aep: str = Field(description="As the IFD spells it: 1%.")
+    layers: list[TileLayer]
+
+
+class StudyTileLayers(Answer):
+    id: int
+    aeps: list[AepTileLayers] = Field(description="In the study's order; an AEP no member completed has no layers.")

@@ -27,4 +27,12 @@ def test_every_panel_is_spelt_as_the_map_reads_it():
         "run",
         "observations",
         "comparison",
+        "study",
     ]
+
+
+def test_a_study_link_names_its_study_after_every_other_parameter():
+    link = map_url(site_url="https://h.example", base_map=3, panel=Panel.STUDY, scenario=5, study=12)
+
+    query = urlsplit(link).fragment.partition("?")[2]
+    assert parse_qsl(query) == [("panel", "study"), ("scenario", "5"), ("study", "12")]

@@ -110,7 +110,7 @@ def run_tile(*, run: Run, layer: str, z: int, x: int, y: int, frame: int | None 
         ):
             return colour_tile(path, z=z, x=x, y=y, ramp=ramp, hide_below=WET_DEPTH_M, where_wet=depth)
 
-    return _cached(f"tile:{_run_version(run)}:{layer}:{z}/{x}/{y}", render)
+    return cached(f"tile:{_run_version(run)}:{layer}:{z}/{x}/{y}", render)
 
 
 def _depth_frame_tile(run: Run, *, frame: int | None, z: int, x: int, y: int) -> bytes:
@@ -132,7 +132,7 @@ def _depth_frame_tile(run: Run, *, frame: int | None, z: int, x: int, y: int) ->
         with get_storage().local_path(key=f"{run.results_prefix}/{depth_frame_filename(frame)}") as path:
             return colour_tile(path, z=z, x=x, y=y, ramp=ramp, hide_below=WET_DEPTH_M)
 
-    return _cached(f"tile:{_run_version(run)}:{DEPTH_FRAMES_LAYER}:{frame}:{z}/{x}/{y}", render)
+    return cached(f"tile:{_run_version(run)}:{DEPTH_FRAMES_LAYER}:{frame}:{z}/{x}/{y}", render)
 
 
 def _frames_index(run: Run) -> dict[str, Any] | None:
@@ -145,7 +145,7 @@ def _frames_index(run: Run) -> dict[str, Any] | None:
         with storage.open(key=key) as stream:
             return json.load(stream)
 
-    return _cached(f"frames:{_run_version(run)}", read)
+    return cached(f"frames:{_run_version(run)}", read)
 
 
 def terrain_tile_layers(*, terrain: Terrain) -> list[dict[str, Any]]:
@@ -181,7 +181,7 @@ def terrain_tile(*, terrain: Terrain, style: str, z: int, x: int, y: int) -> byt
                 return hillshade_tile(path, z=z, x=x, y=y)
             return colour_tile(path, z=z, x=x, y=y, ramp=_elevation_ramp(terrain))
 
-    return _cached(f"tile:terrain:{terrain.pk}:{terrain.created_at.timestamp()}:{style}:{z}/{x}/{y}", render)
+    return cached(f"tile:terrain:{terrain.pk}:{terrain.created_at.timestamp()}:{style}:{z}/{x}/{y}", render)
 
 
 def _elevation_ramp(terrain: Terrain) -> Ramp:
@@ -201,7 +201,7 @@ def _result_ramp(run: Run, layer: str) -> Ramp | Classes | None:
         ):
             return value_range(path, where_wet=depth, wet=WET_DEPTH_M)
 
-    found = _cached(f"range:{_run_version(run)}:{layer}", wet_range)
+    found = cached(f"range:{_run_version(run)}:{layer}", wet_range)
     if found is None:
         return None
     if layer == ResultLayer.MAX_HAZARD:
@@ -220,7 +220,8 @@ def _result_key(run: Run, layer: str) -> str:
     return f"{run.results_prefix}/{layer}.tif"
 
 
-def _cached(key: str, compute: Callable[[], Any]) -> Any:
+def cached(key: str, compute: Callable[[], Any]) -> Any:
+    """`compute()`, kept in Django's cache under `key` for HYDRATA_TILE_CACHE_SECONDS (a study's tiles use it too)."""
     missing = object()
     found = cache.get(key, missing)
     if found is missing:

@@ -6,11 +6,11 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from hydrata.anuga.selectors.links import project_link, scenario_link
+from hydrata.anuga.selectors.links import project_link
 from hydrata.compute.series_units import MM_PER_INTERVAL
 from hydrata.storage import get_storage
 from hydrata.studies.models import DesignInput, DesignMember, DesignStudy
-from hydrata.studies.selectors import study_approval_summary, study_progress
+from hydrata.studies.selectors import study_approval_summary, study_link, study_progress
 from hydrata_contract.links import Panel
 
 MEMBER_FIELDS = (
@@ -67,8 +67,7 @@ def design_study_answer(study: DesignStudy) -> dict[str, Any]:
         "finished_at": study.finished_at,
         "compute_cost": None if study.compute_cost is None else str(study.compute_cost),
         "progress": study_progress(study=study, now=timezone.now()),
-        # The map's Study panel arrives with running studies; until then the base scenario is where they start.
-        "ui_url": scenario_link(study.base_scenario),
+        "ui_url": study_link(study),
         "created_at": study.created_at,
     }
 

@@ -6,6 +6,7 @@ from hydrata.studies.api import views
 
 PROJECT = "projects/<int:project_id>/"
 STUDY = f"{PROJECT}design-studies/<int:study_id>/"
+TILE = "<str:z>/<str:x>/<str:y>.png"  # as the run tiles': a bad address is answered 400 with a reason
 
 urlpatterns = [
     path(f"{PROJECT}design-inputs/", views.DesignInputListCreateView.as_view(), name="design-inputs"),
@@ -15,4 +16,6 @@ urlpatterns = [
     path(f"{STUDY}approve/", views.DesignStudyApproveView.as_view(), name="design-study-approve"),
     path(f"{STUDY}start/", views.DesignStudyStartView.as_view(), name="design-study-start"),
     path(f"{STUDY}cancel/", views.DesignStudyCancelView.as_view(), name="design-study-cancel"),
+    path(f"{STUDY}tiles/", views.DesignStudyTileLayersView.as_view(), name="design-study-tiles"),
+    path(f"{STUDY}tiles/<str:aep>/<str:layer>/{TILE}", views.DesignStudyTileView.as_view(), name="design-study-tile"),
 ]

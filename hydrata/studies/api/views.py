@@ -1,11 +1,14 @@
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
 from hydrata.agents.permissions import grant_of
 from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
+from hydrata.anuga.api.tiles import png, tile_address
 from hydrata.core.answers import answer
 from hydrata.core.bodies import parsed
 from hydrata.core.errors import ValidationFailed
@@ -21,7 +24,9 @@ from hydrata.studies.selectors import (
 from hydrata.studies.services.inputs import design_input_create
 from hydrata.studies.services.runs import design_study_approve, design_study_cancel, design_study_start
 from hydrata.studies.services.studies import StudyInputs, design_study_create
+from hydrata.studies.tiles import study_tile, study_tile_layers
 from hydrata_contract.answers import studies as answers
+from hydrata_contract.answers.tiles import StudyTileLayers
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.links import Panel
 from hydrata_contract.requests.studies import DesignInputCreate, DesignStudyCreate
@@ -89,7 +94,7 @@ class DesignInputDetailView(ProjectScopedView):
 
 class DesignStudyListCreateView(ProjectListView):
     grant_levels = {"GET": "read", "POST": "draft"}
-    list_panel = Panel.SCENARIO
+    list_panel = Panel.STUDY
 
     @extend_schema(responses={200: answers.DesignStudyPage})
     def get(self, request: AuthenticatedRequest) -> Response:
@@ -160,3 +165,27 @@ class DesignStudyCancelView(ProjectScopedView):
         study = design_study_get(project=self.project, study_id=study_id)
         cancelled = design_study_cancel(study=study)
         return Response(answer(answers.DesignStudySummary, design_study_answer(cancelled)))
+
+
+class DesignStudyTileLayersView(ProjectScopedView):
+    grant_levels = {"GET": "read"}
+
+    @extend_schema(responses={200: StudyTileLayers})
+    def get(self, request: AuthenticatedRequest, study_id: int) -> Response:
+        study = design_study_get(project=self.project, study_id=study_id)
+        return Response(answer(StudyTileLayers, {"id": study.pk, "aeps": study_tile_layers(study=study)}))
+
+
+class DesignStudyTileView(ProjectScopedView):
+    grant_levels = {"GET": "read"}
+
+    @extend_schema(
+        operation_id="anuga_projects_design_studies_tile_retrieve",
+        responses={(200, "image/png"): OpenApiTypes.BINARY},
+    )
+    def get(
+        self, request: AuthenticatedRequest, study_id: int, aep: str, layer: str, z: str, x: str, y: str
+    ) -> HttpResponse:
+        study = design_study_get(project=self.project, study_id=study_id)
+        zoom, column, row = tile_address(z, x, y)
+        return png(study_tile(study=study, aep=aep, layer=layer, z=zoom, x=column, y=row))

@@ -14,18 +14,17 @@ from typing import Any
 
 from django.utils import timezone
 
-from hydrata.compute.envelope import CRITICAL_DURATION, Central, ensemble_table, envelope_rasters
+from hydrata.compute.envelope import Central, ensemble_table, envelope_rasters
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
 from hydrata.studies.models import DesignMember, DesignStudy
-from hydrata_contract.layers import ResultLayer
+from hydrata_contract.layers import CRITICAL_DURATION, CRITICAL_DURATION_UNITS, ResultLayer
 from hydrata_contract.states import RunStatus
-from hydrata_contract.studies import CentralStatistic, StudyStatus
+from hydrata_contract.studies import CentralStatistic, EnsembleQuantity, StudyStatus
 
 logger = logging.getLogger(__name__)
 
 ENVELOPE_LAYERS = (ResultLayer.MAX_DEPTH, ResultLayer.MAX_STAGE, ResultLayer.MAX_SPEED, ResultLayer.MAX_HAZARD)
-GAUGE_QUANTITY, FLOW_LINE_QUANTITY = "peak_depth_m", "peak_discharge_m3_s"
 
 
 def design_study_envelopes(*, study_id: int) -> DesignStudy:
@@ -72,7 +71,7 @@ def _left_out(study: DesignStudy) -> list[dict[str, Any]]:
 def _aep_results(study: DesignStudy, aep: str, members: list[DesignMember]) -> dict[str, Any]:
     if not members:
         return {"aep": aep, "layers": [], "gauges": [], "flow_lines": []}
-    prefix = f"studies/{study.pk}/results/{_slug(aep)}"
+    prefix = f"studies/{study.pk}/results/{aep_slug(aep)}"
     storage = get_storage()
     with ExitStack() as files, tempfile.TemporaryDirectory(prefix=f"study-{study.pk}-") as workdir:
         rasters: dict[str, dict[int, list[Path]]] = {layer.value: defaultdict(list) for layer in ENVELOPE_LAYERS}
@@ -97,7 +96,7 @@ def _aep_results(study: DesignStudy, aep: str, members: list[DesignMember]) -> d
 
 
 def _units(name: str) -> str:
-    return "min" if name == CRITICAL_DURATION else ResultLayer(name).units
+    return CRITICAL_DURATION_UNITS if name == CRITICAL_DURATION else ResultLayer(name).units
 
 
 def _series_tables(study: DesignStudy, members: list[DesignMember]) -> tuple[list[dict], list[dict]]:
@@ -118,11 +117,11 @@ def _series_tables(study: DesignStudy, members: list[DesignMember]) -> tuple[lis
     statistic = _statistic(study)
     return (
         [
-            {"name": name, "quantity": GAUGE_QUANTITY, **ensemble_table(p, statistic=statistic)}
+            {"name": name, "quantity": EnsembleQuantity.PEAK_DEPTH, **ensemble_table(p, statistic=statistic)}
             for name, p in gauges.items()
         ],
         [
-            {"name": name, "quantity": FLOW_LINE_QUANTITY, **ensemble_table(p, statistic=statistic)}
+            {"name": name, "quantity": EnsembleQuantity.PEAK_DISCHARGE, **ensemble_table(p, statistic=statistic)}
             for name, p in lines.items()
         ],
     )
@@ -133,7 +132,8 @@ def _peak(values: list[float | None] | None) -> float:
     return max(numbers) if numbers else float("nan")
 
 
-def _slug(aep: str) -> str:
+def aep_slug(aep: str) -> str:
+    """The AEP as a folder of the study's results and a segment of its tile route: "1%" is "1pct"."""
     return re.sub(r"[^0-9A-Za-z.]+", "_", aep.replace("%", "pct")).strip("_") or "aep"
 
 

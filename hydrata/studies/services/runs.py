@@ -19,14 +19,13 @@ from hydrata.agents.models import AgentGrant
 from hydrata.agents.services import SpendItem, agent_spend_charge_all
 from hydrata.anuga.models import Run, Scenario
 from hydrata.anuga.selectors.approvals import runs_need_approval, scenario_state_digest
-from hydrata.anuga.selectors.links import scenario_link
 from hydrata.anuga.selectors.scenarios import latest_run, scenario_geometry
 from hydrata.anuga.services.runs import run_cancel, run_lost_its_worker
 from hydrata.compute.series_units import MM_PER_INTERVAL
 from hydrata.core.errors import Conflict, Forbidden
 from hydrata.storage import get_storage
 from hydrata.studies.models import DesignMember, DesignStudy, DesignStudyApproval
-from hydrata.studies.selectors import study_approved_by, study_fingerprint
+from hydrata.studies.selectors import study_approved_by, study_fingerprint, study_link
 from hydrata.studies.services.studies import study_member_prices
 from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.errors import ErrorCode
@@ -57,11 +56,11 @@ def _approval_check(study: DesignStudy, grant: AgentGrant | None) -> None:
     the study off as it is now (a member's storm or the base scenario changed since leaves the sign-off stale)."""
     if grant is None or not runs_need_approval(user=grant.user) or study_approved_by(study=study, user=grant.user):
         return
-    link = scenario_link(study.base_scenario)
+    link = study_link(study)
     raise Conflict(
         f"This account asks that its owner sign a study off before an agent runs it, and design study "
         f"'{study.name}' is not signed off as it is now (any change to a member's storm or the base scenario since "
-        f"needs a new sign-off). Ask the user to review it and sign it off on the site: {link}",
+        f"needs a new sign-off). Ask the user to review it and sign it off in the map's Study panel: {link}",
         code=ErrorCode.APPROVAL_REQUIRED,
         ui_url=link,
         study=study.pk,

@@ -14,6 +14,7 @@ from hydrata.compute.results import NODATA, write_cog
 from hydrata.compute.tiles import (
     Classes,
     Ramp,
+    classes_on,
     colour_tile,
     hillshade_tile,
     tile_address_problem,
@@ -104,6 +105,45 @@ def test_a_class_raster_draws_each_class_in_its_own_colour_whatever_classes_the_
     assert drawn == {item.colour for item in HazardClass}  # nothing blended: only the six class colours
     assert (image[..., 3] == 0).any()  # the dry strip (class 0) is clear
     assert colours.legend() == [{"value": item.number, "colour": item.colour} for item in HazardClass]
+
+
+def drawn(image: np.ndarray) -> set[str]:
+    return {"#" + "".join(f"{int(channel):02x}" for channel in pixel[:3]) for pixel in image[image[..., 3] == 255]}
+
+
+def test_durations_beyond_255_minutes_are_classes_of_their_own_each_labelled_in_its_colour(tmp_path):
+    with rasterio.open(DEM) as dem:
+        grid = Grid(crs=dem.crs, transform=dem.transform @ Affine.scale(2), width=90, height=100)
+    minutes = np.full((100, 90), NODATA, dtype=np.float32)  # no critical duration, then 30, 270 and 720 min bands
+    for band, value in enumerate((30.0, 270.0, 720.0)):
+        minutes[:, 30 * band + 5 : 30 * (band + 1)] = value
+    path = tmp_path / "critical_duration.tif"
+    write_cog(path, minutes, grid)
+    classes = classes_on("viridis", [30.0, 270.0, 720.0], ["30 min", "270 min", "720 min"])
+    tile = centre_tile(path, 16)
+
+    image = pixels(colour_tile(path, z=tile.z, x=tile.x, y=tile.y, ramp=classes))
+
+    legend = classes.legend()
+    assert [(stop["value"], stop["label"]) for stop in legend] == [(30, "30 min"), (270, "270 min"), (720, "720 min")]
+    assert len({stop["colour"] for stop in legend}) == 3
+    assert drawn(image) == {stop["colour"] for stop in legend}  # 270 and 720 are not wrapped into a byte
+    assert (image[..., 3] == 0).any()
+
+
+def test_a_value_between_two_hazard_classes_is_drawn_in_the_class_above_only_when_asked(tmp_path):
+    with rasterio.open(DEM) as dem:
+        grid = Grid(crs=dem.crs, transform=dem.transform @ Affine.scale(2), width=100, height=100)
+    path = tmp_path / "max_hazard.tif"
+    write_cog(path, np.full((100, 100), 2.5, dtype=np.float32), grid)  # the median of H2 and H3
+    exact = Classes(tuple((item.number, item.colour) for item in HazardClass))
+    tile = centre_tile(path, 16)
+
+    cautious = pixels(colour_tile(path, z=tile.z, x=tile.x, y=tile.y, ramp=Classes(exact.colours, round_up=True)))
+    as_is = pixels(colour_tile(path, z=tile.z, x=tile.x, y=tile.y, ramp=exact))
+
+    assert drawn(cautious) == {HazardClass.H3.colour}
+    assert drawn(as_is) == set()  # 2.5 is no class of its own
 
 
 def test_the_hillshade_of_the_small_test_dem_is_opaque_grey_with_relief():

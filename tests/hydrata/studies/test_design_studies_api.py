@@ -71,7 +71,8 @@ def test_a_study_has_a_member_per_aep_duration_and_pattern_with_its_rain_and_the
     assert Decimal(estimate["compute_cost_estimate"]) == 40 * Decimal(scenario["compute_cost_estimate"])
     assert estimate["vcpu_hours_estimate"] == pytest.approx(40 * scenario["vcpu_hours_estimate"], rel=1e-3)
     assert estimate["triangle_steps"] > 40 * scenario["mesh_triangle_count_estimate"]
-    assert "panel=scenario" in body["ui_url"] and f"scenario={scenario['id']}" in body["ui_url"]
+    assert "panel=study" in body["ui_url"] and f"study={body['id']}" in body["ui_url"]
+    assert f"scenario={scenario['id']}" in body["ui_url"] and "panel=study" in listed.json()["ui_url"]
     assert [item["id"] for item in listed.json()["results"]] == [body["id"]] and "members" not in listed.json()[
         "results"
     ][0]

@@ -145,7 +145,7 @@ def test_the_sign_off_gates_every_way_in_and_a_changed_member_storm_needs_a_new_
         agent_signing = http.post(study_path(project_id, study, "approve/"))
 
     assert over_rest.status_code == 409 and over_rest.json()["code"] == "APPROVAL_REQUIRED", over_rest.text
-    assert "panel=scenario" in over_rest.json()["ui_url"]
+    assert "panel=study" in over_rest.json()["ui_url"] and f"study={study['id']}" in over_rest.json()["ui_url"]
     assert through_the_tool.is_error and "APPROVAL_REQUIRED" in through_the_tool.content[0].text
     assert agent_signing.status_code == 403 and agent_signing.json()["code"] == "APPROVAL_BY_PERSON_ONLY"
     assert not Run.objects.filter(study_member=True).exists() and not AgentSpend.objects.exists()

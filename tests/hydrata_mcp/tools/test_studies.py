@@ -52,7 +52,7 @@ def test_a_study_is_made_from_the_files_and_handed_back_with_its_storms_and_pric
     assert [s["rain_depth_mm"] for s in result["storms"]] == [pytest.approx(70.8 * 1.1), pytest.approx(91.5 * 1.1)]
     assert all(0 <= s["excess_mm_min"] <= s["excess_mm_max"] < s["rain_depth_mm"] for s in result["storms"])
     assert result["estimate"]["members"] == 20 and result["summary"]["members"] == 20
-    assert "panel=scenario" in result["ui_url"]
+    assert "panel=study" in result["ui_url"] and f"study={result['id']}" in result["ui_url"]
     assert "20 storms" in result["say_to_user"] and "nothing has been spent" in result["say_to_user"]
     assert f"USD {result['estimate']['compute_cost_estimate']}" in result["say_to_user"]
     assert not read.is_error and read.structured_content["storms"] == result["storms"]

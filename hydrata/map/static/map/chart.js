@@ -1,4 +1,5 @@
-// Plain SVG charts: a time series as bars (rain) or a line (flow, level), and labelled bars (areas per band).
+// Plain SVG charts: a time series as bars (rain) or a line (flow, level), labelled bars (areas per band), and box
+// plots (an ensemble's spread per category).
 import { number } from "../map_core/dom.js";
 
 var SVG = "http://www.w3.org/2000/svg";
@@ -125,3 +126,43 @@ export function line(points, options) {
   return root;
 }
 
+
+// The spread of an ensemble per category (a study's pattern peaks per storm duration), one box each: the whisker
+// from min to max, the box from the lower to the upper quartile with the median across it, the central value (the
+// study's median or mean) as a dot, and a highlighted box (the critical duration). items: [{label, min, q1, median,
+// q3, max, central, highlight, data}], `data` written on the box's group as data-* attributes.
+export function boxes(items, options) {
+  var root = frame(options.title);
+  var values = [0];
+  items.forEach(function (item) { values.push(item.min, item.max); });
+  var yTicks = ticks(Math.min.apply(null, values), Math.max.apply(null, values), 5);
+  var low = Math.min(Math.min.apply(null, values), yTicks[0]);
+  var high = Math.max(Math.max.apply(null, values), yTicks[yTicks.length - 1]);
+  var slot = (WIDTH - LEFT - RIGHT) / Math.max(1, items.length);
+  var x = function (index) { return LEFT + slot * (index + 0.5); };
+  var y = function (v) { return HEIGHT - BOTTOM - ((v - low) / (high - low || 1)) * (HEIGHT - TOP - BOTTOM); };
+  axes(root, x, y, yTicks, items.map(function (item, index) { return { value: index, label: item.label }; }),
+       options.units, options.xLabel);
+  items.forEach(function (item, index) {
+    var group = svg("g", { "class": item.highlight ? "box critical" : "box" });
+    Object.keys(item.data || {}).forEach(function (name) {
+      group.setAttribute("data-" + name, String(item.data[name]));
+    });
+    var middle = x(index), half = Math.min(slot * 0.3, 18);
+    group.appendChild(svg("title", {}, item.title || item.label));
+    group.appendChild(svg("line", { x1: middle, y1: y(item.min), x2: middle, y2: y(item.max), "class": "whisker" }));
+    [item.min, item.max].forEach(function (end) {
+      group.appendChild(svg("line", { x1: middle - half / 2, y1: y(end), x2: middle + half / 2, y2: y(end),
+                                      "class": "whisker" }));
+    });
+    group.appendChild(svg("rect", { x: middle - half, y: y(item.q3), width: 2 * half,
+                                    height: Math.max(1, y(item.q1) - y(item.q3)), "class": "quartiles" }));
+    group.appendChild(svg("line", { x1: middle - half, y1: y(item.median), x2: middle + half, y2: y(item.median),
+                                    "class": "median" }));
+    if (item.central !== null && item.central !== undefined) {
+      group.appendChild(svg("circle", { cx: middle, cy: y(item.central), r: 3.5, "class": "central" }));
+    }
+    root.appendChild(group);
+  });
+  return root;
+}

@@ -1,4 +1,4 @@
-// The map behind every ui_url: #/map/<base_map>?panel=&layer=&scenario=&run= opens the project's map with the
+// The map behind every ui_url: #/map/<base_map>?panel=&layer=&scenario=&run=&study= opens the project's map with the
 // panel the link names, framed on the object it names. The project list is the page's content without a link.
 import { terrainStatus } from "../map_core/contract.js";
 import * as dom from "../map_core/dom.js";
@@ -11,15 +11,16 @@ import * as comparison from "./panels/comparison.js";
 import * as observations from "./panels/observations.js";
 import * as run from "./panels/run.js";
 import * as scenario from "./panels/scenario.js";
+import * as study from "./panels/study.js";
 import * as terrain from "./panels/terrain.js";
 
 var LINK = /^#\/map\/(\d+)\/?(?:\?(.*))?$/;
 var PANEL_NAMES = { "terrain": "terrain", "inputs": "inputs", "time-series": "hydrology", "hydrology": "hydrology",
                     "scenario": "scenario", "run": "run", "observations": "observations",
-                    "comparison": "comparison" };
+                    "comparison": "comparison", "study": "study" };
 // The tabs, in their order.
 const PANELS = { terrain: terrain, inputs: inputs, hydrology: hydrology, scenario: scenario, run: run,
-                 observations: observations, comparison: comparison };
+                 observations: observations, comparison: comparison, study: study };
 
 var page = {
   listView: document.getElementById("project-list"),
@@ -43,16 +44,17 @@ function parse(hash) {
   var number = function (key) { var value = params.get(key); return value && /^\d+$/.test(value) ? +value : null; };
   return { mapId: match[1], panelName: params.get("panel") || "", layer: number("layer"),
            scenario: number("scenario"), run: number("run"), event: number("event"),
-           comparison: number("comparison") };
+           comparison: number("comparison"), study: number("study") };
 }
 
-// A link to another panel of the same map, keeping the scenario, run and flood event it names.
+// A link to another panel of the same map, keeping the scenario, run, flood event and design study it names.
 function linkTo(panel, extra) {
   var link = current.link || {};
   var params = new URLSearchParams();
   params.set("panel", panel);
-  var merged = Object.assign({ scenario: link.scenario, run: link.run, event: link.event }, extra || {});
-  ["layer", "scenario", "run", "event", "comparison"].forEach(function (key) {
+  var merged = Object.assign({ scenario: link.scenario, run: link.run, event: link.event, study: link.study },
+                             extra || {});
+  ["layer", "scenario", "run", "event", "comparison", "study"].forEach(function (key) {
     if (merged[key] !== null && merged[key] !== undefined) { params.set(key, merged[key]); }
   });
   return "#/map/" + current.mapId + "?" + params.toString();
