@@ -58,12 +58,19 @@ class Changes(Body):
     """A PATCH body: each field optional, and only those sent are changed (`model_dump(exclude_unset=True)`)."""
 
 
-def _as_utc_when_naive(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+def _in_utc(moment: datetime) -> datetime:
+    """PostgreSQL refuses an offset beyond 15:59 (ISO 8601 allows any), so every time is stored as UTC; a time
+    near year 1 or 9999 can leave the calendar on the way."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("falls outside the years 1 to 9999 once moved to UTC; give a time within them.") from None
 
 
-# An ISO 8601 time; one without an offset is read as UTC, the platform's time zone.
-Instant = Annotated[datetime, AfterValidator(_as_utc_when_naive)]
+# An ISO 8601 time; one without an offset is read as UTC, the platform's time zone, and every one is kept in UTC.
+Instant = Annotated[datetime, AfterValidator(_in_utc)]
 
 
 def object_id(description: str) -> Any:

@@ -70,6 +70,28 @@ def test_a_time_without_an_offset_is_read_as_utc():
     assert event.started_at == datetime(2022, 3, 1, 6, tzinfo=UTC)
 
 
+@pytest.mark.parametrize(
+    ("given", "in_utc"),
+    [
+        ("0207-08-23T23:40:20-17:15", datetime(207, 8, 24, 16, 55, 20, tzinfo=UTC)),
+        ("2022-03-01T06:00:00+15:59", datetime(2022, 2, 28, 14, 1, tzinfo=UTC)),
+        ("2022-03-01T06:00:00+10:00", datetime(2022, 2, 28, 20, tzinfo=UTC)),
+    ],
+)
+def test_a_time_with_any_offset_iso_allows_is_kept_in_utc(given, in_utc):
+    event = FloodEventCreate.model_validate({"name": "March", "started_at": given})
+
+    assert event.started_at == in_utc and event.started_at.utcoffset().total_seconds() == 0
+
+
+@pytest.mark.parametrize("given", ["0001-01-01T00:30:00+01:00", "9999-12-31T23:30:00-01:00"])
+def test_a_time_that_leaves_the_calendar_once_in_utc_is_refused_with_a_sentence(given):
+    refused = refusal(FloodEventCreate, {"name": "March", "started_at": given})
+
+    assert (refused.code, refused.field) == (ErrorCode.VALIDATION_ERROR, "started_at")
+    assert "years 1 to 9999" in refused.detail
+
+
 def test_a_value_out_of_range_takes_the_fields_code_and_a_value_of_the_wrong_type_validation_error():
     assert refusal(ScenarioCreate, {"name": "s", "resolution": 0, "duration": 60}).code == ErrorCode.INVALID_RESOLUTION
     assert refusal(ScenarioCreate, {"name": "s", "resolution": [1], "duration": 60}).code == ErrorCode.VALIDATION_ERROR

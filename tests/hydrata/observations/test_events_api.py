@@ -165,3 +165,29 @@ def test_another_accounts_event_points_and_comparisons_are_404_and_another_proje
 
 
 WHAT = ("points", "comparisons")
+
+
+@pytest.mark.parametrize("offset", ["-17:15", "+15:59"])
+def test_an_event_started_at_an_offset_postgresql_cannot_hold_is_stored_and_answered_in_utc(offset):
+    user = make_user()
+    project = make_project(user)
+
+    created = api_for(user).post(
+        f"{PROJECTS}{project.pk}/events/", {"name": "Far east", "started_at": f"2022-03-01T12:00:00{offset}"}
+    )
+
+    assert created.status_code == 201, created.content
+    stored = FloodEvent.objects.get().started_at
+    assert stored.utcoffset().total_seconds() == 0 and created.json()["started_at"].endswith("Z")
+
+
+def test_an_event_whose_start_leaves_the_calendar_in_utc_is_refused_and_nothing_is_stored():
+    user = make_user()
+    project = make_project(user)
+
+    response = api_for(user).post(
+        f"{PROJECTS}{project.pk}/events/", {"name": "Year one", "started_at": "0001-01-01T00:30:00+01:00"}
+    )
+
+    assert response.status_code == 400 and response.json()["field"] == "started_at"
+    assert not FloodEvent.objects.exists()
