@@ -215,3 +215,34 @@ def test_the_study_panel_without_a_study_lists_the_projects_studies_and_a_study_
     tab.page.wait_for_selector('#map[data-framed^="study:"]')
     assert tab.page.get_attribute("#study-live", "data-status") in ("draft", "complete")
     assert_clean(tab)
+
+
+HOSTILE_NAME = "<img src=x onerror=\"document.title='ran'\"><script>document.title='ran'</script>"
+
+
+def test_a_study_name_an_agent_wrote_is_text_in_the_study_panel_and_never_runs(tab, site, studies):
+    draft = rest(site, study_path(studies, studies.draft["id"])).json()
+    body = {
+        "name": HOSTILE_NAME,
+        "base_scenario": draft["base_scenario"],
+        "ifd": draft["inputs"]["ifd"],
+        "temporal_patterns": draft["inputs"]["temporal_patterns"],
+        "aeps": draft["aeps"],
+        "durations_min": draft["durations_min"],
+        "initial_loss_mm": draft["initial_loss_mm"],
+        "continuing_loss_mm_h": draft["continuing_loss_mm_h"],
+    }
+
+    def make():
+        with api(site.url, site.key) as http:
+            return http.post(f"{PROJECTS}{studies.project_id}/design-studies/", json=body)
+
+    made = off_the_browser_thread(make)
+    assert made.status_code == 201, made.text
+
+    open_link(tab, site, made.json()["ui_url"], "study")
+    tab.page.wait_for_selector("#study-live")
+    assert HOSTILE_NAME in tab.page.inner_text("#panel")
+    assert tab.page.locator("#panel img, #panel script").count() == 0
+    assert tab.page.title() != "ran"
+    assert_clean(tab)
