@@ -105,6 +105,7 @@ def make_finished_run(
     *,
     scenario: Scenario | None = None,
     depth: np.ndarray | None = None,
+    hazard: np.ndarray | None = None,
     stage_above_ground: float = 0.0,
     frames: dict[float, np.ndarray] | None = None,
     saved_frames: int | None = None,
@@ -113,8 +114,9 @@ def make_finished_run(
 
     A run of `scenario` (which needs a ready terrain), or of a new one on a new terrain. `depth` is the maximum
     depth per DEM cell (default: 1 m over the western half, dry elsewhere); the speed is half the depth and the
-    stage is the ground plus the depth. `frames` (time: depth per cell) are the depth at saved times, kept of
-    `saved_frames` (default: all of them were kept); without it the run is one from before frames were kept."""
+    stage is the ground plus the depth. `hazard` is the maximum hazard class per cell, written only when given.
+    `frames` (time: depth per cell) are the depth at saved times, kept of `saved_frames` (default: all of them
+    were kept); without it the run is one from before frames were kept."""
     if scenario is None:
         scenario = Scenario.objects.create(
             project=project, name="finished", terrain=make_ready_terrain(project), resolution=10, duration=60
@@ -130,6 +132,8 @@ def make_finished_run(
         depth = np.zeros(ground.shape, dtype=np.float32)
         depth[:, : ground.shape[1] // 2] = 1.0
     rasters = {"max_depth": depth, "max_speed": depth / 2, "max_stage": ground + depth + stage_above_ground}
+    if hazard is not None:
+        rasters["max_hazard"] = hazard
     run.results_prefix = f"runs/{run.pk}/results"
     with tempfile.TemporaryDirectory() as folder:
         for name, values in rasters.items():
