@@ -175,8 +175,10 @@ def parse_share(text: str, *, root: Path = ROOT) -> tuple[int, int]:
 
 
 def first_failure(output: str) -> str:
-    """The test that failed first, from pytest's short summary (FAILED or ERROR lines)."""
-    for line in output.splitlines():
+    """The test that failed first, from pytest's short summary (FAILED or ERROR lines); a captured log line above
+    it may start with ERROR too."""
+    _, _, summary = output.partition("short test summary info")
+    for line in summary.splitlines():
         if line.startswith(("FAILED ", "ERROR ")):
             return line.split(" - ")[0]
     return "(no summary line)"

@@ -107,18 +107,19 @@ def make_finished_run(
     *,
     scenario: Scenario | None = None,
     depth: np.ndarray | None = None,
+    hazard: np.ndarray | bool | None = None,
     stage_above_ground: float = 0.0,
     frames: dict[float, np.ndarray] | None = None,
     saved_frames: int | None = None,
-    hazard: bool = False,
 ) -> Run:
     """A complete run whose result rasters are written on the terrain's grid by the simulation's own writer.
 
     A run of `scenario` (which needs a ready terrain), or of a new one on a new terrain. `depth` is the maximum
     depth per DEM cell (default: 1 m over the western half, dry elsewhere); the speed is half the depth and the
-    stage is the ground plus the depth. `frames` (time: depth per cell) are the depth at saved times, kept of
-    `saved_frames` (default: all of them were kept); without it the run is one from before frames were kept. With
-    `hazard`, the hazard classes of that depth and speed too, by the simulation's own classifier."""
+    stage is the ground plus the depth. `hazard` is the maximum hazard class per cell, written only when given;
+    `True` gives the classes of that depth and speed by the simulation's own classifier. `frames` (time: depth
+    per cell) are the depth at saved times, kept of `saved_frames` (default: all of them were kept); without it
+    the run is one from before frames were kept."""
     if scenario is None:
         scenario = Scenario.objects.create(
             project=project, name="finished", terrain=make_ready_terrain(project), resolution=10, duration=60
@@ -134,8 +135,10 @@ def make_finished_run(
         depth = np.zeros(ground.shape, dtype=np.float32)
         depth[:, : ground.shape[1] // 2] = 1.0
     rasters = {"max_depth": depth, "max_speed": depth / 2, "max_stage": ground + depth + stage_above_ground}
-    if hazard:
+    if hazard is True:
         rasters["max_hazard"] = hazard_class(depth=depth, speed=depth / 2, film_m=WET_DEPTH_M)
+    elif isinstance(hazard, np.ndarray):
+        rasters["max_hazard"] = hazard
     run.results_prefix = f"runs/{run.pk}/results"
     with tempfile.TemporaryDirectory() as folder:
         for name, values in rasters.items():

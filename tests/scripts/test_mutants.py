@@ -1,6 +1,6 @@
 import pytest
 
-from scripts.mutants import load_mutants, parse_share, share_of
+from scripts.mutants import first_failure, load_mutants, parse_share, share_of
 
 
 def test_the_shares_together_hold_every_mutant_exactly_once():
@@ -30,3 +30,14 @@ def test_the_automatic_share_rotates_with_the_commit_count(tmp_path):
     assert shares == 8 and 0 <= turn < 8
     # Outside a repository there is no count: the first share, not a crash.
     assert parse_share("auto/8", root=tmp_path) == (0, 8)
+
+
+def test_the_killing_test_is_read_from_the_summary_not_from_a_captured_log_line_that_says_error():
+    output = (
+        "------ Captured log call ------\n"
+        "ERROR    weasyprint:urls.py:254 Unsupported stylesheet type\n"
+        "====== short test summary info ======\n"
+        "FAILED tests/hydrata/reports/test_report_documents.py::test_the_pdf - assert 1 == 0\n"
+    )
+    assert first_failure(output) == "FAILED tests/hydrata/reports/test_report_documents.py::test_the_pdf"
+    assert first_failure("ERROR    a log line only\n") == "(no summary line)"

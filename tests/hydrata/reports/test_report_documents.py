@@ -2,13 +2,16 @@
 report with its statistics, scatter and ranking. On runs written by the simulation's own writer (no simulation);
 the figures of a real run are checked in tests/hydrata/map/browser/test_reports.py."""
 
+import base64
 import http.server
+import io
 import subprocess
 import threading
 from collections.abc import Iterator
 
 import pytest
 from django.test import Client
+from PIL import Image
 
 from hydrata.reports.pdf import report_pdf
 from tests.factories import make_finished_run, make_project, make_user, sign_in
@@ -71,6 +74,31 @@ def test_the_pdf_renderer_itself_refuses_every_url_but_the_reports_own_figures(l
 
     assert rendered.pages == 1 and rendered.pdf.startswith(b"%PDF")
     assert asked == []
+
+
+def inline_image(kind: str) -> str:
+    """A 4 x 4 image as a data: URI, in Pillow's `kind` (PNG, GIF, ...)."""
+    encoded = io.BytesIO()
+    Image.new("RGB", (4, 4), (200, 30, 30)).save(encoded, format=kind)
+    return f"data:image/{kind.lower()};base64,{base64.b64encode(encoded.getvalue()).decode()}"
+
+
+def pdf_image_count(pdf: bytes) -> int:
+    listed = subprocess.run(["pdfimages", "-list", "-"], input=pdf, capture_output=True, check=True).stdout.decode()
+    return len(listed.splitlines()[2:])  # after its two header lines, one line per image
+
+
+def test_the_pdf_draws_its_own_png_figures_and_no_other_data_uri():
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="90" height="20"><text y="15">smuggled</text></svg>'
+    inline_svg = f"data:image/svg+xml;base64,{base64.b64encode(svg.encode()).decode()}"
+
+    figure_only = report_pdf(html=f'<img src="{inline_image("PNG")}">')
+    mixed = report_pdf(
+        html=f'<p>figures</p><img src="{inline_image("PNG")}"><img src="{inline_image("GIF")}"><img src="{inline_svg}">'
+    )
+
+    assert pdf_image_count(figure_only.pdf) == 1
+    assert pdf_image_count(mixed.pdf) == 1 and "smuggled" not in pdf_text(mixed.pdf)
 
 
 def test_a_comparisons_report_holds_its_statistics_each_point_and_the_ranking_of_the_events_runs():

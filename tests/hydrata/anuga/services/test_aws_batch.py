@@ -5,6 +5,7 @@ of its exit report: the platform never calls a run complete on the cluster's wor
 proves is in the README ("Where a run computes")."""
 
 import json
+from datetime import timedelta
 
 import boto3
 import moto
@@ -13,9 +14,11 @@ import pytest
 from hydrata.anuga.models import Run
 from hydrata.anuga.services import aws_batch
 from hydrata.anuga.services.cluster_jobs import ClusterError
+from hydrata.anuga.services.runs import WORKER_STOPPED_REPORTING, runs_reap_stale
 from hydrata.anuga.services.simulation import run_simulate
 from hydrata.storage import get_storage
 from hydrata_contract.states import RunStatus
+from tests.factories import make_computing_run, make_project
 
 pytestmark = pytest.mark.django_db(transaction=True)
 REGION = "ap-southeast-2"
@@ -97,3 +100,20 @@ def test_a_run_of_two_ranks_asks_batch_for_one_node_holding_every_ranks_vcpus(ba
     assert main["containerOverrides"]["resourceRequirements"] == [{"type": "VCPU", "value": "6"}]
     assert {"name": "OMP_NUM_THREADS", "value": "3"} in main["containerOverrides"]["environment"]
     assert batch.submit_job(**request)["jobName"] == "ranks"  # botocore holds it to the real API's model
+
+
+def test_a_run_whose_worker_was_lost_has_its_batch_job_terminated_even_once_it_is_running(batch, settings):
+    # Moto's Batch starts (and finishes) a job as it is submitted: a job past RUNNABLE, as a computing run's is.
+    # Only TerminateJob stops such a job; CancelJob leaves it to run on, and Batch records no reason on it.
+    job_id = aws_batch.submit(
+        name="hydrata-run-lost", spec={}, spec_url="https://x.example/s", tasks=1, threads=1, wall_seconds=60
+    )
+    silent = timedelta(seconds=settings.HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS + 1)
+    run = make_computing_run(make_project(), silent_for=silent)
+    Run.objects.filter(pk=run.pk).update(compute_backend="batch", external_job_id=job_id)
+
+    ended = runs_reap_stale()
+
+    job = batch.describe_jobs(jobs=[job_id])["jobs"][0]
+    assert ended == 1 and Run.objects.get(pk=run.pk).error_message == WORKER_STOPPED_REPORTING
+    assert job.get("statusReason") == "Cancelled on the Hydrata platform."
