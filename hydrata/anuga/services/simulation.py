@@ -43,6 +43,7 @@ from hydrata.anuga.services.simulation_child import (
     threads_per_rank,
 )
 from hydrata.anuga.services.simulation_cluster import CLUSTERS, package_key, package_names, simulate_on_cluster
+from hydrata.compute.phase_clock import WORKER_PHASES_LINE, PhaseClock, children_cpu_seconds
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
 from hydrata_contract.layers import DEPTH_FRAME_GLOB
@@ -96,8 +97,11 @@ def _simulate_locally(run: Run) -> Run:
 def _simulate_in(run: Run, workdir: Path) -> Run:
     package, output = workdir / "package", workdir / "output"
     output.mkdir()
+    clock = PhaseClock()
     _download_package(run, package)
+    clock.mark("package_download")
     limits = child_limits(run=run)
+    children_cpu = children_cpu_seconds()
     child = _spawn(package, output, workdir / "child.stderr", limits, ranks=run.ranks)
     try:
         Run.objects.filter(pk=run.pk).update(child_pid=child.pid)
@@ -105,6 +109,8 @@ def _simulate_in(run: Run, workdir: Path) -> Run:
     finally:
         if child.poll() is None:  # this side failed (or its task hit its time limit): never leave the child running
             _terminate(child)
+    clock.mark("watch")  # the wall: the child's; the CPU: this worker's own, copying progress and checking cancels
+    clock.add("child", wall=0.0, cpu=children_cpu_seconds() - children_cpu)
     if outcome == RunStatus.CANCELLED:
         return run_cancelled(run, _last_progress(output / "progress.jsonl"))
     if outcome == "timed_out" or child.returncode != 0:
@@ -120,7 +126,9 @@ def _simulate_in(run: Run, workdir: Path) -> Run:
     prefix = results_prefix(run)
     _store_results(output, prefix)
     statistics = json.loads((output / "statistics.json").read_text())
-    return run_completed(run, results_prefix=prefix, statistics=statistics, log=_read(output / "run.log"))
+    clock.mark("results_upload")
+    log = _read(output / "run.log") + WORKER_PHASES_LINE + clock.as_json() + "\n"
+    return run_completed(run, results_prefix=prefix, statistics=statistics, log=log)
 
 
 def _download_package(run: Run, destination: Path) -> None:

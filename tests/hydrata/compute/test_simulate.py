@@ -18,6 +18,7 @@ from PIL import Image
 from hydrata.compute.forcing import friction_values, series_function
 from hydrata.compute.geometry import boundary_ring, features_in_crs
 from hydrata.compute.mesh import mesh_build
+from hydrata.compute.phase_clock import CHILD_PHASES_LINE
 from hydrata.compute.results import NODATA
 from hydrata.compute.sampling import sample_rasters
 from hydrata.compute.simulate import (
@@ -263,6 +264,16 @@ def test_the_output_directory_holds_the_listed_files_and_a_png_preview(runs):
     with Image.open(runs["constant"] / "preview.png") as preview:
         assert preview.format == "PNG" and max(preview.size) <= 1024
     assert "Rainfall feature 0" in (runs["constant"] / "run.log").read_text()
+
+
+def test_the_child_logs_the_wall_and_cpu_seconds_of_each_of_its_phases(runs):
+    (line,) = [line for line in (runs["constant"] / "run.log").read_text().splitlines() if CHILD_PHASES_LINE in line]
+    phases = json.loads(line.split(CHILD_PHASES_LINE, 1)[1])
+
+    expected = ["before_main", "start", "imports", "package", "anuga_import", "model", "evolve", "results"]
+    assert list(phases) == [*expected, "depth_frames", "commit"]
+    assert all(wall >= 0 and cpu >= 0 for wall, cpu in phases.values())
+    assert phases["evolve"][1] > 0 and phases["before_main"][1] > 0
 
 
 def test_a_time_series_rain_brings_in_the_same_volume_as_the_equivalent_constant(runs):
