@@ -111,7 +111,9 @@ def _current_build(scenario: Scenario) -> Run:
             scenario, latest, f"Run {latest.pk} is still building it: wait for the build with build_scenario"
         )
     digest = scenario_state_digest(scenario=scenario)
-    build = scenario.runs.filter(state_digest=digest).exclude(package_prefix="").order_by("-created_at", "-id")
+    # a design study's members share the digest but carry their own storm: never a build of the scenario itself
+    builds = scenario.runs.filter(state_digest=digest, study_member=False).exclude(package_prefix="")
+    build = builds.order_by("-created_at", "-id")
     current = build.first()
     if current is None:
         if latest is None:
