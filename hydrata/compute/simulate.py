@@ -2,7 +2,7 @@
 exit code. It knows nothing of Django or the database.
 
     python -m hydrata.compute.simulate --package DIR --output DIR [--threads N] [--yield-seconds S]
-                                       [--depth-frames N]
+                                       [--depth-frames N] [--outputs full|envelope]
     mpiexec -n RANKS python -m hydrata.compute.simulate ...   (the same, the mesh distributed over RANKS processes)
 
 Writes into the output directory:
@@ -14,6 +14,9 @@ Writes into the output directory:
   max_depth.tif, max_speed.tif, max_stage.tif, max_hazard.tif, time_of_inundation.tif,
   duration_of_inundation.tif (COGs on the DEM's grid), run.sww, statistics.json, time_series.json (gauges and
   flow lines at every yield), preview.png, result.json
+  With --outputs envelope (a design study's member) only what the study's envelopes read: max_depth.tif,
+  max_stage.tif, max_speed.tif, max_hazard.tif, statistics.json, time_series.json and result.json. ANUGA keeps no
+  .sww, so there are no depth frames either; the maxima, statistics and series are the same as a full run's.
 
 run.log ends with the wall and CPU seconds of each phase of the child (compute/phase_clock.py's CHILD_PHASES_LINE
 and a JSON object), which benchmarks/design_study.py --overhead reads.
@@ -47,7 +50,7 @@ import numpy as np
 
 from hydrata.compute.phase_clock import CHILD_PHASES_LINE, PhaseClock, seconds_since_process_start
 from hydrata.compute.ranks import Ownership, Ranks, current_ranks, gather_owned
-from hydrata_contract.compute import EXIT_UNSTABLE
+from hydrata_contract.compute import EXIT_UNSTABLE, RunOutputs
 from hydrata_contract.layers import DEPTH_FRAME_GLOB, DEPTH_FRAMES_INDEX, ResultLayer
 from hydrata_contract.states import RunPhase
 
@@ -661,7 +664,7 @@ def run(
         log(
             f"Package {args.package} ({package.manifest.get('name')!r}): {ranks.size} rank(s), duration "
             f"{package.duration:g} s, yield "
-            f"every {yield_seconds:g} s, CRS {package.crs}, DEM {grid.width} x {grid.height}."
+            f"every {yield_seconds:g} s, CRS {package.crs}, DEM {grid.width} x {grid.height}, outputs {args.outputs}."
         )
         clock.mark("package")
 
@@ -671,12 +674,16 @@ def run(
         import_anuga()
         clock.mark("anuga_import")
         model = build_model(package=package, output_dir=args.output, threads=args.threads, ranks=ranks)
-        stage_sww(model, staging)
+        outputs = RunOutputs(args.outputs)
+        if outputs == RunOutputs.FULL:
+            stage_sww(model, staging)
+        else:
+            model.domain.set_store(False)  # ANUGA opens no .sww and writes no frame: the envelopes never read them
         clock.mark("model")
 
         sim_time = evolve(model, duration=package.duration, yield_seconds=yield_seconds, progress=progress)
         clock.mark("evolve")
-        if ranks.parallel:
+        if ranks.parallel and outputs == RunOutputs.FULL:
             model.domain.sww_merge(delete_old=True)  # rank 0 joins the ranks' .sww files into one (collective)
             clock.mark("sww_merge")
         return post_process(
@@ -687,6 +694,7 @@ def run(
             state=state,
             sim_time=sim_time,
             depth_frames=args.depth_frames,
+            outputs=outputs,
             clock=clock,
         )
     finally:
@@ -703,6 +711,7 @@ def post_process(
     state: RunState,
     sim_time: float,
     depth_frames: int = DEFAULT_DEPTH_FRAMES,
+    outputs: RunOutputs = RunOutputs.FULL,
     clock: PhaseClock | None = None,
 ) -> dict[str, Any]:
     """Gather the ranks' recordings on rank 0 (collective), which writes the results under temporary names, then
@@ -728,17 +737,20 @@ def post_process(
         health=health,
         timing={"sim_seconds": sim_time, "wall_seconds": progress.wall_seconds()},
         series=series,
-        extra_files={"sww": SWW_NAME, "log": "run.log", "progress": "progress.jsonl"},
+        extra_files=({"sww": SWW_NAME} if outputs == RunOutputs.FULL else {})
+        | {"log": "run.log", "progress": "progress.jsonl"},
         inundation_threshold_m=model.peaks.inundation_threshold_m,
+        outputs=outputs,
     )
     clock.mark("results")
-    started = time.monotonic()
-    frames = write_depth_frames(sww=model.sww_path, grid=grid, cap=depth_frames, path_of=staging.path)
-    log(
-        f"Depth at {frames['kept']} of {frames['saved']} saved times written in {time.monotonic() - started:.2f} s "
-        f"(at most {depth_frames})."
-    )
-    clock.mark("depth_frames")
+    if outputs == RunOutputs.FULL:
+        started = time.monotonic()
+        frames = write_depth_frames(sww=model.sww_path, grid=grid, cap=depth_frames, path_of=staging.path)
+        log(
+            f"Depth at {frames['kept']} of {frames['saved']} saved times written in "
+            f"{time.monotonic() - started:.2f} s (at most {depth_frames})."
+        )
+        clock.mark("depth_frames")
     held = {signal.SIGTERM, signal.SIGINT}
     signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:
@@ -787,6 +799,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         type=float,
         default=None,
         help="model seconds between progress lines and guard checks (default: duration/100 within 1..60)",
+    )
+    parser.add_argument(
+        "--outputs",
+        choices=RunOutputs.values(),
+        default=RunOutputs.FULL.value,
+        help="what the run keeps: every result (full), or only what a design study's envelopes read (envelope)",
     )
     parser.add_argument(
         "--depth-frames",

@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -35,6 +34,7 @@ from hydrata.anuga.services.run_endings import (
 )
 from hydrata.anuga.services.simulation_child import (
     ChildLimits,
+    child_arguments,
     child_command,
     child_environment,
     child_limits,
@@ -102,7 +102,7 @@ def _simulate_in(run: Run, workdir: Path) -> Run:
     clock.mark("package_download")
     limits = child_limits(run=run)
     children_cpu = children_cpu_seconds()
-    child = _spawn(package, output, workdir / "child.stderr", limits, ranks=run.ranks)
+    child = _spawn(run, package, output, workdir / "child.stderr", limits)
     try:
         Run.objects.filter(pk=run.pk).update(child_pid=child.pid)
         outcome = _watch(run, child, output / "progress.jsonl", wall_seconds=limits.wall_seconds)
@@ -163,14 +163,12 @@ def _failed(run: Run, child: subprocess.Popen, workdir: Path, limits: ChildLimit
     )
 
 
-def _spawn(package: Path, output: Path, stderr_path: Path, limits: ChildLimits, *, ranks: int) -> subprocess.Popen:
+def _spawn(run: Run, package: Path, output: Path, stderr_path: Path, limits: ChildLimits) -> subprocess.Popen:
     """The child, or mpiexec and its ranks. mpiexec forwards a SIGTERM to every rank, and reports a rank that ended
     badly on its stdout, which goes with the child's stderr (each rank sends its own stdout to run.log)."""
+    ranks = run.ranks
     threads = threads_per_rank(ranks=ranks)
-    arguments = ["--package", str(package), "--output", str(output), "--threads", str(threads)]
-    if settings.HYDRATA_RUN_YIELD_SECONDS > 0:
-        arguments += ["--yield-seconds", str(settings.HYDRATA_RUN_YIELD_SECONDS)]
-    arguments += ["--depth-frames", str(settings.HYDRATA_RUN_DEPTH_FRAMES)]
+    arguments = ["--package", str(package), "--output", str(output), *child_arguments(run=run, threads=threads)]
     with stderr_path.open("wb") as stderr:
         return subprocess.Popen(
             child_command(ranks=ranks, arguments=arguments),

@@ -19,7 +19,7 @@ from django.conf import settings
 
 import hydrata
 from hydrata.anuga.models import Run
-from hydrata.anuga.selectors.runs import run_vcpu_hours
+from hydrata.anuga.selectors.runs import run_outputs, run_vcpu_hours
 from hydrata.compute.process_limits import child_preexec
 
 CHILD_ENV_NAMES = frozenset(
@@ -68,6 +68,15 @@ def child_limits(*, run: Run) -> ChildLimits:
 def threads_per_rank(*, ranks: int) -> int:
     """The worker's ANUGA threads shared out between the run's ranks, at least one each."""
     return max(1, settings.HYDRATA_ANUGA_THREADS // max(ranks, 1))
+
+
+def child_arguments(*, run: Run, threads: int) -> list[str]:
+    """The simulation's options after its package and output folders, wherever it runs."""
+    arguments = ["--threads", str(threads), "--depth-frames", str(settings.HYDRATA_RUN_DEPTH_FRAMES)]
+    arguments += ["--outputs", run_outputs(run=run).value]
+    if settings.HYDRATA_RUN_YIELD_SECONDS > 0:
+        arguments += ["--yield-seconds", str(settings.HYDRATA_RUN_YIELD_SECONDS)]
+    return arguments
 
 
 def child_command(*, ranks: int, arguments: list[str]) -> list[str]:

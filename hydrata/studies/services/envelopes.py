@@ -18,13 +18,12 @@ from hydrata.compute.envelope import CRITICAL_DURATION, Central, ensemble_table,
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
 from hydrata.studies.models import DesignMember, DesignStudy
-from hydrata_contract.layers import ResultLayer
+from hydrata_contract.layers import ENVELOPE_LAYERS, ResultLayer
 from hydrata_contract.states import RunStatus
 from hydrata_contract.studies import CentralStatistic, StudyStatus
 
 logger = logging.getLogger(__name__)
 
-ENVELOPE_LAYERS = (ResultLayer.MAX_DEPTH, ResultLayer.MAX_STAGE, ResultLayer.MAX_SPEED, ResultLayer.MAX_HAZARD)
 GAUGE_QUANTITY, FLOW_LINE_QUANTITY = "peak_depth_m", "peak_discharge_m3_s"
 
 
