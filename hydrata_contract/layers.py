@@ -30,6 +30,9 @@ LAYER_UNITS = {
 }
 # Written by runs since hazard and inundation were added; a run from before has only the first three.
 ENGINEER_LAYERS = (ResultLayer.MAX_HAZARD, ResultLayer.TIME_OF_INUNDATION, ResultLayer.DURATION_OF_INUNDATION)
+# What a design study's envelopes read of each member (hydrata/studies/services/envelopes.py): the only rasters a
+# member's run writes (RunOutputs.ENVELOPE).
+ENVELOPE_LAYERS = (ResultLayer.MAX_DEPTH, ResultLayer.MAX_STAGE, ResultLayer.MAX_SPEED, ResultLayer.MAX_HAZARD)
 # The layer the map shows first, and the MCP App draws.
 FIRST_SHOWN = ResultLayer.MAX_DEPTH
 

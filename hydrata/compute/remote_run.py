@@ -21,16 +21,18 @@ Exits with the child's exit code (128 + N when a signal N ended it), or 1 when t
 import contextlib
 import json
 import os
-import resource
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 from typing import Any, BinaryIO
+
+from hydrata.compute.process_limits import child_preexec
 
 PROGRESS_EVERY_SECONDS = 3.0
 TRANSFER_TIMEOUT_SECONDS = 300
@@ -65,22 +67,14 @@ def send_file(url: str, path: Path, *, content_type: str) -> None:
         send(url, stream, content_type=content_type, size=path.stat().st_size)
 
 
-def child_limits(limits: dict[str, int]) -> Any:
-    """What runs in the child between fork and exec: the resource limits the platform set for this run."""
-
-    def setup() -> None:
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        for kind, name in (
-            (resource.RLIMIT_CPU, "cpu_seconds"),
-            (resource.RLIMIT_AS, "address_space_bytes"),
-            (resource.RLIMIT_FSIZE, "file_bytes"),
-        ):
-            wanted = int(limits.get(name) or 0)
-            _, hard = resource.getrlimit(kind)
-            if wanted and (hard == resource.RLIM_INFINITY or wanted <= hard):
-                resource.setrlimit(kind, (wanted, hard if kind == resource.RLIMIT_CPU else wanted))
-
-    return setup
+def child_limits(limits: dict[str, int]) -> Callable[[], None]:
+    """What runs in the child between fork and exec: the resource limits the platform set for this run, set as a
+    worker sets them for its own child (hydrata/compute/process_limits.py)."""
+    return child_preexec(
+        cpu_seconds=int(limits.get("cpu_seconds") or 0),
+        address_space_bytes=int(limits.get("address_space_bytes") or 0),
+        file_bytes=int(limits.get("file_bytes") or 0),
+    )
 
 
 class Job:

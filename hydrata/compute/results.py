@@ -16,7 +16,8 @@ from PIL import Image
 from hydrata.compute.grid_codes import HAZARD_NODATA, NODATA, WET_DEPTH_M
 from hydrata.compute.package import Grid
 from hydrata.compute.run_statistics import VolumeAccount, run_statistics
-from hydrata_contract.layers import ResultLayer
+from hydrata_contract.compute import RunOutputs
+from hydrata_contract.layers import ENVELOPE_LAYERS, ResultLayer
 from hydrata_contract.states import RunStatus
 
 RASTERS = {layer.value: layer.filename for layer in ResultLayer}
@@ -190,16 +191,20 @@ def write_results(
     series: dict[str, Any],
     extra_files: dict[str, str],
     inundation_threshold_m: float,
+    outputs: RunOutputs = RunOutputs.FULL,
 ) -> dict[str, Any]:
     """Write the rasters, statistics.json, time_series.json (the gauges and flow lines), preview.png and
-        result.json under staged names; returns the statistics. `timing` holds sim_seconds and wall_seconds; `health` is
-    compute/health.py's report, kept in the statistics as `health`."""
+    result.json under staged names; returns the statistics. `timing` holds sim_seconds and wall_seconds; `health` is
+    compute/health.py's report, kept in the statistics as `health`. With RunOutputs.ENVELOPE only the envelope
+    layers' rasters are written, and no preview; the statistics are the same."""
     index = triangle_index_grid(nodes=maxima.nodes, triangles=maxima.triangles, grid=grid)
+    written = RASTERS if outputs == RunOutputs.FULL else {layer.value: layer.filename for layer in ENVELOPE_LAYERS}
     grids = {}
-    for name, filename in RASTERS.items():
+    for name in RASTERS:
         values = maxima.raster_values(name)
         grids[name] = hazard_grid(index, values) if name == ResultLayer.MAX_HAZARD else grid_values(index, values)
-        write_cog(staging.path(filename), grids[name], grid)
+        if name in written:
+            write_cog(staging.path(written[name]), grids[name], grid)
     statistics = run_statistics(
         maxima=maxima,
         grids=grids,
@@ -212,16 +217,12 @@ def write_results(
     )
     staging.path("statistics.json").write_text(json.dumps(statistics, indent=2))
     staging.path("time_series.json").write_text(json.dumps(series))
-    write_preview(staging.path("preview.png"), grids[ResultLayer.MAX_DEPTH])
+    preview = {"preview": "preview.png"} if outputs == RunOutputs.FULL else {}
+    if preview:
+        write_preview(staging.path(preview["preview"]), grids[ResultLayer.MAX_DEPTH])
+    files = {**written, "statistics": "statistics.json", "time_series": "time_series.json", **preview, **extra_files}
     west, north = grid.transform @ (0, 0)
     east, south = grid.transform @ (grid.width, grid.height)
-    files = {
-        **RASTERS,
-        "statistics": "statistics.json",
-        "time_series": "time_series.json",
-        "preview": "preview.png",
-        **extra_files,
-    }
     result = {
         "status": RunStatus.COMPLETE,
         "files": files,

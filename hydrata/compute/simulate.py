@@ -2,6 +2,7 @@
 exit code. It knows nothing of Django or the database.
 
     python -m hydrata.compute.simulate --package DIR --output DIR [--threads N] [--yield-seconds S]
+                                       [--depth-frames N] [--outputs full|envelope]
     mpiexec -n RANKS python -m hydrata.compute.simulate ...   (the same, the mesh distributed over RANKS processes)
 
 Writes into the output directory:
@@ -13,6 +14,12 @@ Writes into the output directory:
   max_depth.tif, max_speed.tif, max_stage.tif, max_hazard.tif, time_of_inundation.tif,
   duration_of_inundation.tif (COGs on the DEM's grid), run.sww, statistics.json, time_series.json (gauges and
   flow lines at every yield), preview.png, result.json
+  With --outputs envelope (a design study's member) only what the study's envelopes read: max_depth.tif,
+  max_stage.tif, max_speed.tif, max_hazard.tif, statistics.json, time_series.json and result.json. ANUGA keeps no
+  .sww, so there are no depth frames either; the maxima, statistics and series are the same as a full run's.
+
+run.log ends with the wall and CPU seconds of each phase of the child (compute/phase_clock.py's CHILD_PHASES_LINE
+and a JSON object), which benchmarks/design_study.py --overhead reads.
 
 Under mpiexec, rank 0 builds the domain and `anuga.distribute` (METIS) splits it; every rank evolves its part and
 records only the triangles it owns, and rank 0 gathers the recordings and alone writes progress and results (the
@@ -41,8 +48,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from hydrata.compute.phase_clock import CHILD_PHASES_LINE, PhaseClock, seconds_since_process_start
 from hydrata.compute.ranks import Ownership, Ranks, current_ranks, gather_owned
-from hydrata_contract.compute import EXIT_UNSTABLE
+from hydrata_contract.compute import EXIT_UNSTABLE, RunOutputs
 from hydrata_contract.layers import DEPTH_FRAME_GLOB, DEPTH_FRAMES_INDEX, ResultLayer
 from hydrata_contract.states import RunPhase
 
@@ -633,13 +641,20 @@ def stage_sww(model: Model, staging: "Staging") -> None:
             staging.scratch(model.sww_path.with_name(name))
 
 
-def run(args: argparse.Namespace, progress: Progress, state: RunState, ranks: Ranks | None = None) -> dict[str, Any]:
+def run(
+    args: argparse.Namespace,
+    progress: Progress,
+    state: RunState,
+    ranks: Ranks | None = None,
+    clock: PhaseClock | None = None,
+) -> dict[str, Any]:
     """Prepare, mesh, compute and post-process; returns the statistics. Raises on failure, leaving no result."""
-    ranks = ranks or Ranks()
+    ranks, clock = ranks or Ranks(), clock or PhaseClock()
     progress.line(RunPhase.PREPARING_INPUTS)
     from hydrata.compute.package import dem_grid, load_package
     from hydrata.compute.results import Staging
 
+    clock.mark("imports")  # numpy, rasterio, scipy, matplotlib's triangulation: what reading and writing need
     staging = Staging(args.output)
     try:
         package = load_package(args.package)
@@ -649,17 +664,30 @@ def run(args: argparse.Namespace, progress: Progress, state: RunState, ranks: Ra
         log(
             f"Package {args.package} ({package.manifest.get('name')!r}): {ranks.size} rank(s), duration "
             f"{package.duration:g} s, yield "
-            f"every {yield_seconds:g} s, CRS {package.crs}, DEM {grid.width} x {grid.height}."
+            f"every {yield_seconds:g} s, CRS {package.crs}, DEM {grid.width} x {grid.height}, outputs {args.outputs}."
         )
+        clock.mark("package")
 
         progress.line(RunPhase.MESHING)
+        from hydrata.compute.forcing import import_anuga
+
+        import_anuga()
+        clock.mark("anuga_import")
         model = build_model(package=package, output_dir=args.output, threads=args.threads, ranks=ranks)
-        stage_sww(model, staging)
+        outputs = RunOutputs(args.outputs)
+        if outputs == RunOutputs.FULL:
+            stage_sww(model, staging)
+        else:
+            model.domain.set_store(False)  # ANUGA opens no .sww and writes no frame: the envelopes never read them
+        clock.mark("model")
 
         sim_time = evolve(model, duration=package.duration, yield_seconds=yield_seconds, progress=progress)
+        clock.mark("evolve")
         if ranks.parallel:
             log_parallel_balance(model)
+        if ranks.parallel and outputs == RunOutputs.FULL:
             model.domain.sww_merge(delete_old=True)  # rank 0 joins the ranks' .sww files into one (collective)
+            clock.mark("sww_merge")
         return post_process(
             model,
             grid=grid,
@@ -668,6 +696,8 @@ def run(args: argparse.Namespace, progress: Progress, state: RunState, ranks: Ra
             state=state,
             sim_time=sim_time,
             depth_frames=args.depth_frames,
+            outputs=outputs,
+            clock=clock,
         )
     finally:
         if not state.committed and ranks.is_root:
@@ -695,12 +725,15 @@ def post_process(
     state: RunState,
     sim_time: float,
     depth_frames: int = DEFAULT_DEPTH_FRAMES,
+    outputs: RunOutputs = RunOutputs.FULL,
+    clock: PhaseClock | None = None,
 ) -> dict[str, Any]:
     """Gather the ranks' recordings on rank 0 (collective), which writes the results under temporary names, then
     renames them into place with termination signals held off. The other ranks return empty statistics."""
     from hydrata.compute.depth_frames import write_depth_frames
     from hydrata.compute.results import write_results
 
+    clock = clock or PhaseClock()
     domain = model.domain
     volume = float(domain.get_water_volume())
     volume_in = float(domain.get_fractional_step_volume_integral())
@@ -718,15 +751,20 @@ def post_process(
         health=health,
         timing={"sim_seconds": sim_time, "wall_seconds": progress.wall_seconds()},
         series=series,
-        extra_files={"sww": SWW_NAME, "log": "run.log", "progress": "progress.jsonl"},
+        extra_files=({"sww": SWW_NAME} if outputs == RunOutputs.FULL else {})
+        | {"log": "run.log", "progress": "progress.jsonl"},
         inundation_threshold_m=model.peaks.inundation_threshold_m,
+        outputs=outputs,
     )
-    started = time.monotonic()
-    frames = write_depth_frames(sww=model.sww_path, grid=grid, cap=depth_frames, path_of=staging.path)
-    log(
-        f"Depth at {frames['kept']} of {frames['saved']} saved times written in {time.monotonic() - started:.2f} s "
-        f"(at most {depth_frames})."
-    )
+    clock.mark("results")
+    if outputs == RunOutputs.FULL:
+        started = time.monotonic()
+        frames = write_depth_frames(sww=model.sww_path, grid=grid, cap=depth_frames, path_of=staging.path)
+        log(
+            f"Depth at {frames['kept']} of {frames['saved']} saved times written in "
+            f"{time.monotonic() - started:.2f} s (at most {depth_frames})."
+        )
+        clock.mark("depth_frames")
     held = {signal.SIGTERM, signal.SIGINT}
     signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:
@@ -736,6 +774,8 @@ def post_process(
     finally:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
     log(f"Complete: {json.dumps(statistics)}")
+    clock.mark("commit")
+    log(CHILD_PHASES_LINE + clock.as_json())
     return statistics
 
 
@@ -775,6 +815,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="model seconds between progress lines and guard checks (default: duration/100 within 1..60)",
     )
     parser.add_argument(
+        "--outputs",
+        choices=RunOutputs.values(),
+        default=RunOutputs.FULL.value,
+        help="what the run keeps: every result (full), or only what a design study's envelopes read (envelope)",
+    )
+    parser.add_argument(
         "--depth-frames",
         type=int,
         default=DEFAULT_DEPTH_FRAMES,
@@ -794,6 +840,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
+    clock = PhaseClock()
+    # the fork and exec, the interpreter's start and the module imports, before this line
+    clock.add("before_main", wall=seconds_since_process_start(), cpu=time.process_time())
     state = RunState()
     signal.signal(signal.SIGTERM, _on_signal(state))
     signal.signal(signal.SIGINT, _on_signal(state))
@@ -816,7 +865,8 @@ def main(argv: list[str] | None = None) -> int:
         # run.log is rank 0's: the other ranks' ANUGA prints would repeat it; their failures go to progress.jsonl
         capture_stdout(args.output / "run.log" if ranks.is_root else Path(os.devnull))
         log(f"Simulation started: package {args.package}, output {args.output}, threads {args.threads}.")
-        run(args, progress, state, ranks)
+        clock.mark("start")  # arguments, MPI's world under mpiexec, the output directory cleared
+        run(args, progress, state, ranks, clock)
     except Terminated as stop:
         log(f"Stopped by {stop}.")
         if not ranks.parallel:  # under MPI a rank's death also SIGTERMs the others: this line would hide its cause
@@ -851,9 +901,16 @@ def failure_message(error: Exception, *, ranks: Ranks | None = None) -> str:
     return f"The simulation failed{where}: {type(error).__name__}: {detail}"
 
 
+def skips_teardown(exit_code: int) -> bool:
+    """Whether the process may end without the interpreter's teardown (about 0.56 CPU seconds with ANUGA loaded,
+    benchmarks/design_study.py --overhead): once stopped by a signal, or complete in one process. Every file is
+    closed or renamed into place by then; ranks under mpiexec finalize MPI at exit, so they always tear down."""
+    return exit_code > 128 or (exit_code == EXIT_OK and not current_ranks().parallel)
+
+
 if __name__ == "__main__":
     exit_code = main()
-    if exit_code > 128:  # stopped by a signal: everything is written; skip the interpreter's slow teardown
+    if skips_teardown(exit_code):
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(exit_code)

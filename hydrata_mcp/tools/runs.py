@@ -5,7 +5,7 @@ from typing import Annotated, Any, Literal
 
 from django.conf import settings
 from mcp.server.mcpserver import Context
-from mcp_types import CallToolResult, ImageContent, TextContent
+from mcp_types import CallToolResult, ContentBlock, ImageContent, TextContent
 from pydantic import BaseModel, Field
 
 from hydrata_contract import layers, states
@@ -325,8 +325,8 @@ async def get_run_results(ctx: Context, run_id: RunId) -> Annotated[CallToolResu
     """A complete run's peaks (where, when), flooded areas by depth and ARR 2019 hazard class, mass balance
     (read the warnings), the model's health, result layers, and a PNG of maximum depth."""
     api = PlatformClient.for_context(ctx)
-    answers = await asyncio.gather(api.get(f"{RUNS}{run_id}/results/"), api.get(f"{RUNS}{run_id}/preview/"))
-    data, preview = (answer.data for answer in answers)
+    answer, preview = await asyncio.gather(api.get(f"{RUNS}{run_id}/results/"), _preview(api, run_id))
+    data = answer.data
     statistics = dict(data.get("statistics") or {})
     health = statistics.pop("health", None)
     results = RunResults(
@@ -337,14 +337,21 @@ async def get_run_results(ctx: Context, run_id: RunId) -> Annotated[CallToolResu
         health=None if health is None else ModelHealth.model_validate(health),
         result_layers=layers_of(data),
     )
-    base64.b64decode(preview["data"], validate=True)  # only a real image goes to the model
-    return CallToolResult(
-        content=[
-            TextContent(type="text", text=results.model_dump_json(indent=2)),
-            ImageContent(type="image", data=preview["data"], mime_type=preview["mime_type"]),
-        ],
-        structured_content=results.model_dump(mode="json"),
-    )
+    content: list[ContentBlock] = [TextContent(type="text", text=results.model_dump_json(indent=2))]
+    if preview is not None:
+        base64.b64decode(preview["data"], validate=True)  # only a real image goes to the model
+        content.append(ImageContent(type="image", data=preview["data"], mime_type=preview["mime_type"]))
+    return CallToolResult(content=content, structured_content=results.model_dump(mode="json"))
+
+
+async def _preview(api: PlatformClient, run_id: int) -> dict[str, Any] | None:
+    """The run's PNG of maximum depth; None for a design study's member, which keeps none."""
+    try:
+        return (await api.get(f"{RUNS}{run_id}/preview/")).data
+    except PlatformToolError as refused:
+        if refused.code == ErrorCode.LAYER_NOT_FOUND:
+            return None
+        raise
 
 
 @tool(

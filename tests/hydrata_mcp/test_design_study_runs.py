@@ -19,11 +19,17 @@ from tests.data import ARR
 from tests.factories import make_grant
 from tests.hydrata_mcp.test_results import with_gauges
 from tests.hydrata_mcp.test_runs import gone, scan_for_signatures
-from tests.mcp_client import mcp_client
-from tests.model_setup import Stall, until
+from tests.mcp_client import call, mcp_client
+from tests.model_setup import Stall, api, until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ENVELOPED = (ResultLayer.MAX_DEPTH, ResultLayer.MAX_STAGE, ResultLayer.MAX_SPEED, ResultLayer.MAX_HAZARD)
+MEMBER_FILES = {layer.filename for layer in ENVELOPED} | {
+    "statistics.json",
+    "time_series.json",
+    "result.json",
+    "run.log",
+}
 
 
 async def made_study(client, project_id: int, *, duration: int) -> dict:
@@ -101,6 +107,24 @@ def test_a_small_study_runs_on_a_real_worker_and_its_envelopes_equal_numpy_over_
     record = DesignStudy.objects.get(pk=study["id"])
     members = list(DesignMember.objects.filter(study=record).select_related("run"))
     assert {m.run.status for m in members} == {RunStatus.COMPLETE}
+    # Each member kept exactly what the envelopes and the gauge tables read (no .sww, depth frames or preview).
+    for member in members:
+        kept = {path.name for path in get_storage().path(key=member.run.results_prefix).iterdir()}
+        assert kept == MEMBER_FILES, (member.run.pk, kept ^ MEMBER_FILES)
+    with api(live_asgi.url, key) as http:
+        results = http.get(f"/api/v2/anuga/runs/{members[0].run.pk}/results/").json()
+        preview = http.get(f"/api/v2/anuga/runs/{members[0].run.pk}/preview/")
+        at_a_point = http.post(
+            f"/api/v2/anuga/runs/{members[0].run.pk}/time-series/",
+            json={"points": [{"x": 251100, "y": 6271900}], "crs": "EPSG:28356"},
+        )
+    assert {name for name in results if name.startswith("gn_layer_")} == {f"gn_layer_{layer}" for layer in ENVELOPED}
+    assert results.get("s3_preview_url") is None and results["s3_log_url"]
+    assert preview.status_code == 404 and preview.json()["code"] == "LAYER_NOT_FOUND", preview.text
+    assert at_a_point.status_code == 404 and at_a_point.json()["code"] == "LAYER_NOT_FOUND", at_a_point.text
+    told = call(live_asgi.url, key, "get_run_results", {"run_id": members[0].run.pk})
+    assert not told.is_error and [item.type for item in told.content] == ["text"], told.content
+    assert set(told.structured_content["result_layers"]) == {f"gn_layer_{layer}" for layer in ENVELOPED}
     (aep,) = record.results["aeps"]
     keys = {layer["name"]: layer["key"] for layer in aep["layers"]}
     # Independently, from each member's own stored rasters: the median of each duration's patterns at every cell,

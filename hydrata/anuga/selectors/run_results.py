@@ -8,10 +8,14 @@ from django.conf import settings
 from pyproj import Transformer
 
 from hydrata.anuga.models import Run
+from hydrata.anuga.selectors.runs import run_outputs
 from hydrata.compute.sampling import sample_rasters
+from hydrata.core.errors import NotFound
 from hydrata.core.projections import crs_code_validate
 from hydrata.storage import get_storage
-from hydrata_contract.layers import ENGINEER_LAYERS, ResultLayer
+from hydrata_contract.compute import RunOutputs
+from hydrata_contract.errors import ErrorCode
+from hydrata_contract.layers import ENGINEER_LAYERS, ENVELOPE_LAYERS, ResultLayer
 
 LAYERS = {layer.value: (layer.label, layer.units) for layer in ResultLayer}
 SAMPLED_LAYERS = {
@@ -26,9 +30,17 @@ SAMPLED_LAYERS = {
 
 
 def layers_of(run: Run) -> list[str]:
-    """The result rasters this run has."""
+    """The result rasters this run has: a design study's member only those its study's envelopes read."""
+    if run_outputs(run=run) == RunOutputs.ENVELOPE:
+        return [layer.value for layer in ENVELOPE_LAYERS]
     has_engineer_layers = "hazard_area_m2_by_class" in (run.statistics or {})
     return [name for name in LAYERS if has_engineer_layers or name not in ENGINEER_LAYERS]
+
+
+def files_of(run: Run) -> dict[str, str]:
+    """The run's other files with a download link: its log, and its preview unless it is a study's member."""
+    files = {"log": "run.log", "preview": "preview.png"}
+    return files if run_outputs(run=run) == RunOutputs.FULL else {"log": files["log"]}
 
 
 def result_layers(run: Run, *, signed_links: bool = True) -> dict[str, Any]:
@@ -52,7 +64,7 @@ def result_layers(run: Run, *, signed_links: bool = True) -> dict[str, Any]:
             )
     if not signed_links:
         return entries
-    for name, filename in (("log", "run.log"), ("preview", "preview.png")):
+    for name, filename in files_of(run).items():
         entries[f"s3_{name}_url"] = storage.presign_download(
             key=f"{run.results_prefix}/{filename}", expires_in=expiry, filename=f"run-{run.pk}-{filename}"
         )
@@ -60,6 +72,12 @@ def result_layers(run: Run, *, signed_links: bool = True) -> dict[str, Any]:
 
 
 def preview_png(run: Run) -> str:
+    if "preview" not in files_of(run):
+        raise NotFound(
+            f"Run {run.pk} is a design study's member: it keeps only the rasters its study's envelopes read, and no "
+            "preview. Read the study's envelopes with get_design_study.",
+            code=ErrorCode.LAYER_NOT_FOUND,
+        )
     with get_storage().open(key=f"{run.results_prefix}/preview.png") as stream:
         return base64.b64encode(stream.read()).decode("ascii")
 

@@ -7,10 +7,12 @@ from typing import Any
 
 from hydrata.anuga.models import Run
 from hydrata.anuga.selectors.run_results import in_project_crs
+from hydrata.anuga.selectors.runs import run_outputs
 from hydrata.compute.charts import series_chart
 from hydrata.compute.sww_series import point_series
-from hydrata.core.errors import ValidationFailed
+from hydrata.core.errors import NotFound, ValidationFailed
 from hydrata.storage import get_storage
+from hydrata_contract.compute import RunOutputs
 from hydrata_contract.errors import ErrorCode
 
 GAUGE_KEYS = ("x", "y", "stage", "depth", "speed", "xvel", "yvel")
@@ -62,6 +64,12 @@ def run_time_series(
 
 
 def _point_series(run: Run, points: list[tuple[float, float]], crs: str) -> list[dict[str, Any]]:
+    if run_outputs(run=run) == RunOutputs.ENVELOPE:
+        raise NotFound(
+            f"Run {run.pk} is a design study's member: it keeps no .sww, so it has no series at points. Its gauges' "
+            "and flow lines' series are kept: ask for those instead.",
+            code=ErrorCode.LAYER_NOT_FOUND,
+        )
     with get_storage().local_path(key=f"{run.results_prefix}/run.sww") as sww:
         read = point_series(sww, in_project_crs(run, points, crs))
     return [

@@ -10,6 +10,7 @@ from hydrata.anuga.selectors.projects import projects_visible_to
 from hydrata.anuga.selectors.scenarios import scenario_finest_resolution
 from hydrata.compute.pricing import vcpu_hours_estimate
 from hydrata.core.errors import NotFound
+from hydrata_contract.compute import RunOutputs
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.states import WORKER_REPORTING, RunPhase, RunStatus
 
@@ -55,6 +56,11 @@ def worker_silent_seconds(*, run: Run, now: datetime | None = None) -> int | Non
         return None
     silent = ((now or timezone.now()) - run.heartbeat_at).total_seconds()
     return int(silent) if silent > settings.HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS else None
+
+
+def run_outputs(*, run: Run) -> RunOutputs:
+    """What the run keeps once complete: a design study's member only what the study's envelopes read."""
+    return RunOutputs.ENVELOPE if run.study_member else RunOutputs.FULL
 
 
 def run_vcpu_hours(*, run: Run) -> float:

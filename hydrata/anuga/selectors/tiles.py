@@ -10,10 +10,12 @@ from django.core.cache import cache
 
 from hydrata.anuga.models import Run, Terrain
 from hydrata.anuga.selectors.run_results import LAYERS, layers_of
+from hydrata.anuga.selectors.runs import run_outputs
 from hydrata.compute.results import WET_DEPTH_M
 from hydrata.compute.tiles import Classes, Ramp, colour_tile, hillshade_tile, transparent_tile, value_range
 from hydrata.core.errors import NotFound, ValidationFailed
 from hydrata.storage import get_storage
+from hydrata_contract.compute import RunOutputs
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.hazard import HazardClass
 from hydrata_contract.layers import (
@@ -73,10 +75,12 @@ def run_depth_frames(*, run: Run) -> dict[str, Any]:
         "times": index["times"] if index else [],
         "saved": index["saved"] if index else 0,
     }
-    return {**layer, "note": _frames_note(index)}
+    return {**layer, "note": _frames_note(run, index)}
 
 
-def _frames_note(index: dict[str, Any] | None) -> str:
+def _frames_note(run: Run, index: dict[str, Any] | None) -> str:
+    if run_outputs(run=run) == RunOutputs.ENVELOPE:
+        return "A design study's member keeps no depth at saved times, only the rasters its study's envelopes read."
     if index is None:
         return "This run was computed before the depth at its saved times was kept: run it again for a time slider."
     if not index["kept"]:
@@ -117,7 +121,7 @@ def _depth_frame_tile(run: Run, *, frame: int | None, z: int, x: int, y: int) ->
     index = _frames_index(run)
     kept = index["kept"] if index else 0
     if not kept:
-        raise ValidationFailed(_frames_note(index), code=ErrorCode.INVALID_FRAME)
+        raise ValidationFailed(_frames_note(run, index), code=ErrorCode.INVALID_FRAME)
     if frame is None or not 0 <= frame < kept:
         raise ValidationFailed(
             f"frame must be a whole number from 0 to {kept - 1}: this run kept the depth at {kept} times "

@@ -2,6 +2,7 @@
 
 from datetime import timedelta
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -110,7 +111,9 @@ def _current_build(scenario: Scenario) -> Run:
             scenario, latest, f"Run {latest.pk} is still building it: wait for the build with build_scenario"
         )
     digest = scenario_state_digest(scenario=scenario)
-    build = scenario.runs.filter(state_digest=digest).exclude(package_prefix="").order_by("-created_at", "-id")
+    # a design study's members share the digest but carry their own storm: never a build of the scenario itself
+    builds = scenario.runs.filter(state_digest=digest, study_member=False).exclude(package_prefix="")
+    build = builds.order_by("-created_at", "-id")
     current = build.first()
     if current is None:
         if latest is None:
@@ -132,22 +135,31 @@ def _not_built(scenario: Scenario, latest: Run | None, what_to_do: str) -> Confl
     )
 
 
+BUILD_FIELDS = (
+    "scenario_id",
+    "resolution",
+    "duration",
+    "mesh_triangle_count_estimate",
+    "mesh_triangle_count",
+    "package_prefix",
+    "state_digest",
+    "build_started_at",
+    "build_finished_at",
+)
+
+
+def run_from_build(*, build: Run, **overrides: Any) -> Run:
+    """A new, unsaved run of what `build` built (its scenario, mesh and package), with `overrides` for what differs:
+    a second run of the same package, a design study's member or a member's retry. The caller saves it."""
+    return Run(**({name: getattr(build, name) for name in BUILD_FIELDS} | overrides))
+
+
 def _run_of_package(build: Run, *, user: User) -> Run:
     """A new run of a package an earlier run computed (each run keeps its own results and charge)."""
     Scenario.objects.filter(pk=build.scenario_id).update(latest_run_is_valid=True)
-    return Run.objects.create(
-        scenario_id=build.scenario_id,
-        status=RunStatus.BUILT,
-        resolution=build.resolution,
-        duration=build.duration,
-        mesh_triangle_count_estimate=build.mesh_triangle_count_estimate,
-        mesh_triangle_count=build.mesh_triangle_count,
-        package_prefix=build.package_prefix,
-        state_digest=build.state_digest,
-        build_started_at=build.build_started_at,
-        build_finished_at=build.build_finished_at,
-        created_by=user,
-    )
+    run = run_from_build(build=build, status=RunStatus.BUILT, created_by=user)
+    run.save()
+    return run
 
 
 def _queue(

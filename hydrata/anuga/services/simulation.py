@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -35,6 +34,7 @@ from hydrata.anuga.services.run_endings import (
 )
 from hydrata.anuga.services.simulation_child import (
     ChildLimits,
+    child_arguments,
     child_command,
     child_environment,
     child_limits,
@@ -43,6 +43,7 @@ from hydrata.anuga.services.simulation_child import (
     threads_per_rank,
 )
 from hydrata.anuga.services.simulation_cluster import CLUSTERS, package_key, package_names, simulate_on_cluster
+from hydrata.compute.phase_clock import WORKER_PHASES_LINE, PhaseClock, children_cpu_seconds
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
 from hydrata_contract.layers import DEPTH_FRAME_GLOB
@@ -96,15 +97,20 @@ def _simulate_locally(run: Run) -> Run:
 def _simulate_in(run: Run, workdir: Path) -> Run:
     package, output = workdir / "package", workdir / "output"
     output.mkdir()
+    clock = PhaseClock()
     _download_package(run, package)
+    clock.mark("package_download")
     limits = child_limits(run=run)
-    child = _spawn(package, output, workdir / "child.stderr", limits, ranks=run.ranks)
+    children_cpu = children_cpu_seconds()
+    child = _spawn(run, package, output, workdir / "child.stderr", limits)
     try:
         Run.objects.filter(pk=run.pk).update(child_pid=child.pid)
         outcome = _watch(run, child, output / "progress.jsonl", wall_seconds=limits.wall_seconds)
     finally:
         if child.poll() is None:  # this side failed (or its task hit its time limit): never leave the child running
             _terminate(child)
+    clock.mark("watch")  # the wall: the child's; the CPU: this worker's own, copying progress and checking cancels
+    clock.add("child", wall=0.0, cpu=children_cpu_seconds() - children_cpu)
     if outcome == RunStatus.CANCELLED:
         return run_cancelled(run, _last_progress(output / "progress.jsonl"))
     if outcome == "timed_out" or child.returncode != 0:
@@ -120,7 +126,9 @@ def _simulate_in(run: Run, workdir: Path) -> Run:
     prefix = results_prefix(run)
     _store_results(output, prefix)
     statistics = json.loads((output / "statistics.json").read_text())
-    return run_completed(run, results_prefix=prefix, statistics=statistics, log=_read(output / "run.log"))
+    clock.mark("results_upload")
+    log = _read(output / "run.log") + WORKER_PHASES_LINE + clock.as_json() + "\n"
+    return run_completed(run, results_prefix=prefix, statistics=statistics, log=log)
 
 
 def _download_package(run: Run, destination: Path) -> None:
@@ -155,14 +163,12 @@ def _failed(run: Run, child: subprocess.Popen, workdir: Path, limits: ChildLimit
     )
 
 
-def _spawn(package: Path, output: Path, stderr_path: Path, limits: ChildLimits, *, ranks: int) -> subprocess.Popen:
+def _spawn(run: Run, package: Path, output: Path, stderr_path: Path, limits: ChildLimits) -> subprocess.Popen:
     """The child, or mpiexec and its ranks. mpiexec forwards a SIGTERM to every rank, and reports a rank that ended
     badly on its stdout, which goes with the child's stderr (each rank sends its own stdout to run.log)."""
+    ranks = run.ranks
     threads = threads_per_rank(ranks=ranks)
-    arguments = ["--package", str(package), "--output", str(output), "--threads", str(threads)]
-    if settings.HYDRATA_RUN_YIELD_SECONDS > 0:
-        arguments += ["--yield-seconds", str(settings.HYDRATA_RUN_YIELD_SECONDS)]
-    arguments += ["--depth-frames", str(settings.HYDRATA_RUN_DEPTH_FRAMES)]
+    arguments = ["--package", str(package), "--output", str(output), *child_arguments(run=run, threads=threads)]
     with stderr_path.open("wb") as stderr:
         return subprocess.Popen(
             child_command(ranks=ranks, arguments=arguments),

@@ -8,7 +8,6 @@ storage and error-reporting credentials) and bounded CPU time, wall-clock time, 
 import math
 import os
 import re
-import resource
 import signal
 import sys
 from collections.abc import Callable
@@ -20,7 +19,8 @@ from django.conf import settings
 
 import hydrata
 from hydrata.anuga.models import Run
-from hydrata.anuga.selectors.runs import run_vcpu_hours
+from hydrata.anuga.selectors.runs import run_outputs, run_vcpu_hours
+from hydrata.compute.process_limits import child_preexec
 
 CHILD_ENV_NAMES = frozenset(
     {"PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "LD_LIBRARY_PATH", "GDAL_DATA", "PROJ_DATA", "PROJ_LIB"}
@@ -28,7 +28,6 @@ CHILD_ENV_NAMES = frozenset(
 THREAD_ENV_NAMES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")
 # The child imports hydrata.compute from the same source tree as this worker, wherever that is installed.
 SOURCE_ROOT = Path(hydrata.__file__).resolve().parent.parent
-CPU_HARD_GRACE_SECONDS = 10  # SIGXCPU at the soft limit; SIGKILL this much later if the child survives it
 TASK_LIMIT_HEADROOM_SECONDS = 30  # the wall-clock limit stops the child before the Celery task limit fires
 LIMIT_HINT = (
     "The run needed far more than its estimate. Check the resolution, mesh regions and duration, or ask "
@@ -71,6 +70,15 @@ def threads_per_rank(*, ranks: int) -> int:
     return max(1, settings.HYDRATA_ANUGA_THREADS // max(ranks, 1))
 
 
+def child_arguments(*, run: Run, threads: int) -> list[str]:
+    """The simulation's options after its package and output folders, wherever it runs."""
+    arguments = ["--threads", str(threads), "--depth-frames", str(settings.HYDRATA_RUN_DEPTH_FRAMES)]
+    arguments += ["--outputs", run_outputs(run=run).value]
+    if settings.HYDRATA_RUN_YIELD_SECONDS > 0:
+        arguments += ["--yield-seconds", str(settings.HYDRATA_RUN_YIELD_SECONDS)]
+    return arguments
+
+
 def child_command(*, ranks: int, arguments: list[str]) -> list[str]:
     """`python -m hydrata.compute.simulate ...`, under mpiexec when the run has several ranks."""
     command = [sys.executable, "-m", "hydrata.compute.simulate", *arguments]
@@ -105,37 +113,11 @@ def child_environment(*, threads: int) -> dict[str, str]:
 
 
 def child_setup(limits: ChildLimits) -> Callable[[], None]:
-    """What runs in the child between fork and exec: die with the worker, then take on the limits."""
-
-    def setup() -> None:
-        _die_with_parent()
-        _limit(resource.RLIMIT_CORE, 0)  # a child killed by a limit leaves no core file in the output
-        _limit(resource.RLIMIT_CPU, limits.cpu_seconds, hard=limits.cpu_seconds + CPU_HARD_GRACE_SECONDS)
-        if limits.address_space_bytes:
-            _limit(resource.RLIMIT_AS, limits.address_space_bytes)
-        if limits.file_bytes:
-            _limit(resource.RLIMIT_FSIZE, limits.file_bytes)
-
-    return setup
-
-
-def _limit(kind: int, soft: int, *, hard: int | None = None) -> None:
-    """Lower a limit, never above the hard limit already in force (raising it would fail)."""
-    _, current_hard = resource.getrlimit(kind)
-    hard = soft if hard is None else hard
-    if current_hard != resource.RLIM_INFINITY:
-        soft, hard = min(soft, current_hard), min(hard, current_hard)
-    resource.setrlimit(kind, (soft, hard))
-
-
-def _die_with_parent() -> None:
-    """Ask Linux to SIGTERM the child when the worker that started it dies."""
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except OSError:
-        pass
+    """What runs in the child between fork and exec: die with the worker, then take on the limits (the same
+    function a compute node's remote_run uses, so one place sets them)."""
+    return child_preexec(
+        cpu_seconds=limits.cpu_seconds, address_space_bytes=limits.address_space_bytes, file_bytes=limits.file_bytes
+    )
 
 
 def limit_exceeded(

@@ -29,7 +29,7 @@ from hydrata.anuga.services.run_endings import (
     run_completed,
     run_failed,
 )
-from hydrata.anuga.services.simulation_child import ChildLimits, child_limits
+from hydrata.anuga.services.simulation_child import ChildLimits, child_arguments, child_limits
 from hydrata.anuga.services.slurm import SLURM
 from hydrata.storage import get_storage
 from hydrata.storage.errors import StorageError
@@ -117,9 +117,6 @@ def job_spec(run: Run, *, limits: ChildLimits, threads: int) -> dict[str, Any]:
         )
         for name in result_names()
     }
-    arguments = ["--threads", str(threads), "--depth-frames", str(settings.HYDRATA_RUN_DEPTH_FRAMES)]
-    if settings.HYDRATA_RUN_YIELD_SECONDS > 0:
-        arguments += ["--yield-seconds", str(settings.HYDRATA_RUN_YIELD_SECONDS)]
     return {
         "inputs": {
             name: storage.presign_download(key=package_key(run, manifest, name), expires_in=expires)
@@ -133,7 +130,7 @@ def job_spec(run: Run, *, limits: ChildLimits, threads: int) -> dict[str, Any]:
             for name in JOB_FILES
         },
         "content_type": TRANSFER_CONTENT_TYPE,
-        "arguments": arguments,
+        "arguments": child_arguments(run=run, threads=threads),
         "launcher": node_launcher(ranks=run.ranks),
         "limits": {
             "cpu_seconds": limits.cpu_seconds,

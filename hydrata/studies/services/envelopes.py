@@ -18,13 +18,11 @@ from hydrata.compute.envelope import Central, ensemble_table, envelope_rasters
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
 from hydrata.studies.models import DesignMember, DesignStudy
-from hydrata_contract.layers import CRITICAL_DURATION, CRITICAL_DURATION_UNITS, ResultLayer
+from hydrata_contract.layers import CRITICAL_DURATION, CRITICAL_DURATION_UNITS, ENVELOPE_LAYERS, ResultLayer
 from hydrata_contract.states import RunStatus
 from hydrata_contract.studies import CentralStatistic, EnsembleQuantity, StudyStatus
 
 logger = logging.getLogger(__name__)
-
-ENVELOPE_LAYERS = (ResultLayer.MAX_DEPTH, ResultLayer.MAX_STAGE, ResultLayer.MAX_SPEED, ResultLayer.MAX_HAZARD)
 
 
 def design_study_envelopes(*, study_id: int) -> DesignStudy:

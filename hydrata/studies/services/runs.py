@@ -20,7 +20,7 @@ from hydrata.agents.services import SpendItem, agent_spend_charge_all
 from hydrata.anuga.models import Run, Scenario
 from hydrata.anuga.selectors.approvals import runs_need_approval, scenario_state_digest
 from hydrata.anuga.selectors.scenarios import latest_run, scenario_geometry
-from hydrata.anuga.services.runs import run_cancel, run_lost_its_worker
+from hydrata.anuga.services.runs import run_cancel, run_from_build, run_lost_its_worker
 from hydrata.compute.series_units import MM_PER_INTERVAL
 from hydrata.core.errors import Conflict, Forbidden
 from hydrata.storage import get_storage
@@ -146,16 +146,13 @@ def _member_prices(scenario: Scenario, members: list[DesignMember]) -> dict[int,
 
 
 def _member_run(build: Run, member: DesignMember, *, price: Decimal, user: User, grant: AgentGrant | None) -> Run:
-    return Run(
-        scenario_id=build.scenario_id,
+    """The member's run of the base build; its own package (written once it has an id) replaces the build's."""
+    return run_from_build(
+        build=build,
         study_member=True,
         status=RunStatus.QUEUED,
         phase=RunPhase.PREPARING_INPUTS,
-        resolution=build.resolution,
         duration=member.simulated_s,
-        mesh_triangle_count=build.mesh_triangle_count,
-        mesh_triangle_count_estimate=build.mesh_triangle_count_estimate,
-        state_digest=build.state_digest,
         compute_backend=ComputeBackend.LOCAL,
         queued_at=timezone.now(),
         compute_cost=price,
@@ -273,24 +270,20 @@ def design_study_advance(*, study_id: int) -> DesignStudy:
 
 def _member_retry(lost: Run) -> Run:
     """A second run of a member whose worker was lost: the same package, no second charge (the loss was ours)."""
-    return Run.objects.create(
-        scenario_id=lost.scenario_id,
+    retry = run_from_build(
+        build=lost,
         study_member=True,
         retry_of=lost,
         status=RunStatus.QUEUED,
         phase=RunPhase.PREPARING_INPUTS,
-        resolution=lost.resolution,
-        duration=lost.duration,
-        mesh_triangle_count=lost.mesh_triangle_count,
-        mesh_triangle_count_estimate=lost.mesh_triangle_count_estimate,
-        package_prefix=lost.package_prefix,
-        state_digest=lost.state_digest,
         compute_backend=lost.compute_backend,
         queued_at=timezone.now(),
         created_by_id=lost.created_by_id,
         launched_by_id=lost.launched_by_id,
         launched_by_grant_id=lost.launched_by_grant_id,
     )
+    retry.save()
+    return retry
 
 
 def _settle(study: DesignStudy, statuses: list[str]) -> None:

@@ -18,6 +18,7 @@ from PIL import Image
 from hydrata.compute.forcing import friction_values, series_function
 from hydrata.compute.geometry import boundary_ring, features_in_crs
 from hydrata.compute.mesh import mesh_build
+from hydrata.compute.phase_clock import CHILD_PHASES_LINE
 from hydrata.compute.results import NODATA
 from hydrata.compute.sampling import sample_rasters
 from hydrata.compute.simulate import (
@@ -26,6 +27,7 @@ from hydrata.compute.simulate import (
     came_in_volume,
     default_yield_seconds,
 )
+from hydrata_contract.layers import DEPTH_FRAME_GLOB, DEPTH_FRAMES_INDEX, ENVELOPE_LAYERS
 from tests.data import BOUNDARY, DEM, RAINFALL
 from tests.hydrata.compute.helpers import SMALL_TEST_CRS, peak_rasters
 from tests.run_files import assert_statistics_match_the_files
@@ -154,12 +156,17 @@ def runs(tmp_path_factory):
         base / "ramp", rain="storm", time_series={"storm": ramp_rows}, model_start="2024-01-01T00:00:00Z"
     )
     processes = {
-        name: start(package, base / f"{name}-out") for name, package in (("constant", constant), ("ramp", ramp))
+        name: start(package, base / f"{name}-out", *extra)
+        for name, package, extra in (
+            ("constant", constant, ()),
+            ("ramp", ramp, ()),
+            ("envelope", constant, ("--outputs", "envelope")),  # what a design study's member keeps
+        )
     }
     codes = {name: finish(process) for name, process in processes.items()}
     for name, code in codes.items():
         assert code == 0, processes[name].stderr_text
-    return {"constant": base / "constant-out", "ramp": base / "ramp-out", "package": constant}
+    return {name: base / f"{name}-out" for name in processes} | {"package": constant}
 
 
 # --- a complete run --------------------------------------------------------------------------------------------
@@ -263,6 +270,40 @@ def test_the_output_directory_holds_the_listed_files_and_a_png_preview(runs):
     with Image.open(runs["constant"] / "preview.png") as preview:
         assert preview.format == "PNG" and max(preview.size) <= 1024
     assert "Rainfall feature 0" in (runs["constant"] / "run.log").read_text()
+
+
+def test_a_run_keeping_the_envelope_outputs_writes_only_what_a_studys_envelopes_read_with_the_same_numbers(runs):
+    full, envelope = runs["constant"], runs["envelope"]
+    enveloped = {layer.filename for layer in ENVELOPE_LAYERS}
+
+    kept = {path.name for path in envelope.iterdir()}
+    assert kept == enveloped | {"statistics.json", "time_series.json", "result.json", "run.log", "progress.jsonl"}
+    result = json.loads((envelope / "result.json").read_text())
+    assert set(result["files"].values()) == kept - {"result.json"}
+    for name in enveloped:
+        with rasterio.open(full / name) as whole, rasterio.open(envelope / name) as member:
+            assert np.array_equal(whole.read(1), member.read(1)), name
+    # the statistics (and so the volumes, peaks and health) and the gauges' series are a full run's, but the clock
+    statistics = [json.loads((output / "statistics.json").read_text()) for output in (full, envelope)]
+    for figures in statistics:
+        figures.pop("wall_seconds")
+    assert statistics[0] == statistics[1]
+    assert (full / "time_series.json").read_text() == (envelope / "time_series.json").read_text()
+    # a full run keeps its .sww, its depth frames and its preview, as before
+    assert {"run.sww", "preview.png", DEPTH_FRAMES_INDEX} <= {path.name for path in full.iterdir()}
+    assert list(full.glob(DEPTH_FRAME_GLOB))
+
+
+def test_the_child_logs_the_wall_and_cpu_seconds_of_each_of_its_phases(runs):
+    for name in ("constant", "envelope"):
+        (line,) = [line for line in (runs[name] / "run.log").read_text().splitlines() if CHILD_PHASES_LINE in line]
+        phases = json.loads(line.split(CHILD_PHASES_LINE, 1)[1])
+
+        expected = ["before_main", "start", "imports", "package", "anuga_import", "model", "evolve", "results"]
+        expected += ["depth_frames", "commit"] if name == "constant" else ["commit"]
+        assert list(phases) == expected
+        assert all(wall >= 0 and cpu >= 0 for wall, cpu in phases.values())
+        assert phases["evolve"][1] > 0 and phases["before_main"][1] > 0
 
 
 def test_a_time_series_rain_brings_in_the_same_volume_as_the_equivalent_constant(runs):

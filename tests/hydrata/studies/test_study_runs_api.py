@@ -218,3 +218,17 @@ def test_a_member_whose_worker_is_lost_runs_once_more_then_is_reported_and_none_
     assert detail["progress"]["members_done"] == 4 and detail["progress"]["members_failed"] == 1
     assert detail["progress"]["members_cancelled"] == 3
     assert [m["run_status"] for m in detail["members"]].count("error") == 1
+
+
+def test_the_base_scenario_started_after_its_study_runs_its_own_build_not_a_members_storm(live_asgi):
+    _, key = make_grant(level="launch")
+    project_id, study = drafted_study(live_asgi.url, key)
+    build = latest_run(scenario=Scenario.objects.get(pk=study["base_scenario"]))
+    assert start(live_asgi.url, key, project_id, study).status_code == 202
+
+    with api(live_asgi.url, key) as http:
+        started = http.post(f"/api/v2/anuga/scenarios/{study['base_scenario']}/run/", json={})
+
+    assert started.status_code == 202, started.text
+    run = Run.objects.get(pk=started.json()["id"])
+    assert run.pk == build.pk and run.package_prefix == build.package_prefix and not run.study_member
