@@ -14,10 +14,10 @@ FILES = {
 }
 
 
-def upload_inputs(http: httpx.Client, project_id: int) -> dict[str, int]:
-    """Each synthetic design input, stored in the project: kind -> id."""
+def upload_inputs(http: httpx.Client, project_id: int, files: dict[str, str] = FILES) -> dict[str, int]:
+    """Each synthetic design input of `files` (kind -> file in tests/data/arr), stored in the project: kind -> id."""
     ids = {}
-    for kind, file in FILES.items():
+    for kind, file in files.items():
         created = http.post(
             f"{PROJECTS}{project_id}/design-inputs/",
             json={"kind": kind, "name": file, "content": (ARR / file).read_text()},

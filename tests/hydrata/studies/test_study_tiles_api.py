@@ -21,9 +21,9 @@ from hydrata.studies.services.envelopes import design_study_envelopes
 from hydrata_contract.hazard import HazardClass
 from hydrata_contract.layers import CRITICAL_DURATION, ResultLayer
 from hydrata_contract.studies import StudyStatus
-from tests.data import ARR, DEM
+from tests.data import DEM
 from tests.factories import make_finished_run, make_grant, make_user
-from tests.hydrata.studies.helpers import base_scenario
+from tests.hydrata.studies.helpers import base_scenario, upload_inputs
 from tests.model_setup import PROJECTS, api, small_test_model
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -52,13 +52,7 @@ def complete_study(url: str) -> tuple[DesignStudy, Terrain]:
     model = small_test_model(url, key)
     with api(url, key) as http:
         scenario = base_scenario(http, model.project_id)
-        inputs = {
-            kind: http.post(
-                f"{PROJECTS}{model.project_id}/design-inputs/",
-                json={"kind": kind, "name": name, "content": (ARR / name).read_text()},
-            ).json()["id"]
-            for kind, name in FILES.items()
-        }
+        inputs = upload_inputs(http, model.project_id, FILES)
         made = http.post(
             f"{PROJECTS}{model.project_id}/design-studies/",
             json={
