@@ -10,11 +10,13 @@ a kill would prove nothing. Run from anywhere:
     python scripts/mutants.py --list          # names, promises, and whether each edit still applies
     python scripts/mutants.py --share 3/8     # every eighth mutant, starting from the fourth
     python scripts/mutants.py --share auto/8  # the eighth this commit's turn picks (CI rotates through all)
+    python scripts/mutants.py --jobs 1        # one mutant at a time (default: as many as the machine has cores)
 
 Exit status 0 only when every mutant chosen was killed.
 """
 
 import argparse
+import concurrent.futures
 import os
 import shutil
 import subprocess
@@ -84,7 +86,7 @@ def apply(mutant: Mutant, tree: Path) -> None:
     path.write_text(text.replace(mutant.find, mutant.replace))
 
 
-def run_tests(tree: Path, tests: Iterable[str], *, stop_at_first_failure: bool) -> TestRun:
+def run_tests(tree: Path, tests: Iterable[str], *, stop_at_first_failure: bool, workers: int = 1) -> TestRun:
     # The copy comes first on the path, and keeps its state (secret key, queues) in its own var/.
     env = dict(os.environ, PYTHONPATH=str(tree), HYDRATA_VAR_DIR=str(tree / "var"))
     command = [
@@ -95,6 +97,7 @@ def run_tests(tree: Path, tests: Iterable[str], *, stop_at_first_failure: bool) 
         "-p",
         "no:cacheprovider",
         *(["-x"] * stop_at_first_failure),
+        *(["-n", str(workers), "--dist", "loadgroup"] if workers > 1 else []),
         *tests,
     ]
     started = time.monotonic()
@@ -118,13 +121,13 @@ def tail(text: str, lines: int = 25) -> str:
     return "\n".join("    " + line for line in text.splitlines()[-lines:])
 
 
-def baseline(mutants: list[Mutant]) -> bool:
-    """The union of the chosen tests passes on the tree as it is."""
+def baseline(mutants: list[Mutant], *, jobs: int) -> bool:
+    """The union of the chosen tests passes on the tree as it is (over `jobs` pytest-xdist workers)."""
     tests = list(dict.fromkeys(test for mutant in mutants for test in mutant.tests))
     with tempfile.TemporaryDirectory(prefix="mutants-baseline-") as scratch:
         tree = Path(scratch)
         copy_tree(ROOT, tree)
-        run = run_tests(tree, tests, stop_at_first_failure=False)
+        run = run_tests(tree, tests, stop_at_first_failure=False, workers=jobs)
     print(
         f"{'baseline (no mutant)':<44} {'passed' if run.code == 0 else 'FAILED':<10} {run.seconds:6.1f}s  "
         f"{len(tests)} test selections",
@@ -136,6 +139,7 @@ def baseline(mutants: list[Mutant]) -> bool:
 
 
 def try_mutant(mutant: Mutant) -> str:
+    """Apply, test and report one mutant; its lines are printed in one piece (mutants run side by side)."""
     with tempfile.TemporaryDirectory(prefix=f"mutant-{mutant.name}-") as scratch:
         tree = Path(scratch)
         copy_tree(ROOT, tree)
@@ -146,11 +150,12 @@ def try_mutant(mutant: Mutant) -> str:
             return "STALE"
         run = run_tests(tree, mutant.tests, stop_at_first_failure=True)
     outcome = verdict(run)
-    print(f"{mutant.name:<44} {outcome:<10} {run.seconds:6.1f}s  {mutant.promise}", flush=True)
-    if outcome == "killed":
-        print(f"    by {first_failure(run.output)}", flush=True)
-    else:
-        print(f"    tests: {' '.join(mutant.tests)}\n{tail(run.output)}", flush=True)
+    detail = (
+        f"by {first_failure(run.output)}"
+        if outcome == "killed"
+        else f"tests: {' '.join(mutant.tests)}\n{tail(run.output)}"
+    )
+    print(f"{mutant.name:<44} {outcome:<10} {run.seconds:6.1f}s  {mutant.promise}\n    {detail}", flush=True)
     return outcome
 
 
@@ -190,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
     parser.add_argument("--no-baseline", action="store_true", help="skip the unmutated run of the same tests")
     parser.add_argument("--share", help="K/N or auto/N: only every N-th mutant from the K-th (see the docstring)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="mutants tried at once")
     args = parser.parse_args(argv)
     mutants = load_mutants()
     if args.list:
@@ -209,10 +215,12 @@ def main(argv: list[str] | None = None) -> int:
         chosen = share_of(chosen, turn=turn, shares=shares)
         print(f"share {turn} of {shares}: {len(chosen)} mutants", flush=True)
     started = time.monotonic()
-    if not args.no_baseline and not baseline(chosen):
+    if not args.no_baseline and not baseline(chosen, jobs=args.jobs):
         print("The tests fail without any mutant; fix them first.")
         return 2
-    outcomes = [try_mutant(mutant) for mutant in chosen]
+    # Each mutant has its own copy of the tree, database, media and broker folders, so they can run side by side.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        outcomes = list(pool.map(try_mutant, chosen))
     killed = outcomes.count("killed")
     print(f"{killed} of {len(outcomes)} mutants killed in {time.monotonic() - started:.0f} s")
     return 0 if killed == len(outcomes) else 1
