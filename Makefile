@@ -44,9 +44,12 @@ demo-flood: install
 		--name "make demo-flood" --expires-in-days 1) || exit 1; fi; \
 	HYDRATA_AGENT_KEY="$$key" $(PY) -m scripts.demo_flood --url $(HYDRATA_SITE_URL)
 
-# The linters and the type checker first (configured in pyproject.toml), then the whole suite.
+# The linters and the type checker first (configured in pyproject.toml), then the whole suite over pytest-xdist
+# workers: three on two cores, since a test often waits on its Celery worker, simulation or browser. Tests sharing a
+# module- or package-scoped fixture run on one worker (--dist loadgroup, tests/conftest.py).
+TEST_WORKERS ?= 3
 test: install lint
-	$(PY) -m pytest -q --durations=15
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=15
 
 lint: install
 	$(PY) -m ruff check .

@@ -1,4 +1,6 @@
+import contextlib
 import os
+import signal
 import socket
 import subprocess
 import threading
@@ -102,6 +104,9 @@ class CeleryWorker:
             DATABASE_URL=f"sqlite:///{database}",
             CELERY_BROKER_URL="filesystem://",
             HYDRATA_RUN_REAP_INTERVAL_SECONDS="1",  # for a worker with --beat: the stale-run sweep every second
+            # Celery runs Django's system checks at a worker's start, importing every view (MCP, WeasyPrint,
+            # rio-tiler): 2.5 of its 4.5 CPU seconds. The suite runs them itself (tests/hydrata/agents/test_checks.py).
+            CELERY_SKIP_CHECKS="1",
         )
         with self.log.open("wb") as log:  # a file, not a pipe: a full pipe would stall the worker
             self.process = subprocess.Popen(
@@ -110,16 +115,17 @@ class CeleryWorker:
                 env=env,
                 stdout=log,
                 stderr=subprocess.STDOUT,
+                start_new_session=True,  # a process group of its own: stop() ends the worker and its children
             )
 
     def stop(self) -> str:
+        """Kill the worker's process group. Not a warm shutdown: Celery waits out its broker poll and more (about
+        6 s a worker), and nothing after a test reads what a shutdown would do. A simulation child still computing
+        goes with it (it is in the group, and dies with its parent in any case)."""
         if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
         return self.log.read_text(errors="replace")[-20000:]
 
 
@@ -178,3 +184,27 @@ def start_worker(transactional_db, tmp_path, media_root, celery_queue_dir):
 @pytest.fixture
 def celery_worker(start_worker) -> CeleryWorker:
     return start_worker()
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups off the markers
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (`make test` runs `--dist loadgroup`), the tests sharing a module- or package-scoped
+    fixture (a finished simulation, the browser site) go to one worker as a block, so it is built once; every
+    other test goes wherever a worker is free."""
+    for item in items:
+        module = item.nodeid.partition("::")[0]
+        widest = _widest_shared_scope(item)
+        if widest == "package":
+            item.add_marker(pytest.mark.xdist_group(module.rpartition("/")[0]))
+        elif widest == "module":
+            item.add_marker(pytest.mark.xdist_group(module))
+
+
+def _widest_shared_scope(item: pytest.Item) -> str | None:
+    info = getattr(item, "_fixtureinfo", None)
+    scopes = {
+        definition.scope
+        for definitions in (info.name2fixturedefs.values() if info else ())
+        for definition in definitions
+    }
+    return next((scope for scope in ("package", "module") if scope in scopes), None)
