@@ -2,10 +2,12 @@
 
 import json
 import re
+from pathlib import Path
 
 import pytest
+from django.conf import settings as django_settings
 from django.core.management import call_command
-from django.test import Client
+from django.test import Client, override_settings
 
 from tests.config.test_settings import load_settings
 
@@ -24,15 +26,28 @@ def test_static_files_are_served_without_debug_and_without_collectstatic(client,
     assert b"Leaflet" in b"".join(response.streaming_content)
 
 
-def test_production_serves_static_files_under_hashed_names_cached_for_ever(tmp_path, settings):
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": PRODUCTION_STORAGE},
+@pytest.fixture(scope="module")
+def collected(tmp_path_factory) -> Path:
+    """One production collectstatic (hashing and compressing every file takes most of a minute) for the module."""
+    static_root = tmp_path_factory.mktemp("static")
+    with override_settings(**production_static(static_root)):
+        call_command("collectstatic", interactive=False, verbosity=0)
+    return static_root
+
+
+def production_static(static_root: Path) -> dict:
+    """The production storage over a collected folder, with nothing found beside it."""
+    return {
+        "STORAGES": {**django_settings.STORAGES, "staticfiles": {"BACKEND": PRODUCTION_STORAGE}},
+        "STATIC_ROOT": static_root,
+        "WHITENOISE_USE_FINDERS": False,
     }
-    settings.STATIC_ROOT = tmp_path / "static"
-    settings.WHITENOISE_USE_FINDERS = False
+
+
+def test_production_serves_static_files_under_hashed_names_cached_for_ever(collected, settings):
+    for name, value in production_static(collected).items():
+        setattr(settings, name, value)
     settings.DEBUG = False
-    call_command("collectstatic", interactive=False, verbosity=0)
 
     page = Client().get("/admin/login/")
     stylesheet = re.search(r'href="(/static/admin/css/base\.[0-9a-f]{12}\.css)"', page.content.decode()).group(1)
@@ -43,17 +58,13 @@ def test_production_serves_static_files_under_hashed_names_cached_for_ever(tmp_p
     assert (settings.STATIC_ROOT / "vendor/leaflet/1.9.4/leaflet.js").is_file()
 
 
-def test_production_rewrites_the_maps_module_imports_to_the_hashed_names_it_serves(tmp_path, settings):
+def test_production_rewrites_the_maps_module_imports_to_the_hashed_names_it_serves(collected):
     """A module cached for ever must import the very versions it was built with: main.js, hashed, imports hashed
     names, down to the map core."""
-    settings.STORAGES = {**settings.STORAGES, "staticfiles": {"BACKEND": PRODUCTION_STORAGE}}
-    settings.STATIC_ROOT = tmp_path / "static"
-    settings.WHITENOISE_USE_FINDERS = False
-    call_command("collectstatic", interactive=False, verbosity=0)
-    manifest = json.loads((settings.STATIC_ROOT / "staticfiles.json").read_text())["paths"]
+    manifest = json.loads((collected / "staticfiles.json").read_text())["paths"]
 
-    main = (settings.STATIC_ROOT / manifest["map/main.js"]).read_text(encoding="utf-8")
-    layers = (settings.STATIC_ROOT / manifest["map/layers.js"]).read_text(encoding="utf-8")
+    main = (collected / manifest["map/main.js"]).read_text(encoding="utf-8")
+    layers = (collected / manifest["map/layers.js"]).read_text(encoding="utf-8")
 
     imports = HASHED_IMPORT.findall(main)
     assert imports and len(imports) == len([line for line in main.splitlines() if line.startswith("import ")])
