@@ -121,11 +121,16 @@ def tail(text: str, lines: int = 25) -> str:
     return "\n".join("    " + line for line in text.splitlines()[-lines:])
 
 
+def baseline_tests(mutants: list[Mutant]) -> list[str]:
+    """The union of the mutants' tests, sorted so each folder's are asked for together: pytest 9.1 loses a folder's
+    conftest fixtures for a file asked for after another folder's (services/a.py, then anuga/b.py, then
+    services/c.py)."""
+    return sorted({test for mutant in mutants for test in mutant.tests})
+
+
 def baseline(mutants: list[Mutant], *, jobs: int) -> bool:
     """The union of the chosen tests passes on the tree as it is (over `jobs` pytest-xdist workers)."""
-    # Sorted, so each folder's tests are asked for together: pytest 9.1 loses a folder's conftest fixtures for a
-    # file asked for after another folder's (services/a.py, then anuga/b.py, then services/c.py).
-    tests = sorted({test for mutant in mutants for test in mutant.tests})
+    tests = baseline_tests(mutants)
     with tempfile.TemporaryDirectory(prefix="mutants-baseline-") as scratch:
         tree = Path(scratch)
         copy_tree(ROOT, tree)

@@ -1,6 +1,9 @@
+import subprocess
+import sys
+
 import pytest
 
-from scripts.mutants import first_failure, load_mutants, parse_share, share_of
+from scripts.mutants import ROOT, baseline_tests, first_failure, load_mutants, parse_share, share_of
 
 
 def test_the_shares_together_hold_every_mutant_exactly_once():
@@ -41,3 +44,24 @@ def test_the_killing_test_is_read_from_the_summary_not_from_a_captured_log_line_
     )
     assert first_failure(output) == "FAILED tests/hydrata/reports/test_report_documents.py::test_the_pdf"
     assert first_failure("ERROR    a log line only\n") == "(no summary line)"
+
+
+def fixtures_not_found(tests: list[str]) -> list[str]:
+    """The lines where pytest, planning the fixtures of these tests without running them, finds one missing."""
+    plan = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--setup-plan", *tests]
+    output = subprocess.run(plan, cwd=ROOT, capture_output=True, text=True).stdout
+    return [line for line in output.splitlines() if "not found" in line]
+
+
+def test_every_fixture_of_the_baselines_tests_is_found_in_the_order_it_asks_for_them():
+    """pytest 9.1 lost the services folder's conftest fixture (queue_run) for test_aws_batch.py asked for after a
+    file of the anuga folder: the baseline failed without any mutant."""
+    interleaved = [
+        "tests/hydrata/anuga/services/test_reap_edges.py",
+        "tests/hydrata/anuga/test_launch_gates.py",
+        "tests/hydrata/anuga/services/test_aws_batch.py",
+    ]
+    if pytest.version_tuple[:2] == (9, 1):
+        assert fixtures_not_found(interleaved), "pytest 9.1 loses the fixture in this order"
+
+    assert fixtures_not_found(baseline_tests(load_mutants())) == []
