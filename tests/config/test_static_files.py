@@ -72,6 +72,15 @@ def test_production_rewrites_the_maps_module_imports_to_the_hashed_names_it_serv
     assert f"../{manifest['map_core/dom.js']}" in HASHED_IMPORT.findall(layers)
 
 
+def test_production_compresses_what_pages_load_but_not_the_source_maps_only_developer_tools_read(collected):
+    manifest = json.loads((collected / "staticfiles.json").read_text())["paths"]
+    bundle = manifest["drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js"]
+    source_maps = list(collected.rglob("*.map"))
+
+    assert (collected / f"{bundle}.gz").is_file() and (collected / f"{bundle}.br").is_file()
+    assert source_maps and not list(collected.rglob("*.map.gz")) + list(collected.rglob("*.map.br"))
+
+
 def test_production_settings_choose_the_hashed_storage(tmp_path):
     script = "from django.conf import settings; print(settings.STORAGES['staticfiles']['BACKEND'])"
     result = load_settings(tmp_path, HYDRATA_ENV="production", SECRET_KEY="x" * 50, script=script)
