@@ -1,7 +1,10 @@
 import contextlib
+import fcntl
 import os
+import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import threading
 import time
@@ -137,6 +140,62 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
     database = settings.DATABASES["default"]
     if database["ENGINE"] == "django.db.backends.sqlite3":
         database.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("database") / "test.sqlite3")
+
+
+class DatabaseTemplate:
+    """Under pytest-xdist, the first worker to get here migrates its test database and leaves a copy; the others
+    start from the copy (Django's keepdb then finds every migration applied) instead of migrating again."""
+
+    def __init__(self, folder: Path, database: Path) -> None:
+        self.path = folder / "test-database-template.sqlite3"
+        self.database = database
+        self.lock = (folder / "test-database-template.lock").open("w")
+        fcntl.flock(self.lock, fcntl.LOCK_EX)  # held by the migrating worker until it has saved the copy
+        self.copied = self.path.exists()
+        if self.copied:
+            shutil.copyfile(self.path, database)
+            self.release()
+
+    def save(self) -> None:
+        if not self.lock.closed and not self.path.exists():
+            partial = self.path.with_suffix(".partial")
+            with (
+                contextlib.closing(sqlite3.connect(self.database)) as source,
+                contextlib.closing(sqlite3.connect(partial)) as copy,
+            ):
+                source.backup(copy)  # consistent under WAL, which a file copy would not be
+            partial.rename(self.path)
+        self.release()
+
+    def release(self) -> None:
+        if not self.lock.closed:
+            fcntl.flock(self.lock, fcntl.LOCK_UN)
+            self.lock.close()
+
+
+@pytest.fixture(scope="session")
+def database_template(django_db_modify_db_settings, tmp_path_factory) -> Iterator[DatabaseTemplate | None]:
+    from django.conf import settings
+
+    test_name = settings.DATABASES["default"].get("TEST", {}).get("NAME")
+    if not os.environ.get("PYTEST_XDIST_WORKER") or not test_name or not test_name.endswith(".sqlite3"):
+        yield None
+        return
+    # Every worker's base temporary folder sits in the run's own one.
+    template = DatabaseTemplate(tmp_path_factory.getbasetemp().parent, Path(test_name))
+    yield template
+    template.release()
+
+
+@pytest.fixture(scope="session")
+def django_db_keepdb(request, database_template: DatabaseTemplate | None) -> bool:
+    return bool(request.config.getvalue("reuse_db") or (database_template and database_template.copied))
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, database_template: DatabaseTemplate | None) -> None:
+    if database_template:
+        database_template.save()
 
 
 @pytest.fixture(autouse=True)
