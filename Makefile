@@ -56,8 +56,9 @@ lint: install
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
 
+MUTANTS_OPTIONS ?=
 mutants: install
-	$(PY) scripts/mutants.py
+	$(PY) scripts/mutants.py $(MUTANTS_OPTIONS)
 
 # CI's share: a tenth of the mutants, a different tenth on each successive commit (all of them: `make mutants`).
 MUTANT_SHARES ?= 10
