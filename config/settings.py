@@ -222,7 +222,7 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = HYDRATA_ENV != "production"
 # Outside production each file is found when it is asked for: indexing every app's files (the admin's, the API
-# docs' bundles) at each middleware load costs about 60 ms, paid by every test client and every worker's start.
+# docs' bundles) at each middleware load costs about 60 ms, paid by every test client the suite makes.
 WHITENOISE_AUTOREFRESH = DEBUG or WHITENOISE_USE_FINDERS
 # Source maps only reach a browser's developer tools: compressing them (the API docs' 13 MB of them) was half of the
 # collectstatic the web command runs at every start (53 CPU seconds here with them, 26 without).

@@ -157,7 +157,7 @@ class DatabaseTemplate:
             self.release()
 
     def save(self) -> None:
-        if not self.lock.closed and not self.path.exists():
+        if not self.copied:
             partial = self.path.with_suffix(".partial")
             with (
                 contextlib.closing(sqlite3.connect(self.database)) as source,
@@ -177,12 +177,12 @@ class DatabaseTemplate:
 def database_template(django_db_modify_db_settings, tmp_path_factory) -> Iterator[DatabaseTemplate | None]:
     from django.conf import settings
 
-    test_name = settings.DATABASES["default"].get("TEST", {}).get("NAME")
-    if not os.environ.get("PYTEST_XDIST_WORKER") or not test_name or not test_name.endswith(".sqlite3"):
+    database = settings.DATABASES["default"]
+    if not os.environ.get("PYTEST_XDIST_WORKER") or database["ENGINE"] != "django.db.backends.sqlite3":
         yield None
         return
     # Every worker's base temporary folder sits in the run's own one.
-    template = DatabaseTemplate(tmp_path_factory.getbasetemp().parent, Path(test_name))
+    template = DatabaseTemplate(tmp_path_factory.getbasetemp().parent, Path(database["TEST"]["NAME"]))
     yield template
     template.release()
 
