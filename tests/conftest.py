@@ -15,6 +15,7 @@ import pytest
 import uvicorn
 
 from config.celery import app as celery_app
+from tests.model_setup import LONGEST_WAIT_SECONDS
 from tests.processes import celery_worker_command
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,9 +87,13 @@ def media_root(settings, tmp_path):
 
 
 @pytest.fixture(autouse=True)
-def eager_tasks():
-    """Unit tests run Celery tasks in-process when their transaction commits; `celery_worker` turns this off."""
+def eager_tasks(settings):
+    """Unit tests run Celery tasks in-process when their transaction commits; `celery_worker` turns this off.
+
+    A request then does its background work before it answers (a build, or a whole simulation), so the tools'
+    read timeout is held to the work's length, as a worker's wait is, and not to a busy machine's 30 s."""
     celery_app.conf.task_always_eager = True
+    settings.HYDRATA_API_TIMEOUT_SECONDS = LONGEST_WAIT_SECONDS
     yield
     celery_app.conf.task_always_eager = False
 
@@ -100,6 +105,8 @@ class CeleryWorker:
         self.var_dir = var_dir
         self.nodename = f"{name}@{socket.gethostname()}"
         self.log = var_dir / "worker.log"
+        from django.conf import settings
+
         env = dict(
             os.environ,
             HYDRATA_VAR_DIR=str(var_dir),
@@ -110,6 +117,8 @@ class CeleryWorker:
             # Celery runs Django's system checks at a worker's start, importing every view (MCP, WeasyPrint,
             # rio-tiler): 2.5 of its 4.5 CPU seconds. The suite runs them itself (tests/hydrata/agents/test_checks.py).
             CELERY_SKIP_CHECKS="1",
+            # The test's own heartbeat timeout, so a test that shortens it shortens the sweep's (beat's) too.
+            HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS=str(settings.HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS),
         )
         with self.log.open("wb") as log:  # a file, not a pipe: a full pipe would stall the worker
             self.process = subprocess.Popen(

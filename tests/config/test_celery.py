@@ -58,3 +58,13 @@ def test_on_redis_every_late_acknowledged_task_is_killed_long_before_its_message
 
 def test_the_visibility_timeout_on_redis_is_a_setting():
     assert redis_transport_options(HYDRATA_BROKER_VISIBILITY_TIMEOUT_SECONDS="90000") == {"visibility_timeout": 90000}
+
+
+def test_a_worker_on_the_embedded_broker_looks_for_new_tasks_ten_times_a_second(tmp_path):
+    """kombu's default (once a second) kept each task waiting half a second on average before a worker took it."""
+    script = "from config.celery import app; print(app.connection_for_read().transport.polling_interval)"
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "HYDRATA_VAR_DIR": str(tmp_path)}
+    env.pop("CELERY_BROKER_URL", None)
+    answer = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+
+    assert float(answer.stdout) == 0.1
