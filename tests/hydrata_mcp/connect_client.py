@@ -14,6 +14,8 @@ from mcp.client.auth import OAuthClientProvider
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
 
+from tests.model_setup import SHARED_TLS
+
 REDIRECT_URI = "http://localhost/callback"
 HIDDEN_INPUT = re.compile(r'<input type="hidden" name="([\w-]+)"(?: value="([^"]*)")?')
 REVOKE_FORM = re.compile(r'<form method="post" action="(/agents/grants/(\d+)/revoke/)"')
@@ -55,7 +57,7 @@ class Person:
     callback: str | None = None
 
     def __post_init__(self) -> None:
-        self.browser = httpx2.AsyncClient(base_url=self.site, follow_redirects=False, timeout=60)
+        self.browser = httpx2.AsyncClient(base_url=self.site, follow_redirects=False, timeout=60, verify=SHARED_TLS)
 
     async def open_authorization(self, url: str) -> None:
         """The SDK's redirect handler: follow the authorization URL to the client's callback."""
@@ -126,7 +128,7 @@ async def oauth_mcp_client(
             exchanges.append((response.request.method, response.request.url.path, response.status_code))
 
     async with (
-        httpx2.AsyncClient(auth=provider, timeout=60, event_hooks={"response": [record]}) as http,
+        httpx2.AsyncClient(auth=provider, timeout=60, event_hooks={"response": [record]}, verify=SHARED_TLS) as http,
         Client(streamable_http_client(f"{site}/mcp/", http_client=http), mode="legacy") as client,
     ):
         yield client

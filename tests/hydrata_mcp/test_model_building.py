@@ -9,6 +9,7 @@ from hydrata.anuga.models import InputLayer
 from tests.data import BOUNDARY, DEM, RAINFALL, dem_truth
 from tests.factories import make_grant
 from tests.mcp_client import mcp_client
+from tests.model_setup import SHARED_TLS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,7 +22,7 @@ RAIN_ROWS = [
 
 
 async def upload_geojson(url: str, key: str, path) -> str:
-    async with httpx.AsyncClient(headers={"Authorization": f"Bearer {key}"}) as http:
+    async with httpx.AsyncClient(headers={"Authorization": f"Bearer {key}"}, verify=SHARED_TLS) as http:
         response = await http.post(
             f"{url}/api/v2/uploads/upload/", files={"base_file": (path.name, path.read_bytes(), "application/geo+json")}
         )
@@ -35,7 +36,7 @@ async def put_terrain(client, project_id: int) -> dict:
             "presign_terrain_upload", {"project_id": project_id, "filename": "dem.tif", "size": DEM.stat().st_size}
         )
     ).structured_content
-    async with httpx.AsyncClient() as http:
+    async with httpx.AsyncClient(verify=SHARED_TLS) as http:
         put = await http.put(
             presigned["upload_url"], content=DEM.read_bytes(), headers={"Content-Type": presigned["content_type"]}
         )

@@ -20,6 +20,7 @@ from hydrata.anuga.services.inputs import default_inputs_seed
 from tests.data import BOUNDARY
 from tests.factories import make_grant, make_project
 from tests.mcp_client import mcp_client
+from tests.model_setup import SHARED_TLS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -111,7 +112,7 @@ def test_get_terrain_on_a_png_renamed_tif_reports_outcome_error_with_the_reason(
                     "presign_terrain_upload", {"project_id": project.pk, "filename": "dem.tif", "size": len(data)}
                 )
             ).structured_content
-            async with httpx.AsyncClient() as http:
+            async with httpx.AsyncClient(verify=SHARED_TLS) as http:
                 put = await http.put(
                     presigned["upload_url"], content=data, headers={"Content-Type": presigned["content_type"]}
                 )

@@ -13,7 +13,7 @@ import pytest
 from hydrata.observations.models import Observation
 from tests.factories import make_grant, make_user
 from tests.mcp_client import mcp_client
-from tests.model_setup import api, attach, small_test_model, upload_geojson
+from tests.model_setup import SHARED_TLS, api, attach, small_test_model, upload_geojson
 
 pytestmark = pytest.mark.django_db(transaction=True)
 MGA56 = "EPSG:28356"
@@ -292,7 +292,7 @@ def test_import_observations_follows_the_upload_and_a_file_with_bad_rows_is_a_to
     bad["features"][2]["geometry"] = {"type": "LineString", "coordinates": [[lon, lat], [lon + 0.001, lat]]}
 
     async def upload(collection) -> str:
-        async with httpx.AsyncClient(headers={"Authorization": f"Bearer {key}"}) as http:
+        async with httpx.AsyncClient(headers={"Authorization": f"Bearer {key}"}, verify=SHARED_TLS) as http:
             response = await http.post(
                 f"{live_asgi.url}/api/v2/uploads/upload/",
                 files={"base_file": ("marks.geojson", json.dumps(collection).encode(), "application/geo+json")},

@@ -13,6 +13,7 @@ from hydrata_mcp.redaction import MARKER
 from tests.factories import make_grant, make_project
 from tests.hydrata_mcp.arranged import assert_no_signature, complete_run, noise_png, signed_link
 from tests.mcp_client import mcp_client
+from tests.model_setup import SHARED_TLS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 MEGABYTE = 1_000_000
@@ -145,7 +146,8 @@ def test_a_rest_request_is_not_held_behind_a_large_result_on_its_way_out(live_as
         async with mcp_client(live_asgi.url, key) as client:
             large = asyncio.create_task(client.call_tool("get_run", {"run_id": run.pk}))
             latencies = []
-            async with httpx.AsyncClient(headers={"Authorization": f"Bearer {other_key}"}, timeout=30) as http:
+            bearer = {"Authorization": f"Bearer {other_key}"}
+            async with httpx.AsyncClient(headers=bearer, timeout=30, verify=SHARED_TLS) as http:
                 while not large.done() or not latencies:
                     started = time.monotonic()
                     response = await http.get(f"{live_asgi.url}/api/v2/agents/me/")

@@ -10,6 +10,7 @@ from mcp_types import METHOD_NOT_FOUND
 
 from tests.factories import make_grant
 from tests.mcp_client import mcp_client, run
+from tests.model_setup import SHARED_TLS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 MODERN = "2026-07-28"
@@ -71,7 +72,7 @@ def test_the_official_client_cannot_listen_and_is_told_method_not_found(live_asg
 def test_a_listen_request_is_404_method_not_found_with_its_id_and_no_stream(live_asgi):
     _, key = make_grant(level="read")
 
-    with httpx.Client(base_url=live_asgi.url, headers=HEADERS, timeout=10) as http:
+    with httpx.Client(base_url=live_asgi.url, headers=HEADERS, timeout=10, verify=SHARED_TLS) as http:
         listened = http.post("/mcp/", json=LISTEN, headers={"Authorization": f"Bearer {key}"})
         without_key = http.post("/mcp/", json=LISTEN)
 

@@ -4,6 +4,7 @@ import httpx
 import pytest
 
 from tests.factories import make_grant
+from tests.model_setup import SHARED_TLS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
@@ -23,7 +24,8 @@ LIST_TOOLS = {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}
 def test_no_session_id_is_issued_and_a_post_without_one_is_answered(live_asgi):
     _, key = make_grant(level="read")
 
-    with httpx.Client(base_url=live_asgi.url, headers={**HEADERS, "Authorization": f"Bearer {key}"}) as http:
+    headers = {**HEADERS, "Authorization": f"Bearer {key}"}
+    with httpx.Client(base_url=live_asgi.url, headers=headers, verify=SHARED_TLS) as http:
         initialized = http.post("/mcp/", json=INITIALIZE)
         listed = http.post("/mcp/", json=LIST_TOOLS, headers={"Mcp-Protocol-Version": "2025-06-18"})
         unknown_session = http.post(

@@ -5,6 +5,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 
+from tests.model_setup import SHARED_TLS
+
 
 def refresh_form(client_id: str, refresh_token: str) -> dict[str, str]:
     return {"grant_type": "refresh_token", "refresh_token": refresh_token, "client_id": client_id}
@@ -14,7 +16,7 @@ def refresh_all_at_once(site: str, form: dict[str, str], *, requests: int) -> li
     """`requests` identical refreshes, each on its own connection, released together."""
     start = threading.Barrier(requests)
     limits = httpx.Limits(max_connections=requests, max_keepalive_connections=requests)
-    with httpx.Client(base_url=site, timeout=30, limits=limits) as http:
+    with httpx.Client(base_url=site, timeout=30, limits=limits, verify=SHARED_TLS) as http:
 
         def one(_: int) -> httpx.Response:
             start.wait()

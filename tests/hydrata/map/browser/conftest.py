@@ -21,6 +21,7 @@ from tests.conftest import CeleryWorker, LiveASGIServer, use_celery_queue
 from tests.data import BOUNDARY, DEM, RAINFALL
 from tests.factories import make_grant, make_user
 from tests.mcp_client import mcp_client
+from tests.model_setup import SHARED_TLS
 
 PASSWORD = "a-long-test-password"
 HYETOGRAPH = [
@@ -144,7 +145,8 @@ async def _workflow(url: str, key: str, username: str) -> Site:
             return result.structured_content
 
         project = await tool("create_project", name="Small test creek", projection="EPSG:28356")
-        with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=120) as http:
+        bearer = {"Authorization": f"Bearer {key}"}
+        with httpx.Client(base_url=url, headers=bearer, timeout=120, verify=SHARED_TLS) as http:
             staged = await tool("presign_terrain_upload", project_id=project["id"], filename="dem.tif")
             put = http.put(
                 staged["upload_url"], content=DEM.read_bytes(), headers={"Content-Type": staged["content_type"]}

@@ -7,12 +7,14 @@ import numpy as np
 
 from tests.browser import map_pixels, response_is_png, sign_in, wait_for_panel
 from tests.hydrata.map.browser.conftest import PASSWORD
+from tests.model_setup import SHARED_TLS
 
 FRAME_TILE = r"/runs/\d+/tiles/depth/\d+/\d+/\d+\.png\?frame={}$"
 
 
 def rest(site) -> httpx.Client:
-    return httpx.Client(base_url=site.url, headers={"Authorization": f"Bearer {site.key}"}, timeout=60)
+    bearer = {"Authorization": f"Bearer {site.key}"}
+    return httpx.Client(base_url=site.url, headers=bearer, timeout=60, verify=SHARED_TLS)
 
 
 def open_run(tab, site):

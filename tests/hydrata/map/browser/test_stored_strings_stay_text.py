@@ -63,7 +63,7 @@ from tests.data import DEM
 from tests.factories import make_finished_run, make_grant, make_user
 from tests.hydrata.map.browser.conftest import PASSWORD
 from tests.hydrata.map.browser.test_mcp_app import open_in_host
-from tests.model_setup import KIND_PATHS, PROJECTS, until
+from tests.model_setup import KIND_PATHS, PROJECTS, SHARED_TLS, until
 
 OWNER = "xss-owner"
 CRS = {"type": "name", "properties": {"name": "EPSG:28356"}}
@@ -293,7 +293,7 @@ def store_everything(url: str) -> Stored:
     _, key = make_grant(owner, level="draft", name="xss draft")
     client = payload("activity.client", fits=at_most(CLIENT_MAX))
     headers = {"Authorization": f"Bearer {key}", "X-Hydrata-Client": client}
-    with httpx.Client(base_url=url, headers=headers, timeout=120) as http:
+    with httpx.Client(base_url=url, headers=headers, timeout=120, verify=SHARED_TLS) as http:
         agent = Agent(http, shown={"activity.client": client})
         project, rows, features = project_with_layers(agent)
         here = f"{PROJECTS}{project['id']}/"
