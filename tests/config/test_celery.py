@@ -36,16 +36,18 @@ def test_every_platform_task_has_a_soft_and_a_hard_time_limit_from_settings(sett
         assert task.time_limit == soft + settings.HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS, name
 
 
+def printed_in_a_fresh_process(script: str, **environment: str) -> str:
+    """What `script` prints under the settings `environment` gives (settings are read once, so in a fresh process)."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", **environment}
+    return subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True).stdout
+
+
 def redis_transport_options(**environment: str) -> dict:
-    """The broker options the settings give a deployment on Redis (settings are read once, so in a fresh process)."""
+    """The broker options the settings give a deployment on Redis."""
     script = (
         "from django.conf import settings; import json; print(json.dumps(settings.CELERY_BROKER_TRANSPORT_OPTIONS))"
     )
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "CELERY_BROKER_URL": "redis://127.0.0.1:1/0"}
-    answer = subprocess.run(
-        [sys.executable, "-c", script], env={**env, **environment}, capture_output=True, text=True, check=True
-    )
-    return json.loads(answer.stdout)
+    return json.loads(printed_in_a_fresh_process(script, CELERY_BROKER_URL="redis://127.0.0.1:1/0", **environment))
 
 
 def test_on_redis_every_late_acknowledged_task_is_killed_long_before_its_message_could_be_handed_out_again():
@@ -63,8 +65,7 @@ def test_the_visibility_timeout_on_redis_is_a_setting():
 def test_a_worker_on_the_embedded_broker_looks_for_new_tasks_ten_times_a_second(tmp_path):
     """kombu's default (once a second) kept each task waiting half a second on average before a worker took it."""
     script = "from config.celery import app; print(app.connection_for_read().transport.polling_interval)"
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "HYDRATA_VAR_DIR": str(tmp_path)}
-    env.pop("CELERY_BROKER_URL", None)
-    answer = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
 
-    assert float(answer.stdout) == 0.1
+    polling = printed_in_a_fresh_process(script, CELERY_BROKER_URL="filesystem://", HYDRATA_VAR_DIR=str(tmp_path))
+
+    assert float(polling) == 0.1
