@@ -31,6 +31,15 @@ def wait_for_port(port: int, process: subprocess.Popen, *, name: str, seconds: f
     raise RuntimeError(f"{name} did not listen on {port} within {seconds} s")
 
 
+def procfile_command(process: str) -> str:
+    """The shell command of one of the Procfile's processes, as a platform would run it."""
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        name, _, command = line.partition(":")
+        if name.strip() == process:
+            return command.strip()
+    raise AssertionError(f"the Procfile has no {process} process")
+
+
 def celery_worker_command(hostname: str, *options: str) -> list[str]:
     """One Celery worker process that takes one task at a time (solo pool), under the given node name."""
     return [

@@ -1,18 +1,28 @@
-"""Static files are served by whitenoise in every process, with content-hashed names in production."""
+"""Static files are served by whitenoise in every process, with content-hashed names in production; and the
+Procfile's web line, which collects them and then serves, logs what it serves without signatures."""
 
 import json
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
 import pytest
-from django.conf import settings as django_settings
-from django.core.management import call_command
-from django.test import Client, override_settings
+from django.test import Client
 
 from tests.config.test_settings import load_settings
+from tests.model_setup import LONGEST_WAIT_SECONDS
+from tests.processes import ROOT, free_port, procfile_command, wait_for_port
 
 LEAFLET = "/static/vendor/leaflet/1.9.4/leaflet.js"
 PRODUCTION_STORAGE = "config.static_storage.HashedModulesStaticFilesStorage"
+SIGNED = "/storage/download/terrain/1/dem.tif?expires=1796029715&X-Hydrata-Signature=LWk87xcgH48GdrlFyvc6sTjLC0"
 HASHED_IMPORT = re.compile(r'^import .* from "(\.{1,2}/[\w/]+\.[0-9a-f]{12}\.js)";$', re.MULTILINE)
 
 
@@ -26,41 +36,71 @@ def test_static_files_are_served_without_debug_and_without_collectstatic(client,
     assert b"Leaflet" in b"".join(response.streaming_content)
 
 
+@dataclass
+class ProductionWeb:
+    url: str
+    static_root: Path
+    log: Path
+
+
 @pytest.fixture(scope="module")
-def collected(tmp_path_factory) -> Path:
-    """One production collectstatic (hashing and compressing every file takes most of a minute) for the module."""
-    static_root = tmp_path_factory.mktemp("static")
-    with override_settings(**production_static(static_root)):
-        call_command("collectstatic", interactive=False, verbosity=0)
-    return static_root
+def production_web(tmp_path_factory) -> Iterator[ProductionWeb]:
+    """The Procfile's web line as a platform runs it in production: its collectstatic (hashing and compressing
+    every file takes most of a minute), then the server. One for the module."""
+    var_dir = tmp_path_factory.mktemp("production-var")
+    port = free_port()
+    env = dict(
+        os.environ,
+        PORT=str(port),
+        HYDRATA_ENV="production",
+        SECRET_KEY="s" * 50,
+        HYDRATA_VAR_DIR=str(var_dir),
+        PYTHONPATH=str(ROOT),
+        PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",  # the line's `python`
+    )
+    with (var_dir / "web.log").open("wb") as log:
+        web = subprocess.Popen(
+            ["bash", "-c", procfile_command("web")],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # a group of its own: the line's shell, the server and its worker processes
+        )
+    try:
+        wait_for_port(port, web, name="the Procfile's web line", seconds=LONGEST_WAIT_SECONDS)
+        yield ProductionWeb(url=f"http://127.0.0.1:{port}", static_root=var_dir / "static", log=var_dir / "web.log")
+    finally:
+        os.killpg(web.pid, signal.SIGTERM)
+        web.wait(timeout=30)
 
 
-def production_static(static_root: Path) -> dict:
-    """The production storage over a collected folder, with nothing found beside it."""
-    return {
-        "STORAGES": {**django_settings.STORAGES, "staticfiles": {"BACKEND": PRODUCTION_STORAGE}},
-        "STATIC_ROOT": static_root,
-        "WHITENOISE_USE_FINDERS": False,
-    }
-
-
-def test_production_serves_static_files_under_hashed_names_cached_for_ever(collected, settings):
-    for name, value in production_static(collected).items():
-        setattr(settings, name, value)
-    settings.DEBUG = False
-
-    page = Client().get("/admin/login/")
-    stylesheet = re.search(r'href="(/static/admin/css/base\.[0-9a-f]{12}\.css)"', page.content.decode()).group(1)
-    served = Client().get(stylesheet)
+def test_production_serves_static_files_under_hashed_names_cached_for_ever(production_web):
+    page = httpx.get(f"{production_web.url}/admin/login/")
+    stylesheet = re.search(r'href="(/static/admin/css/base\.[0-9a-f]{12}\.css)"', page.text).group(1)
+    served = httpx.get(f"{production_web.url}{stylesheet}")
 
     assert served.status_code == 200
-    assert "immutable" in served["Cache-Control"]
-    assert (settings.STATIC_ROOT / "vendor/leaflet/1.9.4/leaflet.js").is_file()
+    assert "immutable" in served.headers["Cache-Control"]
+    assert (production_web.static_root / "vendor/leaflet/1.9.4/leaflet.js").is_file()
 
 
-def test_production_rewrites_the_maps_module_imports_to_the_hashed_names_it_serves(collected):
+def test_the_production_web_command_logs_requests_without_their_signatures(production_web):
+    response = httpx.get(f"{production_web.url}{SIGNED}")
+
+    assert response.status_code in (403, 404)
+    deadline = time.monotonic() + 10  # the access line is written by a worker process, after the answer
+    while "/storage/download/" not in (written := production_web.log.read_text(errors="replace")):
+        assert time.monotonic() < deadline, written  # the request was logged...
+        time.sleep(0.1)
+    assert "/storage/download/terrain/1/dem.tif" in written
+    assert "LWk87" not in written  # ...without its signature
+
+
+def test_production_rewrites_the_maps_module_imports_to_the_hashed_names_it_serves(production_web):
     """A module cached for ever must import the very versions it was built with: main.js, hashed, imports hashed
     names, down to the map core."""
+    collected = production_web.static_root
     manifest = json.loads((collected / "staticfiles.json").read_text())["paths"]
 
     main = (collected / manifest["map/main.js"]).read_text(encoding="utf-8")
@@ -72,7 +112,8 @@ def test_production_rewrites_the_maps_module_imports_to_the_hashed_names_it_serv
     assert f"../{manifest['map_core/dom.js']}" in HASHED_IMPORT.findall(layers)
 
 
-def test_production_compresses_what_pages_load_but_not_the_source_maps_only_developer_tools_read(collected):
+def test_production_compresses_what_pages_load_but_not_the_source_maps_only_developer_tools_read(production_web):
+    collected = production_web.static_root
     manifest = json.loads((collected / "staticfiles.json").read_text())["paths"]
     bundle = manifest["drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js"]
     source_maps = list(collected.rglob("*.map"))
