@@ -6,6 +6,10 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 export HYDRATA_SITE_URL ?= http://$(HOST):$(PORT)
+# Python keeps its compiled modules (and pytest its rewritten test modules) in __pycache__ even where the shell
+# says not to: `make test` starts dozens of Python processes (pytest workers, Celery workers, simulations, pytest
+# inside tests), and each would compile the project again. It halves the CPU of collecting the suite (23 s to 12 s).
+unexport PYTHONDONTWRITEBYTECODE
 
 # Node 22 and the MCP conformance tools, installed with npm into var/ (the machine's Node may be older).
 NODE_DIR ?= var/node22
