@@ -42,6 +42,11 @@ class ProductionWeb:
     static_root: Path
     log: Path
 
+    def get(self, path: str) -> httpx.Response:
+        # Each worker process loads the URLconf and every view at its first request: seconds, or a minute on a busy
+        # machine.
+        return httpx.get(f"{self.url}{path}", timeout=LONGEST_WAIT_SECONDS)
+
 
 @pytest.fixture(scope="module")
 def production_web(tmp_path_factory) -> Iterator[ProductionWeb]:
@@ -69,16 +74,19 @@ def production_web(tmp_path_factory) -> Iterator[ProductionWeb]:
         )
     try:
         wait_for_port(port, web, name="the Procfile's web line", seconds=LONGEST_WAIT_SECONDS)
-        yield ProductionWeb(url=f"http://127.0.0.1:{port}", static_root=var_dir / "static", log=var_dir / "web.log")
+        site = ProductionWeb(url=f"http://127.0.0.1:{port}", static_root=var_dir / "static", log=var_dir / "web.log")
+        # The port opens before the server's worker processes have loaded Django: the first answer waits for them.
+        assert site.get("/static/nothing-here").status_code == 404
+        yield site
     finally:
         os.killpg(web.pid, signal.SIGTERM)
         web.wait(timeout=30)
 
 
 def test_production_serves_static_files_under_hashed_names_cached_for_ever(production_web):
-    page = httpx.get(f"{production_web.url}/admin/login/")
+    page = production_web.get("/admin/login/")
     stylesheet = re.search(r'href="(/static/admin/css/base\.[0-9a-f]{12}\.css)"', page.text).group(1)
-    served = httpx.get(f"{production_web.url}{stylesheet}")
+    served = production_web.get(stylesheet)
 
     assert served.status_code == 200
     assert "immutable" in served.headers["Cache-Control"]
@@ -86,7 +94,7 @@ def test_production_serves_static_files_under_hashed_names_cached_for_ever(produ
 
 
 def test_the_production_web_command_logs_requests_without_their_signatures(production_web):
-    response = httpx.get(f"{production_web.url}{SIGNED}")
+    response = production_web.get(SIGNED)
 
     assert response.status_code in (403, 404)
     deadline = time.monotonic() + 10  # the access line is written by a worker process, after the answer
