@@ -7,7 +7,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,12 +16,12 @@ import pytest
 from django.test import Client
 
 from tests.config.test_settings import load_settings
-from tests.model_setup import LONGEST_WAIT_SECONDS
+from tests.hydrata.core.test_logging import SIGNED
+from tests.model_setup import LONGEST_WAIT_SECONDS, until
 from tests.processes import ROOT, free_port, procfile_command, wait_for_port
 
 LEAFLET = "/static/vendor/leaflet/1.9.4/leaflet.js"
 PRODUCTION_STORAGE = "config.static_storage.HashedModulesStaticFilesStorage"
-SIGNED = "/storage/download/terrain/1/dem.tif?expires=1796029715&X-Hydrata-Signature=LWk87xcgH48GdrlFyvc6sTjLC0"
 HASHED_IMPORT = re.compile(r'^import .* from "(\.{1,2}/[\w/]+\.[0-9a-f]{12}\.js)";$', re.MULTILINE)
 
 
@@ -97,11 +96,13 @@ def test_the_production_web_command_logs_requests_without_their_signatures(produ
     response = production_web.get(SIGNED)
 
     assert response.status_code in (403, 404)
-    deadline = time.monotonic() + 10  # the access line is written by a worker process, after the answer
-    while "/storage/download/" not in (written := production_web.log.read_text(errors="replace")):
-        assert time.monotonic() < deadline, written  # the request was logged...
-        time.sleep(0.1)
-    assert "/storage/download/terrain/1/dem.tif" in written
+    # The access line is written by a worker process, after the answer.
+    written = until(
+        lambda: {"log": production_web.log.read_text(errors="replace")},
+        lambda read: "/storage/download/" in read["log"],
+        seconds=10,
+    )["log"]
+    assert "/storage/download/terrain/1/dem.tif" in written, written  # the request was logged...
     assert "LWk87" not in written  # ...without its signature
 
 
