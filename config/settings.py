@@ -388,6 +388,8 @@ FILESYSTEM_BROKER_POLL_SECONDS = 0.1
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _queue_dir = VAR_DIR / "celery" / "queue"
     _queue_dir.mkdir(parents=True, exist_ok=True)
+    # kombu's transport, publishing each message whole (a worker could take a message's file still empty, and stop).
+    CELERY_BROKER_TRANSPORT = "config.filesystem_broker:FilesystemTransport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_queue_dir),
         "data_folder_out": str(_queue_dir),

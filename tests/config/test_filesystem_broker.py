@@ -1,0 +1,69 @@
+"""The embedded broker publishes each message whole: a worker polling its folder never takes a message still being
+written (kombu 5.7's own transport let it, and the worker stopped with "Unrecoverable error")."""
+
+import threading
+from pathlib import Path
+
+from kombu import Connection
+
+from config.celery import app
+from config.filesystem_broker import FilesystemTransport
+
+MESSAGES = 20
+# Large enough that writing one takes longer than a consumer's look at the folder.
+PAYLOAD = "x" * 2_000_000
+
+
+def options(folder: Path) -> dict:
+    return {
+        "data_folder_in": str(folder),
+        "data_folder_out": str(folder),
+        "store_processed": False,
+        "control_folder": str(folder.parent / "control"),
+        "polling_interval": 0.001,
+    }
+
+
+def test_the_embedded_broker_is_the_transport_that_publishes_whole_messages(settings):
+    assert settings.CELERY_BROKER_URL == "filesystem://"
+
+    with app.connection_for_write() as connection:
+        assert isinstance(connection.transport, FilesystemTransport)
+
+
+def test_a_consumer_polling_while_large_messages_are_published_receives_every_one_whole(tmp_path):
+    transport_options = options(tmp_path / "queue")
+    (tmp_path / "queue").mkdir()
+    received: list[int] = []
+    failures: list[Exception] = []
+    # kombu keeps a process's declared bindings in memory and writes each to the control folder once: the
+    # publisher's queue, declared on this same process, is routed only once the consumer's declaration is on disk.
+    declared = threading.Event()
+
+    def consume() -> None:
+        with Connection("filesystem://", transport=FilesystemTransport, transport_options=transport_options) as c:
+            queue = c.SimpleQueue("work")
+            declared.set()
+            while len(received) < MESSAGES:
+                try:
+                    message = queue.get(timeout=30)
+                except Exception as failure:  # a partial message fails to decode here
+                    failures.append(failure)
+                    return
+                received.append(len(message.payload))
+                message.ack()
+
+    consumer = threading.Thread(target=consume)
+    consumer.start()
+    assert declared.wait(timeout=30)
+    with Connection("filesystem://", transport=FilesystemTransport, transport_options=transport_options) as c:
+        queue = c.SimpleQueue("work")
+        for _ in range(MESSAGES):
+            if failures:
+                break
+            queue.put(PAYLOAD)
+    consumer.join()
+
+    assert failures == []
+    assert received == [len(PAYLOAD)] * MESSAGES
+    assert [path.name for path in (tmp_path / "queue").iterdir()] == []  # no partial file is left behind
