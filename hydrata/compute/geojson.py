@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy
 import shapely
-from pyproj import CRS, Transformer
+from pyproj import CRS
 from pyproj.exceptions import CRSError, ProjError
 from shapely.errors import ShapelyError
 from shapely.geometry import shape
@@ -22,6 +22,7 @@ from shapely.validation import explain_validity
 
 from hydrata.compute.errors import GeoJSONRejected
 from hydrata.compute.numbers import JSONRefused, json_read
+from hydrata.compute.transformers import transformer_between
 
 DEFAULT_CRS = "EPSG:4326"  # GeoJSON without a "crs" member is longitude/latitude
 MAX_LISTED_PROBLEMS = 10
@@ -316,7 +317,7 @@ def _bbox_to_wgs84(bbox: list[float], *, crs: CRS, crs_code: str, declared: bool
             'Check that the "crs" member names the CRS the coordinates are in.'
         )
     try:
-        transformer = Transformer.from_crs(crs, CRS.from_epsg(4326), always_xy=True)
+        transformer = transformer_between(crs, "EPSG:4326")
         corners = transformer.transform_bounds(minx, miny, maxx, maxy, densify_pts=21)
     except ProjError as error:
         raise GeoJSONRejected(

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import shapely
-from pyproj import CRS, Transformer
+from pyproj import CRS
 from pyproj.exceptions import CRSError
 from shapely.geometry import mapping, shape
 
@@ -22,6 +22,7 @@ from hydrata.compute.errors import (
 )
 from hydrata.compute.geojson import DEFAULT_CRS, crs_member_name
 from hydrata.compute.numbers import excerpt, finite_number_or_none
+from hydrata.compute.transformers import transformer_between
 
 Point = tuple[float, float]
 
@@ -44,7 +45,7 @@ def features_in_crs(collection: dict, *, target_crs: str) -> list[dict]:
     features = [dict(feature) for feature in collection.get("features") or []]
     if source.equals(target, ignore_axis_order=True):
         return features
-    transformer = Transformer.from_crs(source, target, always_xy=True)
+    transformer = transformer_between(source, target)
     for feature in features:
         if feature.get("geometry"):
             moved = shapely.transform(

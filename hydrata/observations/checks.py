@@ -6,10 +6,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pyproj import Transformer
 from pyproj.exceptions import ProjError
 
 from hydrata.anuga.models import Project, Terrain
+from hydrata.compute.transformers import transformer_between
 from hydrata.core.errors import ValidationFailed
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.observations import Quantity
@@ -36,7 +36,7 @@ def to_project_crs(*, project: Project, crs: str, points: Sequence[tuple[float, 
     """The points (x, y; longitude first for geographic CRSs) in the project CRS; inf where they cannot go."""
     if not points:
         return []
-    transformer = Transformer.from_crs(crs, project.projection, always_xy=True)
+    transformer = transformer_between(crs, project.projection)
     try:
         xs, ys = transformer.transform([p[0] for p in points], [p[1] for p in points], errcheck=False)
     except ProjError:
@@ -48,7 +48,7 @@ def points_wgs84(*, project: Project, points: Sequence[tuple[float, float]]) -> 
     """The points of the project CRS as (longitude, latitude), to 7 decimals (about a centimetre)."""
     if not points:
         return []
-    transformer = Transformer.from_crs(project.projection, "EPSG:4326", always_xy=True)
+    transformer = transformer_between(project.projection, "EPSG:4326")
     lons, lats = transformer.transform([p[0] for p in points], [p[1] for p in points])
     return [(round(float(lon), 7), round(float(lat), 7)) for lon, lat in zip(lons, lats, strict=True)]
 

@@ -5,11 +5,11 @@ from typing import Any
 
 import numpy as np
 from django.conf import settings
-from pyproj import Transformer
 
 from hydrata.anuga.models import InputLayer, Run, Scenario
 from hydrata.anuga.selectors.scenarios import latest_run, layer_features
 from hydrata.compute.mesh import MeshGeometry, mesh_edges, mesh_outline, mesh_read, triangles_within
+from hydrata.compute.transformers import transformer_between
 from hydrata.core.errors import Conflict
 from hydrata.storage import get_storage
 from hydrata_contract.errors import ErrorCode
@@ -46,7 +46,7 @@ def scenario_mesh(*, scenario: Scenario, bounds_wgs84: tuple[float, float, float
     run = built_run(scenario=scenario)
     with get_storage().local_path(key=f"{run.package_prefix}/mesh.msh") as path:
         mesh = mesh_read(path)
-    to_map = Transformer.from_crs(scenario.project.projection, WGS84, always_xy=True)
+    to_map = transformer_between(scenario.project.projection, WGS84)
     nodes = np.column_stack(to_map.transform(mesh.nodes[:, 0], mesh.nodes[:, 1])).round(DECIMALS)
     outline = mesh_outline(mesh.triangles)
     current = run == latest_run(scenario=scenario) and scenario.latest_run_is_valid

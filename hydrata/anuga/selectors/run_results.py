@@ -5,11 +5,11 @@ from contextlib import ExitStack
 from typing import Any
 
 from django.conf import settings
-from pyproj import Transformer
 
 from hydrata.anuga.models import Run
 from hydrata.anuga.selectors.runs import run_outputs
 from hydrata.compute.sampling import sample_rasters
+from hydrata.compute.transformers import transformer_between
 from hydrata.core.errors import NotFound
 from hydrata.core.projections import crs_code_validate
 from hydrata.storage import get_storage
@@ -85,7 +85,7 @@ def preview_png(run: Run) -> str:
 def in_project_crs(run: Run, points: list[tuple[float, float]], crs: str) -> list[tuple[float, float]]:
     """The points, given in `crs` (an authority code, checked again here: pyproj would read a file a definition
     names), in the project's CRS."""
-    transformer = Transformer.from_crs(crs_code_validate(crs), run.scenario.project.projection, always_xy=True)
+    transformer = transformer_between(crs_code_validate(crs), run.scenario.project.projection)
     xs, ys = transformer.transform([p[0] for p in points], [p[1] for p in points])
     return list(zip(xs, ys, strict=True))
 
