@@ -6,6 +6,7 @@ resource links (a resource link in a result is known to break some hosts' app de
 """
 
 import base64
+import functools
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context
@@ -172,12 +173,19 @@ async def get_map_scenario_layers(ctx: Context, project_id: ProjectId, scenario_
     )
 
 
+# Making a Transformer costs about 37 ms of CPU, here on the event loop, so one is kept per CRS. (The platform's
+# twin is hydrata/compute/transformers.py, which this wing may not import.)
+@functools.lru_cache(maxsize=16)
+def _to_wgs84(crs: str) -> Transformer:
+    return Transformer.from_crs(crs, "EPSG:4326", always_xy=True)
+
+
 @tool(title="Map view: a comparison's points", read_only=True, idempotent=True, app_only=True)
 async def get_map_comparison_points(ctx: Context, comparison_id: ComparisonId) -> ComparisonPoints:
     """For the map view only: a comparison's observation points in WGS84 with observed, modelled and error."""
     api = PlatformClient.for_context(ctx)
     comparison = (await api.get(f"{COMPARISONS}{comparison_id}/")).data
-    to_map = Transformer.from_crs(comparison["crs"], "EPSG:4326", always_xy=True)
+    to_map = _to_wgs84(comparison["crs"])
     compared = comparison["points"]
     points = []
     for point in compared[:MAX_POINTS]:

@@ -11,9 +11,12 @@ def test_a_pair_of_crss_is_made_into_a_transformer_once_and_it_transforms_as_a_f
     first = transformer_between("EPSG:28356", "EPSG:4326")
 
     assert transformer_between("EPSG:28356", "EPSG:4326") is first
-    assert transformer_between(CRS.from_epsg(28356), "EPSG:4326") is not first  # another key, the same answer
     fresh = Transformer.from_crs("EPSG:28356", "EPSG:4326", always_xy=True)
     assert first.transform(*MGA56_POINT) == fresh.transform(*MGA56_POINT)
+    # The CRS as an object rather than a code is another key, with the same answer.
+    by_object = transformer_between(CRS.from_epsg(28356), "EPSG:4326")
+    assert by_object is not first
+    assert by_object.transform(*MGA56_POINT) == fresh.transform(*MGA56_POINT)
 
 
 def test_the_shared_transformer_gives_every_thread_the_same_answer():
