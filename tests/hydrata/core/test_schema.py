@@ -9,14 +9,17 @@ from importlib import import_module
 
 import pytest
 from django.core.management import call_command
+from django.test import RequestFactory
 from django.urls import URLPattern, URLResolver, get_resolver
 from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.views import SpectacularAPIView
 from openapi_schema_validator import OAS31Validator
 from openapi_spec_validator import validate
 from rest_framework.serializers import BaseSerializer
 from rest_framework.test import APIClient
 
 import hydrata_contract.requests
+from hydrata.core.schema import RENDERED_SCHEMAS, RenderedSchemas
 from hydrata_contract.requests.base import Body
 from tests.factories import make_finished_run, make_grant, make_project, make_user
 
@@ -245,3 +248,66 @@ def test_every_page_of_results_is_a_list_operation_that_takes_the_page_and_its_s
         or not {"page", "page_size"} <= {p["name"] for p in op.get("parameters", [])}
     ]
     assert wrong == []
+
+
+@pytest.fixture
+def builds(monkeypatch) -> list[int]:
+    """How many times drf-spectacular builds a schema."""
+    built: list[int] = []
+    build = SchemaGenerator.get_schema
+
+    def counted(self, *args, **kwargs):
+        built.append(1)
+        return build(self, *args, **kwargs)
+
+    monkeypatch.setattr(SchemaGenerator, "get_schema", counted)
+    RENDERED_SCHEMAS.forget()
+    return built
+
+
+@pytest.mark.parametrize(
+    "accept", ["application/vnd.oai.openapi", "application/vnd.oai.openapi+json", "application/json; indent=2"]
+)
+def test_the_schema_is_built_once_per_process_and_answered_byte_for_byte_as_drf_spectacular_answers_it(builds, accept):
+    theirs = SpectacularAPIView.as_view()(RequestFactory().get("/api/v2/schema/", HTTP_ACCEPT=accept)).render()
+    assert len(builds) == 1
+
+    answers = [APIClient().get("/api/v2/schema/", HTTP_ACCEPT=accept) for _ in range(3)]
+
+    assert len(builds) == 2
+    for ours in answers:
+        assert ours.status_code == 200
+        assert ours.content == theirs.content
+        assert ours["Content-Type"] == theirs["Content-Type"]
+        assert ours["Content-Disposition"] == theirs["Content-Disposition"]
+
+
+def test_a_head_request_reads_the_kept_schema_and_each_format_is_kept_apart(builds):
+    client = APIClient()
+    yaml = client.get("/api/v2/schema/")
+    json = client.get("/api/v2/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    head = client.head("/api/v2/schema/")
+
+    assert len(builds) == 2
+    assert yaml.content.startswith(b"openapi:") and json.json()["openapi"] == "3.1.0"
+    assert head.status_code == 200 and head["Content-Type"] == yaml["Content-Type"]
+
+
+def test_a_changed_setting_builds_the_schema_again(builds, settings):
+    """A test's override may change what the schema reads (its URLconf): what was kept is not answered after it."""
+    first = schema()
+
+    settings.ROOT_URLCONF = "config.urls"
+
+    assert schema() == first
+    assert len(builds) == 2
+
+
+def test_however_many_variants_a_client_asks_for_the_process_keeps_a_few(builds):
+    client = APIClient()
+    for variant in range(RenderedSchemas.LIMIT + 3):
+        assert client.get("/api/v2/schema/", {"version": f"v{variant}"}).status_code == 200
+
+    assert len(RENDERED_SCHEMAS.answers) == RenderedSchemas.LIMIT
+    assert client.get("/api/v2/schema/", {"version": "v0"}).status_code == 200
+    assert len(builds) == RenderedSchemas.LIMIT + 4  # the first variant had been let go, so it is built again
