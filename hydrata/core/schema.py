@@ -8,12 +8,15 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.core.signals import setting_changed
 from django.http import HttpResponse
+from django.utils.translation import check_for_language
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SCHEMA_KWARGS, SpectacularAPIView, SpectacularSwaggerSplitView
+from rest_framework.renderers import JSONRenderer
 
 from hydrata.core.pagination import PAGE_PARAMETERS
 
@@ -102,9 +105,8 @@ class RenderedSchema:
 class RenderedSchemas:
     """The schema as answered, kept per process: drf-spectacular builds it anew for every request (about 0.5 CPU s
     here, and 0.4 s more to write it as YAML), yet it changes only with the code and the settings. A caller could
-    otherwise spend a second of the server's CPU per request. The key holds what the answer varies on (the media
-    type a client negotiated, its parameters, the language and the version asked for), and a few keys at most are
-    kept, since a client chooses them."""
+    otherwise spend a second of the server's CPU per request. The key is what the answer varies on
+    (SchemaView.variant), and a few keys at most are kept, since a client chooses them."""
 
     LIMIT = 8
 
@@ -139,12 +141,7 @@ class SchemaView(SpectacularAPIView):
 
     @extend_schema(**SCHEMA_KWARGS)  # as drf-spectacular's own get: the schema describes itself only if asked to
     def get(self, request: Any, *args: Any, **kwargs: Any) -> HttpResponse:
-        key = (
-            request.accepted_media_type,
-            request.GET.get("lang", ""),
-            request.GET.get("version", ""),
-            str(request.version or ""),
-        )
+        key = self.variant(request)
         answer = RENDERED_SCHEMAS.get(key)
         if answer is None:
             answer = self.rendered(request, super().get(request, *args, **kwargs))
@@ -152,6 +149,19 @@ class SchemaView(SpectacularAPIView):
         return HttpResponse(
             answer.content, content_type=answer.content_type, headers={"Content-Disposition": answer.disposition}
         )
+
+    def variant(self, request: Any) -> tuple[str, ...]:
+        """What the answer varies on, read as drf-spectacular reads it: the renderer, the indent a JSON renderer
+        takes from the media type (1 to 8), the version the view would use, and a language that has translations.
+        A parameter that changes nothing (an unknown language, another media-type parameter) is left out, so varying
+        it cannot make every request a new build. `?version=` is any text (no ALLOWED_VERSIONS), and drf-spectacular
+        writes it into the schema: each new one is built, and the limit bounds only the memory."""
+        renderer, media_type = request.accepted_renderer, request.accepted_media_type
+        indent = renderer.get_indent(media_type, {}) if isinstance(renderer, JSONRenderer) else None
+        version = self.api_version or request.version or self._get_version_parameter(request)
+        lang = request.GET.get("lang", "")
+        language = lang if settings.USE_I18N and lang and check_for_language(lang) else ""
+        return (renderer.media_type, str(indent or ""), str(version or ""), language)
 
     def rendered(self, request: Any, response: Any) -> RenderedSchema:
         """What DRF's response would write: the negotiated renderer's bytes and content type."""

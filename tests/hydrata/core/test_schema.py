@@ -303,11 +303,39 @@ def test_a_changed_setting_builds_the_schema_again(builds, settings):
     assert len(builds) == 2
 
 
+def test_values_that_change_nothing_share_the_kept_schema_and_each_real_variant_is_its_own(builds):
+    client = APIClient()
+    plain = client.get("/api/v2/schema/", HTTP_ACCEPT="application/json")
+    for query, accept in (
+        ({"lang": "zz-unknown"}, "application/json"),
+        ({}, "application/json; charset=utf-8; foo=bar"),
+    ):
+        assert client.get("/api/v2/schema/", query, HTTP_ACCEPT=accept).content == plain.content
+    assert len(builds) == 1
+
+    german = client.get("/api/v2/schema/", {"lang": "de"}, HTTP_ACCEPT="application/json")
+    indented = client.get("/api/v2/schema/", HTTP_ACCEPT="application/json; indent=2")
+
+    assert len(builds) == 3
+    assert indented.content != plain.content and indented.json() == plain.json()
+    assert german.status_code == 200
+
+
+# Eleven answers that differ: both YAML media types, the OpenAPI JSON one, and JSON at each indent.
+VARIANTS = [
+    "application/vnd.oai.openapi",
+    "application/yaml",
+    "application/vnd.oai.openapi+json",
+    *(f"application/json; indent={indent}" for indent in range(1, 9)),
+]
+
+
 def test_however_many_variants_a_client_asks_for_the_process_keeps_a_few(builds):
     client = APIClient()
-    for variant in range(RenderedSchemas.LIMIT + 3):
-        assert client.get("/api/v2/schema/", {"version": f"v{variant}"}).status_code == 200
+    for accept in VARIANTS:
+        assert client.get("/api/v2/schema/", HTTP_ACCEPT=accept).status_code == 200
 
+    assert len(builds) == len(VARIANTS) > RenderedSchemas.LIMIT
     assert len(RENDERED_SCHEMAS.answers) == RenderedSchemas.LIMIT
-    assert client.get("/api/v2/schema/", {"version": "v0"}).status_code == 200
-    assert len(builds) == RenderedSchemas.LIMIT + 4  # the first variant had been let go, so it is built again
+    assert client.get("/api/v2/schema/", HTTP_ACCEPT=VARIANTS[0]).status_code == 200
+    assert len(builds) == len(VARIANTS) + 1  # the first variant had been let go, so it is built again
