@@ -1,6 +1,10 @@
 """The embedded broker publishes each message whole: a worker polling its folder never takes a message still being
 written (kombu 5.7's own transport let it, and the worker stopped with "Unrecoverable error")."""
 
+import json
+import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -9,6 +13,7 @@ from kombu import Connection
 from config.celery import app
 from config.filesystem_broker import FilesystemTransport
 
+ROOT = Path(__file__).resolve().parents[2]
 MESSAGES = 20
 # Large enough that writing one takes longer than a consumer's look at the folder.
 PAYLOAD = "x" * 2_000_000
@@ -29,6 +34,45 @@ def test_the_embedded_broker_is_the_transport_that_publishes_whole_messages(sett
 
     with app.connection_for_write() as connection:
         assert isinstance(connection.transport, FilesystemTransport)
+
+
+# Publishes one message in a process whose files may not grow past 1 MB (RLIMIT_FSIZE, as a full disk or a quota
+# would stop them), and prints what the publisher was told and what the queue folder then holds.
+PUBLISH_PAST_A_FILE_SIZE_LIMIT = """
+import json, os, resource, signal, sys
+from kombu import Connection
+from config.filesystem_broker import FilesystemTransport
+
+folder = sys.argv[1]
+options = json.loads(sys.argv[2])
+with Connection("filesystem://", transport=FilesystemTransport, transport_options=options) as connection:
+    queue = connection.SimpleQueue("work")
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead of a signal
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1_000_000, resource.RLIM_INFINITY))
+    try:
+        queue.put("x" * 2_000_000)
+        told = "published"
+    except Exception as failure:
+        told = type(failure).__name__
+print(json.dumps({"told": told, "folder": sorted(os.listdir(folder))}))
+"""
+
+
+def test_a_message_that_cannot_be_written_whole_is_refused_and_leaves_nothing_a_worker_could_take(tmp_path):
+    queue_folder = tmp_path / "queue"
+    queue_folder.mkdir()
+    environment = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    completed = subprocess.run(
+        [sys.executable, "-c", PUBLISH_PAST_A_FILE_SIZE_LIMIT, str(queue_folder), json.dumps(options(queue_folder))],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+
+    assert json.loads(completed.stdout) == {"told": "ChannelError", "folder": []}
 
 
 def test_a_consumer_polling_while_large_messages_are_published_receives_every_one_whole(tmp_path):
