@@ -52,23 +52,26 @@ def test_work_that_never_finishes_is_timed_out_not_an_error(live_asgi):
     wait = {"timeout_seconds": 5, "poll_interval_seconds": 2}
 
     async def session():
+        # The three waits run side by side: each is its own request, and none of them needs another's answer.
         async with mcp_client(live_asgi.url, key) as client:
-            return [
-                await client.call_tool(name, arguments)
-                for name, arguments in (
-                    ("get_terrain", {"project_id": model.project_id, "terrain_id": terrain["id"], **wait}),
-                    (
-                        "attach_input_layer",
-                        {
-                            "project_id": model.project_id,
-                            "kind": "boundary",
-                            "execution_id": upload["execution_id"],
-                            **wait,
-                        },
-                    ),
-                    ("build_scenario", {"project_id": model.project_id, "scenario_id": scenario["id"], **wait}),
+            return await asyncio.gather(
+                *(
+                    client.call_tool(name, arguments)
+                    for name, arguments in (
+                        ("get_terrain", {"project_id": model.project_id, "terrain_id": terrain["id"], **wait}),
+                        (
+                            "attach_input_layer",
+                            {
+                                "project_id": model.project_id,
+                                "kind": "boundary",
+                                "execution_id": upload["execution_id"],
+                                **wait,
+                            },
+                        ),
+                        ("build_scenario", {"project_id": model.project_id, "scenario_id": scenario["id"], **wait}),
+                    )
                 )
-            ]
+            )
 
     results = run(session)
 
