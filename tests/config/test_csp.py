@@ -4,7 +4,6 @@ template holds an inline script or style, which that policy would refuse."""
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -13,10 +12,10 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from tests.config.test_settings import load_settings
 from tests.factories import make_user
 from tests.hydrata.oauth.flow import Pkce, authorize_url, register
+from tests.processes import ROOT
 
 pytestmark = pytest.mark.django_db
 
-ROOT = Path(__file__).resolve().parents[2]
 POLICY = {
     "default-src": {"'self'"},
     "script-src": {"'self'"},

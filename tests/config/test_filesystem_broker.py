@@ -2,7 +2,6 @@
 written (kombu 5.7's own transport let it, and the worker stopped with "Unrecoverable error")."""
 
 import json
-import os
 import subprocess
 import sys
 import threading
@@ -12,8 +11,8 @@ from kombu import Connection
 
 from config.celery import app
 from config.filesystem_broker import FilesystemTransport
+from tests.processes import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 MESSAGES = 20
 # Large enough that writing one takes longer than a consumer's look at the folder.
 PAYLOAD = "x" * 2_000_000
@@ -36,21 +35,20 @@ def test_the_embedded_broker_is_the_transport_that_publishes_whole_messages(sett
         assert isinstance(connection.transport, FilesystemTransport)
 
 
-# Publishes one message in a process whose files may not grow past 1 MB (RLIMIT_FSIZE, as a full disk or a quota
-# would stop them), and prints what the publisher was told and what the queue folder then holds.
+# Publishes one message of argv[3] bytes in a process whose files may not grow past half of it (RLIMIT_FSIZE, as a
+# full disk or a quota would stop them), and prints what the publisher was told and what the queue folder then holds.
 PUBLISH_PAST_A_FILE_SIZE_LIMIT = """
 import json, os, resource, signal, sys
 from kombu import Connection
 from config.filesystem_broker import FilesystemTransport
 
-folder = sys.argv[1]
-options = json.loads(sys.argv[2])
+folder, options, size = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3])
 with Connection("filesystem://", transport=FilesystemTransport, transport_options=options) as connection:
     queue = connection.SimpleQueue("work")
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead of a signal
-    resource.setrlimit(resource.RLIMIT_FSIZE, (1_000_000, resource.RLIM_INFINITY))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (size // 2, resource.RLIM_INFINITY))
     try:
-        queue.put("x" * 2_000_000)
+        queue.put("x" * size)
         told = "published"
     except Exception as failure:
         told = type(failure).__name__
@@ -61,11 +59,16 @@ print(json.dumps({"told": told, "folder": sorted(os.listdir(folder))}))
 def test_a_message_that_cannot_be_written_whole_is_refused_and_leaves_nothing_a_worker_could_take(tmp_path):
     queue_folder = tmp_path / "queue"
     queue_folder.mkdir()
-    environment = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     completed = subprocess.run(
-        [sys.executable, "-c", PUBLISH_PAST_A_FILE_SIZE_LIMIT, str(queue_folder), json.dumps(options(queue_folder))],
+        [
+            sys.executable,
+            "-c",
+            PUBLISH_PAST_A_FILE_SIZE_LIMIT,
+            str(queue_folder),
+            json.dumps(options(queue_folder)),
+            str(len(PAYLOAD)),
+        ],
         cwd=ROOT,
-        env=environment,
         capture_output=True,
         text=True,
         check=True,

@@ -4,7 +4,6 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -12,9 +11,9 @@ from django.test import Client
 from hydrata.anuga.models import Run
 from hydrata_contract.states import RunStatus
 from tests.factories import make_grant
+from tests.processes import ROOT
 
 pytestmark = pytest.mark.django_db(transaction=True)
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_demo_flood_script_runs_a_first_flood_and_prints_a_ui_url_that_opens_its_run(live_asgi, celery_worker):
