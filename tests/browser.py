@@ -25,7 +25,9 @@ CHROMIUM_ARGS = [
     "--disable-gpu",
 ]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "var" / "test-artifacts"
-VIEWPORT = {"width": 1400, "height": 900}
+# A common laptop screen (and Playwright's default). Every tile, layer and frame the browser draws scales with it:
+# against 1400 x 900 the browser folder took about 50 of its 275 CPU seconds less (two pairs, 2026-12-04).
+VIEWPORT = {"width": 1280, "height": 720}
 # Every Content-Security-Policy violation in any frame of the tab, reported to the test as it happens.
 REPORT_CSP_VIOLATIONS = """
 document.addEventListener("securitypolicyviolation", function (event) {
