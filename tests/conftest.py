@@ -304,6 +304,26 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.xdist_group(module))
 
 
+# After pytest-django's sort (database tests first), which would undo this one.
+@pytest.hookimpl(trylast=True, specname="pytest_collection_modifyitems")
+def pytest_collection_modifyitems_long_first(items: list[pytest.Item]) -> None:
+    """xdist hands out the groups first (the largest first), then every other test in the session's order. A long
+    test left to the end runs alone while the other workers stand idle: those go first, the short ones fill gaps."""
+    items.sort(key=lambda item: item.get_closest_marker("xdist_group") is None and not _long_running(item))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "long_running: a test of many CPU seconds outside the suite's own fixtures (a pytest or a server of its "
+        "own); scheduled before the short tests, as every test starting a real worker is",
+    )
+
+
+def _long_running(item: pytest.Item) -> bool:
+    return "start_worker" in getattr(item, "fixturenames", ()) or item.get_closest_marker("long_running") is not None
+
+
 def _widest_shared_scope(item: pytest.Item) -> str | None:
     info = getattr(item, "_fixtureinfo", None)
     scopes = {

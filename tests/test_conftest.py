@@ -36,3 +36,15 @@ def test_a_flush_puts_back_the_content_types_and_permissions_djangos_post_migrat
     assert user_type_is_a_row  # what the content-type cache gives after a flush is a row of the table
     reads = [query["sql"] for query in queries.captured_queries if query["sql"].startswith("SELECT")]
     assert sum("django_content_type" in sql for sql in reads) <= 1, reads  # not one read per app
+
+
+def test_every_long_test_outside_a_group_is_handed_out_before_every_short_one(request):
+    """xdist hands out the ungrouped tests in the session's order; a long one left to the end runs alone."""
+    from tests.conftest import _long_running
+
+    ungrouped = [item for item in request.session.items if item.get_closest_marker("xdist_group") is None]
+    long = [index for index, item in enumerate(ungrouped) if _long_running(item)]
+    short = [index for index, item in enumerate(ungrouped) if not _long_running(item)]
+
+    assert request.node in [ungrouped[index] for index in short]
+    assert not long or max(long) < min(short), [ungrouped[index].nodeid for index in long if index > min(short)]

@@ -53,6 +53,7 @@ def fixtures_not_found(tests: list[str]) -> list[str]:
     return [line for line in output.splitlines() if "not found" in line]
 
 
+@pytest.mark.long_running
 def test_every_fixture_of_the_baselines_tests_is_found_in_the_order_it_asks_for_them():
     """pytest 9.1 lost the services folder's conftest fixture (queue_run) for test_aws_batch.py asked for after a
     file of the anuga folder: the baseline failed without any mutant."""

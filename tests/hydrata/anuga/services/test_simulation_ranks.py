@@ -92,6 +92,7 @@ def until_gone(pids: list[int], *, seconds: float = 15) -> list[int]:
     return [pid for pid in pids if alive(pid)]
 
 
+@pytest.mark.long_running
 def test_a_two_rank_run_completes_under_mpiexec_and_its_answer_carries_its_ranks(queue_run, live_asgi):
     key, run_id = queue_run(300, ranks=2)
 
