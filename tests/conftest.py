@@ -312,14 +312,6 @@ def pytest_collection_modifyitems_long_first(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("xdist_group") is None and not _long_running(item))
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers",
-        "long_running: a test of many CPU seconds outside the suite's own fixtures (a pytest or a server of its "
-        "own); scheduled before the short tests, as every test starting a real worker is",
-    )
-
-
 def _long_running(item: pytest.Item) -> bool:
     return "start_worker" in getattr(item, "fixturenames", ()) or item.get_closest_marker("long_running") is not None
 

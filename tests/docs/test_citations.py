@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.processes import ROOT
+
 CITING_DOCS = ("docs/security-model.md",)
 # A citation is a backticked path to a Python file, optionally followed by ::names (class, function, method).
 CODE_SPAN = re.compile(r"`([^`\n]+)`")

@@ -9,7 +9,6 @@ and no tool asked the platform for a project only to build one."""
 import asyncio
 import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -26,10 +25,11 @@ from tests.factories import make_finished_run, make_grant, make_project, make_us
 from tests.hydrata.observations.helpers import INSIDE, api_for, event_of, observation, point, points, upload
 from tests.hydrata_mcp.test_model_building import put_terrain, upload_geojson
 from tests.mcp_client import mcp_client
+from tests.processes import ROOT
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-MAIN_JS = Path(__file__).resolve().parents[2] / "hydrata" / "map" / "static" / "map" / "main.js"
+MAIN_JS = ROOT / "hydrata" / "map" / "static" / "map" / "main.js"
 RAIN_ROWS = [{"timestamp": "2024-01-01T00:00:00Z", "value": 0.0}, {"timestamp": "2024-01-01T00:15:00Z", "value": 5}]
 
 
