@@ -6,7 +6,6 @@ import functools
 import http.server
 import io
 import json
-import threading
 from collections.abc import Iterator
 
 import morecantile
@@ -15,7 +14,7 @@ import pytest
 from PIL import Image
 
 from hydrata.anuga.models import Terrain
-from tests.browser import map_pixels, off_the_browser_thread
+from tests.browser import http_server, map_pixels, off_the_browser_thread
 from tests.config.test_settings import load_settings
 from tests.hydrata.map.browser.test_map_panels import open_link
 
@@ -41,13 +40,8 @@ def tile_server(tmp_path, site) -> Iterator[str]:
         path = folder / str(address.z) / str(address.x) / f"{address.y}.png"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(tile)
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with http_server(functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))) as url:
+        yield url
 
 
 def test_without_a_basemap_the_map_says_how_to_add_one(tab, site, settings):

@@ -3,19 +3,21 @@ none of it (the folder's `tab` fixture fails any test whose pages raised a `secu
 layer's stored markup shows as text in the map's tooltips, popups and layer switcher."""
 
 import asyncio
+import http.server
 import json
 import re
+from collections.abc import Iterator
 
 import httpx
+import pytest
 
-from tests.browser import off_the_browser_thread, sign_in, wait_for_panel
+from tests.browser import http_server, off_the_browser_thread, sign_in, wait_for_panel
 from tests.factories import make_grant, make_project, make_ready_terrain, make_user
 from tests.hydrata.map.browser.conftest import PASSWORD
 from tests.hydrata.oauth.flow import Pkce, authorize_url
 from tests.mcp_client import mcp_client
 
 PAYLOAD = '<img src=x onerror="window.__ran=1">'
-CALLBACK = "http://localhost:8765/callback"
 SQUARE = [[251060.0, 6271860.0], [251140.0, 6271860.0], [251140.0, 6271940.0], [251060.0, 6271940.0]]
 SQUARE.append(SQUARE[0])  # in the middle of the small_test DEM
 STRUCTURE = {
@@ -94,7 +96,27 @@ def test_the_agents_password_api_docs_and_admin_pages_work_under_the_policy(tab,
     assert set(tab.console_errors) <= {"Failed to load resource: the server responded with a status of 404 (Not Found)"}
 
 
-def test_the_consent_form_leads_to_the_clients_loopback_callback_under_the_policy(tab, site):
+class LoopbackCallback(http.server.BaseHTTPRequestHandler):
+    """The MCP client's side of the connect flow: a listener on a loopback port that takes the code (RFC 8252)."""
+
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain")
+        self.end_headers()
+        self.wfile.write(b"ok")
+
+    def log_message(self, format: str, *args) -> None:
+        pass
+
+
+@pytest.fixture
+def callback() -> Iterator[str]:
+    """The client's redirect URI, on a port of this machine's loopback that a real listener answers."""
+    with http_server(LoopbackCallback) as url:
+        yield url.replace("127.0.0.1", "localhost") + "/callback"
+
+
+def test_the_consent_form_leads_to_the_clients_loopback_callback_under_the_policy(tab, site, callback):
     registered = httpx.post(
         f"{site.url}/oauth/register/",
         json={
@@ -106,12 +128,11 @@ def test_the_consent_form_leads_to_the_clients_loopback_callback_under_the_polic
         },
     )
     assert registered.status_code == 201, registered.text
-    tab.page.route(f"{CALLBACK}**", lambda route: route.fulfill(status=200, content_type="text/plain", body="ok"))
-    url = site.url + authorize_url(registered.json()["client_id"], Pkce(), redirect_uri=CALLBACK, scope="read")
+    url = site.url + authorize_url(registered.json()["client_id"], Pkce(), redirect_uri=callback, scope="read")
 
     sign_in(tab, url, username=site.username, password=PASSWORD)
     tab.page.click("button[name=allow]")
-    tab.page.wait_for_url(re.compile(rf"^{re.escape(CALLBACK)}\?"))
+    tab.page.wait_for_url(re.compile(rf"^{re.escape(callback)}\?"))
 
     assert "code=" in tab.page.url
     assert policy_of(tab, r"/oauth/authorize/")["form-action"] == "'self' http://localhost:*"
