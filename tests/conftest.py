@@ -1,5 +1,6 @@
 import contextlib
 import fcntl
+import gc
 import os
 import shutil
 import signal
@@ -310,6 +311,16 @@ def pytest_collection_modifyitems_long_first(items: list[pytest.Item]) -> None:
     """xdist hands out the groups first (the largest first), then every other test in the session's order. A long
     test left to the end runs alone while the other workers stand idle: those go first, the short ones fill gaps."""
     items.sort(key=lambda item: item.get_closest_marker("xdist_group") is None and not _long_running(item))
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Python's full garbage collections walk every object alive, and a worker holds several hundred thousand that
+    live to its end (the collected suite, every module of the stack): each took about 0.3 CPU s, about 9 of 137
+    over the anuga and agents folders. Frozen after collection, they are never walked again; and a collection waits
+    for 50,000 new objects instead of 700. Together: 4.4 CPU s of collecting in those folders instead of 11.1. No
+    test depends on when a cycle is collected; reference counting still frees everything else at once."""
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
 
 
 def _long_running(item: pytest.Item) -> bool:
