@@ -13,6 +13,9 @@ import numpy as np
 import pytest
 import rasterio
 
+from hydrata.anuga.models import Run
+from hydrata.storage import get_storage
+
 WET_M = 0.01  # the documented threshold: a cell is wet when its maximum depth reached 1 cm
 BANDS_M = {
     "0.01-0.15": (0.01, 0.15),
@@ -110,3 +113,11 @@ def assert_statistics_match_the_files(statistics: dict, *, sww: Path, max_depth:
     assert statistics["peak_depth_m"] >= mesh.peak_depth_m - 1e-4, (statistics["peak_depth_m"], mesh.peak_depth_m)
     assert raster.max_depth_m == pytest.approx(statistics["peak_depth_m"], rel=1e-6)
     return mesh
+
+
+def statistics_match_the_stored_files(run_id: int, statistics: dict) -> MeshReading:
+    """The run's reported statistics against its own stored .sww and max-depth raster."""
+    prefix = Run.objects.get(pk=run_id).results_prefix
+    storage = get_storage()
+    with storage.local_path(key=f"{prefix}/run.sww") as sww, storage.local_path(key=f"{prefix}/max_depth.tif") as depth:
+        return assert_statistics_match_the_files(statistics, sww=sww, max_depth=depth)

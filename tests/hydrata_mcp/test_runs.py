@@ -21,7 +21,7 @@ from tests.data import DEM
 from tests.factories import make_grant
 from tests.mcp_client import mcp_client
 from tests.model_setup import Stall, small_test_model, until
-from tests.run_files import assert_statistics_match_the_files
+from tests.run_files import statistics_match_the_stored_files
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SIGNATURES = ("X-Amz-Signature", "X-Amz-Security-Token", "X-Hydrata-Signature")
@@ -80,14 +80,6 @@ def gone(pid: int, *, seconds: float = 30) -> bool:
             return True
         time.sleep(0.1)
     return False
-
-
-def statistics_match_the_stored_files(run_id: int, statistics: dict):
-    """The run's reported statistics against its own stored .sww and max-depth raster (tests/run_files.py)."""
-    prefix = Run.objects.get(pk=run_id).results_prefix
-    storage = get_storage()
-    with storage.local_path(key=f"{prefix}/run.sww") as sww, storage.local_path(key=f"{prefix}/max_depth.tif") as depth:
-        return assert_statistics_match_the_files(statistics, sww=sww, max_depth=depth)
 
 
 def rain_that_fell(mesh, *, seconds: float) -> float:
@@ -461,24 +453,3 @@ def test_an_agent_may_choose_each_configured_target_and_one_that_cannot_run_is_r
     for refused, targets in ((chosen["ec2"], "local, slurm, batch"), (chosen["unconfigured batch"], "local, slurm")):
         assert refused.is_error and "(HTTP 409, COMPUTE_TARGET_UNAVAILABLE)" in refused.content[0].text
         assert f"use one of: {targets}." in refused.content[0].text
-
-
-def test_a_two_rank_run_started_by_the_tool_completes_on_two_ranks(live_asgi, celery_worker, settings):
-    settings.HYDRATA_MAX_RANKS = 2
-    _, key = make_grant(level="launch")
-    model = small_test_model(live_asgi.url, key)
-
-    async def session():
-        async with mcp_client(live_asgi.url, key) as client:
-            scenario = await built_scenario(client, model, duration=300, resolution=10)
-            started = await client.call_tool("start_simulation", {"scenario_id": scenario["id"], "ranks": 2})
-            seen = await poll_status(client, started.structured_content["id"], {"complete", "error", "cancelled"})
-            return started, seen
-
-    started, seen = asyncio.run(session())
-
-    assert not started.is_error, started.content[0].text
-    assert seen[-1]["status"] == "complete" and seen[-1]["ranks"] == 2, seen[-1]
-    run = Run.objects.get(pk=started.structured_content["id"])
-    assert "Distributed over 2 ranks" in run.log
-    statistics_match_the_stored_files(run.pk, run.statistics)

@@ -12,6 +12,7 @@ from hydrata.anuga.models import Run
 from hydrata.anuga.services.simulation import run_simulate
 from hydrata_contract.states import RunStatus
 from tests.model_setup import api
+from tests.run_files import statistics_match_the_stored_files
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -104,6 +105,7 @@ def test_a_two_rank_run_completes_under_mpiexec_and_its_answer_carries_its_ranks
     assert answer["ranks"] == 2 and answer["status"] == "complete"
     assert "2 rank(s)" in run.log and "Distributed over 2 ranks" in run.log
     assert run.statistics["mass_balance_error_pct"] < 1e-6 and run.statistics["triangles"] > 1000
+    statistics_match_the_stored_files(run_id, run.statistics)  # the ranks' merged files, read independently
 
 
 def test_cancelling_a_two_rank_run_ends_every_rank(long_two_rank_run, live_asgi, start_worker):
