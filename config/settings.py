@@ -70,7 +70,7 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
-    "django.contrib.staticfiles",
+    "config.apps.StaticFilesConfig",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",

@@ -60,6 +60,7 @@ def production_web(tmp_path_factory) -> Iterator[ProductionWeb]:
         SECRET_KEY="s" * 50,
         HYDRATA_VAR_DIR=str(var_dir),
         PYTHONPATH=str(ROOT),
+        HYDRATA_WEB_WORKERS="1",  # the server's processes are tests/production's; static files are the same in each
         PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",  # the line's `python`
     )
     with (var_dir / "web.log").open("wb") as log:
@@ -90,6 +91,8 @@ def test_production_serves_static_files_under_hashed_names_cached_for_ever(produ
     assert served.status_code == 200
     assert "immutable" in served.headers["Cache-Control"]
     assert (production_web.static_root / "vendor/leaflet/1.9.4/leaflet.js").is_file()
+    assert (production_web.static_root / "drf_spectacular_sidecar/swagger-ui-dist").is_dir()
+    assert not list(production_web.static_root.rglob("redoc*"))  # ReDoc: no page loads it (config/apps.py)
 
 
 def test_the_production_web_command_logs_requests_without_their_signatures(production_web):
