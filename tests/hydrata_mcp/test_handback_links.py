@@ -21,9 +21,10 @@ from config.celery import app as celery_app
 from hydrata.anuga.models import Run, Scenario
 from hydrata_contract.states import RunStatus
 from hydrata_mcp.tools.registry import registered_tools
-from tests.data import ARR, BOUNDARY, RAINFALL
+from tests.data import BOUNDARY, RAINFALL
 from tests.factories import make_finished_run, make_grant, make_project, make_user
 from tests.hydrata.observations.helpers import INSIDE, api_for, event_of, observation, point, points, upload
+from tests.hydrata.studies.helpers import tool_files
 from tests.hydrata_mcp.test_model_building import put_terrain, upload_geojson
 from tests.mcp_client import mcp_client
 from tests.processes import ROOT
@@ -31,11 +32,6 @@ from tests.processes import ROOT
 pytestmark = pytest.mark.django_db(transaction=True)
 
 MAIN_JS = ROOT / "hydrata" / "map" / "static" / "map" / "main.js"
-DESIGN_FILES = {
-    "ifd_csv": (ARR / "Synthetic_IFD_Depths.csv").read_text(),
-    "patterns_csv": (ARR / "Synthetic_Increments.csv").read_text(),
-    "losses_txt": (ARR / "Synthetic_DataHub.txt").read_text(),
-}
 RAIN_ROWS = [{"timestamp": "2024-01-01T00:00:00Z", "value": 0.0}, {"timestamp": "2024-01-01T00:15:00Z", "value": 5}]
 
 
@@ -189,7 +185,7 @@ def test_every_link_a_tool_hands_back_opens_the_map_on_exactly_what_the_tool_cha
             # A design study of the built base: made, read, started (its members only queue) and cancelled.
             study = await w.call(
                 "create_design_study",
-                {"project_id": pid, "base_scenario_id": sid, **DESIGN_FILES, "aeps": ["1%"], "durations_min": [30]},
+                {"project_id": pid, "base_scenario_id": sid, **tool_files(), "aeps": ["1%"], "durations_min": [30]},
                 expect=lambda study: {"panel": "study", "scenario": sid, "study": study["id"]},
             )
             for tool in ("get_design_study", "start_design_study", "cancel_design_study"):

@@ -14,6 +14,15 @@ FILES = {
 }
 
 
+# create_design_study's argument for each kind of design input.
+TOOL_ARGUMENTS = {"ifd": "ifd_csv", "temporal_patterns": "patterns_csv", "storm_losses": "losses_txt"}
+
+
+def tool_files(files: dict[str, str] = FILES) -> dict[str, str]:
+    """Each synthetic design input of `files` as create_design_study takes it: argument -> the file's text."""
+    return {TOOL_ARGUMENTS[kind]: (ARR / file).read_text() for kind, file in files.items()}
+
+
 def upload_inputs(http: httpx.Client, project_id: int, files: dict[str, str] = FILES) -> dict[str, int]:
     """Each synthetic design input of `files` (kind -> file in tests/data/arr), stored in the project: kind -> id."""
     ids = {}

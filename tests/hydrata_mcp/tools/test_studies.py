@@ -6,7 +6,7 @@ import pytest
 from hydrata.studies.models import DesignStudy
 from tests.data import ARR
 from tests.factories import make_grant
-from tests.hydrata.studies.helpers import base_scenario
+from tests.hydrata.studies.helpers import base_scenario, tool_files
 from tests.mcp_client import call
 from tests.model_setup import api, small_test_model
 
@@ -26,9 +26,7 @@ def arguments(built, scenario, **more):
     return {
         "project_id": built.project_id,
         "base_scenario_id": scenario["id"],
-        "ifd_csv": (ARR / "Synthetic_IFD_Depths.csv").read_text(),
-        "patterns_csv": (ARR / "Synthetic_Increments.csv").read_text(),
-        "losses_txt": (ARR / "Synthetic_DataHub.txt").read_text(),
+        **tool_files(),
         "aeps": ["1%"],
         "durations_min": [30, 60],
         **more,
