@@ -2,7 +2,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from hydrata_contract.requests.time_series import TimeSeriesCreate
 from hydrata_mcp.bodies import body
@@ -29,11 +29,15 @@ APPLIED = (
 
 
 class Row(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     timestamp: datetime = Field(description="ISO 8601; without an offset, in the series' timezone.")
     value: float = Field(allow_inf_nan=False)
 
 
 class SeriesData(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     # The platform's wire name, as Hydrata clients send it.
     rowData: list[Row] = Field(min_length=1, max_length=100_000)  # noqa: N815
 
