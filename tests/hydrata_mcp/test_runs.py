@@ -299,7 +299,7 @@ def test_after_the_inputs_change_the_refusal_names_the_rebuild_call_that_lets_it
             pid, sid = model.project_id, scenario["id"]
             # A new series in the project changes what a build packages, but not the scenario's own fields.
             added = await client.call_tool(
-                "create_time_series", {"project_id": pid, "name": "storm", "data": {"rowData": storm}}
+                "create_time_series", {"project_id": pid, "name": "storm", "units": "mm/hr", "data": {"rowData": storm}}
             )
             reused = await client.call_tool("build_scenario", {"project_id": pid, "scenario_id": sid})
             refused = await client.call_tool("start_simulation", {"scenario_id": sid})
