@@ -131,6 +131,10 @@ class ScenarioDetail(Answer):
     mesh_triangle_count_estimate: int | None
     mesh_estimate_breakdown: list[EstimatePart]
     mesh_estimate_problem: Problem | None = Field(description="Why the geometry could not be estimated.")
+    mesh_estimate_warnings: list[Problem] = Field(
+        description="What the estimate says against the model as it is: a mesh over the limit (it cannot be "
+        "built), triangles finer than the terrain's cells."
+    )
     vcpu_hours_estimate: float | None
     compute_cost_estimate: str | None = Field(description="A decimal amount in `currency`.")
     currency: str

@@ -16,7 +16,13 @@ from shapely.geometry import shape
 
 from hydrata.anuga.models import Run, Scenario, TimeSeries
 from hydrata.anuga.selectors.approvals import scenario_state_digest
-from hydrata.anuga.selectors.scenarios import latest_run, layer_features, scenario_estimate, scenario_geometry
+from hydrata.anuga.selectors.scenarios import (
+    latest_run,
+    layer_features,
+    mesh_too_large,
+    scenario_estimate,
+    scenario_geometry,
+)
 from hydrata.compute import series_units
 from hydrata.compute.errors import ModelGeometryError, SeriesUnitsError, TerrainFileError
 from hydrata.compute.geometry import internal_lines
@@ -108,14 +114,11 @@ def build_refusal_check(*, scenario: Scenario) -> int:
     problem = estimate["mesh_estimate_problem"]
     if problem:
         raise _refuse(ErrorCode(problem["code"]), problem["detail"])
-    triangles, ceiling = estimate["mesh_triangle_count_estimate"], settings.HYDRATA_MESH_MAX_TRIANGLES
-    if triangles > ceiling:
+    triangles = estimate["mesh_triangle_count_estimate"]
+    too_large = mesh_too_large(triangles=triangles)
+    if too_large:
         raise _refuse(
-            ErrorCode.MESH_TOO_LARGE,
-            f"The mesh would have about {triangles:,} triangles, above the limit of "
-            f"{ceiling:,}. Use a coarser resolution or smaller fine mesh regions.",
-            estimate=triangles,
-            ceiling=ceiling,
+            ErrorCode.MESH_TOO_LARGE, too_large, estimate=triangles, ceiling=settings.HYDRATA_MESH_MAX_TRIANGLES
         )
     _check_series_names(scenario)
     _check_recorders(scenario, scenario_geometry(scenario=scenario).ring.polygon())

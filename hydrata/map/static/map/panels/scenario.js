@@ -71,6 +71,9 @@ function draw(context, path, scenario, alive) {
       dom.money(scenario.compute_cost_estimate, scenario.currency) + " (estimate, " +
       dom.number(scenario.vcpu_hours_estimate, 4) + " vCPU-hours)"]
   ]));
+  (scenario.mesh_estimate_warnings || []).forEach(function (warning) {
+    context.body.appendChild(dom.el("p", { "class": "panel-notice empty", text: warning.detail }));
+  });
   var used = uses(context, scenario);
   context.body.appendChild(kit.section("Layers it uses", [used.list]));
   context.body.appendChild(signOff(context, path, scenario, alive));
