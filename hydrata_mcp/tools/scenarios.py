@@ -61,11 +61,15 @@ class ApprovalBy(BaseModel):
     at: datetime
 
 
+class StaleApproval(ApprovalBy):
+    changed: list[str] = []
+
+
 class Approval(BaseModel):
     approved: bool = Field(description="Whether someone approved the scenario as it is now, in the map.")
     approved_by_you: bool = Field(description="Whether this key's account owner approved it as it is now.")
     approvals: list[ApprovalBy]
-    stale_approval: ApprovalBy | None = Field(description="The last approval, when a change since has voided it.")
+    stale_approval: StaleApproval | None = Field(description="The last approval, when a change since voided it.")
     required_for_your_agents: bool = Field(
         description="Whether this account's agents may start a run only of a "
         "scenario its owner approved; then start_simulation is "
@@ -100,7 +104,8 @@ class ScenarioView(BaseModel):
     vcpu_hours_estimate: float | None
     compute_cost_estimate: str | None = Field(description="USD.")
     latest_run: RunSummary | None
-    latest_run_is_valid: bool
+    latest_run_is_valid: bool = Field(description="A build holds it as it is now: start_simulation needs no build.")
+    changed_since_build: list[str] = Field(default=[], description="Else what changed since its newest build.")
     approval: Approval | None = Field(default=None, description="The engineer's sign-off of the current state.")
 
 
