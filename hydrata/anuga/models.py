@@ -187,6 +187,9 @@ class ScenarioApproval(models.Model):
     approved_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     approved_at = models.DateTimeField(auto_now_add=True)
     state_digest = models.CharField(max_length=64, help_text="SHA-256 of the scenario and its inputs when approved.")
+    state_parts = models.JSONField(
+        default=dict, blank=True, help_text="Each part of that state by name, with its hash: what changed since."
+    )
 
     class Meta:
         ordering = ["-approved_at", "-id"]
@@ -211,6 +214,12 @@ class Run(models.Model):
         blank=True,
         help_text="The scenario's state digest (selectors/approvals.py) its package was built from; empty when "
         "the state changed while it was built. A start needs it to match the scenario as it is now.",
+    )
+    state_parts = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Each part of that state by name (selectors/approvals.py), with its hash: a stale message names "
+        "the parts that changed since.",
     )
     error_message = models.TextField(blank=True, help_text="What went wrong, for the engineer and support.")
     user_message = models.TextField(blank=True, help_text="One sentence for the person, saying what to do.")

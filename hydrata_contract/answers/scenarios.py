@@ -25,6 +25,13 @@ class ApprovalMark(Answer):
     at: datetime
 
 
+class StaleApproval(ApprovalMark):
+    changed: list[str] = Field(
+        description='What changed since it, by name (e.g. "the rainfall layer", "the time series \'storm\'"); '
+        "empty for an approval from before parts were kept."
+    )
+
+
 class Approval(Answer):
     """approval_summary: whether the scenario as it is now is approved, by whom, and whether the caller's agents
     need an approval to start its runs."""
@@ -32,7 +39,7 @@ class Approval(Answer):
     approved: bool
     approved_by_you: bool
     approvals: list[ApprovalMark]
-    stale_approval: ApprovalMark | None = Field(description="The latest approval, when the scenario changed since.")
+    stale_approval: StaleApproval | None = Field(description="The latest approval, when the scenario changed since.")
     required_for_your_agents: bool
 
 
@@ -127,10 +134,19 @@ class ScenarioDetail(Answer):
     inundation_threshold_m: float
     computed_status: RunStatus = _computed_status()
     latest_run: RunCompact | None
-    latest_run_is_valid: bool
+    latest_run_is_valid: bool = Field(
+        description="A build holds the scenario as it is now, so start_simulation needs no build first."
+    )
+    changed_since_build: list[str] = Field(
+        description="When no build holds it as it is now: what changed since its newest build, by name."
+    )
     mesh_triangle_count_estimate: int | None
     mesh_estimate_breakdown: list[EstimatePart]
     mesh_estimate_problem: Problem | None = Field(description="Why the geometry could not be estimated.")
+    mesh_estimate_warnings: list[Problem] = Field(
+        description="What the estimate says against the model as it is: a mesh over the limit (it cannot be "
+        "built), triangles finer than the terrain's cells."
+    )
     vcpu_hours_estimate: float | None
     compute_cost_estimate: str | None = Field(description="A decimal amount in `currency`.")
     currency: str

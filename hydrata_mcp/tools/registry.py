@@ -7,12 +7,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp_types import ToolAnnotations
-from pydantic import ConfigDict
+from pydantic import ConfigDict, ValidationError
 
 from hydrata_mcp.handback import HandBack
+from hydrata_mcp.tools.argument_errors import argument_problem
 from hydrata_mcp.tools.schemas import published_input_schema, published_output_schema
 from hydrata_mcp.ui import ui_meta
 
@@ -106,6 +108,22 @@ def registered_tools() -> list[Tool]:
     return [_forbidding_unknown_arguments(spec.to_tool()) for spec in REGISTRY.values()]
 
 
+class RegisteredTool(Tool):
+    """The SDK's tool, telling a call whose arguments fail validation what to put right, in sentences (pydantic's
+    own report, with its type tags and links, never reaches the model)."""
+
+    async def run(self, arguments: dict[str, Any], context: Any, convert_result: bool = False) -> Any:
+        try:
+            return await super().run(arguments, context, convert_result)
+        except ToolError as error:
+            cause, arguments_model = error.__cause__, self.fn_metadata.arg_model
+            if not (isinstance(cause, ValidationError) and cause.title == arguments_model.__name__):
+                raise  # the tool's own refusal, already told as the tool chose
+            schema = arguments_model.model_json_schema(by_alias=True)
+            problem = argument_problem(tool=self.name, error=cause, schema=schema)
+            raise ToolError(f"Error executing tool {self.name}: {problem}") from None
+
+
 def _forbidding_unknown_arguments(built: Tool) -> Tool:
     """A misspelt argument is an error the model sees, not a silently ignored key.
 
@@ -117,7 +135,8 @@ def _forbidding_unknown_arguments(built: Tool) -> Tool:
     strict = cast(type[ArgModelBase], type(loose.__name__, (loose,), namespace))
     metadata = built.fn_metadata.model_copy(update={"arg_model": strict})
     parameters = published_input_schema(strict.model_json_schema(by_alias=True))
-    return built.model_copy(update={"fn_metadata": metadata, "parameters": parameters})
+    fields = {name: getattr(built, name) for name in Tool.model_fields}
+    return RegisteredTool.model_construct(**{**fields, "fn_metadata": metadata, "parameters": parameters})
 
 
 def _publishing_lean_output(built: Tool, *, relied_on: tuple[str, ...]) -> Tool:

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 from django.conf import settings
 from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, ContentBlock, ImageContent, TextContent
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from hydrata_contract import layers, states
 from hydrata_contract.compute import ComputeBackend
@@ -181,6 +181,8 @@ class SampledPoints(BaseModel):
 
 
 class Point(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # a misspelt key inside a point is refused, as at the top level
+
     x: float
     y: float
 

@@ -61,11 +61,15 @@ class ApprovalBy(BaseModel):
     at: datetime
 
 
+class StaleApproval(ApprovalBy):
+    changed: list[str] = []
+
+
 class Approval(BaseModel):
     approved: bool = Field(description="Whether someone approved the scenario as it is now, in the map.")
     approved_by_you: bool = Field(description="Whether this key's account owner approved it as it is now.")
     approvals: list[ApprovalBy]
-    stale_approval: ApprovalBy | None = Field(description="The last approval, when a change since has voided it.")
+    stale_approval: StaleApproval | None = Field(description="The last approval, when a change since voided it.")
     required_for_your_agents: bool = Field(
         description="Whether this account's agents may start a run only of a "
         "scenario its owner approved; then start_simulation is "
@@ -94,10 +98,14 @@ class ScenarioView(BaseModel):
     mesh_triangle_count_estimate: int | None
     mesh_estimate_breakdown: list[dict[str, Any]]
     mesh_estimate_problem: dict[str, Any] | None = Field(description="Why there is no estimate, when there is none.")
+    mesh_estimate_warnings: list[dict[str, Any]] = Field(
+        default=[], description="Say these before any price: a mesh over the limit, triangles finer than the terrain."
+    )
     vcpu_hours_estimate: float | None
     compute_cost_estimate: str | None = Field(description="USD.")
     latest_run: RunSummary | None
-    latest_run_is_valid: bool
+    latest_run_is_valid: bool = Field(description="A build holds it as it is now: start_simulation needs no build.")
+    changed_since_build: list[str] = Field(default=[], description="Else what changed since its newest build.")
     approval: Approval | None = Field(default=None, description="The engineer's sign-off of the current state.")
 
 
@@ -178,11 +186,15 @@ def forcing_in_words(forcing: dict[str, Any]) -> str:
 def _handback(view: ScenarioView, link: str, verb: str, forcing: dict[str, Any] | None = None) -> dict[str, Any]:
     forcing = forcing or {}
     estimate = view.mesh_triangle_count_estimate
+    warnings = view.mesh_estimate_warnings
     price = (
         f"about {estimate:,} triangles, estimated ${view.compute_cost_estimate} to run"
         if estimate
         else f"no estimate yet ({(view.mesh_estimate_problem or {}).get('detail', 'inputs missing')})"
     )
+    if any(warning["code"] == "MESH_TOO_LARGE" for warning in warnings):
+        price = f"about {estimate:,} triangles, too many to build, so no price to approve"
+    cautions = "".join(f" {warning['detail']}" for warning in warnings)
     return {
         "ui_url": link,
         "summary": {
@@ -194,9 +206,10 @@ def _handback(view: ScenarioView, link: str, verb: str, forcing: dict[str, Any] 
             "computed_status": view.computed_status,
             **{name: forcing[name] for name in FORCING if forcing.get(name) is not None},
             **({"forcing_problems": forcing["problems"]} if forcing.get("problems") else {}),
+            **({"mesh_estimate_warnings": warnings} if warnings else {}),
         },
         "say_to_user": f"I {verb} the scenario '{view.name}' ({view.resolution:g} m, {view.duration} s): {price}."
-        f"{forcing_in_words(forcing)} Review it here: {link}",
+        f"{cautions}{forcing_in_words(forcing)} Review it here: {link}",
     }
 
 

@@ -2,7 +2,8 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context
-from pydantic import BaseModel, Field
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import BaseModel, ConfigDict, Field
 
 from hydrata_contract.requests.time_series import TimeSeriesCreate
 from hydrata_mcp.bodies import body
@@ -12,7 +13,13 @@ from hydrata_mcp.tools.arguments import ProjectId
 from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
 
-DEFAULT_UNITS = {"hyetograph": "mm/hr", "hydrograph": "m3/s", "stage": "m", "generic": ""}
+# The units a series is taken in when none are given. None for rain: mm/hr, mm/interval and mm cumulative all read
+# as plausible numbers, and a wrong guess scales every storm, so a hyetograph names its units or is refused.
+DEFAULT_UNITS = {"hyetograph": None, "hydrograph": "m3/s", "stage": "m", "generic": ""}
+RAIN_UNITS_NEEDED = (
+    "A hyetograph needs `units`: mm/hr (an intensity), mm/interval (the depth in the interval ending at each row) "
+    "or mm cumulative (the depth since the first row). 'mm' alone is ambiguous. Call again with one of them."
+)
 # What the model applies of a series, as the platform computed it, that a hand-back summary carries.
 APPLIED = (
     "applies_as",
@@ -29,11 +36,15 @@ APPLIED = (
 
 
 class Row(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     timestamp: datetime = Field(description="ISO 8601; without an offset, in the series' timezone.")
     value: float = Field(allow_inf_nan=False)
 
 
 class SeriesData(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     # The platform's wire name, as Hydrata clients send it.
     rowData: list[Row] = Field(min_length=1, max_length=100_000)  # noqa: N815
 
@@ -106,8 +117,8 @@ async def create_time_series(
         str | None,
         Field(
             max_length=30,
-            description="hyetograph: mm/hr, mm/interval (depth in the interval ending at each row) or mm "
-            "cumulative; hydrograph: m3/s; stage: m.",
+            description="hyetograph (required): mm/hr, mm/interval (depth in the interval ending at each row) or "
+            "mm cumulative; hydrograph: m3/s; stage: m.",
         ),
     ] = None,
     description: Annotated[str, Field(description="Free text.")] = "",
@@ -116,6 +127,9 @@ async def create_time_series(
     timezone: Annotated[str, Field(description="IANA zone for timestamps without an offset.")] = "UTC",
 ) -> CreatedTimeSeries:
     """Store a gauge record (rain, flow or level over time) in a project; a bad row is refused by its index."""
+    units = DEFAULT_UNITS[series_type] if units is None else units
+    if units is None:
+        raise ToolError(RAIN_UNITS_NEEDED)
     api = PlatformClient.for_context(ctx)
     rows = [{"timestamp": row.timestamp.isoformat(), "value": row.value} for row in data.rowData]
     response = await api.post(
@@ -124,7 +138,7 @@ async def create_time_series(
             TimeSeriesCreate,
             name=name,
             series_type=series_type,
-            units=DEFAULT_UNITS[series_type] if units is None else units,
+            units=units,
             timezone=timezone,
             description=description,
             source=source,

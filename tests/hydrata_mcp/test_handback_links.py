@@ -137,7 +137,13 @@ def test_every_link_a_tool_hands_back_opens_the_map_on_exactly_what_the_tool_cha
                 )
             await w.call(
                 "create_time_series",
-                {"project_id": pid, "name": "Rain", "data": {"rowData": RAIN_ROWS}, "series_type": "hyetograph"},
+                {
+                    "project_id": pid,
+                    "name": "Rain",
+                    "data": {"rowData": RAIN_ROWS},
+                    "series_type": "hyetograph",
+                    "units": "mm/hr",
+                },
                 expect=lambda series: {"panel": "time-series", "layer": series["id"]},
             )
             scenario = await w.call(

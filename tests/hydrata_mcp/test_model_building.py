@@ -72,7 +72,13 @@ def test_an_agent_builds_a_model_from_terrain_layers_and_a_gauge(live_asgi):
             inputs = await client.call_tool("list_inputs", {"project_id": pid})
             series = await client.call_tool(
                 "create_time_series",
-                {"project_id": pid, "name": "Gauge 1", "data": {"rowData": RAIN_ROWS}, "series_type": "hyetograph"},
+                {
+                    "project_id": pid,
+                    "name": "Gauge 1",
+                    "data": {"rowData": RAIN_ROWS},
+                    "series_type": "hyetograph",
+                    "units": "mm/hr",
+                },
             )
             listed = await client.call_tool("list_time_series", {"project_id": pid})
             return pid, presigned, finalized, terrain, boundary, rainfall, inputs, series, listed

@@ -322,11 +322,14 @@ def test_a_time_series_row_with_an_unreadable_timestamp_is_refused_naming_it_bef
     ]
 
     result = call(
-        live_asgi.url, key, "create_time_series", {"project_id": project.pk, "name": "Gauge", "data": {"rowData": rows}}
+        live_asgi.url,
+        key,
+        "create_time_series",
+        {"project_id": project.pk, "name": "Gauge", "units": "mm/hr", "data": {"rowData": rows}},
     )
 
     assert result.is_error
-    assert "rowData.2.timestamp" in text_of(result)
+    assert "data.rowData[2].timestamp" in text_of(result)
     assert not TimeSeries.objects.exists()
     assert not activity(method="POST", path_contains="/time-series/").exists()
     assert not AgentActivity.objects.filter(grant=grant).exists()
@@ -338,10 +341,13 @@ def test_a_time_series_value_that_is_not_a_number_is_refused_naming_the_row_befo
     rows = [{"timestamp": "2024-01-01T00:00:00Z", "value": "lots"}]
 
     result = call(
-        live_asgi.url, key, "create_time_series", {"project_id": project.pk, "name": "Gauge", "data": {"rowData": rows}}
+        live_asgi.url,
+        key,
+        "create_time_series",
+        {"project_id": project.pk, "name": "Gauge", "units": "mm/hr", "data": {"rowData": rows}},
     )
 
-    assert result.is_error and "rowData.0.value" in text_of(result)
+    assert result.is_error and "data.rowData[0].value" in text_of(result)
     assert not TimeSeries.objects.exists()
     assert not AgentActivity.objects.filter(grant=grant).exists()
 
@@ -355,7 +361,10 @@ def test_a_time_series_whose_rows_share_a_timestamp_is_refused_by_the_platform(l
     ]
 
     result = call(
-        live_asgi.url, key, "create_time_series", {"project_id": project.pk, "name": "Gauge", "data": {"rowData": rows}}
+        live_asgi.url,
+        key,
+        "create_time_series",
+        {"project_id": project.pk, "name": "Gauge", "units": "mm/hr", "data": {"rowData": rows}},
     )
 
     assert result.is_error and "INVALID_TIME_SERIES" in text_of(result)
@@ -368,6 +377,7 @@ def test_a_time_series_name_used_twice_is_a_tool_error_with_time_series_exists(l
     arguments = {
         "project_id": project.pk,
         "name": "Gauge",
+        "units": "mm/hr",
         "data": {"rowData": [{"timestamp": "2024-01-01T00:00:00Z", "value": 1.0}]},
     }
 
@@ -391,6 +401,7 @@ def test_a_time_series_in_an_unknown_timezone_is_a_tool_error(live_asgi):
             "project_id": project.pk,
             "name": "Gauge",
             "timezone": "Mars/Olympus_Mons",
+            "units": "mm/hr",
             "data": {"rowData": [{"timestamp": "2024-01-01T00:00:00", "value": 1.0}]},
         },
     )

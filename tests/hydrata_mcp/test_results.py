@@ -11,8 +11,8 @@ from rasterio.io import MemoryFile
 
 from hydrata.storage import get_storage
 from tests.data import DEM
-from tests.factories import make_grant
-from tests.mcp_client import mcp_client
+from tests.factories import make_finished_run, make_grant, make_project
+from tests.mcp_client import call, mcp_client
 from tests.model_setup import PROJECTS, api, attach, small_test_model, until, upload_geojson
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -245,3 +245,15 @@ def test_hazard_inundation_series_and_impact_of_real_runs_through_the_tools(live
     assert "'middle'" in answers["unknown"].content[0].text  # says which gauges the run has
     assert not get_storage().exists(key=f"runs/{short}/results/compare/{coarse}/impact.json")  # nothing half-stored
     assert get_storage().exists(key=f"runs/{short}/results/compare/{short}/impact_depth.tif")
+
+
+def test_a_run_of_a_model_without_gauges_or_flow_lines_says_so_and_how_to_get_series(live_asgi):
+    """It answered an empty list and an empty chart, which reads as a run where nothing happened."""
+    grant, key = make_grant(level="read")
+    run_id = make_finished_run(make_project(grant.user)).pk
+
+    result = call(live_asgi.url, key, "get_run_time_series", {"run_id": run_id})
+
+    text = result.content[0].text
+    assert result.is_error and "NO_RECORDED_SERIES" in text
+    assert "no gauge points and no flow_line lines" in text and "points [{x, y}]" in text

@@ -288,32 +288,58 @@ def test_a_start_while_a_run_of_the_scenario_is_queued_names_that_run(live_asgi)
     assert "get_run_status" in second.content[0].text and "cancel_run" in second.content[0].text
 
 
-def test_after_the_inputs_change_the_refusal_names_the_rebuild_call_that_lets_it_start(live_asgi):
+def test_a_time_series_no_input_names_leaves_the_build_current_and_the_run_starts_without_a_rebuild(live_asgi):
+    """A new gauge record in the project made every built scenario "not built": start_simulation answered
+    SCENARIO_NOT_BUILT while get_scenario said latest_run_is_valid in the same minute."""
     _, key = make_grant(level="launch")
     model = small_test_model(live_asgi.url, key)
-    storm = [{"timestamp": "2024-01-01T00:00:00Z", "value": 10.0}, {"timestamp": "2024-01-01T00:10:00Z", "value": 0.0}]
+    record = [{"timestamp": "2024-01-01T00:00:00Z", "value": 10.0}, {"timestamp": "2024-01-01T00:10:00Z", "value": 0.0}]
 
     async def session():
         async with mcp_client(live_asgi.url, key) as client:
             scenario = await built_scenario(client, model, duration=60, resolution=10)
             pid, sid = model.project_id, scenario["id"]
-            # A new series in the project changes what a build packages, but not the scenario's own fields.
             added = await client.call_tool(
-                "create_time_series", {"project_id": pid, "name": "storm", "data": {"rowData": storm}}
+                "create_time_series",
+                {"project_id": pid, "name": "gauge record", "units": "mm/hr", "data": {"rowData": record}},
             )
-            reused = await client.call_tool("build_scenario", {"project_id": pid, "scenario_id": sid})
-            refused = await client.call_tool("start_simulation", {"scenario_id": sid})
+            read = await client.call_tool("get_scenario", {"project_id": pid, "scenario_id": sid})
+            celery_app.conf.task_always_eager = False  # the run stays queued: only the start is in question
+            started = await client.call_tool("start_simulation", {"scenario_id": sid})
+            return scenario, added, read, started
 
+    scenario, added, read, started = asyncio.run(session())
+
+    assert not added.is_error, added.content[0].text
+    assert (
+        read.structured_content["latest_run_is_valid"] is True and read.structured_content["changed_since_build"] == []
+    )
+    assert not started.is_error, started.content[0].text
+    assert Run.objects.filter(scenario_id=scenario["id"], study_member=False).exclude(package_prefix="").count() == 1
+
+
+def test_after_the_scenario_changes_the_refusal_names_what_changed_and_the_rebuild_call_that_lets_it_start(live_asgi):
+    _, key = make_grant(level="launch")
+    model = small_test_model(live_asgi.url, key)
+
+    async def session():
+        async with mcp_client(live_asgi.url, key) as client:
+            scenario = await built_scenario(client, model, duration=60, resolution=10)
+            pid, sid = model.project_id, scenario["id"]
+            await client.call_tool("update_scenario", {"project_id": pid, "scenario_id": sid, "duration": 90})
+            read = await client.call_tool("get_scenario", {"project_id": pid, "scenario_id": sid})
+            refused = await client.call_tool("start_simulation", {"scenario_id": sid})
             rebuilt = await client.call_tool("build_scenario", {"project_id": pid, "scenario_id": sid, "rebuild": True})
             celery_app.conf.task_always_eager = False  # the run stays queued: only the start is in question
             started = await client.call_tool("start_simulation", {"scenario_id": sid})
-            return added, reused, refused, rebuilt, started
+            return read, refused, rebuilt, started
 
-    added, reused, refused, rebuilt, started = asyncio.run(session())
+    read, refused, rebuilt, started = asyncio.run(session())
 
-    assert not added.is_error, added.content[0].text
-    assert reused.structured_content["posted"] is False
+    assert read.structured_content["latest_run_is_valid"] is False
+    assert read.structured_content["changed_since_build"] == ["the scenario's settings"]
     assert refused.is_error and "SCENARIO_NOT_BUILT" in refused.content[0].text
+    assert "It changed since its last build (the scenario's settings changed)" in refused.content[0].text
     assert "build_scenario with rebuild: true" in refused.content[0].text
     assert f"project_id {model.project_id}" in refused.content[0].text
     assert rebuilt.structured_content["posted"] is True and rebuilt.structured_content["outcome"] == "built"

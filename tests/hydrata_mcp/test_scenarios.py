@@ -29,6 +29,43 @@ def build_posts(project_id: int, scenario_id: int) -> int:
     ).count()
 
 
+def test_create_scenario_says_before_any_price_when_the_mesh_cannot_be_built_or_is_finer_than_the_terrain(
+    live_asgi, settings
+):
+    """The limit was met only at build_scenario, after the engineer had been shown a price to approve; the small
+    test terrain has 1 m cells."""
+    _, key = make_grant(level="draft")
+    model = small_test_model(live_asgi.url, key)
+    settings.HYDRATA_MESH_MAX_TRIANGLES = 20_000
+    scenario = {"project_id": model.project_id, "duration": 600}
+
+    too_fine, fine, too_large = (
+        result.structured_content
+        for result in calls(
+            live_asgi.url,
+            key,
+            [
+                ("create_scenario", {**scenario, "name": "0.8 m", "resolution": 0.8}),
+                ("create_scenario", {**scenario, "name": "5 m", "resolution": 5}),
+                ("create_scenario", {**scenario, "name": "1.2 m", "resolution": 1.2}),
+            ],
+        )
+    )
+
+    assert [w["code"] for w in too_fine["mesh_estimate_warnings"]] == [
+        "MESH_TOO_LARGE",
+        "RESOLUTION_FINER_THAN_TERRAIN",
+    ]
+    assert fine["mesh_estimate_warnings"] == [] and "$" in fine["say_to_user"]
+    assert [w["code"] for w in too_large["mesh_estimate_warnings"]] == ["MESH_TOO_LARGE"]
+    for refused in (too_fine, too_large):
+        said = refused["say_to_user"]
+        assert "too many to build, so no price to approve" in said and "above the limit of 20,000" in said
+        assert "$" not in said
+        assert refused["summary"]["mesh_estimate_warnings"] == refused["mesh_estimate_warnings"]
+    assert "finer than the terrain's 1 m cells" in too_fine["say_to_user"]
+
+
 def test_a_scenario_shows_its_price_builds_a_real_mesh_and_is_not_built_twice(live_asgi):
     _, key = make_grant(level="draft")
     model = small_test_model(live_asgi.url, key)

@@ -8,7 +8,7 @@ from rest_framework.response import Response
 from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
 from hydrata.anuga.api.runs import run_answer
 from hydrata.anuga.models import Run, Scenario
-from hydrata.anuga.selectors.approvals import approval_summary
+from hydrata.anuga.selectors.approvals import approval_summary, build_state
 from hydrata.anuga.selectors.links import scenario_link
 from hydrata.anuga.selectors.projects import reads_in_full
 from hydrata.anuga.selectors.scenarios import (
@@ -45,6 +45,7 @@ def run_compact(run: Run | None) -> dict[str, Any] | None:
 
 def scenario_detail(scenario: Scenario, *, user: User) -> dict[str, Any]:
     run = latest_run(scenario=scenario)
+    built = build_state(scenario=scenario)
     return {
         "id": scenario.pk,
         "project": scenario.project_id,
@@ -57,7 +58,8 @@ def scenario_detail(scenario: Scenario, *, user: User) -> dict[str, Any]:
         "inundation_threshold_m": scenario.inundation_threshold_m,
         "computed_status": computed_status(run=run),
         "latest_run": run_compact(run),
-        "latest_run_is_valid": scenario.latest_run_is_valid,
+        "latest_run_is_valid": built.current is not None,
+        "changed_since_build": built.changes,
         **scenario_estimate(scenario=scenario),
         "currency": "USD",
         "forcing": scenario_forcing(scenario=scenario),

@@ -47,6 +47,13 @@ def run_time_series(
     flow lines named and no points, every gauge and flow line the run recorded."""
     recorded = recorded_series(run)
     if gauges is None and flow_lines is None and not points:
+        if not recorded["gauges"] and not recorded["flow_lines"]:
+            raise ValidationFailed(
+                f"Run {run.pk} recorded no series: its scenario had no gauge points and no flow_line lines. Ask "
+                "for points [{x, y}] to read its stored output there, or add gauge points (each with a unique "
+                "name) or flow_line lines to the scenario and run it again.",
+                code=ErrorCode.NO_RECORDED_SERIES,
+            )
         gauges = [item["name"] for item in recorded["gauges"]]
         flow_lines = [item["name"] for item in recorded["flow_lines"]]
     times = recorded["t"]

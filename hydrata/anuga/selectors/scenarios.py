@@ -95,6 +95,7 @@ def scenario_estimate(*, scenario: Scenario) -> dict[str, Any]:
             "mesh_triangle_count_estimate": None,
             "mesh_estimate_breakdown": [],
             "mesh_estimate_problem": {"code": problem.code, "detail": problem.message},
+            "mesh_estimate_warnings": [],
             "vcpu_hours_estimate": None,
             "compute_cost_estimate": None,
         }
@@ -106,6 +107,9 @@ def scenario_estimate(*, scenario: Scenario) -> dict[str, Any]:
         "mesh_triangle_count_estimate": estimate.triangles,
         "mesh_estimate_breakdown": estimate.breakdown,
         "mesh_estimate_problem": None,
+        "mesh_estimate_warnings": estimate_warnings(
+            scenario=scenario, triangles=estimate.triangles, finest_resolution=estimate.finest_resolution_m
+        ),
         "vcpu_hours_estimate": hours,
         "compute_cost_estimate": str(
             compute_cost_estimate(vcpu_hours=hours, usd_per_vcpu_hour=settings.HYDRATA_COMPUTE_USD_PER_VCPU_HOUR)
@@ -143,3 +147,35 @@ def scenario_forcing(*, scenario: Scenario) -> dict[str, Any]:
     return forcing_applied(
         rainfall=rainfall, inflow=inflow, series=series, start=scenario.model_start, duration=float(scenario.duration)
     )
+
+
+def mesh_too_large(*, triangles: int) -> str | None:
+    """Why a mesh of `triangles` cannot be built, or None: the one wording of the estimate and the build."""
+    ceiling = settings.HYDRATA_MESH_MAX_TRIANGLES
+    if triangles <= ceiling:
+        return None
+    return (
+        f"The mesh would have about {triangles:,} triangles, above the limit of {ceiling:,}. Use a coarser "
+        "resolution or smaller fine mesh regions."
+    )
+
+
+def estimate_warnings(*, scenario: Scenario, triangles: int, finest_resolution: float) -> list[dict[str, str]]:
+    """What the engineer should hear before being asked to approve a price: a mesh the build will refuse, and
+    triangles finer than the terrain's cells (they cost time, and the ground they sample has no more detail)."""
+    warnings = []
+    too_large = mesh_too_large(triangles=triangles)
+    if too_large:
+        warnings.append({"code": ErrorCode.MESH_TOO_LARGE, "detail": too_large + " It cannot be built as it is."})
+    terrain = scenario.terrain
+    cells = [size for size in (terrain.resolution_x, terrain.resolution_y) if size] if terrain else []
+    if cells and finest_resolution < max(cells):
+        warnings.append(
+            {
+                "code": ErrorCode.RESOLUTION_FINER_THAN_TERRAIN,
+                "detail": f"The finest triangles (about {finest_resolution:.3g} m) are finer than the terrain's "
+                f"{max(cells):.3g} m cells: they cost run time but sample no more detail of the ground. Use a "
+                f"resolution of {max(cells):.3g} m or more, or a finer terrain.",
+            }
+        )
+    return warnings

@@ -5,7 +5,12 @@ from django.db import transaction
 
 from hydrata.agents.models import AgentGrant
 from hydrata.anuga.models import Scenario, ScenarioApproval
-from hydrata.anuga.selectors.approvals import approvals_current, runs_need_approval, scenario_state_digest
+from hydrata.anuga.selectors.approvals import (
+    approvals_current,
+    runs_need_approval,
+    scenario_state_parts,
+    state_digest_of,
+)
 from hydrata.anuga.selectors.links import scenario_link
 from hydrata.core.errors import Conflict, Forbidden
 from hydrata_contract.errors import ErrorCode
@@ -23,8 +28,9 @@ def scenario_approve(*, scenario: Scenario, user: User, grant: AgentGrant | None
     for approval in approvals_current(scenario=scenario):
         if approval.approved_by_id == user.pk:
             return approval
+    parts = scenario_state_parts(scenario=scenario)
     return ScenarioApproval.objects.create(
-        scenario=scenario, approved_by=user, state_digest=scenario_state_digest(scenario=scenario)
+        scenario=scenario, approved_by=user, state_digest=state_digest_of(parts=parts), state_parts=parts
     )
 
 

@@ -15,8 +15,14 @@ from django.utils import timezone
 from shapely.geometry import shape
 
 from hydrata.anuga.models import Run, Scenario, TimeSeries
-from hydrata.anuga.selectors.approvals import scenario_state_digest
-from hydrata.anuga.selectors.scenarios import latest_run, layer_features, scenario_estimate, scenario_geometry
+from hydrata.anuga.selectors.approvals import scenario_series_names, scenario_state_parts, state_digest_of
+from hydrata.anuga.selectors.scenarios import (
+    latest_run,
+    layer_features,
+    mesh_too_large,
+    scenario_estimate,
+    scenario_geometry,
+)
 from hydrata.compute import series_units
 from hydrata.compute.errors import ModelGeometryError, SeriesUnitsError, TerrainFileError
 from hydrata.compute.geometry import internal_lines
@@ -108,14 +114,11 @@ def build_refusal_check(*, scenario: Scenario) -> int:
     problem = estimate["mesh_estimate_problem"]
     if problem:
         raise _refuse(ErrorCode(problem["code"]), problem["detail"])
-    triangles, ceiling = estimate["mesh_triangle_count_estimate"], settings.HYDRATA_MESH_MAX_TRIANGLES
-    if triangles > ceiling:
+    triangles = estimate["mesh_triangle_count_estimate"]
+    too_large = mesh_too_large(triangles=triangles)
+    if too_large:
         raise _refuse(
-            ErrorCode.MESH_TOO_LARGE,
-            f"The mesh would have about {triangles:,} triangles, above the limit of "
-            f"{ceiling:,}. Use a coarser resolution or smaller fine mesh regions.",
-            estimate=triangles,
-            ceiling=ceiling,
+            ErrorCode.MESH_TOO_LARGE, too_large, estimate=triangles, ceiling=settings.HYDRATA_MESH_MAX_TRIANGLES
         )
     _check_series_names(scenario)
     _check_recorders(scenario, scenario_geometry(scenario=scenario).ring.polygon())
@@ -213,7 +216,7 @@ def run_build(*, run_id: int, worker: str = "") -> Run:
     run = Run.objects.select_related("scenario__project", "scenario__terrain").get(pk=run_id)
     if not claimed:
         return run  # a redelivered task, or two workers handed the same one: only the first builds
-    before = scenario_state_digest(scenario=run.scenario)
+    before = scenario_state_parts(scenario=run.scenario)
     try:
         with tempfile.TemporaryDirectory(prefix=f"build-{run.pk}-") as workdir:
             package = _write_package(run, Path(workdir))
@@ -246,16 +249,18 @@ def run_build(*, run_id: int, worker: str = "") -> Run:
     return _record_built(run, built_from=_built_from(run, before=before))
 
 
-def _built_from(run: Run, *, before: str) -> str:
-    """The state the package holds: read before and after writing it, so a change made meanwhile (an input
-    row's PATCH, a new time series) leaves a build that matches no state, and so no sign-off."""
-    after = scenario_state_digest(scenario=Scenario.objects.get(pk=run.scenario_id))
-    return before if before == after else ""
+def _built_from(run: Run, *, before: dict[str, str]) -> dict[str, str]:
+    """The state the package holds, by part: read before and after writing it, so a change made meanwhile (an
+    input row's PATCH, an edit of a series it reads) leaves a build that matches no state ({}), and so no
+    sign-off."""
+    after = scenario_state_parts(scenario=Scenario.objects.get(pk=run.scenario_id))
+    return before if before == after else {}
 
 
-def _record_built(run: Run, *, built_from: str) -> Run:
+def _record_built(run: Run, *, built_from: dict[str, str]) -> Run:
     now = timezone.now()
-    if run.start_after_build and built_from != run.state_digest:
+    digest = state_digest_of(parts=built_from) if built_from else ""
+    if run.start_after_build and digest != run.state_digest:
         # A retry was allowed (and signed off) for the state it was asked in; it never computes another one.
         message = (
             "The scenario changed while this retry was being built, so it did not start. Build and start it again."
@@ -268,7 +273,8 @@ def _record_built(run: Run, *, built_from: str) -> Run:
         status=RunStatus.BUILT,
         phase="",
         package_prefix=f"runs/{run.pk}/package",
-        state_digest=built_from,
+        state_digest=digest,
+        state_parts=built_from,
         build_finished_at=now,
     )
 
@@ -338,8 +344,10 @@ def _write_geojson(path: Path, features: list[dict], crs: str) -> None:
 
 
 def _write_time_series(scenario: Scenario, package: Path) -> dict[str, str]:
+    """The series the scenario's inputs name (what its state digest covers), not every series of the project."""
     written = {}
-    for index, series in enumerate(TimeSeries.objects.filter(project=scenario.project).order_by("pk")):
+    named = scenario_series_names(scenario=scenario)
+    for index, series in enumerate(TimeSeries.objects.filter(project=scenario.project, name__in=named).order_by("pk")):
         relative = f"time_series/{index:03d}.json"
         (package / "time_series").mkdir(exist_ok=True)
         (package / relative).write_text(

@@ -12,7 +12,12 @@ from django.utils import timezone
 
 from hydrata.agents.models import AgentGrant
 from hydrata.anuga.models import Run, Scenario
-from hydrata.anuga.selectors.approvals import scenario_state_digest
+from hydrata.anuga.selectors.approvals import (
+    build_state,
+    changes_in_words,
+    scenario_state_parts,
+    state_digest_of,
+)
 from hydrata.anuga.selectors.runs import run_vcpu_hours
 from hydrata.anuga.selectors.scenarios import latest_run
 from hydrata.anuga.services.approvals import run_approval_check
@@ -110,20 +115,18 @@ def _current_build(scenario: Scenario) -> Run:
         raise _not_built(
             scenario, latest, f"Run {latest.pk} is still building it: wait for the build with build_scenario"
         )
-    digest = scenario_state_digest(scenario=scenario)
-    # a design study's members share the digest but carry their own storm: never a build of the scenario itself
-    builds = scenario.runs.filter(state_digest=digest, study_member=False).exclude(package_prefix="")
-    build = builds.order_by("-created_at", "-id")
-    current = build.first()
-    if current is None:
+    state = build_state(scenario=scenario)
+    if state.current is None:
         if latest is None:
             raise _not_built(scenario, latest, "It has never been built: build it with build_scenario")
+        since = f" ({changes_in_words(state.changes)} changed)" if state.changes else ""
         raise _not_built(
             scenario,
             latest,
-            "It changed since its last build, so it must be built again: call build_scenario with rebuild: true",
+            f"It changed since its last build{since}, so it must be built again: call build_scenario with "
+            "rebuild: true",
         )
-    return current
+    return state.current
 
 
 def _not_built(scenario: Scenario, latest: Run | None, what_to_do: str) -> Conflict:
@@ -143,6 +146,7 @@ BUILD_FIELDS = (
     "mesh_triangle_count",
     "package_prefix",
     "state_digest",
+    "state_parts",
     "build_started_at",
     "build_finished_at",
 )
@@ -222,7 +226,8 @@ def run_retry(*, run: Run, user: User, grant: AgentGrant | None) -> Run:
         retry = scenario_build_request(scenario=run.scenario, user=user)
         retry.start_after_build, retry.retry_of, retry.compute_backend = True, run, backend
         retry.ranks = min(run.ranks, settings.HYDRATA_MAX_RANKS)
-        retry.state_digest = scenario_state_digest(scenario=run.scenario)  # the state the approval check saw
+        parts = scenario_state_parts(scenario=run.scenario)  # the state the approval check saw
+        retry.state_digest, retry.state_parts = state_digest_of(parts=parts), parts
         retry.launched_by, retry.launched_by_grant_id = user, grant.pk if grant else None
         retry.compute_cost = run_price(run=retry)
         retry.save()

@@ -8,7 +8,7 @@ from mcp.client.extension import advertise
 
 from hydrata.agents.models import AgentActivity
 from hydrata_mcp.server import mcp_server
-from hydrata_mcp.tools.registry import REGISTRY
+from hydrata_mcp.tools.registry import REGISTRY, registered_tools
 from tests.factories import make_grant
 from tests.mcp_client import mcp_client, run
 
@@ -102,5 +102,69 @@ def test_a_misspelt_argument_is_a_tool_error_naming_it_and_nothing_is_called(liv
 
     assert result.is_error
     assert argument in result.content[0].text
-    assert "Extra inputs are not permitted" in result.content[0].text
+    assert "is not an argument it takes" in result.content[0].text
     assert not AgentActivity.objects.filter(grant=grant).exists()
+
+
+def objects_taking_any_key(node, root: dict, path: str, seen: set[str]) -> list[str]:
+    """Every object schema under `node` (through $defs, once each) that does not refuse keys it does not name."""
+    if isinstance(node, list):
+        return [found for item in node for found in objects_taking_any_key(item, root, path, seen)]
+    if not isinstance(node, dict):
+        return []
+    if "$ref" in node:
+        name = node["$ref"].rsplit("/", 1)[-1]
+        if name in seen:
+            return []
+        seen.add(name)
+        return objects_taking_any_key(root["$defs"][name], root, f"{path}>{name}", seen)
+    loose = [path] if "properties" in node and node.get("additionalProperties") is not False else []
+    return loose + [
+        found
+        for key, value in node.items()
+        if key != "$defs"
+        for found in objects_taking_any_key(value, root, f"{path}.{key}", seen)
+    ]
+
+
+def test_every_object_inside_any_tools_arguments_refuses_a_key_it_does_not_name():
+    """Not only the top level: a point of sample_run_results, a row of create_time_series' data."""
+    loose = {}
+    for tool in registered_tools():
+        schema = tool.fn_metadata.arg_model.model_json_schema()
+        loose[tool.name] = objects_taking_any_key(schema, schema, tool.name, set())
+
+    assert {name: paths for name, paths in loose.items() if paths} == {}
+
+
+ARGUMENT_ERRORS = {
+    "a key inside a point": (
+        "sample_run_results",
+        {"run_id": 1, "points": [{"x": 1, "y": 2, "z": 3}]},
+        ["`points[0].z` is not an argument it takes", "`points[0]` takes x, y"],
+    ),
+    "a word for a number": ("get_run_status", {"run_id": "abc"}, ["`run_id` expects a whole number (e.g. 1)"]),
+    "below its least": ("get_run_status", {"run_id": -4}, ["`run_id` expects a number of at least 1 (e.g. 1)"]),
+    "a required one missing": ("list_scenarios", {}, ["`project_id` is required", "(e.g. 1)"]),
+    "an empty list": ("sample_run_results", {"run_id": 1, "points": []}, ["`points` expects at least 1 item(s)"]),
+}
+
+
+@pytest.mark.parametrize("case", ARGUMENT_ERRORS)
+def test_an_argument_error_reads_as_a_sentence_naming_the_argument_what_it_expects_and_an_example(live_asgi, case):
+    _, key = make_grant(level="read")
+    tool, arguments, sentences = ARGUMENT_ERRORS[case]
+
+    async def session():
+        async with mcp_client(live_asgi.url, key) as client:
+            return await client.call_tool(tool, arguments)
+
+    result = run(session)
+    text = result.content[0].text
+
+    assert result.is_error
+    assert text.startswith(f"Error executing tool {tool}: The arguments of {tool} need correcting. ")
+    for sentence in sentences:
+        assert sentence in text
+    for pydantic_report in ("validation error", "[type=", "http", "Input should", "Field required"):
+        assert pydantic_report not in text

@@ -91,6 +91,44 @@ def test_units_the_model_does_not_know_are_a_tool_error_that_lists_the_ones_it_d
     assert not TimeSeries.objects.exists()
 
 
+@pytest.mark.parametrize("series_type", [None, "hyetograph"])
+def test_a_hyetograph_without_units_is_refused_with_the_three_rain_units_and_nothing_is_stored(live_asgi, series_type):
+    """It was stored as mm/hr: a depth per interval read as an intensity scales the storm by the interval."""
+    grant, key = make_grant(level="draft")
+    project = make_project(grant.user)
+    typed = {"series_type": series_type} if series_type else {}
+
+    result = call(
+        live_asgi.url,
+        key,
+        "create_time_series",
+        {"project_id": project.pk, "name": "storm", **typed, "data": {"rowData": STORM}},
+    )
+
+    assert result.is_error
+    text = result.content[0].text
+    assert "A hyetograph needs `units`" in text and "'mm' alone is ambiguous" in text
+    assert all(units in text for units in ("mm/hr", "mm/interval", "mm cumulative"))
+    assert not TimeSeries.objects.exists()
+    assert not AgentActivity.objects.filter(grant=grant).exists()
+
+
+def test_a_hydrograph_or_a_stage_without_units_is_taken_in_its_one_unit(live_asgi):
+    grant, key = make_grant(level="draft")
+    project = make_project(grant.user)
+
+    for series_type, name in (("hydrograph", "creek"), ("stage", "tide")):
+        result = call(
+            live_asgi.url,
+            key,
+            "create_time_series",
+            {"project_id": project.pk, "name": name, "series_type": series_type, "data": {"rowData": STORM}},
+        )
+        assert not result.is_error, result.content[0].text
+
+    assert dict(TimeSeries.objects.values_list("name", "units")) == {"creek": "m3/s", "tide": "m"}
+
+
 def test_cumulative_rain_that_decreases_is_a_tool_error_naming_the_row(live_asgi):
     grant, key = make_grant(level="draft")
     project = make_project(grant.user)

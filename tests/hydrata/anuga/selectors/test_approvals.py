@@ -27,6 +27,17 @@ from tests.factories import make_dataset, make_project, make_ready_terrain, make
 
 pytestmark = pytest.mark.django_db
 
+CREEK_INFLOW = {
+    "type": "FeatureCollection",
+    "crs": {"type": "name", "properties": {"name": "EPSG:28356"}},
+    "features": [
+        {
+            "type": "Feature",
+            "properties": {"type": "Surface", "data": "Creek"},
+            "geometry": {"type": "LineString", "coordinates": [[251050.0, 6271900.0], [251060.0, 6271900.0]]},
+        }
+    ],
+}
 ROWS = [{"timestamp": f"2024-01-01T00:{minute:02d}:00Z", "value": float(minute)} for minute in range(0, 60, 5)]
 
 
@@ -48,6 +59,8 @@ def scenario() -> Scenario:
     time_series_create(
         project=project, user=owner, name="Creek", series_type="hydrograph", units="m3/s", data={"rowData": ROWS}
     )
+    named = InputLayer.objects.get(project=project, kind=InputKind.INFLOW)  # an inflow line that reads the series
+    input_layer_attach(layer=named, user=owner, dataset_id=make_dataset(owner, CREEK_INFLOW, name="inflow.geojson").pk)
     return scenario_create(project=project, user=owner, name="sign me off", resolution=10, duration=300)
 
 
@@ -147,6 +160,32 @@ def test_changing_a_value_in_the_middle_of_a_time_series_voids_the_approval(scen
 
     assert before is True
     assert after["approved"] is False and after["stale_approval"]["by"] == owner.username
+
+
+def test_a_time_series_no_input_names_is_no_part_of_the_state_and_one_named_is_a_part_by_its_name(scenario):
+    """A new gauge record made every built scenario "not built" and every sign-off stale."""
+    owner = scenario.project.owner
+    before = approvals.scenario_state_parts(scenario=scenario)
+
+    time_series_create(
+        project=scenario.project, user=owner, name="Gauge", series_type="stage", units="m", data={"rowData": ROWS}
+    )
+    after = approvals.scenario_state_parts(scenario=Scenario.objects.get(pk=scenario.pk))
+
+    assert after == before and "the time series 'Creek'" in after
+    assert not any("Gauge" in part for part in after)
+
+
+def test_a_stale_approval_names_the_parts_that_changed_since(scenario):
+    owner = scenario.project.owner
+    scenario_approve(scenario=scenario, user=owner, grant=None)
+    series = TimeSeries.objects.get(project=scenario.project, name="Creek")
+    TimeSeries.objects.filter(pk=series.pk).update(rows=[*series.rows[:-1], {**series.rows[-1], "value": 99.0}])
+    Scenario.objects.filter(pk=scenario.pk).update(duration=600)
+
+    stale = approval_summary(scenario=Scenario.objects.get(pk=scenario.pk), user=owner)["stale_approval"]
+
+    assert stale["changed"] == ["the scenario's settings", "the time series 'Creek'"]
 
 
 def test_what_changes_nothing_a_run_reads_keeps_the_approval(scenario):

@@ -179,6 +179,7 @@ async def _workflow(url: str, key: str, username: str) -> Site:
             project_id=project["id"],
             name="Design storm",
             series_type="hyetograph",
+            units="mm/hr",
             data={"rowData": HYETOGRAPH},
         )
         scenario = await tool(

@@ -60,7 +60,8 @@ function draw(context, path, scenario, alive) {
   }
   var run = scenario.latest_run;
   context.body.appendChild(dom.facts([
-    ["Status", scenario.computed_status + (run && !scenario.latest_run_is_valid ? " (changed since its build)" : "")],
+    ["Status", scenario.computed_status + (run && !scenario.latest_run_is_valid ?
+      " (" + changedSince(scenario.changed_since_build) + " changed since its build)" : "")],
     ["Resolution", scenario.resolution + " m"], ["Duration", dom.duration(scenario.duration)],
     ["Model start", dom.when(scenario.model_start)],
     ["Mesh estimate", scenario.mesh_triangle_count_estimate === null ? "none: " +
@@ -71,6 +72,9 @@ function draw(context, path, scenario, alive) {
       dom.money(scenario.compute_cost_estimate, scenario.currency) + " (estimate, " +
       dom.number(scenario.vcpu_hours_estimate, 4) + " vCPU-hours)"]
   ]));
+  (scenario.mesh_estimate_warnings || []).forEach(function (warning) {
+    context.body.appendChild(dom.el("p", { "class": "panel-notice empty", text: warning.detail }));
+  });
   var used = uses(context, scenario);
   context.body.appendChild(kit.section("Layers it uses", [used.list]));
   context.body.appendChild(signOff(context, path, scenario, alive));
@@ -126,6 +130,13 @@ function addMesh(context, scenario, alive) {
   });
 }
 
+// What changed since a build or a sign-off, by name ("the rainfall layer and the time series 'storm'"): the
+// platform names the parts; an approval from before it did names none.
+function changedSince(changes) {
+  if (!changes || !changes.length) { return "the scenario or its inputs"; }
+  return changes.length === 1 ? changes[0] : changes.slice(0, -1).join(", ") + " and " + changes[changes.length - 1];
+}
+
 // The sign-off: who approved the scenario as it is now, and the button for owners and editors.
 function signOff(context, path, scenario, alive) {
   var approval = scenario.approval;
@@ -139,8 +150,8 @@ function signOff(context, path, scenario, alive) {
   });
   if (!approval.approved) {
     box.appendChild(dom.el("p", { text: approval.stale_approval
-      ? "Approved by " + approval.stale_approval.by + " on " + dom.when(approval.stale_approval.at) +
-        ", but the scenario or its inputs changed since: it needs a new approval."
+      ? "Approved by " + approval.stale_approval.by + " on " + dom.when(approval.stale_approval.at) + ", but " +
+        changedSince(approval.stale_approval.changed) + " changed since: it needs a new approval."
       : "Not approved for a run yet." }));
   }
   if (approval.required_for_your_agents) {
