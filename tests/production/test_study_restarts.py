@@ -24,10 +24,10 @@ from tests.production.stack import POSTGRES_FOLDER, REDIS_FOLDER, restart_postgr
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# 1% AEP, 5 and 10 minutes, two patterns each: four members on two workers, so two wait in the queue while two
-# compute. Each simulates an hour on a coarse small_test mesh: long enough for both restarts to land mid-compute.
+# 2% and 1% AEP, 5 and 10 minutes, two patterns each: eight members on two workers, so while two compute and each
+# worker holds one more, four wait in Redis's queue. Each simulates an hour on a coarse small_test mesh.
 FILES = {"ifd": "Synthetic_IFD_Depths_Short.csv", "temporal_patterns": "Synthetic_Increments_Two_Patterns.csv"}
-MEMBERS = 4
+MEMBERS = 8
 SIMULATED_S = 3600
 SETTLED = {"complete", "error", "cancelled"}
 
@@ -60,7 +60,7 @@ def started_study(http: httpx.Client, project_id: int) -> dict:
             "name": "through the restarts",
             "base_scenario": scenario["id"],
             **inputs,
-            "aeps": ["1%"],
+            "aeps": ["2%", "1%"],
             "durations_min": [5, 10],
             "initial_loss_mm": 5,
             "continuing_loss_mm_h": 1,
@@ -127,7 +127,7 @@ def test_a_study_through_a_postgresql_and_a_redis_restart_completes_every_member
         reader = Reader(http, model.project_id, study["id"])
         assert study["progress"]["members_total"] == MEMBERS
 
-        reader.until(lambda s: computing(s) == 2)  # both workers busy, two members queued in Redis
+        reader.until(lambda s: computing(s) == 2)  # both workers busy, the rest queued
         restarts = {"postgres": time.monotonic()}
         restart_postgres(folder=postgres, port=port_of(os.environ["DATABASE_URL"]), down_seconds=5)
         during = reader.until(lambda s: computing(s) >= 1)

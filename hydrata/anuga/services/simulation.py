@@ -115,9 +115,13 @@ def _simulate_in(run: Run, workdir: Path) -> Run:
     clock = PhaseClock()
     _download_package(run, package)
     clock.mark("package_download")
-    limits = child_limits(run=run)
+    # What the child is given reads the run's scenario: waited out too, like every record of the run.
+    limits, options = database_retried(
+        lambda: (child_limits(run=run), child_arguments(run=run, threads=threads_per_rank(ranks=run.ranks))),
+        what=f"reading run {run.pk}'s limits",
+    )
     children_cpu = children_cpu_seconds()
-    child = _spawn(run, package, output, workdir / "child.stderr", limits)
+    child = _spawn(run, package, output, workdir / "child.stderr", limits, options)
     try:
         database_retried(
             lambda: Run.objects.filter(pk=run.pk).update(child_pid=child.pid), what=f"recording run {run.pk}'s child"
@@ -190,12 +194,14 @@ def _failed(run: Run, child: subprocess.Popen, workdir: Path, limits: ChildLimit
     )
 
 
-def _spawn(run: Run, package: Path, output: Path, stderr_path: Path, limits: ChildLimits) -> subprocess.Popen:
+def _spawn(
+    run: Run, package: Path, output: Path, stderr_path: Path, limits: ChildLimits, options: list[str]
+) -> subprocess.Popen:
     """The child, or mpiexec and its ranks. mpiexec forwards a SIGTERM to every rank, and reports a rank that ended
     badly on its stdout, which goes with the child's stderr (each rank sends its own stdout to run.log)."""
     ranks = run.ranks
     threads = threads_per_rank(ranks=ranks)
-    arguments = ["--package", str(package), "--output", str(output), *child_arguments(run=run, threads=threads)]
+    arguments = ["--package", str(package), "--output", str(output), *options]
     with stderr_path.open("wb") as stderr:
         return subprocess.Popen(
             child_command(ranks=ranks, arguments=arguments),
