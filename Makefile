@@ -16,7 +16,7 @@ NODE_DIR ?= var/node22
 CONFORMANCE_SUITE ?= @modelcontextprotocol/conformance@0.2.0-alpha.12
 INSPECTOR ?= @modelcontextprotocol/inspector@2.12.0
 
-.PHONY: install run worker test lint test-production conformance mutants mutants-share bench load demo-keys demo-flood view
+.PHONY: install test-tools run worker test lint test-production conformance mutants mutants-share bench load demo-keys demo-flood view
 
 # pip compiles every installed module on one core (28 of its 51 s here); compileall does the same on every core.
 # A file that does not compile is left as pip leaves it: its import compiles it, or says why.
@@ -28,6 +28,19 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 install: $(VENV)/.installed
+
+# What the suite needs besides Python: the browser tests drive Debian's chromium headless shell (Playwright's own
+# browser download is not used), and the report tests render every PDF page with poppler's pdftoppm and read its
+# text with pdftotext. apt installs them when missing, as root or with sudo that asks no password; otherwise make
+# stops at once and prints the command.
+test-tools:
+	@missing=""; \
+	command -v chromium-headless-shell >/dev/null || missing="$$missing chromium-headless-shell"; \
+	{ command -v pdftoppm && command -v pdftotext; } >/dev/null || missing="$$missing poppler-utils"; \
+	[ -z "$$missing" ] && exit 0; \
+	if [ "$$(id -u)" = 0 ]; then sudo=""; elif sudo -n true 2>/dev/null; then sudo="sudo -n"; else \
+		echo "make test needs$$missing. Install with: sudo apt-get install -y$$missing" >&2; exit 1; fi; \
+	$$sudo apt-get update -q && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing
 
 # Web and worker together: the worker stops when the server does (Ctrl-C).
 run: install
@@ -60,7 +73,7 @@ TEST_WORKERS ?= 4
 # both cores busy, and a second thread only spins waiting for its sibling. A run on two threads took 40 % more CPU
 # on an idle machine for 20 % less wall (the compute tests' channel, 13.5 against 19 CPU s).
 test test-production mutants mutants-share: export HYDRATA_ANUGA_THREADS ?= 1
-test: install lint
+test: test-tools install lint
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=15
 
 lint: install
@@ -69,12 +82,12 @@ lint: install
 	$(PY) -m mypy
 
 MUTANTS_OPTIONS ?=
-mutants: install
+mutants: test-tools install
 	$(PY) scripts/mutants.py $(MUTANTS_OPTIONS)
 
 # CI's share: a tenth of the mutants, a different tenth on each successive commit (all of them: `make mutants`).
 MUTANT_SHARES ?= 10
-mutants-share: install
+mutants-share: test-tools install
 	$(PY) scripts/mutants.py --share auto/$(MUTANT_SHARES)
 
 # The production profile: real PostgreSQL, Redis and S3 (moto) on loopback (apt installs the first two when

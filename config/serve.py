@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import os
 import socket
+from typing import Any
 
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -35,24 +36,28 @@ class NoDelayH11Protocol(H11Protocol):
 HTTP_PROTOCOL = "config.serve:NoDelayH11Protocol"
 
 
+def uvicorn_options(*, host: str, port: int) -> dict[str, Any]:
+    """What the web command hands uvicorn besides the app, from settings."""
+    from django.conf import settings
+
+    return {
+        "host": host,
+        "port": port,
+        "http": HTTP_PROTOCOL,
+        "lifespan": "off",
+        "workers": max(1, settings.HYDRATA_WEB_WORKERS),
+        "timeout_keep_alive": settings.HYDRATA_WEB_KEEP_ALIVE_SECONDS,
+        "timeout_graceful_shutdown": 10,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="Serve config.asgi with uvicorn, one process per core by default.")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     options = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    from django.conf import settings
-
-    uvicorn.run(
-        "config.asgi:application",
-        host=options.host,
-        port=options.port,
-        http=HTTP_PROTOCOL,
-        lifespan="off",
-        workers=max(1, settings.HYDRATA_WEB_WORKERS),
-        timeout_keep_alive=settings.HYDRATA_WEB_KEEP_ALIVE_SECONDS,
-        timeout_graceful_shutdown=10,
-    )
+    uvicorn.run("config.asgi:application", **uvicorn_options(host=options.host, port=options.port))
 
 
 if __name__ == "__main__":

@@ -13,10 +13,15 @@ from celery import shared_task
 from celery.signals import worker_ready
 
 from hydrata.anuga.services.build import run_build
-from hydrata.anuga.services.runs import run_queue_after_build, runs_fail_for_worker, runs_reap_stale
+from hydrata.anuga.services.runs import (
+    run_queue_after_build,
+    runs_fail_for_worker,
+    runs_reap_stale,
+    runs_send_again_after_broker_loss,
+)
 from hydrata.anuga.services.simulation import run_simulate
 from hydrata.anuga.services.terrain import terrain_import
-from hydrata.core.database import database_pools_close
+from hydrata.core.database import DATABASE_UNREACHABLE, database_pools_close
 from hydrata.core.task_limits import time_limits
 from hydrata_contract.states import RunStatus
 
@@ -33,8 +38,18 @@ def run_build_task(self, run_id: int) -> None:
         run_queue_after_build(run=run)
 
 
-# Not acks_late: a simulation whose worker died is ended by the reaper, never silently started again.
-@shared_task(name="anuga.run_simulation", bind=True, acks_late=False, **time_limits("run_simulation"))
+# Not acks_late: a simulation whose worker died is ended by the reaper, never silently started again. A database
+# out of reach for longer than the claim waits (run_simulate) sends the task again later: the run is still queued.
+@shared_task(
+    name="anuga.run_simulation",
+    bind=True,
+    acks_late=False,
+    autoretry_for=DATABASE_UNREACHABLE,
+    retry_backoff=5,
+    retry_backoff_max=120,
+    max_retries=30,
+    **time_limits("run_simulation"),
+)
 def run_simulation_task(self, run_id: int) -> None:
     run_simulate(run_id=run_id, worker=self.request.hostname or "")
 
@@ -49,6 +64,7 @@ def storage_cleanup_task() -> None:
 # Sent by celery beat every HYDRATA_RUN_REAP_INTERVAL_SECONDS (config/settings.py CELERY_BEAT_SCHEDULE).
 @shared_task(name="anuga.runs_reap_stale", **time_limits("runs_reap_stale"))
 def runs_reap_stale_task() -> int:
+    runs_send_again_after_broker_loss()
     return runs_reap_stale()
 
 

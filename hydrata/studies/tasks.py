@@ -3,6 +3,7 @@ own task (hydrata/anuga/tasks.py), linked to the advance here."""
 
 from celery import shared_task
 
+from hydrata.core.database import DATABASE_UNREACHABLE
 from hydrata.core.task_limits import time_limits
 from hydrata.studies.services.envelopes import design_study_envelopes
 from hydrata.studies.services.runs import design_studies_advance, design_study_advance
@@ -19,6 +20,14 @@ def design_studies_advance_task() -> int:
     return design_studies_advance()
 
 
-@shared_task(name="studies.design_study_envelopes", **time_limits("study_envelopes"))
+# A database out of reach sends it again later: the study is still post-processing, and the envelopes start over.
+@shared_task(
+    name="studies.design_study_envelopes",
+    autoretry_for=DATABASE_UNREACHABLE,
+    retry_backoff=5,
+    retry_backoff_max=120,
+    max_retries=30,
+    **time_limits("study_envelopes"),
+)
 def design_study_envelopes_task(study_id: int) -> None:
     design_study_envelopes(study_id=study_id)

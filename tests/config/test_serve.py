@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 import uvicorn
 
-from config.serve import HTTP_PROTOCOL
+from config.serve import HTTP_PROTOCOL, uvicorn_options
 from tests.processes import free_port, web_command
 
 
@@ -60,19 +60,22 @@ def test_a_connection_the_web_command_accepts_has_nagles_algorithm_off(server_on
             assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
 
 
-def test_the_web_command_closes_a_connection_idle_for_its_keep_alive_setting(tmp_path):
+def test_the_web_command_gives_uvicorn_its_keep_alive_setting_and_closes_a_connection_left_idle(tmp_path, settings):
+    # No clock: how soon a loaded machine gets round to the close is not what is tested. uvicorn closes a connection
+    # idle for its timeout_keep_alive (its own tests hold that); here, the web command hands it the setting...
+    settings.HYDRATA_WEB_KEEP_ALIVE_SECONDS = 7
+    assert uvicorn_options(host="127.0.0.1", port=8000)["timeout_keep_alive"] == 7
+    # ...and, as a process, keeps a connection open after answering and then closes it once it stays idle.
     port = free_port()
     env = dict(os.environ, HYDRATA_VAR_DIR=str(tmp_path), HYDRATA_WEB_WORKERS="1", HYDRATA_WEB_KEEP_ALIVE_SECONDS="1")
     with web_command(env, port=port, log=tmp_path / "web.log"):
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
         connection.request("GET", "/static/nothing-here")
         answer = connection.getresponse()
         answer.read()
-        answered = time.monotonic()
         assert answer.status == 404 and not answer.will_close
 
         closed = connection.sock.recv(1)  # blocks until the server closes the idle connection
-        idle = time.monotonic() - answered
         connection.close()
 
-    assert closed == b"" and 0.9 < idle < 4.5  # uvicorn's own default keeps it 5 s
+    assert closed == b""

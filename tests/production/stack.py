@@ -1,6 +1,10 @@
 """The production profile's servers, each a real process on a free loopback port in a temporary folder:
 PostgreSQL, Redis and an S3 endpoint (moto in server mode). `python -m tests.production` starts them, runs
 the production tests against them, and stops them.
+
+A test may restart PostgreSQL or Redis (`restart_postgres`, `restart_redis`, from the folders the environment names):
+the server comes back on the same port as a process of its own, and the runner stops it at the end by its port or
+data folder, whoever started it last.
 """
 
 import contextlib
@@ -21,6 +25,8 @@ REGION = "ap-southeast-2"
 DATABASE = "hydrata"
 DATABASE_USER = "hydrata"
 APT_PACKAGES = ("postgresql", "redis-server", "slurm-wlm", "munge")
+POSTGRES_FOLDER = "HYDRATA_TEST_POSTGRES_FOLDER"
+REDIS_FOLDER = "HYDRATA_TEST_REDIS_FOLDER"
 
 
 def postgres_binaries() -> Path | None:
@@ -55,8 +61,11 @@ class Server:
     port: int
     process: subprocess.Popen
     log: Path
+    shutdown: list[str] | None = None  # stops the server whoever started it (a test may have restarted it)
 
     def stop(self) -> None:
+        if self.shutdown:
+            subprocess.run(self.shutdown, capture_output=True, timeout=60, check=False)
         if self.process.poll() is None:
             self.process.terminate()
             try:
@@ -110,29 +119,9 @@ def start_postgres(folder: Path) -> Server:
         cwd=folder,
     )
     port = free_port()
-    # Durability is not under test: no fsync keeps migrations and test flushes quick.
-    command = as_server_user(
-        [
-            str(binaries / "postgres"),
-            "-D",
-            str(data),
-            "-h",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "-k",
-            str(folder),
-            "-c",
-            "fsync=off",
-            "-c",
-            "synchronous_commit=off",
-            "-c",
-            "full_page_writes=off",
-            "-c",
-            "max_connections=200",
-        ]
-    )
+    command = as_server_user([str(binaries / "postgres"), "-D", str(data), *postgres_options(port, folder)])
     server = spawn("postgres", command, port=port, folder=folder)
+    server.shutdown = as_server_user([str(binaries / "pg_ctl"), "stop", "-D", str(data), "-m", "fast", "-w"])
     deadline = time.monotonic() + 30
     while True:
         created = subprocess.run(
@@ -161,26 +150,80 @@ def start_postgres(folder: Path) -> Server:
     return server
 
 
+def postgres_options(port: int, folder: Path) -> list[str]:
+    # Durability is not under test: no fsync keeps migrations and test flushes quick.
+    return [
+        "-h",
+        "127.0.0.1",
+        "-p",
+        str(port),
+        "-k",
+        str(folder),
+        "-c",
+        "fsync=off",
+        "-c",
+        "synchronous_commit=off",
+        "-c",
+        "full_page_writes=off",
+        "-c",
+        "max_connections=200",
+    ]
+
+
+def restart_postgres(*, folder: Path, port: int, down_seconds: float) -> None:
+    """A fast shutdown (every session ended, as a restart or a failover does), `down_seconds` with no server, then
+    the same server again on the same port, as a process of its own (`pg_ctl start`)."""
+    binaries = postgres_binaries()
+    assert binaries is not None
+    pg_ctl = [str(binaries / "pg_ctl"), "-D", str(folder / "pgdata"), "-w"]
+    subprocess.run(as_server_user([*pg_ctl, "stop", "-m", "fast"]), check=True, capture_output=True)
+    time.sleep(down_seconds)
+    options = " ".join(postgres_options(port, folder))
+    log = folder / "postgres-restarted.log"
+    subprocess.run(
+        as_server_user([*pg_ctl, "start", "-l", str(log), "-o", options]), check=True, capture_output=True, cwd=folder
+    )
+
+
+# No persistence, as a Redis without it (or a failover to an empty replica) comes back from a restart: empty.
+def redis_command(port: int, folder: Path) -> list[str]:
+    return [
+        "redis-server",
+        "--port",
+        str(port),
+        "--bind",
+        "127.0.0.1",
+        "--dir",
+        str(folder),
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+    ]
+
+
+def redis_shutdown(port: int) -> list[str]:
+    return ["redis-cli", "-p", str(port), "shutdown", "nosave"]
+
+
 def start_redis(folder: Path) -> Server:
     port = free_port()
-    return spawn(
-        "redis",
-        [
-            "redis-server",
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--dir",
-            str(folder),
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ],
-        port=port,
-        folder=folder,
-    )
+    server = spawn("redis", redis_command(port, folder), port=port, folder=folder)
+    server.shutdown = redis_shutdown(port)
+    return server
+
+
+def restart_redis(*, folder: Path, port: int, down_seconds: float) -> None:
+    """Redis shut down without saving, `down_seconds` with no server, then an empty Redis on the same port, as a
+    process of its own: every queued message is gone."""
+    subprocess.run(redis_shutdown(port), check=True, capture_output=True)
+    time.sleep(down_seconds)
+    command = [*redis_command(port, folder), "--daemonize", "yes"]
+    subprocess.run([*command, "--logfile", str(folder / "redis-restarted.log")], check=True, cwd=folder)
+    deadline = time.monotonic() + 30
+    while subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True).returncode != 0:
+        assert time.monotonic() < deadline, "Redis did not come back"
+        time.sleep(0.1)
 
 
 def start_s3(folder: Path) -> Server:
@@ -223,6 +266,9 @@ def profile_environment(*, postgres: Server, redis: Server, s3: Server, slurm: d
         "HYDRATA_S3_REGION": REGION,
         "HYDRATA_S3_ENDPOINT_URL": f"http://127.0.0.1:{s3.port}",
         **S3_CREDENTIALS,
+        # For the tests that restart them (restart_postgres, restart_redis).
+        POSTGRES_FOLDER: str(postgres.log.parent),
+        REDIS_FOLDER: str(redis.log.parent),
     }
 
 

@@ -26,6 +26,7 @@ from hydrata.anuga.services.build import scenario_build_request
 from hydrata.anuga.services.charges import refund_sentence, run_charge, run_cost_of_computed
 from hydrata.anuga.services.simulation_cluster import cancel_cluster_job
 from hydrata.compute.pricing import compute_cost_estimate
+from hydrata.core.broker import broker_lost_its_messages
 from hydrata.core.errors import Conflict, ValidationFailed
 from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.errors import ErrorCode
@@ -292,6 +293,18 @@ def runs_fail_for_worker(*, hostname: str) -> int:
         status=RunStatus.ERROR, phase="", finished_at=now, updated_at=now, **BUILD_LOST
     )
     return computing + building
+
+
+def runs_send_again_after_broker_loss() -> int:
+    """When the broker has lost its messages (hydrata/core/broker.py), the simulation of every queued run is sent
+    again: it was paid for and is waiting in the database, and its message is gone. A design study's members are
+    sent again by their study's sweep, with the link that tells the study they ended."""
+    if not broker_lost_its_messages(sweep="runs"):
+        return 0
+    queued = list(Run.objects.filter(status=RunStatus.QUEUED, study_member=False).values_list("pk", flat=True))
+    for run_id in queued:
+        _enqueue_simulation(run_id)
+    return len(queued)
 
 
 def _cancel_cluster_jobs(runs: QuerySet[Run]) -> None:

@@ -4,6 +4,9 @@ The child (hydrata.compute.simulate) knows nothing of the database. It writes pr
 results to a folder; this side copies progress into the run, stops the child on cancel or past its wall-clock
 limit, and stores results. The child dies with its worker (PR_SET_PDEATHSIG), so a killed worker never leaves an
 orphan computing; its environment and resource limits are in simulation_child.py.
+
+A database that restarts or fails over meanwhile costs the run nothing: the watch skips a beat and keeps the child
+computing, and every record of the run (claimed, processing, ended) waits the database out (database_retried).
 """
 
 import json
@@ -44,6 +47,7 @@ from hydrata.anuga.services.simulation_child import (
 )
 from hydrata.anuga.services.simulation_cluster import CLUSTERS, package_key, package_names, simulate_on_cluster
 from hydrata.compute.phase_clock import WORKER_PHASES_LINE, PhaseClock, children_cpu_seconds
+from hydrata.core.database import DATABASE_UNREACHABLE, connections_reset, database_retried
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
 from hydrata_contract.layers import DEPTH_FRAME_GLOB
@@ -59,10 +63,32 @@ TERMINATE_GRACE_SECONDS = 5.0
 
 
 def run_simulate(*, run_id: int, worker: str = "") -> Run:
+    run, claimed = database_retried(lambda: _claim(run_id, worker), what=f"claiming run {run_id}")
+    if not claimed:
+        return run  # cancelled while queued, or a redelivered task: never start the child
+    try:
+        if run.compute_backend in CLUSTERS:
+            return simulate_on_cluster(run)
+        return _simulate_locally(run)
+    except Exception:
+        logger.exception("Simulation of run %s failed", run.pk)
+        return database_retried(
+            lambda: end_run(
+                run,
+                RunStatus.ERROR,
+                error_message="The simulation failed with an internal error; it has been logged.",
+                user_message="The run failed on our side. Retry it with retry_run.",
+            ),
+            what=f"ending run {run.pk} in error",
+        )
+
+
+def _claim(run_id: int, worker: str) -> tuple[Run, bool]:
+    """The queued run, now computing on this worker, and True; any other run as it is, and False."""
     with transaction.atomic():
         run = Run.objects.select_for_update().get(pk=run_id)
         if run.status != RunStatus.QUEUED:
-            return run  # cancelled while queued, or a redelivered task: never start the child
+            return run, False
         now = timezone.now()
         run.status, run.phase, run.started_at, run.heartbeat_at = (
             RunStatus.COMPUTING,
@@ -72,18 +98,7 @@ def run_simulate(*, run_id: int, worker: str = "") -> Run:
         )
         run.worker_hostname = worker or socket.gethostname()
         run.save()
-    try:
-        if run.compute_backend in CLUSTERS:
-            return simulate_on_cluster(run)
-        return _simulate_locally(run)
-    except Exception:
-        logger.exception("Simulation of run %s failed", run.pk)
-        return end_run(
-            run,
-            RunStatus.ERROR,
-            error_message="The simulation failed with an internal error; it has been logged.",
-            user_message="The run failed on our side. Retry it with retry_run.",
-        )
+        return run, True
 
 
 def _simulate_locally(run: Run) -> Run:
@@ -100,11 +115,17 @@ def _simulate_in(run: Run, workdir: Path) -> Run:
     clock = PhaseClock()
     _download_package(run, package)
     clock.mark("package_download")
-    limits = child_limits(run=run)
+    # What the child is given reads the run's scenario: waited out too, like every record of the run.
+    limits, options = database_retried(
+        lambda: (child_limits(run=run), child_arguments(run=run, threads=threads_per_rank(ranks=run.ranks))),
+        what=f"reading run {run.pk}'s limits",
+    )
     children_cpu = children_cpu_seconds()
-    child = _spawn(run, package, output, workdir / "child.stderr", limits)
+    child = _spawn(run, package, output, workdir / "child.stderr", limits, options)
     try:
-        Run.objects.filter(pk=run.pk).update(child_pid=child.pid)
+        database_retried(
+            lambda: Run.objects.filter(pk=run.pk).update(child_pid=child.pid), what=f"recording run {run.pk}'s child"
+        )
         outcome = _watch(run, child, output / "progress.jsonl", wall_seconds=limits.wall_seconds)
     finally:
         if child.poll() is None:  # this side failed (or its task hit its time limit): never leave the child running
@@ -112,23 +133,33 @@ def _simulate_in(run: Run, workdir: Path) -> Run:
     clock.mark("watch")  # the wall: the child's; the CPU: this worker's own, copying progress and checking cancels
     clock.add("child", wall=0.0, cpu=children_cpu_seconds() - children_cpu)
     if outcome == RunStatus.CANCELLED:
-        return run_cancelled(run, _last_progress(output / "progress.jsonl"))
+        last = _last_progress(output / "progress.jsonl")
+        return database_retried(lambda: run_cancelled(run, last), what=f"ending run {run.pk} cancelled")
     if outcome == "timed_out" or child.returncode != 0:
-        return _failed(run, child, workdir, limits, timed_out=outcome == "timed_out")
-    record_update(
-        run,
-        status=RunStatus.PROCESSING,
-        phase=RunPhase.POST_PROCESSING,
-        progress_pct=100,
-        eta_seconds=0,
-        heartbeat_at=timezone.now(),
+        return database_retried(
+            lambda: _failed(run, child, workdir, limits, timed_out=outcome == "timed_out"),
+            what=f"ending run {run.pk} in error",
+        )
+    database_retried(
+        lambda: record_update(
+            run,
+            status=RunStatus.PROCESSING,
+            phase=RunPhase.POST_PROCESSING,
+            progress_pct=100,
+            eta_seconds=0,
+            heartbeat_at=timezone.now(),
+        ),
+        what=f"recording run {run.pk} as processing",
     )
     prefix = results_prefix(run)
     _store_results(output, prefix)
     statistics = json.loads((output / "statistics.json").read_text())
     clock.mark("results_upload")
     log = _read(output / "run.log") + WORKER_PHASES_LINE + clock.as_json() + "\n"
-    return run_completed(run, results_prefix=prefix, statistics=statistics, log=log)
+    return database_retried(
+        lambda: run_completed(run, results_prefix=prefix, statistics=statistics, log=log),
+        what=f"ending run {run.pk} complete",
+    )
 
 
 def _download_package(run: Run, destination: Path) -> None:
@@ -163,12 +194,14 @@ def _failed(run: Run, child: subprocess.Popen, workdir: Path, limits: ChildLimit
     )
 
 
-def _spawn(run: Run, package: Path, output: Path, stderr_path: Path, limits: ChildLimits) -> subprocess.Popen:
+def _spawn(
+    run: Run, package: Path, output: Path, stderr_path: Path, limits: ChildLimits, options: list[str]
+) -> subprocess.Popen:
     """The child, or mpiexec and its ranks. mpiexec forwards a SIGTERM to every rank, and reports a rank that ended
     badly on its stdout, which goes with the child's stderr (each rank sends its own stdout to run.log)."""
     ranks = run.ranks
     threads = threads_per_rank(ranks=ranks)
-    arguments = ["--package", str(package), "--output", str(output), *child_arguments(run=run, threads=threads)]
+    arguments = ["--package", str(package), "--output", str(output), *options]
     with stderr_path.open("wb") as stderr:
         return subprocess.Popen(
             child_command(ranks=ranks, arguments=arguments),
@@ -188,10 +221,16 @@ def _watch(run: Run, child: subprocess.Popen, progress_path: Path, *, wall_secon
     try:
         while child.poll() is None:
             offset, latest = _new_progress(progress_path, offset)
-            if latest or time.monotonic() - last_beat >= HEARTBEAT_EVERY_SECONDS:
-                record_progress(run, latest)
-                last_beat = time.monotonic()
-            if Run.objects.filter(pk=run.pk, cancel_requested=True).exists():
+            try:
+                if latest or time.monotonic() - last_beat >= HEARTBEAT_EVERY_SECONDS:
+                    record_progress(run, latest)
+                    last_beat = time.monotonic()
+                cancelled = Run.objects.filter(pk=run.pk, cancel_requested=True).exists()
+            except DATABASE_UNREACHABLE as error:  # the child computes on; the next wake-up tries again
+                logger.warning("Run %s: the database could not be reached (%s); still computing", run.pk, error)
+                connections_reset()
+                cancelled = False
+            if cancelled:
                 _terminate(child)
                 return RunStatus.CANCELLED
             if time.monotonic() - started > wall_seconds:

@@ -15,6 +15,7 @@ from typing import Any
 from django.utils import timezone
 
 from hydrata.compute.envelope import Central, ensemble_table, envelope_rasters
+from hydrata.core.database import DATABASE_UNREACHABLE
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
 from hydrata.studies.models import DesignMember, DesignStudy
@@ -39,6 +40,8 @@ def design_study_envelopes(*, study_id: int) -> DesignStudy:
             "members_left_out": _left_out(study),
             "aeps": [_aep_results(study, aep, [m for m in completed if m.aep == aep]) for aep in study.aeps],
         }
+    except DATABASE_UNREACHABLE:
+        raise  # not the envelopes' fault: the task tries again once the database is back
     except Exception:
         logger.exception("The envelopes of design study %s failed", study.pk)
         return record_update(

@@ -22,6 +22,7 @@ from hydrata.anuga.selectors.approvals import runs_need_approval, scenario_state
 from hydrata.anuga.selectors.scenarios import latest_run, scenario_geometry
 from hydrata.anuga.services.runs import run_cancel, run_from_build, run_lost_its_worker
 from hydrata.compute.series_units import MM_PER_INTERVAL
+from hydrata.core.broker import broker_lost_its_messages
 from hydrata.core.errors import Conflict, Forbidden
 from hydrata.storage import get_storage
 from hydrata.studies.models import DesignMember, DesignStudy, DesignStudyApproval
@@ -297,6 +298,14 @@ def _settle(study: DesignStudy, statuses: list[str]) -> None:
     transaction.on_commit(lambda: _enqueue_envelopes(study.pk))
 
 
+def _send_again() -> None:
+    queued = DesignMember.objects.filter(study__status=StudyStatus.RUNNING, run__status=RunStatus.QUEUED)
+    for study_id, run_id in queued.values_list("study_id", "run_id"):
+        _enqueue_member(study_id, run_id)
+    for study_id in DesignStudy.objects.filter(status=StudyStatus.POST_PROCESSING).values_list("pk", flat=True):
+        _enqueue_envelopes(study_id)
+
+
 def _enqueue_envelopes(study_id: int) -> None:
     from hydrata.studies.tasks import design_study_envelopes_task
 
@@ -304,7 +313,11 @@ def _enqueue_envelopes(study_id: int) -> None:
 
 
 def design_studies_advance() -> int:
-    """The sweep: advance every running study (one whose last member's worker was lost has no link to do it)."""
+    """The sweep: advance every running study (one whose last member's worker was lost has no link to do it).
+    When the broker has lost its messages (hydrata/core/broker.py), first send again what they asked for: each
+    queued member's simulation and each post-processing study's envelopes."""
+    if broker_lost_its_messages(sweep="studies"):
+        _send_again()
     running = list(DesignStudy.objects.filter(status=StudyStatus.RUNNING).values_list("pk", flat=True))
     for study_id in running:
         design_study_advance(study_id=study_id)
