@@ -9,9 +9,9 @@ and two scenarios: the study's base (--resolution, --duration) and the build's (
 1,219 triangles). It builds the second once untimed (the worker's first build imports the mesher), then --repeats
 times alone (each build a new run of the same scenario, POST to the first answer that says built, polled every
 0.1 s). Then it makes a study of --aeps x --durations x the file's ten patterns (20 members by default) on the base,
-starts it, waits until its members compute, and builds the second --repeats times again while they do. It prints each build's wall, its wait on the queue (created_at to
-build_started_at) and its time on the worker, the medians, the ratio of the medians, and how many members were
-computing and queued during each build; then cancels the study.
+starts it, waits until its members compute, and builds the second --repeats times again while they do. It prints
+each build's wall, its wait on the queue (created_at to build_started_at) and its time on the worker, the medians,
+the ratio of the medians, and how many members were computing and queued during each build; then cancels the study.
 
     .venv/bin/python benchmarks/interactive_queue.py [--repeats N] [--aeps 1% 10%] [--durations 10] [--keep]
 
