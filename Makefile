@@ -42,16 +42,26 @@ test-tools:
 		echo "make test needs$$missing. Install with: sudo apt-get install -y$$missing" >&2; exit 1; fi; \
 	$$sudo apt-get update -q && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing
 
-# Web and worker together: the worker stops when the server does (Ctrl-C).
+# Web and workers together: the workers stop when the server does (Ctrl-C). Two workers (docs/queues.md): one takes
+# only the interactive queue (imports, builds, single runs) and sends the periodic sweeps; the other, at lower CPU
+# priority, takes only a design study's members. A build never waits for a slot behind a study, and gets the CPU
+# first while one runs. Each has a slot per core, and each simulation a core's share of threads.
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py setup_demo
-	$(PY) -m celery -A config worker --beat --loglevel=INFO & worker=$$!; \
-	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
+	$(PY) -m celery -A config worker $(INTERACTIVE_WORKER) & interactive=$$!; \
+	nice -n $(STUDIES_NICENESS) $(PY) -m celery -A config worker $(STUDIES_WORKER) & studies=$$!; \
+	trap 'kill $$interactive $$studies 2>/dev/null; wait $$interactive $$studies 2>/dev/null' EXIT INT TERM; \
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
+# The two workers of `make run` (benchmarks/interactive_queue.py starts the same).
+INTERACTIVE_WORKER = --queues=interactive --hostname=interactive@%h --beat --loglevel=INFO
+STUDIES_WORKER = --queues=studies --hostname=studies@%h --loglevel=INFO
+STUDIES_NICENESS = 10
+
+# A worker of its own (another machine, say): both queues.
 worker: install
-	$(PY) -m celery -A config worker --loglevel=INFO
+	$(PY) -m celery -A config worker --queues=interactive,studies --loglevel=INFO
 
 demo-keys: install
 	$(PY) manage.py setup_demo --new-keys

@@ -456,6 +456,9 @@ HYDRATA_BROKER_VISIBILITY_TIMEOUT_SECONDS = int(
 )
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": HYDRATA_BROKER_VISIBILITY_TIMEOUT_SECONDS}
+    # A worker reserves no message it has no free slot for (Celery supports this on Redis only): one whose slots are
+    # all on a study's members leaves a build on the queue for a worker that is free (docs/queues.md).
+    CELERY_WORKER_DISABLE_PREFETCH = True
 
 
 # --- Storage (local files or S3) and upload limits -------------------------------------------------------------------
@@ -515,7 +518,9 @@ HYDRATA_BATCH_JOB_QUEUE = os.environ.get("HYDRATA_BATCH_JOB_QUEUE", "")
 HYDRATA_BATCH_JOB_DEFINITION = os.environ.get("HYDRATA_BATCH_JOB_DEFINITION", "")
 HYDRATA_BATCH_REGION = os.environ.get("HYDRATA_BATCH_REGION", os.environ.get("AWS_DEFAULT_REGION", "us-east-1"))
 HYDRATA_BATCH_ENDPOINT_URL = os.environ.get("HYDRATA_BATCH_ENDPOINT_URL") or None
-HYDRATA_ANUGA_THREADS = int(os.environ.get("HYDRATA_ANUGA_THREADS", str(os.cpu_count() or 1)))
+# OpenMP threads of each simulation; 0 (the default): the worker machine's cores over its pool's slots, at least one,
+# so that a worker never runs more threads than the machine has cores (docs/queues.md).
+HYDRATA_ANUGA_THREADS = int(os.environ.get("HYDRATA_ANUGA_THREADS", "0"))
 # A run may ask for up to this many MPI ranks, on any target; the web process that takes the start checks it, so it
 # is set there. On "local" the worker's HYDRATA_ANUGA_THREADS are shared out between them (at least one each).
 HYDRATA_MAX_RANKS = int(os.environ.get("HYDRATA_MAX_RANKS", str(os.cpu_count() or 1)))

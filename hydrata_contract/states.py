@@ -49,3 +49,17 @@ class UploadStatus(Labelled):
 
 
 UPLOAD_DONE = (UploadStatus.FINISHED, UploadStatus.FAILED)
+
+
+class WorkQueue(Labelled):
+    """The Celery queues background work goes on (config/celery.py routes each task to one). Interactive work is
+    what a person waits on: imports, builds and single runs; a design study's members fill the other, so that they
+    never hold it up (docs/queues.md)."""
+
+    INTERACTIVE = "interactive", "Interactive"
+    STUDIES = "studies", "Design studies"
+
+
+class QueueState(Labelled):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"

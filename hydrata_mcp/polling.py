@@ -3,11 +3,13 @@
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
 import anyio
 from mcp.server.mcpserver import Context
 from pydantic import Field
+
+from hydrata_contract.states import QueueState
 
 DEFAULT_TIMEOUT_SECONDS = 240
 MAX_TIMEOUT_SECONDS = 280
@@ -61,3 +63,15 @@ async def wait_for(
             return Waited(value=value, finished=done, polls=polls, elapsed_seconds=round(elapsed, 2))
         await ctx.report_progress(round(elapsed, 3), timeout, describe(value))
         await anyio.sleep(poll_interval_seconds)
+
+
+def queue_in_words(what: str, place: dict[str, Any] | None) -> str:
+    """Where the platform says `what` (the build, the import) stands, as a sentence: queued behind N other jobs
+    (the contract's QueuePlace, counted by the platform), or running; '' when it says nothing (it has ended)."""
+    if not place:
+        return ""
+    if place.get("state") == QueueState.RUNNING:
+        return f"The {what} is running."
+    ahead, running = place.get("ahead") or 0, place.get("running") or 0
+    jobs = "job" if ahead == 1 else "jobs"
+    return f"The {what} is queued behind {ahead} other {jobs} ({running} running); no worker has taken it yet."

@@ -102,7 +102,16 @@ def eager_tasks(settings):
 class CeleryWorker:
     """A real `celery worker` process on the filesystem broker, sharing the test database and media folder."""
 
-    def __init__(self, var_dir: Path, media_root: Path, database: str, name: str, *, beat: bool = False) -> None:
+    def __init__(
+        self,
+        var_dir: Path,
+        media_root: Path,
+        database: str,
+        name: str,
+        *,
+        beat: bool = False,
+        queues: str = "interactive,studies",
+    ) -> None:
         self.var_dir = var_dir
         self.nodename = f"{name}@{socket.gethostname()}"
         self.log = var_dir / "worker.log"
@@ -123,7 +132,9 @@ class CeleryWorker:
         )
         with self.log.open("wb") as log:  # a file, not a pipe: a full pipe would stall the worker
             self.process = subprocess.Popen(
-                celery_worker_command(self.nodename, "--without-heartbeat", *(["--beat"] if beat else [])),
+                celery_worker_command(
+                    self.nodename, "--without-heartbeat", *(["--beat"] if beat else []), queues=queues
+                ),
                 cwd=ROOT,
                 env=env,
                 stdout=log,
@@ -273,12 +284,14 @@ def start_worker(transactional_db, tmp_path, media_root, celery_queue_dir):
     celery_app.conf.task_always_eager = False
     workers: list[CeleryWorker] = []
 
-    def start(name: str | None = None, *, beat: bool = False) -> CeleryWorker:
+    def start(name: str | None = None, *, beat: bool = False, queues: str = "interactive,studies") -> CeleryWorker:
         var_dir = tmp_path / f"worker-var-{len(workers)}"
         (var_dir / "celery").mkdir(parents=True)
         (var_dir / "celery" / "queue").symlink_to(celery_queue_dir)
         name = name or f"test-worker-{len(workers)}"
-        workers.append(CeleryWorker(var_dir, media_root, connection.settings_dict["NAME"], name, beat=beat))
+        workers.append(
+            CeleryWorker(var_dir, media_root, connection.settings_dict["NAME"], name, beat=beat, queues=queues)
+        )
         return workers[-1]
 
     yield start

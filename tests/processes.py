@@ -40,8 +40,9 @@ def procfile_command(process: str) -> str:
     raise AssertionError(f"the Procfile has no {process} process")
 
 
-def celery_worker_command(hostname: str, *options: str) -> list[str]:
-    """One Celery worker process that takes one task at a time (solo pool), under the given node name."""
+def celery_worker_command(hostname: str, *options: str, queues: str = "interactive,studies") -> list[str]:
+    """One Celery worker process that takes one task at a time (solo pool) from `queues` (config/celery.py: both,
+    as `make worker` and the Procfile's), under the given node name."""
     return [
         sys.executable,
         "-m",
@@ -56,6 +57,7 @@ def celery_worker_command(hostname: str, *options: str) -> list[str]:
         "--without-mingle",
         "--hostname",
         hostname,
+        f"--queues={queues}",
         *options,
     ]
 

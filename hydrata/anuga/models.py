@@ -82,12 +82,16 @@ class Terrain(models.Model):
     elevation_min = models.FloatField(null=True, blank=True)
     elevation_max = models.FloatField(null=True, blank=True)
     nodata_fraction = models.FloatField(null=True, blank=True)
+    import_started_at = models.DateTimeField(
+        null=True, blank=True, help_text="When a worker took the import (until then it waits on its queue)."
+    )
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status"])]
 
     def __str__(self) -> str:
         return f"{self.title} ({self.status})"

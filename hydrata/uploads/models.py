@@ -45,6 +45,7 @@ class UploadExecution(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status"])]
 
     def __str__(self) -> str:
         return f"upload {self.id} of {self.filename} ({self.status})"

@@ -10,9 +10,11 @@ from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
 from hydrata.core.errors import NotFound
+from hydrata.core.queues import QueuedWork, queue_place
 from hydrata.storage import get_storage
 from hydrata.uploads.models import Dataset, UploadExecution
 from hydrata_contract.errors import ErrorCode
+from hydrata_contract.states import UploadStatus, WorkQueue
 
 
 def execution_get(*, user: User, execution_id: UUID | str) -> UploadExecution:
@@ -51,3 +53,21 @@ def dataset_features(*, dataset: Dataset) -> dict[str, Any]:
     """The dataset's normalised FeatureCollection, as stored at import (with a "crs" member naming its CRS)."""
     with get_storage().open(key=dataset.storage_key) as stream:
         return json.load(stream)
+
+
+def execution_queue_place(*, execution: UploadExecution) -> dict[str, Any] | None:
+    """The import on the interactive queue (hydrata/core/queues.py); None once it has ended."""
+    if execution.status not in (UploadStatus.READY, UploadStatus.RUNNING):
+        return None
+    started = execution.status == UploadStatus.RUNNING
+    return queue_place(queue=WorkQueue.INTERACTIVE, started=started, queued_at=execution.created_at)
+
+
+QUEUED_WORK = (
+    QueuedWork(
+        queue=WorkQueue.INTERACTIVE,
+        waiting=lambda: UploadExecution.objects.filter(status=UploadStatus.READY),
+        running=lambda: UploadExecution.objects.filter(status=UploadStatus.RUNNING),
+        queued_at="created_at",
+    ),
+)

@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field
 
 from hydrata_contract.answers.base import Answer, Page, Picture, Withheld, map_link
+from hydrata_contract.answers.queues import QueuePlace
 from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.states import RunPhase, RunStatus
 
@@ -33,6 +34,9 @@ class RunState(Withheld):
         "than the heartbeat timeout (it was killed or its machine lost). The run is ended in error by the next "
         "stale-run sweep, which needs a live worker to run on: until one runs it, the run stays in its state. "
         "Null while the worker reports, and once the run has ended."
+    )
+    queue: QueuePlace | None = Field(
+        description="While its build or simulation has not ended: queued (with the work ahead) or running; else null."
     )
 
 
@@ -324,6 +328,9 @@ class RunCompact(Withheld):
     user_message: str
     mesh_triangle_count: int | None
     created_at: datetime
+    queue: QueuePlace | None = Field(
+        description="While its build or simulation has not ended: queued (with the work ahead) or running; else null."
+    )
 
 
 class BuiltRun(RunCompact):

@@ -7,6 +7,7 @@ from uuid import UUID
 from pydantic import Field
 
 from hydrata_contract.answers.base import Answer, Page, map_link
+from hydrata_contract.answers.queues import QueuePlace
 from hydrata_contract.states import TerrainStatus
 
 
@@ -47,6 +48,9 @@ class Terrain(Answer):
     ui_url: str = map_link()
     created_at: datetime
     updated_at: datetime
+    queue: QueuePlace | None = Field(
+        description="While the import has not ended: queued (with the work ahead of it) or running. Null once it ended."
+    )
 
 
 class TerrainPage(Page):

@@ -8,6 +8,7 @@ from uuid import UUID
 from pydantic import Field
 
 from hydrata_contract.answers.base import Answer
+from hydrata_contract.answers.queues import QueuePlace
 from hydrata_contract.states import UploadStatus
 
 
@@ -37,6 +38,9 @@ class ExecutionStatus(Answer):
     last_updated: datetime
     log: str = Field(description="What happened, for a person to read.")
     output_params: ExecutionOutput
+    queue: QueuePlace | None = Field(
+        description="While the import has not ended: queued (with the work ahead of it) or running. Null once it ended."
+    )
 
 
 class UploadedDataset(Answer):

@@ -15,6 +15,7 @@ from hydrata_mcp.polling import (
     DEFAULT_TIMEOUT_SECONDS,
     PollIntervalSeconds,
     TimeoutSeconds,
+    queue_in_words,
     wait_for,
 )
 from hydrata_mcp.tools.arguments import ProjectId
@@ -142,7 +143,7 @@ async def attach_input_layer(
         ctx,
         read=read,
         finished=lambda e: e["status"] in UPLOAD_DONE,
-        describe=lambda e: f"upload {e['status']}",
+        describe=lambda e: queue_in_words("upload's import", e.get("queue")) or f"upload {e['status']}",
         timeout_seconds=timeout_seconds,
         poll_interval_seconds=poll_interval_seconds,
     )
@@ -156,7 +157,8 @@ async def attach_input_layer(
             feature_count=None,
             ui_url=panel_url,
             summary={"upload": execution["status"]},
-            say_to_user="The upload is still being processed.",
+            say_to_user=queue_in_words("upload's import", execution.get("queue"))
+            or "The upload is still being processed.",
             **common,
         )
     if execution["status"] == UploadStatus.FAILED:

@@ -23,6 +23,7 @@ from hydrata_mcp.polling import (
     DEFAULT_TIMEOUT_SECONDS,
     PollIntervalSeconds,
     TimeoutSeconds,
+    queue_in_words,
     wait_for,
 )
 from hydrata_mcp.tools.arguments import Page, PageSize, ProjectId
@@ -263,7 +264,7 @@ async def import_observations(
         ctx,
         read=read,
         finished=lambda e: e["status"] in UPLOAD_DONE,
-        describe=lambda e: f"upload {e['status']}",
+        describe=lambda e: queue_in_words("upload's import", e.get("queue")) or f"upload {e['status']}",
         timeout_seconds=timeout_seconds,
         poll_interval_seconds=poll_interval_seconds,
     )
@@ -280,7 +281,8 @@ async def import_observations(
             imported=0,
             observation_count=None,
             summary={"upload": execution["status"]},
-            say_to_user="The upload is still being processed.",
+            say_to_user=queue_in_words("upload's import", execution.get("queue"))
+            or "The upload is still being processed.",
             **common,
         )
     if execution["status"] == UploadStatus.FAILED:

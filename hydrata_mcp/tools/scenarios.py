@@ -16,6 +16,7 @@ from hydrata_mcp.polling import (
     DEFAULT_TIMEOUT_SECONDS,
     PollIntervalSeconds,
     TimeoutSeconds,
+    queue_in_words,
     wait_for,
 )
 from hydrata_mcp.tools.arguments import ProjectId
@@ -54,6 +55,9 @@ class RunSummary(BaseModel):
     error_message: str
     user_message: str
     mesh_triangle_count: int | None
+    queue: dict[str, Any] | None = Field(
+        default=None, description="Until it ends: queued (ahead: jobs before it) or running."
+    )
 
 
 class ApprovalBy(BaseModel):
@@ -392,11 +396,15 @@ async def build_scenario(
         ctx,
         read=read,
         finished=lambda v: not _in_flight(v),
-        describe=lambda v: f"build {v.computed_status}",
+        describe=lambda v: _build_in_words(v) or f"build {v.computed_status}",
         timeout_seconds=timeout_seconds,
         poll_interval_seconds=poll_interval_seconds,
     )
     return _built(waited.value, link, posted=posted, polls=waited.polls, elapsed=waited.elapsed_seconds)
+
+
+def _build_in_words(view: ScenarioView) -> str:
+    return queue_in_words("build", view.latest_run.queue if view.latest_run else None)
 
 
 def _in_flight(view: ScenarioView) -> bool:
@@ -471,7 +479,7 @@ def _built(view: ScenarioView, link: str, *, posted: bool, polls: int, elapsed: 
         if count is not None
         else f"The scenario is built. Look at it here: {link}",
         RunStatus.ERROR: f"The build failed: {run.user_message or run.error_message if run else 'unknown error'}",
-        "timed_out": "The build is still running.",
+        "timed_out": _build_in_words(view) or f"The build is {status}.",
     }[outcome]
     return BuildResult(
         outcome=outcome,

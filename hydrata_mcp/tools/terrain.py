@@ -15,6 +15,7 @@ from hydrata_mcp.polling import (
     DEFAULT_TIMEOUT_SECONDS,
     PollIntervalSeconds,
     TimeoutSeconds,
+    queue_in_words,
     wait_for,
 )
 from hydrata_mcp.tools.arguments import ProjectId
@@ -159,7 +160,9 @@ async def get_terrain(
         ctx,
         read=read,
         finished=lambda t: t is None or t["status"] in TERMINAL,
-        describe=lambda t: f"terrain {t['status'] if t else 'missing'}",
+        describe=lambda t: (
+            queue_in_words("terrain's import", t and t.get("queue")) or f"terrain {t['status'] if t else 'missing'}"
+        ),
         timeout_seconds=timeout_seconds,
         poll_interval_seconds=poll_interval_seconds,
     )
@@ -195,7 +198,8 @@ def _terrain_wait(data: dict[str, Any] | None, polls: int, elapsed: float, panel
         f"{(terrain.nodata_fraction or 0) * 100:.1f}% without data. Check it in the map: {link}",
         TerrainStatus.ERROR: f"The terrain import failed: {terrain.error_message}",
     }
-    say = says.get(outcome, f"The terrain is still importing ({terrain.status}).")
+    queued = queue_in_words("terrain's import", data.get("queue"))
+    say = says.get(outcome, queued or f"The terrain is still importing ({terrain.status}).")
     return TerrainWait(
         outcome=outcome,
         status=terrain.status,

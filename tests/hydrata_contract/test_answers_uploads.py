@@ -15,6 +15,7 @@ RUNNING = {
     "last_updated": "2026-12-02T06:00:01Z",
     "log": "",
     "output_params": {},
+    "queue": {"state": "running", "queue": "interactive", "ahead": None, "running": None},
 }
 
 

@@ -153,4 +153,6 @@ def test_get_terrain_sends_increasing_progress_while_a_real_worker_imports(live_
     assert waited.structured_content["outcome"] == "ready", waited.structured_content
     values = [value for value, _ in progress]
     assert values == sorted(values) and len(set(values)) == len(values)
-    assert {message for _, message in progress[:WAITED_BEFORE_THE_WORKER]} == {"terrain creating"}
+    # Before the worker starts, the import is on its queue and the progress says so (not "creating" or "running").
+    queued = "The terrain's import is queued behind 0 other jobs (0 running); no worker has taken it yet."
+    assert {message for _, message in progress[:WAITED_BEFORE_THE_WORKER]} == {queued}

@@ -10,6 +10,7 @@ from hydrata.anuga.api.base import ProjectListView, RunScopedView
 from hydrata.anuga.models import Run
 from hydrata.anuga.selectors.links import run_link
 from hydrata.anuga.selectors.projects import project_get_writable, reads_in_full
+from hydrata.anuga.selectors.queue import run_queue_place
 from hydrata.anuga.selectors.run_results import preview_png, result_layers, sample
 from hydrata.anuga.selectors.run_series import run_time_series, series_chart_png
 from hydrata.anuga.selectors.runs import phase_of, run_get, runs_of, worker_silent_seconds
@@ -85,6 +86,7 @@ def run_status(run: Run) -> dict[str, Any]:
         "ui_url": run_link(run),
         "updated_at": run.updated_at,
         "worker_silent_seconds": worker_silent_seconds(run=run),
+        "queue": run_queue_place(run=run),
     }
 
 

@@ -11,6 +11,7 @@ from hydrata.anuga.models import Run, Scenario
 from hydrata.anuga.selectors.approvals import approval_summary, build_state
 from hydrata.anuga.selectors.links import scenario_link
 from hydrata.anuga.selectors.projects import reads_in_full
+from hydrata.anuga.selectors.queue import run_queue_place
 from hydrata.anuga.selectors.scenarios import (
     computed_status,
     latest_run,
@@ -40,6 +41,7 @@ def run_compact(run: Run | None) -> dict[str, Any] | None:
         "user_message": run.user_message,
         "mesh_triangle_count": run.mesh_triangle_count,
         "created_at": run.created_at,
+        "queue": run_queue_place(run=run),
     }
 
 

@@ -1,8 +1,11 @@
+from typing import Any
+
 from django.conf import settings
 from rest_framework import serializers
 
 from hydrata.anuga.models import InputLayer, Project, Terrain
 from hydrata.anuga.selectors.links import input_row_link, project_link, terrain_link
+from hydrata.anuga.selectors.queue import terrain_queue_place
 from hydrata.core.links import MapLinkField
 from hydrata.storage import get_storage
 from hydrata_contract.projects import Visibility
@@ -43,6 +46,7 @@ class TerrainOutput(serializers.ModelSerializer):
     resolution = serializers.SerializerMethodField()
     s3_hillshade_url = serializers.SerializerMethodField()
     ui_url = MapLinkField(terrain_link)
+    queue = serializers.SerializerMethodField()
 
     class Meta:
         model = Terrain
@@ -68,7 +72,11 @@ class TerrainOutput(serializers.ModelSerializer):
             "ui_url",
             "created_at",
             "updated_at",
+            "queue",
         ]
+
+    def get_queue(self, terrain: Terrain) -> dict[str, Any] | None:
+        return terrain_queue_place(terrain=terrain)
 
     def get_resolution(self, terrain: Terrain) -> list[float] | None:
         if terrain.resolution_x is None or terrain.resolution_y is None:

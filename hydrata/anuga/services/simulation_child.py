@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 
 import hydrata
@@ -65,9 +66,19 @@ def child_limits(*, run: Run) -> ChildLimits:
     )
 
 
+def simulation_threads() -> int:
+    """OpenMP threads of one simulation: HYDRATA_ANUGA_THREADS when set; else the machine's cores shared out between
+    the worker's pool slots (config/celery.py records the pool's size as the worker starts; one slot outside a
+    worker), so that slots x threads never exceed the cores."""
+    if settings.HYDRATA_ANUGA_THREADS > 0:
+        return settings.HYDRATA_ANUGA_THREADS
+    slots = current_app.conf.get("hydrata_pool_size") or 1
+    return max(1, (os.cpu_count() or 1) // slots)
+
+
 def threads_per_rank(*, ranks: int) -> int:
-    """The worker's ANUGA threads shared out between the run's ranks, at least one each."""
-    return max(1, settings.HYDRATA_ANUGA_THREADS // max(ranks, 1))
+    """The simulation's threads shared out between the run's ranks, at least one each."""
+    return max(1, simulation_threads() // max(ranks, 1))
 
 
 def child_arguments(*, run: Run, threads: int) -> list[str]:

@@ -164,6 +164,7 @@ def terrain_import(*, terrain_id: int) -> Terrain:
     terrain = Terrain.objects.select_related("project").get(pk=terrain_id)
     if terrain.status in (TerrainStatus.READY, TerrainStatus.ERROR):
         return terrain  # a redelivered task: the import already ended
+    record_update(terrain, import_started_at=timezone.now())  # no longer waiting on its queue
     storage = get_storage()
     try:
         with (

@@ -3,6 +3,7 @@ from typing import Any
 from rest_framework import serializers
 
 from hydrata.uploads.models import Dataset, UploadExecution
+from hydrata.uploads.selectors import execution_queue_place
 from hydrata_contract.states import UploadStatus
 
 
@@ -17,7 +18,12 @@ class ExecutionStatusOutput(serializers.ModelSerializer):
 
     class Meta:
         model = UploadExecution
-        fields = ["exec_id", "status", "func_name", "created", "last_updated", "log", "output_params"]
+        fields = ["exec_id", "status", "func_name", "created", "last_updated", "log", "output_params", "queue"]
+
+    queue = serializers.SerializerMethodField()
+
+    def get_queue(self, execution: UploadExecution) -> dict[str, Any] | None:
+        return execution_queue_place(execution=execution)
 
     def get_func_name(self, execution: UploadExecution) -> str:
         return "upload"
