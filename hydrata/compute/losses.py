@@ -23,6 +23,7 @@ from shapely.geometry import shape
 
 from hydrata.compute.geometry import feature_name
 from hydrata.compute.package import PackageError, as_number
+from hydrata_contract.layers import TOTAL_LOSS, TOTAL_LOSS_FILE
 
 MM = 1.0 / 1000.0
 MM_PER_HOUR = MM / 3600.0
@@ -171,3 +172,21 @@ def add_losses(
     operator = loss_operator(domain, rainfall=rainfall, soil=soil, owned=owned)
     log(f"Soils: {len(features)} polygons over {len(soil.indices)} triangles; rain there loses IL then CL.")
     return operator
+
+
+def write_total_loss(
+    *, operator: Any, ranks: Any, ownership: Any, whole: Any, grid: Any, path_of: Callable[[str], Any]
+) -> dict[str, str]:
+    """The total loss (mm) of every cell of the DEM's grid as a COG, from the triangle under it (collective: each
+    triangle's from the rank that owns it); the file it wrote, by name, on rank 0 ({} without soils or elsewhere)."""
+    from hydrata.compute.ranks import gather_owned
+    from hydrata.compute.results import grid_values, triangle_index_grid, write_cog
+
+    if operator is None:
+        return {}
+    arrays = gather_owned(ranks, ownership, {TOTAL_LOSS: operator.total_loss_mm()})
+    if whole is None:
+        return {}
+    index = triangle_index_grid(nodes=whole.nodes, triangles=whole.triangles, grid=grid)
+    write_cog(path_of(TOTAL_LOSS_FILE), grid_values(index, arrays[TOTAL_LOSS]), grid)
+    return {TOTAL_LOSS: TOTAL_LOSS_FILE}

@@ -51,7 +51,7 @@ import numpy as np
 from hydrata.compute.phase_clock import CHILD_PHASES_LINE, PhaseClock, seconds_since_process_start
 from hydrata.compute.ranks import Ownership, Ranks, current_ranks, gather_owned
 from hydrata_contract.compute import EXIT_UNSTABLE, RunOutputs
-from hydrata_contract.layers import DEPTH_FRAME_GLOB, DEPTH_FRAMES_INDEX, ResultLayer
+from hydrata_contract.layers import DEPTH_FRAME_GLOB, DEPTH_FRAMES_INDEX, TOTAL_LOSS_FILE, ResultLayer
 from hydrata_contract.states import RunPhase
 
 if TYPE_CHECKING:  # the heavy imports wait until the first progress line is out
@@ -632,6 +632,7 @@ RESULT_FILES = (
     "time_series.json",
     "preview.png",
     DEPTH_FRAMES_INDEX,
+    TOTAL_LOSS_FILE,
 )
 
 
@@ -746,6 +747,7 @@ def post_process(
     """Gather the ranks' recordings on rank 0 (collective), which writes the results under temporary names, then
     renames them into place with termination signals held off. The other ranks return empty statistics."""
     from hydrata.compute.depth_frames import write_depth_frames
+    from hydrata.compute.losses import write_total_loss
     from hydrata.compute.results import write_results
 
     clock = clock or PhaseClock()
@@ -756,6 +758,18 @@ def post_process(
     progress.line(RunPhase.POST_PROCESSING, sim_time=sim_time, progress_pct=100.0, eta_seconds=0.0, **totals)
     account = volume_account(model)
     maxima, health, series = mesh_maxima(model), model_health(model, account), whole_series(model)
+    total_loss = (  # compute/losses.py: the soils' map, collective
+        write_total_loss(
+            operator=model.losses,
+            ranks=model.ranks,
+            ownership=model.ownership,
+            whole=model.whole,
+            grid=grid,
+            path_of=staging.path,
+        )
+        if outputs == RunOutputs.FULL
+        else {}
+    )
     if maxima is None or series is None:
         return {}
     statistics = write_results(
@@ -767,7 +781,8 @@ def post_process(
         timing={"sim_seconds": sim_time, "wall_seconds": progress.wall_seconds()},
         series=series,
         extra_files=({"sww": SWW_NAME} if outputs == RunOutputs.FULL else {})
-        | {"log": "run.log", "progress": "progress.jsonl"},
+        | {"log": "run.log", "progress": "progress.jsonl"}
+        | total_loss,
         inundation_threshold_m=model.peaks.inundation_threshold_m,
         outputs=outputs,
     )

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from hydrata.compute.tiles import transparent_tile
 from tests.data import BOUNDARY
 from tests.factories import make_grant
 from tests.hydrata_mcp.test_model_building import upload_geojson as upload_for_tool
@@ -99,6 +100,17 @@ def test_a_tide_only_model_and_a_wet_start_with_soils_are_built_and_run_through_
     assert balance["initial_m3"] + balance["came_in_m3"] - balance["boundary_out_m3"] - balance[
         "losses_m3"
     ] == pytest.approx(balance["final_m3"], rel=1e-6)
+    # the total-loss map: a result layer of the run with soils only, tiled where the ground took rain
+    assert "gn_layer_total_loss" in results["soaked"].structured_content["result_layers"]
+    assert "gn_layer_total_loss" not in results["tidal"].structured_content["result_layers"]
+    run_id = results["soaked"].structured_content["id"]
+    with api(live_asgi.url, key) as http:
+        layers = {layer["name"]: layer for layer in http.get(f"/api/v2/anuga/runs/{run_id}/tiles/").json()["results"]}
+        loss = layers["total_loss"]
+        assert loss["units"] == "mm" and not loss["empty"] and loss["legend"]
+        tile = http.get(loss["tiles"].format(z=17, x=120264, y=78565))
+    assert tile.status_code == 200 and tile.headers["content-type"] == "image/png"
+    assert tile.content != transparent_tile()  # the loss is drawn
 
 
 @pytest.mark.parametrize(

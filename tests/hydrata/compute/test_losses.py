@@ -2,8 +2,11 @@
 whose total loss is the analytic sum, whose outflow is the rain less the losses, and whose equilibrium discharge is
 the rain rate less the continuing loss; and the pure step that the operator takes."""
 
+import json
+
 import numpy as np
 import pytest
+import rasterio
 
 from hydrata.compute.losses import soil_values, soils, step_losses
 from hydrata.compute.package import PackageError
@@ -119,3 +122,13 @@ def test_a_soil_out_of_range_is_refused_by_feature_and_field(properties, problem
     with pytest.raises(PackageError, match=rf"Soil feature 2 has {problem}"):
         soil_values(2, {"properties": properties})
     assert soil_values(0, {"properties": {"initial_loss_mm": 0, "continuing_loss_mm_h": 0}}) == (0.0, 0.0, 0.0)
+
+
+def test_the_total_loss_map_holds_the_analytic_loss_depth_on_every_cell_of_the_plane(plane):
+    with rasterio.open(plane.output / "total_loss.tif") as source:
+        values = source.read(1, masked=True).compressed()
+    files = json.loads((plane.output / "result.json").read_text())["files"]
+
+    assert files["total_loss"] == "total_loss.tif"
+    assert values.size > 0
+    assert np.allclose(values, analytic_loss_m3() / AREA * 1000, rtol=1e-5)  # 13.5 mm everywhere
