@@ -12,6 +12,7 @@ from hydrata.compute.losses import soil_values, soils, step_losses
 from hydrata.compute.package import PackageError
 from tests.hydrata.compute.channel import feature
 from tests.hydrata.compute.flume import Flume, at, rectangle
+from tests.run_files import assert_statistics_match_the_files
 
 LENGTH, WIDTH, SLOPE = 100.0, 20.0, 0.01
 RAIN_MM_H, IL_MM, CL_MM_H, IMPERVIOUS = 100.0, 10.0, 20.0, 0.25
@@ -132,3 +133,9 @@ def test_the_total_loss_map_holds_the_analytic_loss_depth_on_every_cell_of_the_p
     assert files["total_loss"] == "total_loss.tif"
     assert values.size > 0
     assert np.allclose(values, analytic_loss_m3() / AREA * 1000, rtol=1e-5)  # 13.5 mm everywhere
+
+
+def test_the_plane_with_losses_agrees_with_the_files_it_wrote(plane):
+    assert_statistics_match_the_files(
+        plane.statistics, sww=plane.output / "run.sww", max_depth=plane.output / "max_depth.tif"
+    )

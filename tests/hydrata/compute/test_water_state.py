@@ -9,6 +9,7 @@ import pytest
 from hydrata.compute.package import PackageError
 from hydrata.compute.water_state import initial_level, initial_stage
 from tests.hydrata.compute.flume import Flume, rectangle
+from tests.run_files import assert_statistics_match_the_files
 
 G = 9.81
 H0, X_DAM, T_RITTER = 1.0, 50.0, 5.0
@@ -107,3 +108,9 @@ def test_an_initial_condition_without_one_good_level_is_refused_by_name(properti
     with pytest.raises(PackageError, match=rf"Initial condition feature 3.*{problem}"):
         initial_level(3, {"properties": properties})
     assert initial_level(0, {"properties": {"depth": 0}}) == ("depth", 0.0)
+
+
+def test_the_dam_break_agrees_with_the_files_it_wrote(dam_break):
+    assert_statistics_match_the_files(
+        dam_break.statistics, sww=dam_break.output / "run.sww", max_depth=dam_break.output / "max_depth.tif"
+    )
