@@ -48,10 +48,14 @@ class VolumeAccount:
         return self.final - self.initial - self.came_in + self.boundary_out + self.losses
 
     @property
+    def had(self) -> float:
+        """All the water the run had: what it started with (compute/water_state.py) and what came in."""
+        return self.initial + self.came_in
+
+    @property
     def error_pct(self) -> float | None:
-        """The error as a share of all the water the run had: what it started with and what came in."""
-        had = self.initial + self.came_in
-        return 100.0 * abs(self.error) / had if had > 0 else None
+        """The error as a share of all the water the run had."""
+        return 100.0 * abs(self.error) / self.had if self.had > 0 else None
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -99,7 +103,7 @@ def mass_balance_warnings(account: VolumeAccount) -> list[str]:
     if account.error_pct is None or account.error_pct <= HEALTHY_MASS_ERROR_PCT:
         return []
     return [
-        f"The volume balance is off by {account.error_pct:.2f}% of the {account.came_in:.4g} m3 that came in "
+        f"The volume balance is off by {account.error_pct:.2f}% of the {account.had:.4g} m3 the run had "
         f"(above the {HEALTHY_MASS_ERROR_PCT:g}% of a healthy model): check the mesh and the inflows."
     ]
 

@@ -504,7 +504,7 @@ def record_health(model: Model, sim_time: float) -> None:
         xmomentum=quantities["xmomentum"].centroid_values,
         ymomentum=quantities["ymomentum"].centroid_values,
         error_m3=account.error,
-        came_in_m3=account.came_in,
+        came_in_m3=account.had,  # with the water it started with
     )
 
 
@@ -520,7 +520,7 @@ def model_health(model: Model, account: "VolumeAccount") -> dict[str, Any]:
         recordings=recordings,
         centroids=model.whole.centroids,
         final_error_m3=account.error,
-        final_came_in_m3=account.came_in,
+        final_came_in_m3=account.had,
     )
 
 

@@ -56,6 +56,7 @@ def test_the_volume_balance_reads_initial_plus_in_minus_out_equals_final(dam_bre
         balance["final_m3"], rel=1e-9
     )
     assert dam_break.statistics["mass_balance_error_pct"] < 1e-6
+    assert abs(dam_break.statistics["health"]["mass_error"]["final_pct"]) < 1e-6  # of the water it started with
 
 
 BUMPS = lambda x: 0.4 + 0.3 * np.sin(x / 2.0) + 0.2 * np.cos(x / 0.7)  # noqa: E731
