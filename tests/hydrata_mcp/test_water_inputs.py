@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 
 from hydrata.compute.tiles import transparent_tile
+from hydrata.studies.models import DesignMember
 from tests.data import BOUNDARY
 from tests.factories import make_grant
+from tests.hydrata_mcp.test_design_study_runs import follow, made_study
 from tests.hydrata_mcp.test_model_building import upload_geojson as upload_for_tool
 from tests.hydrata_mcp.test_results import completed, tool
 from tests.mcp_client import mcp_client
@@ -22,6 +24,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 MGA56 = "EPSG:28356"
 TIDE = 975.0  # above the north edge's low western end (970.9 m), below its east (991 m)
 WHOLE = [[251001.0, 6271802.0], [251198.0, 6271802.0], [251198.0, 6271999.0], [251001.0, 6271999.0]]
+WEST_HALF = [[251001.0, 6271802.0], [251100.0, 6271802.0], [251100.0, 6271999.0], [251001.0, 6271999.0]]
 NORTH_WEST = [[251001.0, 6271940.0], [251060.0, 6271940.0], [251060.0, 6271999.0], [251001.0, 6271999.0]]
 
 
@@ -141,3 +144,52 @@ def test_a_soil_or_an_initial_condition_out_of_range_is_refused_by_the_tool_nami
     assert result.is_error, result.structured_content
     text = result.content[0].text
     assert "Feature 0 (id 'sandy')" in text and field in text
+
+
+def storm_loss_mm(rain_mm: list[float], *, initial_mm: float, continuing_mm_h: float, step_min: int) -> float:
+    """The loss (mm over the pervious ground) of a storm of uniform steps, as the child takes it: the initial loss
+    first, then the continuing rate for the rest of the step it runs out in and every step after, never more than
+    the rain (hydrata/compute/losses.py)."""
+    left, lost, continuing_per_step = initial_mm, 0.0, continuing_mm_h * step_min / 60
+    for rain in rain_mm:
+        from_initial = min(rain, left)
+        left -= from_initial
+        after = rain - from_initial
+        lost += from_initial + (min(after, continuing_per_step * after / rain) if rain > 0 else 0.0)
+    return lost
+
+
+def test_a_design_study_on_a_base_with_soils_takes_the_soils_losses_there_and_its_own_elsewhere(
+    live_asgi, celery_worker
+):
+    _, key = make_grant(level="launch")
+    model = small_test_model(live_asgi.url, key)
+    sandy = {"initial_loss_mm": 25, "continuing_loss_mm_h": 6, "impervious_fraction": 0.1}
+    with api(live_asgi.url, key) as http:
+        soil = layer(polygon(WEST_HALF, **sandy))
+        assert attach(http, model, "soil", upload_geojson(http, "soil.geojson", soil)).status_code == 200
+
+    async def session():
+        async with mcp_client(live_asgi.url, key) as client:
+            study = await made_study(client, model.project_id, duration=600)
+            await tool(client, "start_design_study", {"project_id": model.project_id, "study_id": study["id"]})
+            return (await follow(client, model.project_id, study["id"], {"complete", "error", "cancelled"}))[-1]
+
+    final = asyncio.run(session())
+
+    assert final["status"] == "complete", final
+    members = DesignMember.objects.filter(study_id=final["id"]).select_related("run", "study")
+    assert members.count() == 4
+    area, west = 197.0 * 197.0, 99.0 * 197.0
+    for member in members:
+        balance = member.run.statistics["volume_balance"]
+        step = member.time_step_min
+        in_sandy = (1 - 0.1) * storm_loss_mm(member.rain_mm, initial_mm=25, continuing_mm_h=6, step_min=step)
+        studys = storm_loss_mm(
+            member.rain_mm, initial_mm=member.burst_initial_loss_mm, continuing_mm_h=1, step_min=step
+        )
+        assert balance["rainfall_m3"] == pytest.approx(area * member.rain_depth_mm / 1000, rel=1e-6)
+        expected = (west * in_sandy + (area - west) * studys) / 1000  # the soils' where they lie, the study's elsewhere
+        assert balance["losses_m3"] == pytest.approx(expected, rel=0.01), (member, balance["losses_m3"], expected)
+        assert abs(expected - area * studys / 1000) > 0.1 * expected  # the study's losses alone would be far off
+        assert abs(balance["error_m3"]) < 1e-6 * (balance["initial_m3"] + balance["came_in_m3"])
