@@ -12,6 +12,8 @@ class InputKind(Labelled):
     MESH_REGION = "mesh_region", "Mesh region"
     GAUGE = "gauge", "Gauge"
     FLOW_LINE = "flow_line", "Flow line"
+    INITIAL_CONDITION = "initial_condition", "Initial condition"
+    SOIL = "soil", "Soil"
 
 
 class SeriesType(Labelled):
@@ -26,5 +28,6 @@ class BoundaryType(Labelled):
 
     REFLECTIVE = "Reflective", "Reflective (a wall)"
     TRANSMISSIVE = "Transmissive", "Transmissive (water leaves freely)"
-    DIRICHLET = "Dirichlet", "Dirichlet (a fixed stage)"
+    DIRICHLET = "Dirichlet", "Dirichlet (a stage the edge holds; the flow passes through)"
     NORMAL_DEPTH = "NormalDepth", "Normal depth (an outflow at the slope's depth)"
+    DIRICHLET_ZERO_MOMENTUM = "DirichletZeroMomentum", "Dirichlet with zero momentum (a still wall of water)"

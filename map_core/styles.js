@@ -1,12 +1,15 @@
 // How both maps draw an input row's features: the one colour table, each kind's title and each feature's label.
 
-const BOUNDARY_COLOURS = { Reflective: "#4b5563", Transmissive: "#1f6feb", Dirichlet: "#d92d20" };
+const BOUNDARY_COLOURS = { Reflective: "#4b5563", Transmissive: "#1f6feb", Dirichlet: "#d92d20",
+                           DirichletZeroMomentum: "#9f1239" };
 const KIND_STYLES = {
   friction: { color: "#2e7d32", weight: 1, fillColor: "#66bb6a", fillOpacity: 0.25 },
   inflow: { color: "#0b5cad", weight: 4 },
   rainfall: { color: "#0e7490", weight: 1, dashArray: "4 3", fillColor: "#67e8f9", fillOpacity: 0.12 },
   structure: { color: "#b45309", weight: 2, fillColor: "#f59e0b", fillOpacity: 0.35 },
-  mesh_region: { color: "#7c3aed", weight: 2, dashArray: "6 4", fillOpacity: 0 }
+  mesh_region: { color: "#7c3aed", weight: 2, dashArray: "6 4", fillOpacity: 0 },
+  initial_condition: { color: "#1d4ed8", weight: 1, fillColor: "#3b82f6", fillOpacity: 0.3 },
+  soil: { color: "#92400e", weight: 1, dashArray: "2 3", fillColor: "#d6a46b", fillOpacity: 0.2 }
 };
 const UNSTYLED = { color: "#374151", weight: 2 };
 // The dark line of the mesh's outline, and the rim of a marker.
@@ -14,7 +17,8 @@ export const OUTLINE_COLOUR = "#111827";
 
 // The kinds either map draws, by title; gauges and flow lines are listed, not drawn.
 export const KIND_TITLES = { boundary: "Boundary", friction: "Friction", inflow: "Inflow", rainfall: "Rainfall",
-                             structure: "Structures", mesh_region: "Mesh regions" };
+                             structure: "Structures", mesh_region: "Mesh regions",
+                             initial_condition: "Initial water", soil: "Soils" };
 
 export function titleOf(kind) {
   return KIND_TITLES[kind] || kind;
@@ -35,13 +39,24 @@ export function styleOf(kind, properties, highlight) {
 
 // The label an engineer checks on a feature: its boundary type, Manning's n, flow, rain, method or resolution.
 export function labelOf(kind, properties) {
-  if (kind === "boundary") { return properties.boundary + (properties.location ? " · " + properties.location : ""); }
+  if (kind === "boundary") {
+    return properties.boundary + (properties.location ? " · " + properties.location : "") +
+      (properties.stage !== undefined && properties.stage !== null ? " · stage " + flow(properties.stage, "m") : "");
+  }
   if (kind === "friction") { return "n = " + properties.mannings; }
   if (kind === "inflow") { return "Q = " + flow(properties.data, "m³/s"); }
   if (kind === "rainfall") { return "Rain " + flow(properties.data, "mm/h"); }
   if (kind === "structure") { return properties.method ? "Structure · " + properties.method : "Structure"; }
   if (kind === "mesh_region") {
     return "Mesh " + properties.resolution + " " + (properties.resolution_units || "");
+  }
+  if (kind === "initial_condition") {
+    return properties.depth !== undefined && properties.depth !== null ? "Depth " + properties.depth + " m"
+      : "Stage " + properties.stage + " m";
+  }
+  if (kind === "soil") {
+    return "IL " + properties.initial_loss_mm + " mm · CL " + properties.continuing_loss_mm_h + " mm/h" +
+      (properties.impervious_fraction ? " · " + properties.impervious_fraction + " impervious" : "");
   }
   return "";
 }

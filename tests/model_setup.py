@@ -21,6 +21,8 @@ KIND_PATHS = {
     "mesh_region": "mesh-regions",
     "gauge": "gauges",
     "flow_line": "flow-lines",
+    "initial_condition": "initial-conditions",
+    "soil": "soils",
 }
 
 

@@ -106,6 +106,8 @@ class ScenarioAdmin(admin.ModelAdmin):
         "rainfall",
         "structure",
         "mesh_region",
+        "initial_condition",
+        "soil",
         "created_by",
     ]
     list_select_related = ["project"]

@@ -101,7 +101,7 @@ class InputLayer(models.Model):
     """An input row of a project: one kind of model input, optionally backed by an uploaded dataset."""
 
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="input_layers")
-    kind = models.CharField(max_length=12, choices=InputKind.choices())
+    kind = models.CharField(max_length=20, choices=InputKind.choices())
     title = models.CharField(max_length=200)
     is_default = models.BooleanField(default=False)
     dataset = models.ForeignKey(
@@ -164,6 +164,8 @@ class Scenario(models.Model):
     mesh_region = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     gauge = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     flow_line = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    initial_condition = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    soil = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     resolution = models.FloatField(help_text="Metres; the base mesh's maximum triangle area is resolution² / 2.")
     duration = models.PositiveIntegerField(help_text="Simulated seconds.")
     model_start = models.DateTimeField(null=True, blank=True)
@@ -175,7 +177,18 @@ class Scenario(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
-    INPUT_FIELDS = ("boundary", "friction", "inflow", "rainfall", "structure", "mesh_region", "gauge", "flow_line")
+    INPUT_FIELDS = (
+        "boundary",
+        "friction",
+        "inflow",
+        "rainfall",
+        "structure",
+        "mesh_region",
+        "gauge",
+        "flow_line",
+        "initial_condition",  # where the water starts
+        "soil",  # what the ground takes
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

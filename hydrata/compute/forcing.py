@@ -464,8 +464,10 @@ def boundary_map(
     start: datetime | None = None,
 ) -> dict[str, Any]:
     """Each boundary tag of the mesh with its ANUGA boundary: Reflective (a wall), Transmissive (the water just
-    outside equals the water just inside), Dirichlet (a stage, constant or a time series, with zero momentum; see
-    `dirichlet_stage`) or NormalDepth (outflow on Manning's rating curve; see compute/normal_depth.py).
+    outside equals the water just inside), Dirichlet (a stage, constant or a time series, each feature its own tag
+    and stage, the momentum from inside; DirichletZeroMomentum with zero momentum: see compute/boundary_edges.py)
+    or NormalDepth (outflow on Manning's rating curve; see compute/normal_depth.py). A mesh built before stage tags
+    were per feature has one `Dirichlet` tag: its edges share the first feature's stage (`dirichlet_stage`).
     Tags are matched case-insensitively; any other tag is refused, except the ones anuga.distribute adds to a rank's
     part of the mesh (its parallel domain binds those itself)."""
     from hydrata.compute.normal_depth import normal_depth_boundary
@@ -475,13 +477,15 @@ def boundary_map(
     mapping: dict[str, Any] = {}
     for tag in [tag for tag in domain.get_boundary_tags() if tag not in PARALLEL_BOUNDARY_TAGS]:
         kind = by_name.get(str(tag).strip().casefold())
+        if feature_stage_edge(domain, tag, mapping, features=boundary_features, series=series, start=start, log=log):
+            continue  # a Dirichlet feature's own edges: compute/boundary_edges.py
         if kind == BoundaryType.REFLECTIVE:
             mapping[tag] = anuga.Reflective_boundary(domain)
         elif kind == BoundaryType.TRANSMISSIVE:
             mapping[tag] = anuga.Transmissive_boundary(domain)
-        elif kind == BoundaryType.DIRICHLET:
-            stage = dirichlet_stage(boundary_features, series=series, start=start)
-            mapping[tag] = _dirichlet(anuga, domain, stage)
+        elif kind in (BoundaryType.DIRICHLET, BoundaryType.DIRICHLET_ZERO_MOMENTUM):  # a mesh built before
+            stage = dirichlet_stage(boundary_features, series=series, start=start)  # per-feature tags: one stage
+            mapping[tag] = _dirichlet(anuga, domain, stage, BoundaryType(kind))
             log(f"Dirichlet boundary stage {_describe(stage, 'm', 1.0)}.")
             ceiling = stage_timestep_ceiling(stage)
             if ceiling is not None:
@@ -501,6 +505,33 @@ def boundary_map(
     return mapping
 
 
+def feature_stage_edge(
+    domain: Any,
+    tag: str,
+    mapping: dict[str, Any],
+    *,
+    features: list[dict],
+    series: Series | None,
+    start: datetime | None,
+    log: Log,
+) -> bool:
+    """Bind a per-feature stage tag (`Dirichlet_3`) to that feature's own stage; False for any other tag."""
+    from hydrata.compute import boundary_edges
+
+    parsed = boundary_edges.parsed_tag(tag)
+    if parsed is None:
+        return False
+    kind, index = parsed
+    stage = boundary_edges.feature_stage(features, index, series=series, start=start)
+    mapping[tag] = boundary_edges.stage_boundary(import_anuga(), domain, kind=kind, stage=stage)
+    how = "momentum from inside" if kind == BoundaryType.DIRICHLET else "zero momentum"
+    log(f"{kind} boundary {feature_name(index, features[index])}: stage {_describe(stage, 'm', 1.0)}, {how}.")
+    ceiling = stage_timestep_ceiling(stage)
+    if ceiling is not None:
+        domain.set_evolve_max_timestep(min(ceiling, float(domain.evolve_max_timestep)))
+    return True
+
+
 def stage_timestep_ceiling(stage: float | SeriesFunction) -> float | None:
     """A tenth of the closest spacing of a stage series' rows (None for a constant stage, or a single row)."""
     if not isinstance(stage, SeriesFunction) or len(stage.times) < 2:
@@ -510,7 +541,7 @@ def stage_timestep_ceiling(stage: float | SeriesFunction) -> float | None:
     return float(spacing.min()) / STEPS_PER_STAGE_ROW if spacing.size else None
 
 
-def _dirichlet(anuga: ModuleType, domain: Any, stage: float | SeriesFunction) -> Any:
-    if isinstance(stage, SeriesFunction):
-        return anuga.Time_boundary(domain=domain, function=lambda t: [stage(t), 0.0, 0.0])
-    return anuga.Dirichlet_boundary([stage, 0.0, 0.0])
+def _dirichlet(anuga: ModuleType, domain: Any, stage: float | SeriesFunction, kind: BoundaryType) -> Any:
+    from hydrata.compute.boundary_edges import stage_boundary
+
+    return stage_boundary(anuga, domain, kind=kind, stage=stage)

@@ -24,6 +24,39 @@ def _normal_depth_slope(name: str, properties: dict[str, Any]) -> str | None:
     return None
 
 
+def _dirichlet_stage(name: str, properties: dict[str, Any]) -> str | None:
+    stage_types = (BoundaryType.DIRICHLET, BoundaryType.DIRICHLET_ZERO_MOMENTUM)
+    if properties["boundary"] not in stage_types or str(properties.get("location")) != "External":
+        return None
+    if all(properties.get(key) in (None, "") for key in ("stage", "data")):
+        return (
+            f"{name} is a {properties['boundary']} boundary without a 'stage'; give it one (m, or the name of a "
+            "stage time series)."
+        )
+    return None
+
+
+def _initial_level(name: str, properties: dict[str, Any]) -> str | None:
+    given = [key for key in ("stage", "depth") if properties.get(key) not in (None, "")]
+    if len(given) != 1:
+        return f"{name} has {'both a stage and a depth' if given else 'neither a stage nor a depth'}; give one."
+    value = finite_number_or_none(properties[given[0]])
+    if value is None or (given[0] == "depth" and value < 0):
+        return f"{name} has {given[0]}={excerpt(properties[given[0]])}; it must be a number (a depth of 0 m or more)."
+    return None
+
+
+def _soil_losses(name: str, properties: dict[str, Any]) -> str | None:
+    for key in ("initial_loss_mm", "continuing_loss_mm_h", "impervious_fraction"):
+        if key == "impervious_fraction" and properties.get(key) in (None, ""):
+            continue
+        value = finite_number_or_none(properties.get(key))
+        if value is None or value < 0 or (key == "impervious_fraction" and value > 1):
+            need = "a fraction from 0 to 1" if key == "impervious_fraction" else "a number of 0 or more"
+            return f"{name} has {key}={excerpt(properties.get(key))}; it must be {need}."
+    return None
+
+
 @dataclass(frozen=True)
 class KindRule:
     geometries: frozenset[str]
@@ -42,9 +75,10 @@ RULES: dict[str, KindRule] = {
         "lines",
         ("boundary", "location"),
         choices={"boundary": BOUNDARY_TYPES, "location": ("External", "Internal")},
-        explanation="'boundary' (Reflective, Transmissive, Dirichlet with a 'stage': metres or the name of a stage "
-        "time series, or NormalDepth with a 'slope' in m/m) and 'location' (External or Internal)",
-        checks=(_normal_depth_slope,),
+        explanation="'boundary' (Reflective, Transmissive, Dirichlet or DirichletZeroMomentum with a 'stage': metres "
+        "or the name of a stage time series, or NormalDepth with a 'slope' in m/m) and 'location' (External or "
+        "Internal)",
+        checks=(_normal_depth_slope, _dirichlet_stage),
     ),
     InputKind.FRICTION: KindRule(
         POLYGONS,
@@ -92,6 +126,21 @@ RULES: dict[str, KindRule] = {
         ("name",),
         unique=("name",),
         explanation="'name' (how the line's discharge series is asked for; unique in the layer)",
+    ),
+    InputKind.INITIAL_CONDITION: KindRule(
+        POLYGONS,
+        "polygons",
+        (),
+        explanation="'stage' (m, absolute) or 'depth' (m above the ground)",
+        checks=(_initial_level,),
+    ),
+    InputKind.SOIL: KindRule(
+        POLYGONS,
+        "polygons",
+        ("initial_loss_mm", "continuing_loss_mm_h"),
+        explanation="'initial_loss_mm' and 'continuing_loss_mm_h' (0 or more), and optionally 'impervious_fraction' "
+        "(0 to 1)",
+        checks=(_soil_losses,),
     ),
 }
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import netCDF4
 import numpy as np
 
+from hydrata.compute.boundary_edges import tagged_by_feature
 from hydrata.compute.geometry import BoundaryRing, MeshRegion, Point
 from hydrata.compute.planar import planar_graph
 
@@ -35,7 +36,7 @@ def mesh_build(
     destination: pathlib.Path,
 ) -> BuiltMesh:
     """Triangulate the boundary, mesh regions and breaklines and write the mesh file ANUGA reads back
-    (`anuga.Domain(path)`), boundary tags included.
+    (`anuga.Domain(path)`), boundary tags included (a Dirichlet feature's edges tagged by the feature).
 
     `destination` is the file to write (.msh, ANUGA's netCDF format, or .tsh, its text format) or an existing
     directory, in which `mesh.msh` is written. Outside the regions the maximum triangle area is
@@ -44,6 +45,7 @@ def mesh_build(
     """
     path = _mesh_path(pathlib.Path(destination))
     base_max_area = resolution**2 / 2
+    ring = tagged_by_feature(ring)  # each Dirichlet feature's edges their own tag (compute/boundary_edges.py)
     graph = planar_graph(ring=ring, regions=regions, base_max_area=base_max_area, breaklines=breaklines)
     boundary_tags: dict[str, list[int]] = {}
     for index, tag in enumerate(graph.ring_tags):

@@ -35,6 +35,7 @@ class VolumeAccount:
     inflow: float
     boundary_in: float
     boundary_out: float
+    losses: float = 0.0  # the rain the soils absorbed (compute/losses.py)
 
     @property
     def came_in(self) -> float:
@@ -42,13 +43,19 @@ class VolumeAccount:
 
     @property
     def error(self) -> float:
-        """Stored now less what the run started with and what came in, plus what went out: 0 for a model that
-        conserves mass."""
-        return self.final - self.initial - self.came_in + self.boundary_out
+        """Stored now less what the run started with and what came in, plus what went out and what the soils
+        absorbed: 0 for a model that conserves mass."""
+        return self.final - self.initial - self.came_in + self.boundary_out + self.losses
+
+    @property
+    def had(self) -> float:
+        """All the water the run had: what it started with (compute/water_state.py) and what came in."""
+        return self.initial + self.came_in
 
     @property
     def error_pct(self) -> float | None:
-        return 100.0 * abs(self.error) / self.came_in if self.came_in > 0 else None
+        """The error as a share of all the water the run had."""
+        return 100.0 * abs(self.error) / self.had if self.had > 0 else None
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -57,6 +64,8 @@ class VolumeAccount:
             "inflow_m3": self.inflow,
             "boundary_in_m3": self.boundary_in,
             "boundary_out_m3": self.boundary_out,
+            "losses_m3": self.losses,
+            "rainfall_excess_m3": self.rainfall - self.losses,
             "final_m3": self.final,
             "came_in_m3": self.came_in,
             "error_m3": self.error,
@@ -94,7 +103,7 @@ def mass_balance_warnings(account: VolumeAccount) -> list[str]:
     if account.error_pct is None or account.error_pct <= HEALTHY_MASS_ERROR_PCT:
         return []
     return [
-        f"The volume balance is off by {account.error_pct:.2f}% of the {account.came_in:.4g} m3 that came in "
+        f"The volume balance is off by {account.error_pct:.2f}% of the {account.had:.4g} m3 the run had "
         f"(above the {HEALTHY_MASS_ERROR_PCT:g}% of a healthy model): check the mesh and the inflows."
     ]
 

@@ -51,7 +51,7 @@ import numpy as np
 from hydrata.compute.phase_clock import CHILD_PHASES_LINE, PhaseClock, seconds_since_process_start
 from hydrata.compute.ranks import Ownership, Ranks, current_ranks, gather_owned
 from hydrata_contract.compute import EXIT_UNSTABLE, RunOutputs
-from hydrata_contract.layers import DEPTH_FRAME_GLOB, DEPTH_FRAMES_INDEX, ResultLayer
+from hydrata_contract.layers import DEPTH_FRAME_GLOB, DEPTH_FRAMES_INDEX, TOTAL_LOSS_FILE, ResultLayer
 from hydrata_contract.states import RunPhase
 
 if TYPE_CHECKING:  # the heavy imports wait until the first progress line is out
@@ -228,6 +228,7 @@ class Model:
     ownership: Ownership
     whole: "WholeMesh | None"  # rank 0's
     initial_volume: float = 0.0
+    losses: Any = None  # the soil loss operator (compute/losses.py), None without soils
 
     @property
     def peaks(self) -> "TrianglePeaks":
@@ -267,6 +268,7 @@ def whole_domain(*, package: "Package", anuga: Any) -> Any:
     """The whole mesh as an ANUGA domain with its elevation, friction and dry start (rank 0's work)."""
     from hydrata.compute import forcing
     from hydrata.compute.package import sample_dem
+    from hydrata.compute.water_state import set_initial_water
 
     domain = anuga.Domain(str(package.mesh_path))  # the .msh keeps its boundary tags; anuga reads them back
     log(
@@ -280,6 +282,7 @@ def whole_domain(*, package: "Package", anuga: Any) -> Any:
     domain.set_quantity("friction", forcing.friction_values(xy, friction_features), location="centroids")
     log(f"Friction: {len(friction_features)} polygons, default Manning's n {forcing.DEFAULT_MANNINGS}.")
     domain.set_quantity("stage", expression="elevation", location="centroids")  # dry start
+    set_initial_water(domain, xy=xy, features=package.features("initial_condition"), log=log)  # compute/water_state
     return domain
 
 
@@ -302,6 +305,7 @@ def build_model(*, package: "Package", output_dir: Path, threads: int, ranks: Ra
     boundaries, the recorder of peaks, hazard and inundation, and the gauges and flow lines."""
     from hydrata.compute import forcing
     from hydrata.compute.health import Recordings
+    from hydrata.compute.losses import add_losses
     from hydrata.compute.recording import locate_gauges
 
     ranks = ranks or Ranks()
@@ -317,6 +321,7 @@ def build_model(*, package: "Package", output_dir: Path, threads: int, ranks: Ra
     series = package.time_series()
     start = package.model_start()
     rainfall = forcing.add_rainfall(domain, package.features("rainfall"), xy=xy, series=series, start=start, log=log)
+    losses = add_losses(domain, package.features("soil"), xy=xy, rainfall=rainfall, owned=ownership.owned, log=log)
     inflows = forcing.add_inflows(domain, package.features("inflow"), series=series, start=start, log=log)
     inflows = [inflow for inflow in inflows if inflow is not None]  # None on a rank the inlet does not touch
     bound_inlet_timestep(domain, inflows)
@@ -338,7 +343,7 @@ def build_model(*, package: "Package", output_dir: Path, threads: int, ranks: Ra
         )
     domain.set_datadir(str(output_dir))
     domain.set_name(PARTIAL_SWW_NAME)
-    has_dirichlet = ranks.total(any(str(tag).casefold() == "dirichlet" for tag in tags)) > 0
+    has_dirichlet = ranks.total(any(stage_tag(tag) for tag in tags)) > 0
     return Model(
         domain=domain,
         recorder=recorder,
@@ -352,7 +357,15 @@ def build_model(*, package: "Package", output_dir: Path, threads: int, ranks: Ra
         ownership=ownership,
         whole=mesh,
         initial_volume=float(domain.get_water_volume()),
+        losses=losses,
     )
+
+
+def stage_tag(tag: str) -> bool:
+    """Whether a boundary tag is a stage edge's (one that may bring water in)."""
+    from hydrata.compute.boundary_edges import parsed_tag, stage_type
+
+    return stage_type(tag) is not None or parsed_tag(tag) is not None
 
 
 def bound_inlet_timestep(domain: Any, inflows: list[Any]) -> None:
@@ -467,7 +480,8 @@ def evolve(model: Model, *, duration: float, yield_seconds: float, progress: Pro
                 timestep=timestep,
                 came_in=came_in_volume(
                     forcing_volume=forcing_volume, boundary_net_inflow=boundary, has_dirichlet=model.has_dirichlet
-                ),
+                )
+                + model.initial_volume,  # the water it started with (compute/water_state.py)
             )
             if reason:
                 raise Unstable(reason)
@@ -490,7 +504,7 @@ def record_health(model: Model, sim_time: float) -> None:
         xmomentum=quantities["xmomentum"].centroid_values,
         ymomentum=quantities["ymomentum"].centroid_values,
         error_m3=account.error,
-        came_in_m3=account.came_in,
+        came_in_m3=account.had,  # with the water it started with
     )
 
 
@@ -506,7 +520,7 @@ def model_health(model: Model, account: "VolumeAccount") -> dict[str, Any]:
         recordings=recordings,
         centroids=model.whole.centroids,
         final_error_m3=account.error,
-        final_came_in_m3=account.came_in,
+        final_came_in_m3=account.had,
     )
 
 
@@ -592,6 +606,7 @@ def volume_account(model: Model) -> "VolumeAccount":
         inflow=ranks.total(sum(inlet_volume(operator, ranks) for operator in model.inflows)),
         boundary_in=boundary.inflow_m3,
         boundary_out=boundary.outflow_m3,
+        losses=ranks.total(float(model.losses.volume_m3) if model.losses is not None else 0.0),
     )
 
 
@@ -617,6 +632,7 @@ RESULT_FILES = (
     "time_series.json",
     "preview.png",
     DEPTH_FRAMES_INDEX,
+    TOTAL_LOSS_FILE,
 )
 
 
@@ -731,6 +747,7 @@ def post_process(
     """Gather the ranks' recordings on rank 0 (collective), which writes the results under temporary names, then
     renames them into place with termination signals held off. The other ranks return empty statistics."""
     from hydrata.compute.depth_frames import write_depth_frames
+    from hydrata.compute.losses import write_total_loss
     from hydrata.compute.results import write_results
 
     clock = clock or PhaseClock()
@@ -741,6 +758,18 @@ def post_process(
     progress.line(RunPhase.POST_PROCESSING, sim_time=sim_time, progress_pct=100.0, eta_seconds=0.0, **totals)
     account = volume_account(model)
     maxima, health, series = mesh_maxima(model), model_health(model, account), whole_series(model)
+    total_loss = (  # compute/losses.py: the soils' map, collective
+        write_total_loss(
+            operator=model.losses,
+            ranks=model.ranks,
+            ownership=model.ownership,
+            whole=model.whole,
+            grid=grid,
+            path_of=staging.path,
+        )
+        if outputs == RunOutputs.FULL
+        else {}
+    )
     if maxima is None or series is None:
         return {}
     statistics = write_results(
@@ -752,7 +781,8 @@ def post_process(
         timing={"sim_seconds": sim_time, "wall_seconds": progress.wall_seconds()},
         series=series,
         extra_files=({"sww": SWW_NAME} if outputs == RunOutputs.FULL else {})
-        | {"log": "run.log", "progress": "progress.jsonl"},
+        | {"log": "run.log", "progress": "progress.jsonl"}
+        | total_loss,
         inundation_threshold_m=model.peaks.inundation_threshold_m,
         outputs=outputs,
     )

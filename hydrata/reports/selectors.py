@@ -18,7 +18,8 @@ from hydrata.anuga.selectors.approvals import approvals_current, scenario_state_
 from hydrata.anuga.selectors.links import run_link
 from hydrata.anuga.selectors.projects import reads_in_full
 from hydrata.anuga.selectors.runs import run_get
-from hydrata.anuga.selectors.scenarios import scenario_forcing, scenario_geometry
+from hydrata.anuga.selectors.scenarios import layer_features, scenario_forcing, scenario_geometry
+from hydrata.compute.geometry import feature_name
 from hydrata.core.errors import Conflict
 from hydrata.observations.api.serializers import comparison_detail
 from hydrata.observations.models import Comparison
@@ -28,6 +29,7 @@ from hydrata.storage import get_storage
 from hydrata.storage.errors import StorageObjectNotFound
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.hazard import HazardClass
+from hydrata_contract.inputs import BoundaryType
 from hydrata_contract.links import ReportKind, report_url
 from hydrata_contract.states import RunStatus
 
@@ -147,8 +149,23 @@ def _model(run: Run) -> dict[str, Any]:
         "friction": friction,
         "friction_source": friction.dataset.name if friction is not None and friction.dataset is not None else "",
         "inputs": _input_files(run),
+        "initial_condition": scenario.initial_condition,  # where the water starts
+        "soil": scenario.soil,  # what the ground takes
+        "stage_edges": _stage_edges(scenario),
         "changed_since": bool(run.state_digest) and run.state_digest != scenario_state_digest(scenario=scenario),
     }
+
+
+def _stage_edges(scenario: Scenario) -> list[dict[str, Any]]:
+    """Each Dirichlet edge of the boundary with its own stage (a number in m, or a stage series' name)."""
+    kinds = (BoundaryType.DIRICHLET, BoundaryType.DIRICHLET_ZERO_MOMENTUM)
+    edges = []
+    for index, feature in enumerate(layer_features(layer=scenario.boundary, crs=scenario.project.projection)):
+        properties = feature.get("properties") or {}
+        if properties.get("boundary") in kinds and properties.get("location") == "External":
+            stage = properties.get("stage", properties.get("data"))
+            edges.append({"feature": feature_name(index, feature), "type": properties["boundary"], "stage": stage})
+    return edges
 
 
 def _hazard_rows(statistics: dict[str, Any]) -> list[tuple[str, float]]:

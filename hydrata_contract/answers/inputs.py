@@ -69,6 +69,8 @@ class InputsByKind(Answer):
     mesh_region: list[InputLayer]
     gauge: list[InputLayer]
     flow_line: list[InputLayer]
+    initial_condition: list[InputLayer]
+    soil: list[InputLayer]
 
 
 class LayerFeatures(Answer):

@@ -128,6 +128,8 @@ class ScenarioDetail(Answer):
     mesh_region: int | None
     gauge: int | None
     flow_line: int | None
+    initial_condition: int | None
+    soil: int | None
     resolution: float = Field(description="Metres; the base mesh's maximum triangle area is resolution² / 2.")
     duration: int = Field(description="Simulated seconds.")
     model_start: datetime | None

@@ -60,6 +60,8 @@ class ScenarioCreate(Body):
     mesh_region: int | None = reference("mesh-region row")
     gauge: int | None = reference("gauge row")
     flow_line: int | None = reference("flow-line row")
+    initial_condition: int | None = reference("initial-condition row")
+    soil: int | None = reference("soil row")
 
 
 class ScenarioChanges(Changes):
@@ -82,6 +84,8 @@ class ScenarioChanges(Changes):
     mesh_region: int | None = unchanged("The mesh-region row; null: none.", ge=1, le=MAX_ID)
     gauge: int | None = unchanged("The gauge row; null: none.", ge=1, le=MAX_ID)
     flow_line: int | None = unchanged("The flow-line row; null: none.", ge=1, le=MAX_ID)
+    initial_condition: int | None = unchanged("The initial-condition row; null: none.", ge=1, le=MAX_ID)
+    soil: int | None = unchanged("The soil row; null: none.", ge=1, le=MAX_ID)
 
 
 class ScenarioClone(Body):

@@ -33,6 +33,8 @@ KIND_PATHS = {
     "mesh_region": "mesh-regions",
     "gauge": "gauges",
     "flow_line": "flow-lines",
+    "initial_condition": "initial-conditions",
+    "soil": "soils",
 }
 UNSUPPORTED_KINDS = {"breakline", "culvert"}
 
@@ -45,6 +47,8 @@ Kind = Literal[
     "mesh_region",
     "gauge",
     "flow_line",
+    "initial_condition",
+    "soil",
     "breakline",
     "culvert",
 ]
@@ -69,6 +73,8 @@ class ProjectInputs(BaseModel):
     mesh_region: list[InputRow]
     gauge: list[InputRow] = Field(default_factory=list, description="Points where a run records time series.")
     flow_line: list[InputRow] = Field(default_factory=list, description="Lines a run records discharge through.")
+    initial_condition: list[InputRow] = Field(default_factory=list, description="Where the water starts.")
+    soil: list[InputRow] = Field(default_factory=list, description="Rainfall losses by soil.")
 
 
 class Attachment(HandBack):
@@ -120,10 +126,12 @@ async def attach_input_layer(
 ) -> Attachment:
     """Attach a GeoJSON upload, once imported, to the project's default row of its kind; outcome attached,
     timed_out, upload_failed, no_default_row or no_dataset. Features per kind: boundary lines with
-    `boundary` (Reflective, Transmissive, Dirichlet with `stage` (m or series name), NormalDepth with `slope`
-    m/m) and `location` (External/Internal); friction polygons, `mannings`; inflow lines, `type` Surface and
-    `data` (m3/s or series name); rainfall polygons, `data` (mm/hr or series name); structure polygons,
-    `method`; mesh_region polygons, `resolution`; gauge points, flow_line lines: unique `name`."""
+    `boundary` (Reflective, Transmissive, Dirichlet or DirichletZeroMomentum with `stage` (m or series name),
+    NormalDepth with `slope` m/m) and `location` (External/Internal); friction polygons, `mannings`; inflow lines,
+    `type` Surface and `data` (m3/s or series name); rainfall polygons, `data` (mm/hr or series name); structure
+    polygons, `method`; mesh_region polygons, `resolution`; gauge points, flow_line lines: unique `name`;
+    initial_condition polygons, `stage` or `depth` (m); soil polygons, `initial_loss_mm`, `continuing_loss_mm_h`,
+    optional `impervious_fraction`."""
     if kind in UNSUPPORTED_KINDS:
         raise ToolError(
             f"{kind} layers cannot be attached as model inputs yet. Model the feature as a structure "

@@ -36,9 +36,10 @@ Resolution = Annotated[
 Duration = Annotated[int, Field(ge=1, le=2_592_000, description="Simulated seconds.")]
 InputId = Annotated[int | None, Field(ge=1, description="From list_inputs.")]
 ModelStart = Annotated[datetime | None, Field(description="When the simulation starts (for time series).")]
-InputName = Literal[
-    "terrain", "boundary", "friction", "inflow", "rainfall", "structure", "mesh_region", "gauge", "flow_line"
-]
+InputName = (
+    Literal["terrain", "boundary", "friction", "inflow", "rainfall", "structure", "mesh_region", "gauge", "flow_line"]
+    | Literal["initial_condition", "soil"]
+)
 InundationThreshold = Annotated[
     float | None,
     Field(
@@ -95,6 +96,8 @@ class ScenarioView(BaseModel):
     mesh_region: int | None
     gauge: int | None = None
     flow_line: int | None = None
+    initial_condition: int | None = None
+    soil: int | None = None
     resolution: float
     duration: int
     model_start: datetime | None
@@ -239,6 +242,8 @@ async def create_scenario(
     mesh_region: InputId = None,
     gauge: InputId = None,
     flow_line: InputId = None,
+    initial_condition: InputId = None,
+    soil: InputId = None,
     description: Annotated[str, Field(description="Free text.")] = "",
     model_start: ModelStart = None,
     inundation_threshold_m: InundationThreshold = None,
@@ -256,6 +261,8 @@ async def create_scenario(
         "mesh_region": mesh_region,
         "gauge": gauge,
         "flow_line": flow_line,
+        "initial_condition": initial_condition,
+        "soil": soil,
         "inundation_threshold_m": inundation_threshold_m,
     }
     given = {key: value for key, value in chosen.items() if value is not None}
@@ -313,6 +320,8 @@ async def update_scenario(
     mesh_region: InputId = None,
     gauge: InputId = None,
     flow_line: InputId = None,
+    initial_condition: InputId = None,
+    soil: InputId = None,
     inundation_threshold_m: InundationThreshold = None,
     clear: Annotated[list[InputName], Field(description="Inputs to remove from the scenario, e.g. ['rainfall'].")] = [],  # noqa: B006  (pydantic copies defaults)
 ) -> ScenarioWithHandBack:
@@ -334,6 +343,8 @@ async def update_scenario(
         "mesh_region": mesh_region,
         "gauge": gauge,
         "flow_line": flow_line,
+        "initial_condition": initial_condition,
+        "soil": soil,
         "inundation_threshold_m": inundation_threshold_m,
     }
     changes = {key: value for key, value in given.items() if value is not None} | dict.fromkeys(clear)

@@ -33,9 +33,12 @@ INPUT_KINDS = {
     "rainfall": "rainfalls",
     "structure": "structures",
     "mesh_region": "mesh-regions",
+    "initial_condition": "initial-conditions",
+    "soil": "soils",
 }
 LABEL_PROPERTIES = frozenset(
     {"boundary", "location", "mannings", "data", "method", "resolution", "resolution_units", "name"}
+    | {"stage", "depth", "initial_loss_mm", "continuing_loss_mm_h", "impervious_fraction"}
 )
 FEATURE_VERTICES = 1500
 OUTLINE_VERTICES = 800

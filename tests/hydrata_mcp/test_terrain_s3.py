@@ -14,6 +14,7 @@ from moto import mock_aws
 from rest_framework.test import APIClient
 
 from hydrata.anuga.models import InputLayer, Terrain
+from hydrata.anuga.services.inputs import DEFAULT_TITLES
 from tests.data import DEM, dem_truth
 from tests.factories import make_grant, make_project
 from tests.mcp_client import mcp_client
@@ -105,7 +106,7 @@ def test_an_agent_puts_a_dem_to_s3_and_the_import_reads_it_back_into_a_ready_ter
     terrain = Terrain.objects.get(pk=finalized.structured_content["id"])
     assert keys_in(bucket) == sorted([presigned["staging_key"], terrain.dem_key, terrain.hillshade_key])
     assert bucket.head_object(Bucket=BUCKET, Key=terrain.hillshade_key)["ContentType"] == "image/png"
-    assert InputLayer.objects.filter(project=project, is_default=True).count() == 8  # one per input kind
+    assert InputLayer.objects.filter(project=project, is_default=True).count() == len(DEFAULT_TITLES)  # one a kind
     assert local_files(media_root) == []  # nothing fell back to the local disk
 
 

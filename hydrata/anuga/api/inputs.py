@@ -27,6 +27,8 @@ KIND_PATHS = {
     "mesh-regions": InputKind.MESH_REGION,
     "gauges": InputKind.GAUGE,
     "flow-lines": InputKind.FLOW_LINE,
+    "initial-conditions": InputKind.INITIAL_CONDITION,
+    "soils": InputKind.SOIL,
 }
 
 

@@ -15,9 +15,17 @@ from hydrata.core.projections import crs_code_validate
 from hydrata.storage import get_storage
 from hydrata_contract.compute import RunOutputs
 from hydrata_contract.errors import ErrorCode
-from hydrata_contract.layers import ENGINEER_LAYERS, ENVELOPE_LAYERS, ResultLayer
+from hydrata_contract.layers import (
+    ENGINEER_LAYERS,
+    ENVELOPE_LAYERS,
+    TOTAL_LOSS,
+    TOTAL_LOSS_TITLE,
+    TOTAL_LOSS_UNITS,
+    ResultLayer,
+)
 
 LAYERS = {layer.value: (layer.label, layer.units) for layer in ResultLayer}
+LAYERS[TOTAL_LOSS] = (TOTAL_LOSS_TITLE, TOTAL_LOSS_UNITS)  # a run whose soils took rain (compute/losses.py)
 SAMPLED_LAYERS = {
     "peak_depth": ResultLayer.MAX_DEPTH,
     "peak_stage": ResultLayer.MAX_STAGE,
@@ -34,7 +42,12 @@ def layers_of(run: Run) -> list[str]:
     if run_outputs(run=run) == RunOutputs.ENVELOPE:
         return [layer.value for layer in ENVELOPE_LAYERS]
     has_engineer_layers = "hazard_area_m2_by_class" in (run.statistics or {})
-    return [name for name in LAYERS if has_engineer_layers or name not in ENGINEER_LAYERS]
+    has_losses = ((run.statistics or {}).get("volume_balance") or {}).get("losses_m3", 0) > 0
+    return [
+        name
+        for name in LAYERS
+        if (has_engineer_layers or name not in ENGINEER_LAYERS) and (has_losses or name != TOTAL_LOSS)
+    ]
 
 
 def files_of(run: Run) -> dict[str, str]:

@@ -22,6 +22,7 @@ from hydrata_contract.layers import (
     DEPTH_FRAMES_INDEX,
     DEPTH_FRAMES_LAYER,
     DEPTH_FRAMES_TITLE,
+    TOTAL_LOSS,
     ResultLayer,
     depth_frame_filename,
 )
@@ -35,7 +36,10 @@ RESULT_COLOURS: dict[str, tuple[str, float]] = {
     ResultLayer.MAX_STAGE: ("viridis", 0.0),
     ResultLayer.TIME_OF_INUNDATION: ("cividis", 0.0),
     ResultLayer.DURATION_OF_INUNDATION: ("magma", 0.0),
+    TOTAL_LOSS: ("ylorbr", 0.15),
 }
+# Shown wherever the ground took rain, wet or not; the other results only where the water got (WET_DEPTH_M).
+SHOWN_WHERE_IT_RAINED = frozenset({TOTAL_LOSS})
 # The hazard raster is a class raster: each class in its one colour (hydrata_contract/hazard.py), as the legend says.
 HAZARD_CLASSES = Classes(tuple((item.number, item.colour) for item in HazardClass))
 TERRAIN_STYLES = {"hillshade": ("Hillshade", ""), "elevation": ("Elevation", "m")}
@@ -112,6 +116,8 @@ def run_tile(*, run: Run, layer: str, z: int, x: int, y: int, frame: int | None 
             storage.local_path(key=_result_key(run, layer)) as path,
             storage.local_path(key=_result_key(run, ResultLayer.MAX_DEPTH)) as depth,
         ):
+            if layer in SHOWN_WHERE_IT_RAINED:
+                return colour_tile(path, z=z, x=x, y=y, ramp=ramp)
             return colour_tile(path, z=z, x=x, y=y, ramp=ramp, hide_below=WET_DEPTH_M, where_wet=depth)
 
     return cached(f"tile:{_run_version(run)}:{layer}:{z}/{x}/{y}", render)
@@ -203,6 +209,8 @@ def _result_ramp(run: Run, layer: str) -> Ramp | Classes | None:
             storage.local_path(key=_result_key(run, layer)) as path,
             storage.local_path(key=_result_key(run, ResultLayer.MAX_DEPTH)) as depth,
         ):
+            if layer in SHOWN_WHERE_IT_RAINED:
+                return value_range(path)
             return value_range(path, where_wet=depth, wet=WET_DEPTH_M)
 
     found = cached(f"range:{_run_version(run)}:{layer}", wet_range)

@@ -24,6 +24,7 @@ from hydrata.anuga.selectors.scenarios import (
     scenario_geometry,
 )
 from hydrata.compute import series_units
+from hydrata.compute.boundary_edges import tagged_by_feature
 from hydrata.compute.errors import ModelGeometryError, SeriesUnitsError, TerrainFileError
 from hydrata.compute.geometry import internal_lines
 from hydrata.compute.mesh import mesh_build
@@ -105,10 +106,11 @@ def build_refusal_check(*, scenario: Scenario) -> int:
             "boundary (External edges that close a polygon) in the map.",
         )
     forcing = [layer_features(layer=getattr(scenario, name), crs=crs) for name in ("inflow", "rainfall")]
-    if not any(forcing):
+    if not any(forcing) and not water_through_the_boundary_or_at_the_start(scenario=scenario, crs=crs):
         raise _refuse(
             ErrorCode.NO_FORCING,
-            "Nothing brings water into the model: attach an inflow line or a rainfall polygon with features.",
+            "Nothing brings water into the model: attach an inflow line or a rainfall polygon with features, give "
+            "an External boundary edge a Dirichlet stage, or start the model wet with an initial condition.",
         )
     estimate = scenario_estimate(scenario=scenario)
     problem = estimate["mesh_estimate_problem"]
@@ -123,6 +125,17 @@ def build_refusal_check(*, scenario: Scenario) -> int:
     _check_series_names(scenario)
     _check_recorders(scenario, scenario_geometry(scenario=scenario).ring.polygon())
     return triangles
+
+
+def water_through_the_boundary_or_at_the_start(*, scenario: Scenario, crs: str) -> bool:
+    """A model may be forced only through its boundary (a tide, a lake level) or start wet (a dam break)."""
+    stage_types = (BoundaryType.DIRICHLET, BoundaryType.DIRICHLET_ZERO_MOMENTUM)
+    staged = any(
+        (feature.get("properties") or {}).get("boundary") in stage_types
+        and (feature.get("properties") or {}).get("location") == "External"
+        for feature in layer_features(layer=scenario.boundary, crs=crs)
+    )
+    return staged or bool(layer_features(layer=scenario.initial_condition, crs=crs))
 
 
 def _check_series_names(scenario: Scenario) -> None:
@@ -144,7 +157,8 @@ def _check_series_names(scenario: Scenario) -> None:
     for index, feature in enumerate(layer_features(layer=scenario.boundary, crs=crs)):
         properties = feature.get("properties") or {}
         value = str(properties.get("stage") or "").strip()
-        if properties.get("boundary") != BoundaryType.DIRICHLET or not value or _is_number(value):
+        stage_types = (BoundaryType.DIRICHLET, BoundaryType.DIRICHLET_ZERO_MOMENTUM)
+        if properties.get("boundary") not in stage_types or not value or _is_number(value):
             continue
         if types.get(value) != SeriesType.STAGE:
             raise _refuse(
@@ -325,7 +339,7 @@ def _write_package(run: Run, package: Path) -> Path:
         "mesh": "mesh.msh",
         "mesh_triangle_count": mesh.triangle_count,
         "mesh_triangle_count_estimate": run.mesh_triangle_count_estimate,
-        "boundary_tags": geometry.ring.boundary_tags(),
+        "boundary_tags": tagged_by_feature(geometry.ring).boundary_tags(),  # a Dirichlet feature's edges its own
         "resolution": scenario.resolution,
         "duration": scenario.duration,
         "model_start": scenario.model_start.isoformat() if scenario.model_start else None,

@@ -18,6 +18,8 @@ DEFAULT_TITLES = {
     InputKind.MESH_REGION: "MeshRegion 01",
     InputKind.GAUGE: "Gauges 01",
     InputKind.FLOW_LINE: "Flow lines 01",
+    InputKind.INITIAL_CONDITION: "Initial conditions 01",
+    InputKind.SOIL: "Soils 01",
 }
 
 

@@ -13,7 +13,7 @@ from hydrata.anuga.services.simulation_child import LIMIT_HINT, ChildLimits, lim
 from hydrata.compute.package import as_number
 from hydrata.core.records import record_update
 from hydrata_contract.compute import EXIT_UNSTABLE
-from hydrata_contract.layers import DEPTH_FRAMES_INDEX, ResultLayer
+from hydrata_contract.layers import DEPTH_FRAMES_INDEX, TOTAL_LOSS_FILE, ResultLayer
 from hydrata_contract.states import RunPhase, RunStatus
 
 # What a complete simulation leaves (hydrata.compute.simulate), kept under the run's results prefix.
@@ -23,6 +23,7 @@ RESULT_FILES = (
     "time_series.json",
     "preview.png",
     DEPTH_FRAMES_INDEX,
+    TOTAL_LOSS_FILE,
     "run.log",
     "result.json",
 )

@@ -27,6 +27,8 @@ INPUT_KINDS = {
     "mesh_region": InputKind.MESH_REGION,
     "gauge": InputKind.GAUGE,
     "flow_line": InputKind.FLOW_LINE,
+    "initial_condition": InputKind.INITIAL_CONDITION,
+    "soil": InputKind.SOIL,
 }
 EDITABLE = (
     "name",

@@ -36,6 +36,7 @@ from hydrata_contract.studies import STUDY_FINISHED_STATES, RainBinding, StudySt
 
 STORM_FILE = "time_series/design_storm.json"
 RAIN_FILE = "inputs/design_rain.geojson"
+SOIL_FILE = "inputs/design_soil.geojson"  # a base with soils: its soils, then the study's losses everywhere else
 
 
 @transaction.atomic
@@ -167,6 +168,7 @@ def _write_member_package(study: DesignStudy, build: _Build, member: DesignMembe
     """The member's own files: scenario.json naming its rain and storm, and the build's for the rest."""
     prefix = f"studies/{study.pk}/members/{member.pk}/package"
     storm = f"design storm {member.aep} {member.duration_min} min pattern {member.pattern}"
+    soils = _soil_layer(study, build, member)
     manifest = {
         **build.manifest,
         "run_id": run.pk,
@@ -177,18 +179,48 @@ def _write_member_package(study: DesignStudy, build: _Build, member: DesignMembe
         "own_files": [RAIN_FILE, STORM_FILE],
     }
     storage = get_storage()
-    storage.save(key=f"{prefix}/{STORM_FILE}", data=json.dumps(_storm_series(storm, member)).encode())
+    if soils is not None:  # the soils take the storm's losses in the child: the member applies the rain itself
+        manifest |= {"soil": SOIL_FILE, "own_files": [*manifest["own_files"], SOIL_FILE]}
+        storage.save(key=f"{prefix}/{SOIL_FILE}", data=json.dumps(soils).encode())
+    depths = member.rain_mm if soils is not None else member.excess_mm
+    storage.save(key=f"{prefix}/{STORM_FILE}", data=json.dumps(_storm_series(storm, member, depths)).encode())
     storage.save(key=f"{prefix}/{RAIN_FILE}", data=json.dumps(_rain_layer(study, build, storm)).encode())
     storage.save(key=f"{prefix}/scenario.json", data=json.dumps(manifest, indent=2).encode())
     return prefix
 
 
-def _storm_series(name: str, member: DesignMember) -> dict[str, Any]:
-    """The member's rain after losses as depths per time step, each row closing its step, from model time 0."""
+def _storm_series(name: str, member: DesignMember, depths: list[float]) -> dict[str, Any]:
+    """The member's rain as depths per time step (after the study's losses, or before them when the soils take
+    them), each row closing its step, from model time 0."""
     step_s = member.time_step_min * 60
     rows = [{"timestamp": 0, "value": 0.0}]
-    rows += [{"timestamp": (k + 1) * step_s, "value": depth} for k, depth in enumerate(member.excess_mm)]
+    rows += [{"timestamp": (k + 1) * step_s, "value": depth} for k, depth in enumerate(depths)]
     return {"name": name, "series_type": SeriesType.HYETOGRAPH, "units": MM_PER_INTERVAL, "rows": rows}
+
+
+def _soil_layer(study: DesignStudy, build: _Build, member: DesignMember) -> dict[str, Any] | None:
+    """None when the base scenario has no soils (the member's rain is then the storm after the study's losses).
+    Otherwise the base's soils, each with its own losses, then one polygon over the whole model with the study's
+    (the burst's initial loss and the continuing loss), which the child applies where no soil of the base lies:
+    the first polygon holding a triangle sets its losses (compute/losses.py)."""
+    if not build.manifest.get("soil"):
+        return None
+    with get_storage().open(key=f"{build.run.package_prefix}/{build.manifest['soil']}") as stream:
+        layer = json.load(stream)
+    west, south, east, north = scenario_geometry(scenario=study.base_scenario).ring.polygon().bounds
+    ring = [[west - 1, south - 1], [east + 1, south - 1], [east + 1, north + 1], [west - 1, north + 1]]
+    losses = {
+        "name": "the study's losses",
+        "initial_loss_mm": member.burst_initial_loss_mm,
+        "continuing_loss_mm_h": study.continuing_loss_mm_h,
+    }
+    everywhere = {
+        "type": "Feature",
+        "properties": losses,
+        "geometry": {"type": "Polygon", "coordinates": [[*ring, ring[0]]]},
+    }
+    crs = {"type": "name", "properties": {"name": build.manifest["epsg"]}}
+    return {"type": "FeatureCollection", "crs": crs, "features": [*(layer.get("features") or []), everywhere]}
 
 
 def _rain_layer(study: DesignStudy, build: _Build, storm: str) -> dict[str, Any]:

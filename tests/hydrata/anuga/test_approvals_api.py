@@ -272,6 +272,11 @@ LAYERS: dict[str, tuple[dict[str, Any] | Path, dict[str, Any]]] = {
     ),
     "gauge": (collection(point(name="G1")), collection(point(name="G2"))),
     "flow_line": (collection(line(name="L1")), collection(line(name="L2"))),
+    "initial_condition": (collection(square(depth=0.5)), collection(square(depth=0.6))),
+    "soil": (
+        collection(square(initial_loss_mm=10, continuing_loss_mm_h=2.5)),
+        collection(square(initial_loss_mm=10, continuing_loss_mm_h=2.5, impervious_fraction=0.4)),
+    ),
 }
 assert set(LAYERS) == set(Scenario.INPUT_FIELDS)
 

@@ -22,6 +22,7 @@ UPLOAD = "/api/v2/uploads/upload/"
 STATUS = "/api/v2/resource-service/execution-status/"
 MGA56 = "EPSG:28356"
 KINDS = ["boundary", "friction", "inflow", "rainfall", "structure", "mesh_region", "gauge", "flow_line"]
+KINDS += ["initial_condition", "soil"]
 
 
 # --- arrange helpers -------------------------------------------------------------------------------------------
@@ -122,6 +123,8 @@ def test_a_ready_terrain_gives_the_project_one_default_row_of_each_kind_grouped_
         "mesh_region": ["MeshRegion 01"],
         "gauge": ["Gauges 01"],
         "flow_line": ["Flow lines 01"],
+        "initial_condition": ["Initial conditions 01"],
+        "soil": ["Soils 01"],
     }
     for kind, rows in body.items():
         row = rows[0]
@@ -183,6 +186,10 @@ def test_the_small_test_rainfall_attaches_to_the_default_rainfall_row():
         ("inflows", InputKind.INFLOW, line(type="Surface", data="Creek hydrograph")),
         ("structures", InputKind.STRUCTURE, square(method="Mannings")),
         ("mesh-regions", InputKind.MESH_REGION, square(resolution="2.5")),
+        ("initial-conditions", InputKind.INITIAL_CONDITION, square(stage=12.5)),
+        ("initial-conditions", InputKind.INITIAL_CONDITION, square(depth=0)),
+        ("soils", InputKind.SOIL, square(initial_loss_mm=15, continuing_loss_mm_h=2.5)),
+        ("soils", InputKind.SOIL, square(initial_loss_mm=0, continuing_loss_mm_h=0, impervious_fraction=1)),
     ],
 )
 def test_features_that_fit_each_other_kind_attach(segment, kind, feature):
@@ -256,6 +263,35 @@ def test_a_rainfall_layer_of_points_is_refused_naming_point():
     assert response.status_code == 400
     assert response.json()["code"] == "FEATURES_DO_NOT_FIT_KIND"
     assert "Point" in response.json()["detail"] and "polygons" in response.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    "segment, kind, feature, field",
+    [
+        ("initial-conditions", InputKind.INITIAL_CONDITION, square(depth=-0.5), "depth=-0.5"),
+        ("initial-conditions", InputKind.INITIAL_CONDITION, square(stage="high"), "stage='high'"),
+        ("initial-conditions", InputKind.INITIAL_CONDITION, square(stage=1, depth=1), "both a stage and a depth"),
+        ("initial-conditions", InputKind.INITIAL_CONDITION, square(note="lake"), "neither a stage nor a depth"),
+        ("soils", InputKind.SOIL, square(initial_loss_mm=-1, continuing_loss_mm_h=2), "initial_loss_mm=-1"),
+        ("soils", InputKind.SOIL, square(initial_loss_mm=10, continuing_loss_mm_h=-2), "continuing_loss_mm_h=-2"),
+        ("soils", InputKind.SOIL, square(initial_loss_mm=1, continuing_loss_mm_h=1, impervious_fraction=1.2), "1.2"),
+        ("soils", InputKind.SOIL, square(initial_loss_mm=10), "'continuing_loss_mm_h'"),
+        ("boundaries", InputKind.BOUNDARY, line(boundary="Dirichlet", location="External"), "without a 'stage'"),
+    ],
+)
+def test_an_initial_condition_soil_or_stage_edge_out_of_range_is_refused_naming_the_feature_and_field(
+    segment, kind, feature, field
+):
+    user = make_user()
+    client = api_for(user)
+    project = seeded_project(user)
+    bad = upload_dataset(client, f"{kind}.geojson", collection(feature))
+
+    response = attach(client, project.pk, segment, default_row(project, kind).pk, bad)
+
+    assert response.status_code == 400 and response.json()["code"] == "FEATURES_DO_NOT_FIT_KIND"
+    assert "Feature 0" in response.json()["detail"] and field in response.json()["detail"]
+    assert default_row(project, kind).dataset_id is None
 
 
 @pytest.mark.parametrize("mannings", ["abc", 0, -0.03, "nan", "inf", "1e400", "9" * 150, True, [0.03]])

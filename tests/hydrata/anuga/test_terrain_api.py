@@ -35,6 +35,8 @@ DEFAULT_TITLES = [
     "MeshRegion 01",
     "Gauges 01",
     "Flow lines 01",
+    "Initial conditions 01",
+    "Soils 01",
 ]
 
 

@@ -1,12 +1,23 @@
 """Who may open a run's report, on the site (page and PDF) and over REST, and what a run that is not complete gets.
 The report's contents are checked on a real simulation in tests/hydrata/reports/browser/."""
 
+import json
+
 import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from hydrata.anuga.models import Project, Run
-from tests.factories import make_finished_run, make_grant, make_project, make_user, sign_in
+from hydrata.anuga.models import InputLayer, Project, Run, Scenario
+from tests.data import BOUNDARY
+from tests.factories import (
+    make_dataset,
+    make_finished_run,
+    make_grant,
+    make_project,
+    make_ready_terrain,
+    make_user,
+    sign_in,
+)
 from tests.hydrata.observations.helpers import api_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -103,3 +114,41 @@ def test_asking_again_for_an_unchanged_report_reuses_its_page_count_and_a_change
 
     assert first["pages"] > 0 and again["pages"] == 99
     assert renamed["pages"] == first["pages"] and len(page_count_keys()) == 2
+
+
+def test_the_report_lists_the_stage_edges_the_initial_water_and_the_soils_with_their_volumes():
+    owner = make_user()
+    project = make_project(owner)
+    square = [[251050.0, 6271850.0], [251150.0, 6271850.0], [251150.0, 6271950.0], [251050.0, 6271850.0]]
+    polygon = {"type": "Polygon", "coordinates": [square]}
+    crs = {"type": "name", "properties": {"name": "EPSG:28356"}}
+    rows = {}
+    for kind, properties in (("initial_condition", {"depth": 0.5}), ("soil", {"initial_loss_mm": 10})):
+        dataset = make_dataset(
+            owner,
+            {
+                "type": "FeatureCollection",
+                "crs": crs,
+                "features": [{"type": "Feature", "properties": properties, "geometry": polygon}],
+            },
+        )
+        rows[kind] = InputLayer.objects.create(
+            project=project, kind=kind, title=f"{kind} row", dataset=dataset, feature_count=1
+        )
+    ring = json.loads(BOUNDARY.read_text())
+    ring["features"][2]["properties"] = {"boundary": "Dirichlet", "location": "External", "stage": "tide"}
+    boundary = make_dataset(owner, ring)
+    rows["boundary"] = InputLayer.objects.create(project=project, kind="boundary", title="b", dataset=boundary)
+    scenario = Scenario.objects.create(
+        project=project, name="wet", terrain=make_ready_terrain(project), resolution=10, duration=60, **rows
+    )
+    run = make_finished_run(project, scenario=scenario)
+    balance = {"initial_m3": 1234.5, "rainfall_m3": 300.0, "losses_m3": 45.25}
+    Run.objects.filter(pk=run.pk).update(statistics={"volume_balance": balance, "mass_balance_error_pct": 0.0})
+
+    page = sign_in(Client(), owner).get(site_paths(run.pk)[0]).content.decode()
+
+    assert "Dirichlet feature 2 (id &#x27;north&#x27;) at tide" in page
+    assert "initial_condition row (1 polygons): 1234.50 m³ at the start" in page
+    assert "soil row (1 polygons): 45.25 m³ of rain lost" in page
+    assert "45.25 m³ of 300.00 m³ of rain" in page

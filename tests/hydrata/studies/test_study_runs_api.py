@@ -8,6 +8,7 @@ import json
 from decimal import Decimal
 
 import pytest
+import shapely.geometry
 from django.test import Client
 
 from config.celery import app as celery_app
@@ -18,12 +19,12 @@ from hydrata.anuga.selectors.scenarios import latest_run
 from hydrata.anuga.services.runs import run_cancel, runs_reap_stale
 from hydrata.storage import get_storage
 from hydrata.studies.models import DesignMember, DesignStudy
-from hydrata.studies.services.runs import RAIN_FILE, STORM_FILE, design_study_advance
+from hydrata.studies.services.runs import RAIN_FILE, SOIL_FILE, STORM_FILE, design_study_advance
 from hydrata_contract.states import RunStatus
 from tests.data import ARR
 from tests.factories import make_grant
 from tests.mcp_client import call
-from tests.model_setup import PROJECTS, api, small_test_model
+from tests.model_setup import PROJECTS, api, attach, small_test_model, upload_geojson
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,10 +32,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 FILES = {"ifd": "Synthetic_IFD_Depths_Short.csv", "temporal_patterns": "Synthetic_Increments_Two_Patterns.csv"}
 
 
-def drafted_study(url: str, key: str) -> tuple[int, dict]:
-    """A study of four members on a built small_test scenario (built now, before the queue stops being eager)."""
+def drafted_study(url: str, key: str, *, soil: dict | None = None) -> tuple[int, dict]:
+    """A study of four members on a built small_test scenario (built now, before the queue stops being eager), its
+    base with the soil layer `soil` when given."""
     model = small_test_model(url, key)
     with api(url, key) as http:
+        if soil is not None:
+            assert attach(http, model, "soil", upload_geojson(http, "soil.geojson", soil)).status_code == 200
         project = f"{PROJECTS}{model.project_id}/"
         scenario = http.post(f"{project}scenarios/", json={"name": "base", "resolution": 10, "duration": 600}).json()
         assert http.post(f"{project}scenarios/{scenario['id']}/build/").status_code == 202
@@ -130,6 +134,49 @@ def test_each_member_runs_the_base_build_with_its_own_storm_for_rain(live_asgi):
         assert {feature["properties"]["data"] for feature in rain["features"]} == {storm["name"]}
     # The members are runs of the base scenario, but its latest run is still its own build.
     assert latest_run(scenario=Scenario.objects.get(pk=study["base_scenario"])) == build
+
+
+SANDY = [[251001.0, 6271802.0], [251100.0, 6271802.0], [251100.0, 6271999.0], [251001.0, 6271999.0]]
+
+
+def test_a_base_with_soils_gives_each_member_the_storm_before_losses_and_the_studys_losses_where_it_has_none(
+    live_asgi,
+):
+    _, key = make_grant(level="launch")
+    sandy = {"initial_loss_mm": 25, "continuing_loss_mm_h": 6, "impervious_fraction": 0.1}
+    soil = {
+        "type": "FeatureCollection",
+        "crs": {"type": "name", "properties": {"name": "EPSG:28356"}},
+        "features": [
+            {
+                "type": "Feature",
+                "properties": sandy,
+                "geometry": {"type": "Polygon", "coordinates": [[*SANDY, SANDY[0]]]},
+            }
+        ],
+    }
+    project_id, study = drafted_study(live_asgi.url, key, soil=soil)
+
+    assert start(live_asgi.url, key, project_id, study).status_code == 202
+
+    storage = get_storage()
+    for member in DesignMember.objects.filter(study_id=study["id"]).select_related("run"):
+        prefix = member.run.package_prefix
+        with storage.open(key=f"{prefix}/scenario.json") as stream:
+            manifest = json.load(stream)
+        with storage.open(key=f"{prefix}/{STORM_FILE}") as stream:
+            storm = json.load(stream)
+        with storage.open(key=f"{prefix}/{SOIL_FILE}") as stream:
+            soils = json.load(stream)["features"]
+        assert manifest["soil"] == SOIL_FILE and SOIL_FILE in manifest["own_files"]
+        assert sum(row["value"] for row in storm["rows"]) == pytest.approx(member.rain_depth_mm)  # before losses
+        assert member.rain_depth_mm > member.excess_depth_mm
+        assert [feature["properties"] for feature in soils[:-1]] == [sandy]  # the base's own soil first
+        studys = soils[-1]["properties"]
+        assert studys["initial_loss_mm"] == member.burst_initial_loss_mm and studys["continuing_loss_mm_h"] == 1
+        assert shapely.geometry.shape(soils[-1]["geometry"]).contains(
+            shapely.geometry.box(251001.0, 6271802.0, 251198.0, 6271999.0)
+        )  # the whole model
 
 
 def test_the_sign_off_gates_every_way_in_and_a_changed_member_storm_needs_a_new_one(live_asgi):

@@ -87,16 +87,22 @@ STRING_PROPERTIES = {
     "mesh_region": "resolution_units",
     "gauge": "name",
     "flow_line": "name",
+    "initial_condition": "name",
+    "soil": "name",
 }
 REQUIRED: dict[str, dict[str, Any]] = {
     "boundary": {"boundary": "Dirichlet", "location": "External"},
     "friction": {"mannings": 0.03},
     "inflow": {"type": "Surface"},
     "mesh_region": {"resolution": 5},
+    "initial_condition": {"depth": 0.5},
+    "soil": {"initial_loss_mm": 10, "continuing_loss_mm_h": 2},
 }
 SHAPES = {"boundary": "line", "inflow": "line", "flow_line": "line", "gauge": "point"}  # polygons otherwise
-LABELLED = ("inflow.data", "rainfall.data", "structure.method", "mesh_region.resolution_units")  # labelOf in layers.js
-DRAWN_KINDS = ("boundary", "friction", "inflow", "rainfall", "structure", "mesh_region")  # by both maps
+# labelOf in map_core/styles.js
+LABELLED = ("inflow.data", "rainfall.data", "structure.method", "mesh_region.resolution_units", "boundary.stage")
+# drawn by both maps
+DRAWN_KINDS = ("boundary", "friction", "inflow", "rainfall", "structure", "mesh_region", "initial_condition", "soil")
 UNITS_MAX = 30  # TimeSeriesCreate.units
 CLIENT_MAX = 100  # AgentActivity.client
 SOURCE_MAX = 300  # ObservationCreate.source

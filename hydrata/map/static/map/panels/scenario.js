@@ -3,7 +3,7 @@ import { titleOf } from "../../map_core/styles.js";
 import * as api from "../api.js";
 import * as kit from "./common.js";
 
-var INPUTS = ["boundary", "friction", "inflow", "rainfall", "structure", "mesh_region"];
+var INPUTS = ["boundary", "friction", "inflow", "rainfall", "structure", "mesh_region", "initial_condition", "soil"];
 var WRITE_ROLES = ["owner", "editor"];
 
 export const title = "Scenario";
