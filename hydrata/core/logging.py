@@ -13,16 +13,16 @@ import re
 # A line is read and logged up to this many characters. uvicorn takes a request line and headers of up to
 # 16 KiB (h11's limit), so an access log line stays whole up to about half of that.
 LOG_MESSAGE_MAX_CHARS = 8192
-TOKEN = "A-Za-z0-9_-"
+RUN = "A-Za-z0-9_-"  # the characters a key or token is made of
 SECRETS_IN_TEXT = re.compile(
     r"(?P<name>X-Hydrata-Signature|X-Amz-Signature|X-Amz-Security-Token|X-Amz-Credential)=[^&\s\"']+"
-    rf"|(?P<key>hk_[{TOKEN}]{{8,}})"
+    rf"|(?P<key>hk_[{RUN}]{{8,}})"
     # A JWT begins a match only where a run of token characters begins (the lookbehind); the atomic group finds
     # the run's first "eyJ" and commits to it (any later one in the segment ends at the same dot), and the
     # possessive segments never give back what they read, so each run is read once. What precedes the "eyJ" in
     # its run (the "20" of "Bearer%20eyJ...") is kept.
-    rf"|(?<![{TOKEN}])(?P<before>(?>[{TOKEN}]*?(?=eyJ)))"
-    rf"(?P<jwt>eyJ[{TOKEN}]++\.[{TOKEN}]++\.[{TOKEN}]*+)",
+    rf"|(?<![{RUN}])(?P<before>(?>[{RUN}]*?(?=eyJ)))"
+    rf"(?P<jwt>eyJ[{RUN}]++\.[{RUN}]++\.[{RUN}]*+)",
     re.IGNORECASE,
 )
 
