@@ -105,18 +105,21 @@ class BodyLimits:
         if announced is not None and announced > limit:
             await send_refusal(send, refusal(limit), headers=CLOSE)
             return
-        counted = CountedBody(receive, send, limit=limit, refusal=refusal)
+        counted = CountedBody(receive, send, limit=limit)
         await self.app(scope, counted.receive, counted.send)
+        # Answered once the application has stopped, so what it began (a part of a file stored) is already undone.
+        if counted.refused and not counted.answering:  # an answer already begun is cut short instead
+            await send_refusal(send, refusal(limit), headers=CLOSE)
 
 
 class CountedBody:
-    """receive and send for the application behind. The body's bytes are counted as they arrive; past the limit
-    the client is answered 413 and the application is told it hung up (Django's handler then stops reading and
-    answers nothing), and whatever the application sends after that is dropped."""
+    """receive and send for the application behind. The body's bytes are counted as they arrive; past the limit the
+    application is told the client hung up (Django's handler then stops reading and answers nothing; the streamed
+    upload drops what it wrote), and whatever it sends after that is dropped: BodyLimits answers 413."""
 
-    def __init__(self, receive: Receive, send: Send, *, limit: int, refusal: Callable[[int], PlatformError]) -> None:
+    def __init__(self, receive: Receive, send: Send, *, limit: int) -> None:
         self._receive, self._send = receive, send
-        self.limit, self.refusal = limit, refusal
+        self.limit = limit
         self.received = 0
         self.refused = self.answering = False
 
@@ -128,8 +131,6 @@ class CountedBody:
             self.received += len(message.get("body", b""))
             if self.received > self.limit:
                 self.refused = True
-                if not self.answering:  # an answer already begun cannot become a 413: it is cut short instead
-                    await send_refusal(self._send, self.refusal(self.limit), headers=CLOSE)
                 return {"type": "http.disconnect"}
         return message
 

@@ -267,9 +267,7 @@ def test_a_chunked_presigned_put_over_the_limit_is_413_and_leaves_nothing(live_a
     )
 
     assert status == 413 and json.loads(content)["code"] == "UPLOAD_TOO_LARGE"
-    deadline = time.monotonic() + 10
-    while stored_parts(media_root) and time.monotonic() < deadline:  # the thread removes its part as it stops
-        time.sleep(0.05)
+    # The 413 is sent once the upload has stopped, so its part is already gone when the client reads it.
     assert stored_parts(media_root) == [] and not (media_root / KEY).exists()
 
 
