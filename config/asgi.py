@@ -15,6 +15,8 @@ from django.http.response import HttpResponseBase
 from django.urls import set_script_prefix
 from django.utils.module_loading import import_string
 
+from config.bodies import BodyLimits, path_info
+from hydrata.storage.streaming import UPLOAD_PATH, StreamedUpload
 from hydrata_mcp.jsonrpc import MCP_PATHS
 from hydrata_mcp.transport import finish_after_answer, finish_answered
 
@@ -148,20 +150,26 @@ class HeadersOnTheLoop:
 
 
 class MCPRoute:
-    """/mcp/ to its own handler, everything else to the site's."""
+    """/mcp/ to its own handler, a signed PUT to /storage/upload/ streamed into storage, everything else to the
+    site's handler."""
 
-    def __init__(self, *, site: Any, mcp: Any) -> None:
+    def __init__(self, *, site: Any, mcp: Any, upload: Any = None) -> None:
         self.site = site
         self.mcp = mcp
+        self.upload = upload or StreamedUpload()
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        app = self.mcp if scope["type"] == "http" and _path_info(scope) in MCP_PATHS else self.site
-        await app(scope, receive, send)
+        if scope["type"] != "http":
+            await self.site(scope, receive, send)
+            return
+        path = path_info(scope)
+        if path in MCP_PATHS:
+            await self.mcp(scope, receive, send)
+        elif path.startswith(UPLOAD_PATH):
+            await self.upload(scope, receive, send, path_info=path)
+        else:
+            await self.site(scope, receive, send)
 
 
-def _path_info(scope: dict[str, Any]) -> str:
-    """The path as Django routes it: without the prefix the site is served under (root_path or FORCE_SCRIPT_NAME)."""
-    return str(scope["path"]).removeprefix(get_script_prefix(scope))
-
-
-application = WarmRequestThreads(MCPRoute(site=get_asgi_application(), mcp=MCPHandler()))
+# Bodies over their route's limit are refused first, before any thread or handler is involved.
+application = BodyLimits(WarmRequestThreads(MCPRoute(site=get_asgi_application(), mcp=MCPHandler())))

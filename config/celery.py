@@ -8,10 +8,11 @@ for each queue, so interactive work always finds a free slot; any other worker t
 """
 
 import os
+import sys
 from typing import Any
 
 from celery import Celery
-from celery.signals import celeryd_after_setup
+from celery.signals import celeryd_after_setup, worker_init
 from kombu import Queue
 
 from hydrata_contract.states import WorkQueue
@@ -66,3 +67,16 @@ def pool_size_record(sender: str, instance: Any, **kwargs: Any) -> None:
     """The worker's pool size, once Celery has settled it (-c, else the machine's cores), before the pool starts:
     a simulation's OpenMP threads are the cores shared out between the pool's slots (simulation_threads)."""
     app.conf.hydrata_pool_size = instance.concurrency
+
+
+@worker_init.connect
+def no_mpi_in_the_worker(**_: Any) -> None:
+    """The worker builds meshes with ANUGA, which imports mpi4py, and mpi4py's import initialises MPI: the worker
+    then kept an MPI listener on the machine's address for the rest of its life. With mpi4py's MPI module barred,
+    ANUGA takes its serial interface; only the simulation child, a process of its own, runs under MPI."""
+    keep_mpi_out()
+
+
+def keep_mpi_out() -> None:
+    if "mpi4py.MPI" not in sys.modules:
+        sys.modules["mpi4py.MPI"] = None  # type: ignore[assignment]  # `from mpi4py import MPI` is an ImportError

@@ -43,6 +43,9 @@ MPIEXEC = Path(sys.executable).parent / "mpiexec"
 HYDRA_EXIT_STRING = re.compile(r"TERMINATED WITH THE EXIT STRING:(?P<reason>[^\n]*)")
 HYDRA_SIGNAL = re.compile(r"\(signal (?P<number>\d+)\)")
 HYDRA_PID = re.compile(r"PID (?P<pid>\d+) RUNNING AT")
+# The ranks of a run are on this machine: MPICH's UCX netmod (the wheel's default) listens on loopback alone, not on
+# every address of the machine. (Hydra's own control port still binds every interface; see the security model.)
+MPI_LOOPBACK_ENV = {"UCX_NET_DEVICES": "lo"}
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,7 @@ def child_environment(*, threads: int) -> dict[str, str]:
     # Under its file-size limit a byte-code write is cut short without an error, and Python would rename the
     # truncated .pyc into the shared __pycache__ for every later process to fail on.
     env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env |= MPI_LOOPBACK_ENV
     return env
 
 

@@ -1,7 +1,7 @@
 import io
 import logging
 
-from hydrata.core.logging import RedactSecretsFilter, redact
+from hydrata.core.logging import LOG_MESSAGE_MAX_CHARS, SECRETS_IN_TEXT, RedactSecretsFilter, redact
 
 SIGNED = "/storage/download/terrain/1/dem.tif?expires=1796029715&X-Hydrata-Signature=LWk87xcgH48GdrlFyvc6sTjLC0"
 
@@ -59,3 +59,31 @@ def test_a_line_written_by_the_configured_console_handler_is_redacted():
     line = written.getvalue()
     assert "GET /storage/download/terrain/1/dem.tif?expires=1796029715&X-Hydrata-Signature=[redacted]" in line
     assert "LWk87" not in line and "a" * 43 not in line and "hk_[redacted]" in line
+
+
+def test_a_line_longer_than_the_cap_is_cut_to_it_and_says_how_much_was_left_out():
+    # A 300 KB query string of repeated "eyJ" (an unauthenticated request can send one) is read no further than
+    # the cap: what is logged is the cap's worth, redacted, and a note of what was left out.
+    line = f"GET /mcp/?key=hk_{'a' * 43}&q={'eyJ' * 100_000} 401"
+
+    cleaned = redact(line)
+
+    assert len(cleaned) < LOG_MESSAGE_MAX_CHARS + 100
+    assert cleaned.startswith("GET /mcp/?key=hk_[redacted]&q=eyJeyJ")
+    assert cleaned.endswith(f"[{len(line) - LOG_MESSAGE_MAX_CHARS:,} more characters not logged]")
+
+
+def test_a_line_exactly_at_the_cap_is_kept_whole():
+    line = "x" * LOG_MESSAGE_MAX_CHARS
+
+    assert redact(line) == line
+
+
+def test_a_token_is_matched_only_from_the_start_of_a_run_so_each_run_is_read_once():
+    # The quadratic pattern began a match at every "eyJ" inside a run and read to the run's end from each; the
+    # linear one begins only where a run of token characters begins, and keeps what precedes the "eyJ".
+    assert SECRETS_IN_TEXT.search("eyJeyJeyJ.a.b", 3) is None
+    assert SECRETS_IN_TEXT.search("eyJeyJeyJ.a.b").group("jwt") == "eyJeyJeyJ.a.b"
+    assert redact("Bearer%20eyJhbGci.eyJzdWIi.c2ln 401") == "Bearer%20[token redacted] 401"
+    assert redact("x.y.eyJhbGci.eyJzdWIi.c2ln") == "x.y.[token redacted]"
+    assert redact("a=eyJhbGci..c2ln eyJ") == "a=eyJhbGci..c2ln eyJ"
