@@ -181,7 +181,7 @@ def test_the_small_test_rainfall_attaches_to_the_default_rainfall_row():
     [
         ("frictions", InputKind.FRICTION, square(mannings=0.035)),
         ("inflows", InputKind.INFLOW, line(type="Surface", data="Creek hydrograph")),
-        ("structures", InputKind.STRUCTURE, square(method="Mannings")),
+        ("structures", InputKind.STRUCTURE, square(method="Mannings", mannings=0.5)),
         ("mesh-regions", InputKind.MESH_REGION, square(resolution="2.5")),
     ],
 )
