@@ -105,6 +105,9 @@ class ScenarioAdmin(admin.ModelAdmin):
         "inflow",
         "rainfall",
         "structure",
+        "breakline",
+        "culvert",
+        "weir",
         "mesh_region",
         "created_by",
     ]

@@ -157,6 +157,9 @@ class Scenario(models.Model):
     inflow = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     rainfall = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     structure = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    breakline = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    culvert = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    weir = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     mesh_region = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     gauge = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     flow_line = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
@@ -171,7 +174,19 @@ class Scenario(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
-    INPUT_FIELDS = ("boundary", "friction", "inflow", "rainfall", "structure", "mesh_region", "gauge", "flow_line")
+    INPUT_FIELDS = (
+        "boundary",
+        "friction",
+        "inflow",
+        "rainfall",
+        "structure",
+        "breakline",
+        "culvert",
+        "weir",
+        "mesh_region",
+        "gauge",
+        "flow_line",
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

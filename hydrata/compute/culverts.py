@@ -89,3 +89,26 @@ def culvert_recorder(domain: Any, volumes: CulvertVolumes, *, anuga: Any) -> Any
             return "culvert recorder"
 
     return CulvertRecorder(domain)
+
+
+def culvert_ends_check(*, nodes: np.ndarray, triangles: np.ndarray, features: list[dict]) -> None:
+    """A culvert whose two ends fall in one triangle of the built mesh moves water from a cell to itself: refused
+    (SITE_FEATURE_INVALID), naming it, with what to change."""
+    from matplotlib.tri import Triangulation
+
+    from hydrata.compute.errors import ModelGeometryError
+    from hydrata_contract.errors import ErrorCode
+
+    if not features:
+        return
+    finder = Triangulation(nodes[:, 0], nodes[:, 1], triangles).get_trifinder()
+    for feature in features:
+        culvert = culvert_of(feature)
+        inlet, outlet = (int(np.asarray(finder(*end)).item()) for end in (culvert.inlet, culvert.outlet))
+        if inlet == outlet:
+            raise ModelGeometryError(
+                ErrorCode.SITE_FEATURE_INVALID,
+                f"Culvert {culvert.name!r} has both ends in one triangle of the mesh; draw it longer, or refine the "
+                "mesh around it with a mesh region.",
+                name=culvert.name,
+            )

@@ -121,3 +121,51 @@ def apply_structures(domain: Any, structures: list[dict], *, xy: np.ndarray, log
         domain.set_quantity("elevation", elevation, location="centroids")
         domain.set_quantity("friction", friction, location="centroids")
         log("Structures: " + ", ".join(f"{count} {method}" for method, count in counts.items()) + ".")
+
+
+def site_problem_check(
+    *,
+    model: shapely.Polygon,
+    structures: list[dict],
+    culverts: list[dict],
+    gauges: list[dict],
+    inflows: list[dict],
+    flow_lines: list[dict],
+) -> None:
+    """What the site's layers ask that the model cannot hold, refused before a build (SITE_FEATURE_INVALID): a
+    culvert end outside the model, a culvert named as a flow line (their series share names), a hole that cuts the
+    boundary or swallows a gauge, an inflow line, a flow line or a culvert's end."""
+    from hydrata.compute.site_rules import culvert_of
+
+    line_names = {str((feature.get("properties") or {}).get("name") or "").strip() for feature in flow_lines}
+    ends: list[Obstacle] = []
+    for index, feature in enumerate(culverts):
+        culvert = culvert_of(feature)
+        for end, point in (("inlet", culvert.inlet), ("outlet", culvert.outlet)):
+            if not model.contains(shapely.Point(point)):
+                raise ModelGeometryError(
+                    ErrorCode.SITE_FEATURE_INVALID,
+                    f"Culvert {culvert.name!r} ({feature_name(index, feature)}) has its {end} at "
+                    f"({point[0]:.3f}, {point[1]:.3f}), outside the model boundary; draw it from inlet to outlet "
+                    "inside the model.",
+                    name=culvert.name,
+                )
+            ends.append(Obstacle(f"the {end} of culvert {culvert.name!r}", shapely.Point(point)))
+        if culvert.name in line_names:
+            raise ModelGeometryError(
+                ErrorCode.SITE_FEATURE_INVALID,
+                f"Culvert {culvert.name!r} ({feature_name(index, feature)}) has the name of a flow line; a culvert's "
+                "discharge is a series by its name, so give it its own.",
+                name=culvert.name,
+            )
+    obstacles = [
+        *(Obstacle(f"gauge {_named(f)}", shape(f["geometry"])) for f in gauges),
+        *(Obstacle(f"inflow line {index}", shape(f["geometry"])) for index, f in enumerate(inflows)),
+        *(Obstacle(f"flow line {_named(f)}", shape(f["geometry"])) for f in flow_lines),
+        *ends,
+    ]
+    holes_problem(holes_of=structures, model=model, obstacles=obstacles)
+
+
+def _named(feature: dict) -> str:
+    return repr(str((feature.get("properties") or {}).get("name") or ""))

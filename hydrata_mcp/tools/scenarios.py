@@ -36,7 +36,18 @@ Duration = Annotated[int, Field(ge=1, le=2_592_000, description="Simulated secon
 InputId = Annotated[int | None, Field(ge=1, description="From list_inputs.")]
 ModelStart = Annotated[datetime | None, Field(description="When the simulation starts (for time series).")]
 InputName = Literal[
-    "terrain", "boundary", "friction", "inflow", "rainfall", "structure", "mesh_region", "gauge", "flow_line"
+    "terrain",
+    "boundary",
+    "friction",
+    "inflow",
+    "rainfall",
+    "structure",
+    "breakline",
+    "culvert",
+    "weir",
+    "mesh_region",
+    "gauge",
+    "flow_line",
 ]
 InundationThreshold = Annotated[
     float | None,
@@ -84,6 +95,9 @@ class ScenarioView(BaseModel):
     inflow: int | None
     rainfall: int | None
     structure: int | None
+    breakline: int | None = None
+    culvert: int | None = None
+    weir: int | None = None
     mesh_region: int | None
     gauge: int | None = None
     flow_line: int | None = None
@@ -219,6 +233,9 @@ async def create_scenario(
     inflow: InputId = None,
     rainfall: InputId = None,
     structure: InputId = None,
+    breakline: InputId = None,
+    culvert: InputId = None,
+    weir: InputId = None,
     mesh_region: InputId = None,
     gauge: InputId = None,
     flow_line: InputId = None,
@@ -236,6 +253,9 @@ async def create_scenario(
         "inflow": inflow,
         "rainfall": rainfall,
         "structure": structure,
+        "breakline": breakline,
+        "culvert": culvert,
+        "weir": weir,
         "mesh_region": mesh_region,
         "gauge": gauge,
         "flow_line": flow_line,
@@ -293,6 +313,9 @@ async def update_scenario(
     inflow: InputId = None,
     rainfall: InputId = None,
     structure: InputId = None,
+    breakline: InputId = None,
+    culvert: InputId = None,
+    weir: InputId = None,
     mesh_region: InputId = None,
     gauge: InputId = None,
     flow_line: InputId = None,
@@ -314,6 +337,9 @@ async def update_scenario(
         "inflow": inflow,
         "rainfall": rainfall,
         "structure": structure,
+        "breakline": breakline,
+        "culvert": culvert,
+        "weir": weir,
         "mesh_region": mesh_region,
         "gauge": gauge,
         "flow_line": flow_line,

@@ -32,10 +32,14 @@ INPUT_KINDS = {
     "inflow": "inflows",
     "rainfall": "rainfalls",
     "structure": "structures",
+    "breakline": "breaklines",
+    "culvert": "culverts",
+    "weir": "weirs",
     "mesh_region": "mesh-regions",
 }
 LABEL_PROPERTIES = frozenset(
-    {"boundary", "location", "mannings", "data", "method", "resolution", "resolution_units", "name"}
+    {"boundary", "location", "mannings", "data", "method", "resolution", "resolution_units", "name", "shape"}
+    | {"crest_elevation", "height"}
 )
 FEATURE_VERTICES = 1500
 OUTLINE_VERTICES = 800

@@ -8,10 +8,11 @@ import shapely
 
 from hydrata.compute.mesh import mesh_outline, mesh_read
 from hydrata.compute.sampling import sample_rasters
-from tests.hydrata.compute.channel import at, feature, make_channel_package, run_channel
+from tests.hydrata.compute.channel import WIDTH, at, bed, feature, make_channel_package, run_channel
 
 DURATION = 300
 UPSTREAM_X = 100.0  # a gauge of the channel's upstream of the building
+WEIR_X, DOWNSTREAM_X = 260.0, 300.0  # a weir across the channel, and a gauge below it
 BUILDING = [[at(160, 8), at(190, 8), at(190, 32), at(160, 32), at(160, 8)]]  # across the channel, gaps each side
 
 
@@ -82,3 +83,25 @@ def test_a_mannings_building_lets_water_through_slowly_and_holds_some_back(open_
     assert inside["depth"] > 0.1  # wet: water passes through
     assert inside["speed"] < 0.5 * inside_open["speed"]
     assert rough.gauge(UPSTREAM_X)["depth"][-1] > open_channel.gauge(UPSTREAM_X)["depth"][-1] + 0.005
+
+
+def weir(**properties) -> dict:
+    return feature("LineString", [at(WEIR_X, 0), at(WEIR_X, WIDTH)], **properties)
+
+
+def test_water_below_a_weirs_crest_stays_behind_it_and_water_above_it_flows_over(open_channel, tmp_path):
+    high = run(tmp_path, "high", weir=[weir(height=2.5)])
+    low = run(tmp_path, "low", weir=[weir(height=0.2)])
+
+    assert open_channel.gauge(DOWNSTREAM_X)["depth"][-1] > 0.3
+    assert max(high.gauge(DOWNSTREAM_X)["depth"]) == pytest.approx(0.0, abs=1e-3)  # held back
+    assert high.gauge(250)["depth"][-1] > open_channel.gauge(250)["depth"][-1] + 0.1  # ponding behind it
+    assert low.gauge(DOWNSTREAM_X)["depth"][-1] > 0.2  # overtopped
+
+
+def test_a_weir_by_absolute_crest_is_the_same_wall_as_one_by_height_on_a_plane(tmp_path):
+    bed_under = float(bed(np.array([WEIR_X]))[0])
+    by_height = run(tmp_path, "height", weir=[weir(height=0.2)])
+    by_crest = run(tmp_path, "crest", weir=[weir(crest_elevation=bed_under + 0.2)])
+
+    assert by_crest.gauge(DOWNSTREAM_X)["depth"] == pytest.approx(by_height.gauge(DOWNSTREAM_X)["depth"], abs=0.02)
