@@ -62,14 +62,29 @@ class CulvertVolumes:
         self.volumes = np.zeros(len(culverts))
         self.seen = np.zeros(len(culverts))
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What a rank sends rank 0 with its recordings (compute/ranks.py gathers them): the volumes, not the
+        operators (they hold the domain)."""
+        return {"names": self.names, "operators": [None] * len(self.names), "volumes": self.volumes, "seen": self.seen}
+
     def update(self) -> None:
         for index, operator in enumerate(self.operators):
             if operator is None:
                 continue
             moved = float(operator.accumulated_flow)
-            forward = operator.inflow is operator.inlets[0]
+            forward = _forward(operator)
             self.volumes[index] += (moved - self.seen[index]) * (1.0 if forward else -1.0)
             self.seen[index] = moved
+
+
+def _forward(operator: Any) -> bool:
+    """Whether the culvert's last step moved water from inlet to outlet. A serial operator, and a parallel one
+    whose culvert lies wholly on its master rank (ANUGA's C path), name the inflow inlet; any other parallel
+    operator keeps its index."""
+    inflow = getattr(operator, "inflow", None)
+    if inflow is not None:
+        return inflow is operator.inlets[0]
+    return int(operator.inflow_index) == 0
 
 
 def culvert_recorder(domain: Any, volumes: CulvertVolumes, *, anuga: Any) -> Any:
