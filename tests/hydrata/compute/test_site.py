@@ -2,13 +2,26 @@
 channel of tests/hydrata/compute/channel.py with the site's layers in its package, meshed as the platform's build
 meshes them, run as the platform runs it."""
 
+import json
+
 import numpy as np
 import pytest
 import shapely
 
+from hydrata.compute.estimate import mesh_estimate
+from hydrata.compute.geometry import boundary_ring
 from hydrata.compute.mesh import mesh_outline, mesh_read
 from hydrata.compute.sampling import sample_rasters
-from tests.hydrata.compute.channel import WIDTH, at, bed, feature, make_channel_package, run_channel
+from hydrata.compute.structures import mesh_holes
+from tests.hydrata.compute.channel import (
+    WIDTH,
+    at,
+    bed,
+    boundary_features,
+    feature,
+    make_channel_package,
+    run_channel,
+)
 
 DURATION = 300
 UPSTREAM_X = 100.0  # a gauge of the channel's upstream of the building
@@ -105,3 +118,17 @@ def test_a_weir_by_absolute_crest_is_the_same_wall_as_one_by_height_on_a_plane(t
     by_crest = run(tmp_path, "crest", weir=[weir(crest_elevation=bed_under + 0.2)])
 
     assert by_crest.gauge(DOWNSTREAM_X)["depth"] == pytest.approx(by_height.gauge(DOWNSTREAM_X)["depth"], abs=0.02)
+
+
+def test_the_estimate_leaves_out_a_reflective_buildings_hole_and_stays_near_the_built_mesh(tmp_path):
+    site = {"structure": [feature("Polygon", [[at(50, 5), at(350, 5), at(350, 35), at(50, 35), at(50, 5)]])]}
+    site["structure"][0]["properties"]["method"] = "Reflective"  # most of the channel: 9,000 of its 16,000 m2
+    package = make_channel_package(tmp_path / "package", duration=DURATION, site=site)
+    ring = boundary_ring(boundary_features("NormalDepth"))
+    built = json.loads((package / "scenario.json").read_text())["mesh_triangle_count"]
+
+    with_hole = mesh_estimate(ring=ring, regions=[], resolution=5.0, holes=mesh_holes(site["structure"]))
+    without = mesh_estimate(ring=ring, regions=[], resolution=5.0)
+
+    assert with_hole.triangles < 0.6 * without.triangles
+    assert with_hole.triangles == pytest.approx(built, rel=0.15)
