@@ -105,7 +105,7 @@ def test_an_agent_builds_a_model_from_terrain_layers_and_a_gauge(live_asgi):
     assert rows["rainfall"][0]["feature_count"] == 1
     assert [len(rows[k]) for k in ("friction", "inflow", "structure", "mesh_region", "gauge", "flow_line")] == [1] * 6
     assert not rows["friction"][0]["has_features"]
-    assert InputLayer.objects.filter(project_id=pid, is_default=True).count() == 8  # one per input kind
+    assert InputLayer.objects.filter(project_id=pid, is_default=True).count() == 11  # one per input kind
 
     created = series.structured_content
     assert created["row_count"] == 3 and created["summary"]["max_value"] == 50.0

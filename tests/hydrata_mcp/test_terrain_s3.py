@@ -105,7 +105,7 @@ def test_an_agent_puts_a_dem_to_s3_and_the_import_reads_it_back_into_a_ready_ter
     terrain = Terrain.objects.get(pk=finalized.structured_content["id"])
     assert keys_in(bucket) == sorted([presigned["staging_key"], terrain.dem_key, terrain.hillshade_key])
     assert bucket.head_object(Bucket=BUCKET, Key=terrain.hillshade_key)["ContentType"] == "image/png"
-    assert InputLayer.objects.filter(project=project, is_default=True).count() == 8  # one per input kind
+    assert InputLayer.objects.filter(project=project, is_default=True).count() == 11  # one per input kind
     assert local_files(media_root) == []  # nothing fell back to the local disk
 
 

@@ -83,7 +83,7 @@ STRING_PROPERTIES = {
     "friction": "note",
     "inflow": "data",
     "rainfall": "data",
-    "structure": "method",
+    "structure": "note",  # its method is one of three names now, refused otherwise
     "mesh_region": "resolution_units",
     "gauge": "name",
     "flow_line": "name",
@@ -93,9 +93,10 @@ REQUIRED: dict[str, dict[str, Any]] = {
     "friction": {"mannings": 0.03},
     "inflow": {"type": "Surface"},
     "mesh_region": {"resolution": 5},
+    "structure": {"method": "Raised"},
 }
 SHAPES = {"boundary": "line", "inflow": "line", "flow_line": "line", "gauge": "point"}  # polygons otherwise
-LABELLED = ("inflow.data", "rainfall.data", "structure.method", "mesh_region.resolution_units")  # labelOf in layers.js
+LABELLED = ("inflow.data", "rainfall.data", "mesh_region.resolution_units")  # labelOf in layers.js
 DRAWN_KINDS = ("boundary", "friction", "inflow", "rainfall", "structure", "mesh_region")  # by both maps
 UNITS_MAX = 30  # TimeSeriesCreate.units
 CLIENT_MAX = 100  # AgentActivity.client
