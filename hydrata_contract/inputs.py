@@ -9,6 +9,9 @@ class InputKind(Labelled):
     INFLOW = "inflow", "Inflow"
     RAINFALL = "rainfall", "Rainfall"
     STRUCTURE = "structure", "Structure"
+    BREAKLINE = "breakline", "Breakline"
+    CULVERT = "culvert", "Culvert"
+    WEIR = "weir", "Weir"
     MESH_REGION = "mesh_region", "Mesh region"
     GAUGE = "gauge", "Gauge"
     FLOW_LINE = "flow_line", "Flow line"
@@ -31,3 +34,16 @@ class BoundaryType(Labelled):
     DIRICHLET = "Dirichlet", "Dirichlet (a stage the edge holds; the flow passes through)"
     NORMAL_DEPTH = "NormalDepth", "Normal depth (an outflow at the slope's depth)"
     DIRICHLET_ZERO_MOMENTUM = "DirichletZeroMomentum", "Dirichlet with zero momentum (a still wall of water)"
+
+
+class StructureMethod(Labelled):
+    """How a structure polygon (a building) is modelled, by the names Hydrata's engine uses."""
+
+    REFLECTIVE = "Reflective", "Reflective (a hole in the mesh, walled)"
+    RAISED = "Raised", "Raised (the ground inside raised by its height)"
+    MANNINGS = "Mannings", "Mannings (a high Manning's n inside)"
+
+
+class CulvertShape(Labelled):
+    BOX = "box", "Box (width and height)"
+    PIPE = "pipe", "Pipe (diameter)"

@@ -7,6 +7,9 @@ const KIND_STYLES = {
   inflow: { color: "#0b5cad", weight: 4 },
   rainfall: { color: "#0e7490", weight: 1, dashArray: "4 3", fillColor: "#67e8f9", fillOpacity: 0.12 },
   structure: { color: "#b45309", weight: 2, fillColor: "#f59e0b", fillOpacity: 0.35 },
+  breakline: { color: "#57534e", weight: 2, dashArray: "2 3" },
+  culvert: { color: "#0f766e", weight: 5, dashArray: "10 4" },
+  weir: { color: "#7f1d1d", weight: 4 },
   mesh_region: { color: "#7c3aed", weight: 2, dashArray: "6 4", fillOpacity: 0 },
   initial_condition: { color: "#1d4ed8", weight: 1, fillColor: "#3b82f6", fillOpacity: 0.3 },
   soil: { color: "#92400e", weight: 1, dashArray: "2 3", fillColor: "#d6a46b", fillOpacity: 0.2 }
@@ -17,8 +20,8 @@ export const OUTLINE_COLOUR = "#111827";
 
 // The kinds either map draws, by title; gauges and flow lines are listed, not drawn.
 export const KIND_TITLES = { boundary: "Boundary", friction: "Friction", inflow: "Inflow", rainfall: "Rainfall",
-                             structure: "Structures", mesh_region: "Mesh regions",
-                             initial_condition: "Initial water", soil: "Soils" };
+                             structure: "Structures", breakline: "Breaklines", culvert: "Culverts", weir: "Weirs",
+                             mesh_region: "Mesh regions", initial_condition: "Initial water", soil: "Soils" };
 
 export function titleOf(kind) {
   return KIND_TITLES[kind] || kind;
@@ -47,6 +50,11 @@ export function labelOf(kind, properties) {
   if (kind === "inflow") { return "Q = " + flow(properties.data, "m³/s"); }
   if (kind === "rainfall") { return "Rain " + flow(properties.data, "mm/h"); }
   if (kind === "structure") { return properties.method ? "Structure · " + properties.method : "Structure"; }
+  if (kind === "culvert") { return "Culvert " + properties.name + " · " + properties.shape; }
+  if (kind === "weir") {
+    return properties.crest_elevation != null ? "Weir crest " + properties.crest_elevation + " m"
+                                              : "Weir " + properties.height + " m high";
+  }
   if (kind === "mesh_region") {
     return "Mesh " + properties.resolution + " " + (properties.resolution_units || "");
   }

@@ -161,6 +161,9 @@ class Scenario(models.Model):
     inflow = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     rainfall = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     structure = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    breakline = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    culvert = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    weir = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     mesh_region = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     gauge = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     flow_line = models.ForeignKey(InputLayer, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
@@ -183,6 +186,9 @@ class Scenario(models.Model):
         "inflow",
         "rainfall",
         "structure",
+        "breakline",
+        "culvert",
+        "weir",
         "mesh_region",
         "gauge",
         "flow_line",

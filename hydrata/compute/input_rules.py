@@ -4,6 +4,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from hydrata.compute import site_rules
 from hydrata.compute.numbers import excerpt, finite_number_or_none
 from hydrata_contract.inputs import BoundaryType, InputKind
 
@@ -104,7 +105,27 @@ RULES: dict[str, KindRule] = {
         POLYGONS,
         "polygons",
         ("method",),
-        explanation="'method' (how the structure is modelled, e.g. Mannings)",
+        choices={"method": site_rules.STRUCTURE_METHODS},
+        explanation="'method' (Reflective: a walled hole; Raised: the ground raised by 'height' m, default 3; "
+        "Mannings: Manning's n 'mannings')",
+        checks=(site_rules.structure_problem,),
+    ),
+    InputKind.BREAKLINE: KindRule(LINES, "lines", (), explanation="nothing: the mesh follows the lines"),
+    InputKind.CULVERT: KindRule(
+        frozenset({"LineString"}),
+        "single lines drawn from inlet to outlet",
+        ("name", "shape"),
+        choices={"shape": site_rules.CULVERT_SHAPES},
+        unique=("name",),
+        explanation="'name' (unique) and 'shape' (box with 'width' and 'height' m, or pipe with 'diameter' m)",
+        checks=(site_rules.culvert_problem,),
+    ),
+    InputKind.WEIR: KindRule(
+        LINES,
+        "lines",
+        (),
+        explanation="'crest_elevation' (m) or 'height' (m above the ground along the line)",
+        checks=(site_rules.weir_problem,),
     ),
     InputKind.MESH_REGION: KindRule(
         POLYGONS,

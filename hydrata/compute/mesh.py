@@ -7,10 +7,12 @@ import os
 import pathlib
 import tempfile
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import netCDF4
 import numpy as np
+import shapely
 
 from hydrata.compute.boundary_edges import tagged_by_feature
 from hydrata.compute.geometry import BoundaryRing, MeshRegion, Point
@@ -19,6 +21,7 @@ from hydrata.compute.planar import planar_graph
 MESH_SUFFIXES = (".msh", ".tsh")
 DEFAULT_FILENAME = "mesh.msh"
 MINIMUM_TRIANGLE_ANGLE = 28.0
+HOLE_TAG = "Reflective"  # a hole's outline is a wall: ANUGA's Reflective boundary (compute/forcing.py boundary_map)
 
 
 @dataclass(frozen=True)
@@ -34,23 +37,25 @@ def mesh_build(
     resolution: float,
     breaklines: list[list[Point]],
     destination: pathlib.Path,
+    holes: Sequence[shapely.Polygon] = (),
 ) -> BuiltMesh:
     """Triangulate the boundary, mesh regions and breaklines and write the mesh file ANUGA reads back
     (`anuga.Domain(path)`), boundary tags included (a Dirichlet feature's edges tagged by the feature).
 
     `destination` is the file to write (.msh, ANUGA's netCDF format, or .tsh, its text format) or an existing
     directory, in which `mesh.msh` is written. Outside the regions the maximum triangle area is
-    resolution² / 2; each face of the graph gets the area of the smallest region containing it. The file appears
-    whole or not at all.
+    resolution² / 2; each face of the graph gets the area of the smallest region containing it. `holes` (walled
+    buildings, compute/structures.py) have no triangle inside; their outlines are boundary edges tagged
+    Reflective. The file appears whole or not at all.
     """
     path = _mesh_path(pathlib.Path(destination))
     base_max_area = resolution**2 / 2
     ring = tagged_by_feature(ring)  # each Dirichlet feature's edges their own tag (compute/boundary_edges.py)
-    graph = planar_graph(ring=ring, regions=regions, base_max_area=base_max_area, breaklines=breaklines)
+    graph = planar_graph(ring=ring, regions=regions, base_max_area=base_max_area, breaklines=breaklines, holes=holes)
     boundary_tags: dict[str, list[int]] = {}
     for index, tag in enumerate(graph.ring_tags):
         boundary_tags.setdefault(tag, []).append(index)
-    seeds = [[face.seed[0], face.seed[1], face.max_triangle_area] for face in graph.faces]
+    seeds = [[face.seed[0], face.seed[1], face.max_triangle_area] for face in graph.faces if not graph.in_hole(face)]
     anuga = _anuga()
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(suffix=path.suffix, prefix=".mesh-", dir=path.parent)
@@ -62,12 +67,22 @@ def mesh_build(
                 [list(point) for point in graph.ring_points],
                 boundary_tags,
                 maximum_triangle_area=base_max_area,
-                filename=temporary,
+                filename=None,  # triangulated below, once the holes are in
                 breaklines=[[list(point) for point in line] for line in graph.interior_lines()] or None,
                 regionPtArea=seeds,
                 minimum_triangle_angle=MINIMUM_TRIANGLE_ANGLE,
                 verbose=False,
             )
+            for wall in graph.interior_lines(walls=True):
+                segments = [[index, index + 1] for index in range(len(wall) - 1)]
+                pmesh.add_points_and_segments(
+                    [list(point) for point in wall], segments, segment_tags={HOLE_TAG: list(range(len(segments)))}
+                )
+            for face in graph.faces:
+                if graph.in_hole(face):
+                    pmesh.add_hole(face.seed[0], face.seed[1])
+            pmesh.generate_mesh(minimum_triangle_angle=MINIMUM_TRIANGLE_ANGLE, verbose=False)
+            pmesh.export_mesh_file(temporary)
         os.replace(temporary, path)
     finally:
         if os.path.exists(temporary):

@@ -54,20 +54,43 @@ class PlanarGraph:
     ring_tags: list[str]
     faces: list[Face]
     segments: list[Segment]
+    holes: shapely.Geometry | None = None  # the union of the mesh's holes (walled buildings), None without any
 
-    def interior_lines(self) -> list[list[Point]]:
-        """The segments that are not on the boundary, merged into polylines."""
-        inside = [shapely.LineString([s.start, s.end]) for s in self.segments if len(s.faces) != 1]
+    def interior_lines(self, *, walls: bool = False) -> list[list[Point]]:
+        """The segments that are not on the boundary, merged into polylines: those on a hole's outline when
+        `walls`, the others otherwise."""
+        inside = [
+            shapely.LineString([s.start, s.end])
+            for s in self.segments
+            if len(s.faces) != 1 and self.on_hole_outline(s) == walls
+        ]
         if not inside:
             return []
         merged = shapely.line_merge(shapely.MultiLineString(inside))
         return [[(x, y) for x, y in part.coords] for part in shapely.get_parts(merged)]
 
+    def on_hole_outline(self, segment: Segment) -> bool:
+        if self.holes is None:
+            return False
+        middle = shapely.Point((segment.start[0] + segment.end[0]) / 2, (segment.start[1] + segment.end[1]) / 2)
+        return bool(self.holes.boundary.distance(middle) <= 2 * GRID_M)
+
+    def in_hole(self, face: Face) -> bool:
+        return self.holes is not None and bool(self.holes.contains(shapely.Point(face.seed)))
+
 
 def planar_graph(
-    *, ring: BoundaryRing, regions: list[MeshRegion], base_max_area: float, breaklines: Sequence[list[Point]] = ()
+    *,
+    ring: BoundaryRing,
+    regions: list[MeshRegion],
+    base_max_area: float,
+    breaklines: Sequence[list[Point]] = (),
+    holes: Sequence[shapely.Polygon] = (),
 ) -> PlanarGraph:
+    """`holes` (inside the ring; see compute/structures.py) are cut out of every other line, and their outlines
+    become segments of the graph: the faces inside them are the mesh's holes."""
     boundary = ring.polygon()
+    cut = shapely.union_all(shapely.set_precision(list(holes), GRID_M)) if holes else None
     lines = [shapely.LineString([*ring.points, ring.points[0]])]
     for region in regions:
         lines += [shapely.LineString(region.polygon.exterior.coords)]
@@ -75,6 +98,14 @@ def planar_graph(
     for line in breaklines:
         clipped = shapely.LineString(line).intersection(boundary)
         lines += [part for part in shapely.get_parts(clipped) if isinstance(part, shapely.LineString)]
+    if cut is not None:
+        lines = [lines[0]] + [
+            part
+            for line in lines[1:]
+            for part in shapely.get_parts(line.difference(cut))
+            if isinstance(part, shapely.LineString)
+        ]
+        lines += [part for part in shapely.get_parts(shapely.line_merge(cut.boundary)) if not part.is_empty]
     noded = shapely.unary_union(shapely.set_precision(lines, GRID_M, mode="pointwise"), grid_size=GRID_M)
 
     ends: dict[tuple[Key, Key], tuple[Point, Point]] = {}
@@ -104,7 +135,7 @@ def planar_graph(
 
     segments = [Segment(start=a, end=b, faces=tuple(sides.get(key, ()))) for key, (a, b) in ends.items()]
     ring_points, ring_tags = _noded_ring(ring, [s for s in segments if len(s.faces) == 1])
-    return PlanarGraph(ring_points=ring_points, ring_tags=ring_tags, faces=faces, segments=segments)
+    return PlanarGraph(ring_points=ring_points, ring_tags=ring_tags, faces=faces, segments=segments, holes=cut)
 
 
 def _key(point: tuple[float, float]) -> Key:

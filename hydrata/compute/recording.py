@@ -256,6 +256,7 @@ class SeriesRecorder:
     flow_lines: list[FlowLine]
     volumes: FlowLineVolumes
     film_m: float
+    culverts: Any = None  # compute/culverts.py CulvertVolumes: each culvert's series, recorded as a flow line's
     times: list[float] = field(default_factory=list)
     gauge_values: list[dict[str, list[float]]] = field(init=False)
     crossed: list[list[float]] = field(init=False)  # per flow line, the volume crossed since the last recording
@@ -265,6 +266,9 @@ class SeriesRecorder:
         self.gauge_values = [{key: [] for key in GAUGE_KEYS} for _ in self.gauges]
         self.crossed = [[] for _ in self.flow_lines]
         self.volumes_seen = self.volumes.volumes.copy()
+        self.culvert_names = list(self.culverts.names) if self.culverts is not None else []
+        self.culvert_crossed: list[list[float]] = [[] for _ in self.culvert_names]
+        self.culverts_seen = self.culverts.volumes.copy() if self.culverts is not None else np.zeros(0)
 
     def record(self, domain: Any, time: float) -> None:
         quantities = domain.quantities
@@ -294,17 +298,24 @@ class SeriesRecorder:
         crossed, self.volumes_seen = self.volumes.volumes - self.volumes_seen, self.volumes.volumes.copy()
         for series, volume in zip(self.crossed, crossed.tolist(), strict=True):
             series.append(volume)
+        if self.culverts is not None:
+            moved, self.culverts_seen = self.culverts.volumes - self.culverts_seen, self.culverts.volumes.copy()
+            for series, volume in zip(self.culvert_crossed, moved.tolist(), strict=True):
+                series.append(volume)
 
     @property
     def discharges(self) -> list[list[float]]:
         """Each flow line's mean discharge over each interval between recordings (0 at the first)."""
+        return self._means(self.crossed)
+
+    def _means(self, volumes: list[list[float]]) -> list[list[float]]:
         intervals = np.diff(self.times, prepend=self.times[0]) if self.times else np.zeros(0)
         return [
             [
                 round(volume / interval, 6) if interval > 0 else 0.0
                 for volume, interval in zip(series, intervals.tolist(), strict=True)
             ]
-            for series in self.crossed
+            for series in volumes
         ]
 
     def as_json(self) -> dict[str, Any]:
@@ -317,6 +328,12 @@ class SeriesRecorder:
             "flow_lines": [
                 {"name": line.name, "discharge": series}
                 for line, series in zip(self.flow_lines, self.discharges, strict=True)
+            ]
+            + [  # a culvert's discharge, positive from inlet to outlet, and the volume it moved in each interval
+                {"name": name, "culvert": True, "discharge": series, "volume": [round(v, 9) for v in moved]}
+                for name, series, moved in zip(
+                    self.culvert_names, self._means(self.culvert_crossed), self.culvert_crossed, strict=True
+                )
             ],
         }
 
@@ -333,4 +350,8 @@ def merged_series(parts: list[SeriesRecorder]) -> SeriesRecorder:
         whole.gauge_values[index] = owner.gauge_values[index]
     shape = (len(whole.crossed), len(whole.times))
     whole.crossed = np.sum([np.asarray(part.crossed, dtype=float).reshape(shape) for part in parts], axis=0).tolist()
+    shape = (len(whole.culvert_crossed), len(whole.times))  # a culvert is counted by its master rank alone
+    whole.culvert_crossed = np.sum(
+        [np.asarray(part.culvert_crossed, dtype=float).reshape(shape) for part in parts], axis=0
+    ).tolist()
     return whole

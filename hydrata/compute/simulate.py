@@ -266,7 +266,7 @@ class WholeMesh:
 
 def whole_domain(*, package: "Package", anuga: Any) -> Any:
     """The whole mesh as an ANUGA domain with its elevation, friction and dry start (rank 0's work)."""
-    from hydrata.compute import forcing
+    from hydrata.compute import forcing, structures
     from hydrata.compute.package import sample_dem
     from hydrata.compute.water_state import set_initial_water
 
@@ -281,6 +281,7 @@ def whole_domain(*, package: "Package", anuga: Any) -> Any:
     friction_features = package.features("friction")
     domain.set_quantity("friction", forcing.friction_values(xy, friction_features), location="centroids")
     log(f"Friction: {len(friction_features)} polygons, default Manning's n {forcing.DEFAULT_MANNINGS}.")
+    structures.apply_structures(domain, package.features("structure"), xy=xy, log=log)
     domain.set_quantity("stage", expression="elevation", location="centroids")  # dry start
     set_initial_water(domain, xy=xy, features=package.features("initial_condition"), log=log)  # compute/water_state
     return domain
@@ -325,6 +326,7 @@ def build_model(*, package: "Package", output_dir: Path, threads: int, ranks: Ra
     inflows = forcing.add_inflows(domain, package.features("inflow"), series=series, start=start, log=log)
     inflows = [inflow for inflow in inflows if inflow is not None]  # None on a rank the inlet does not touch
     bound_inlet_timestep(domain, inflows)
+    culvert_volumes = add_site_operators(domain, package, anuga=anuga)
     boundary_features = package.features("boundary")
     domain.set_boundary(
         forcing.boundary_map(domain, boundary_features=boundary_features, log=log, series=series, start=start)
@@ -332,7 +334,9 @@ def build_model(*, package: "Package", output_dir: Path, threads: int, ranks: Ra
     # ANUGA agrees the step across ranks, then caps it with each rank's own largest step: the caps must agree too,
     # or the ranks drift apart in time and wait forever on each other's messages
     domain.set_evolve_max_timestep(ranks.smallest(domain.evolve_max_timestep))
-    recorder, recorded_series = add_recorders(domain, package, log=log, gauges=gauges, ownership=ownership)
+    recorder, recorded_series = add_recorders(
+        domain, package, log=log, gauges=gauges, ownership=ownership, culverts=culvert_volumes
+    )
 
     declared = set((package.manifest.get("boundary_tags") or {}).keys())
     tags = set(domain.get_boundary_tags()) - forcing.PARALLEL_BOUNDARY_TAGS
@@ -368,6 +372,21 @@ def stage_tag(tag: str) -> bool:
     return stage_type(tag) is not None or parsed_tag(tag) is not None
 
 
+def add_site_operators(domain: Any, package: "Package", *, anuga: Any) -> Any:
+    """The site as built on this process's domain: weirs as riverwalls, culverts as ANUGA's Boyd operators and
+    their recorder (compute/weirs.py, compute/culverts.py); returns the culverts' volumes."""
+    from hydrata.compute.culverts import CulvertVolumes, add_culverts, culvert_recorder
+    from hydrata.compute.package import sample_dem
+    from hydrata.compute.weirs import add_weirs
+
+    add_weirs(domain, package.features("weir"), ground=lambda xy: sample_dem(package.dem_path, xy), log=log)
+    culverts = add_culverts(domain, package.features("culvert"), anuga=anuga, log=log)
+    volumes = CulvertVolumes(culverts)
+    if culverts:
+        culvert_recorder(domain, volumes, anuga=anuga)
+    return volumes
+
+
 def bound_inlet_timestep(domain: Any, inflows: list[Any]) -> None:
     from hydrata.compute import forcing
 
@@ -388,6 +407,7 @@ def add_recorders(
     log: Callable[[str], None],
     gauges: list["Gauge"] | None = None,
     ownership: Ownership | None = None,
+    culverts: Any = None,
 ) -> tuple["RecordingOperator", "SeriesRecorder"]:
     """The per-step recorder (registered after every forcing operator) and the gauges and flow lines."""
     import dataclasses
@@ -426,7 +446,9 @@ def add_recorders(
     for line in flow_lines:
         if not len(line.slots):
             log(f"Flow line {line.name!r} crosses no edge of the mesh; its discharge is 0.")
-    return recorder, SeriesRecorder(gauges=gauges, flow_lines=flow_lines, volumes=volumes, film_m=SPEED_MINIMUM_DEPTH_M)
+    return recorder, SeriesRecorder(
+        gauges=gauges, flow_lines=flow_lines, volumes=volumes, film_m=SPEED_MINIMUM_DEPTH_M, culverts=culverts
+    )
 
 
 def default_yield_seconds(duration: float) -> float:

@@ -125,6 +125,9 @@ class ScenarioDetail(Answer):
     inflow: int | None
     rainfall: int | None
     structure: int | None
+    breakline: int | None
+    culvert: int | None
+    weir: int | None
     mesh_region: int | None
     gauge: int | None
     flow_line: int | None

@@ -2,7 +2,6 @@ import uuid
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context
-from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
 
 from hydrata_contract.requests.inputs import InputLayerAttach
@@ -30,13 +29,15 @@ KIND_PATHS = {
     "inflow": "inflows",
     "rainfall": "rainfalls",
     "structure": "structures",
+    "breakline": "breaklines",
+    "culvert": "culverts",
+    "weir": "weirs",
     "mesh_region": "mesh-regions",
     "gauge": "gauges",
     "flow_line": "flow-lines",
     "initial_condition": "initial-conditions",
     "soil": "soils",
 }
-UNSUPPORTED_KINDS = {"breakline", "culvert"}
 
 Kind = Literal[
     "boundary",
@@ -44,13 +45,14 @@ Kind = Literal[
     "inflow",
     "rainfall",
     "structure",
+    "breakline",
+    "culvert",
+    "weir",
     "mesh_region",
     "gauge",
     "flow_line",
     "initial_condition",
     "soil",
-    "breakline",
-    "culvert",
 ]
 
 
@@ -70,6 +72,9 @@ class ProjectInputs(BaseModel):
     inflow: list[InputRow]
     rainfall: list[InputRow]
     structure: list[InputRow]
+    breakline: list[InputRow] = Field(default_factory=list)
+    culvert: list[InputRow] = Field(default_factory=list)
+    weir: list[InputRow] = Field(default_factory=list)
     mesh_region: list[InputRow]
     gauge: list[InputRow] = Field(default_factory=list, description="Points where a run records time series.")
     flow_line: list[InputRow] = Field(default_factory=list, description="Lines a run records discharge through.")
@@ -119,7 +124,7 @@ async def list_inputs(ctx: Context, project_id: ProjectId) -> ProjectInputs:
 async def attach_input_layer(
     ctx: Context,
     project_id: ProjectId,
-    kind: Annotated[Kind, Field(description="Which input the features are (breakline and culvert are refused).")],
+    kind: Annotated[Kind, Field(description="Which input the features are.")],
     execution_id: Annotated[uuid.UUID, Field(description="What the GeoJSON upload returned.")],
     timeout_seconds: TimeoutSeconds = DEFAULT_TIMEOUT_SECONDS,
     poll_interval_seconds: PollIntervalSeconds = DEFAULT_POLL_INTERVAL_SECONDS,
@@ -129,14 +134,12 @@ async def attach_input_layer(
     `boundary` (Reflective, Transmissive, Dirichlet or DirichletZeroMomentum with `stage` (m or series name),
     NormalDepth with `slope` m/m) and `location` (External/Internal); friction polygons, `mannings`; inflow lines,
     `type` Surface and `data` (m3/s or series name); rainfall polygons, `data` (mm/hr or series name); structure
-    polygons, `method`; mesh_region polygons, `resolution`; gauge points, flow_line lines: unique `name`;
-    initial_condition polygons, `stage` or `depth` (m); soil polygons, `initial_loss_mm`, `continuing_loss_mm_h`,
-    optional `impervious_fraction`."""
-    if kind in UNSUPPORTED_KINDS:
-        raise ToolError(
-            f"{kind} layers cannot be attached as model inputs yet. Model the feature as a structure "
-            "polygon, or call suggest_capability to ask for it."
-        )
+    polygons, `method` Reflective (hole), Raised (`height` m, default 3) or Mannings (`mannings`); breakline lines;
+    culvert lines inlet to outlet: `name`, `shape` box (`width`, `height`) or pipe (`diameter`), optional
+    `barrels`, `manning`, `blockage` 0-1, `invert_elevations`; weir lines, `crest_elevation` or `height` m;
+    mesh_region polygons, `resolution`; gauge points, flow_line lines: unique `name`; initial_condition polygons,
+    `stage` or `depth` m; soil polygons, `initial_loss_mm`, `continuing_loss_mm_h`, optional
+    `impervious_fraction`."""
     api = PlatformClient.for_context(ctx)
     rows_path = f"{PROJECTS}{project_id}/{KIND_PATHS[kind]}/"
     # The rows first: the page carries the Inputs panel's link for every outcome, and its default row is the one

@@ -36,10 +36,22 @@ Resolution = Annotated[
 Duration = Annotated[int, Field(ge=1, le=2_592_000, description="Simulated seconds.")]
 InputId = Annotated[int | None, Field(ge=1, description="From list_inputs.")]
 ModelStart = Annotated[datetime | None, Field(description="When the simulation starts (for time series).")]
-InputName = (
-    Literal["terrain", "boundary", "friction", "inflow", "rainfall", "structure", "mesh_region", "gauge", "flow_line"]
-    | Literal["initial_condition", "soil"]
-)
+InputName = Literal[
+    "terrain",
+    "boundary",
+    "friction",
+    "inflow",
+    "rainfall",
+    "structure",
+    "breakline",
+    "culvert",
+    "weir",
+    "mesh_region",
+    "gauge",
+    "flow_line",
+    "initial_condition",
+    "soil",
+]
 InundationThreshold = Annotated[
     float | None,
     Field(
@@ -93,6 +105,9 @@ class ScenarioView(BaseModel):
     inflow: int | None
     rainfall: int | None
     structure: int | None
+    breakline: int | None = None
+    culvert: int | None = None
+    weir: int | None = None
     mesh_region: int | None
     gauge: int | None = None
     flow_line: int | None = None
@@ -239,6 +254,9 @@ async def create_scenario(
     inflow: InputId = None,
     rainfall: InputId = None,
     structure: InputId = None,
+    breakline: InputId = None,
+    culvert: InputId = None,
+    weir: InputId = None,
     mesh_region: InputId = None,
     gauge: InputId = None,
     flow_line: InputId = None,
@@ -258,6 +276,9 @@ async def create_scenario(
         "inflow": inflow,
         "rainfall": rainfall,
         "structure": structure,
+        "breakline": breakline,
+        "culvert": culvert,
+        "weir": weir,
         "mesh_region": mesh_region,
         "gauge": gauge,
         "flow_line": flow_line,
@@ -317,6 +338,9 @@ async def update_scenario(
     inflow: InputId = None,
     rainfall: InputId = None,
     structure: InputId = None,
+    breakline: InputId = None,
+    culvert: InputId = None,
+    weir: InputId = None,
     mesh_region: InputId = None,
     gauge: InputId = None,
     flow_line: InputId = None,
@@ -340,6 +364,9 @@ async def update_scenario(
         "inflow": inflow,
         "rainfall": rainfall,
         "structure": structure,
+        "breakline": breakline,
+        "culvert": culvert,
+        "weir": weir,
         "mesh_region": mesh_region,
         "gauge": gauge,
         "flow_line": flow_line,

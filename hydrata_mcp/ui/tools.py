@@ -32,13 +32,17 @@ INPUT_KINDS = {
     "inflow": "inflows",
     "rainfall": "rainfalls",
     "structure": "structures",
+    "breakline": "breaklines",
+    "culvert": "culverts",
+    "weir": "weirs",
     "mesh_region": "mesh-regions",
     "initial_condition": "initial-conditions",
     "soil": "soils",
 }
 LABEL_PROPERTIES = frozenset(
-    {"boundary", "location", "mannings", "data", "method", "resolution", "resolution_units", "name"}
+    {"boundary", "location", "mannings", "data", "method", "resolution", "resolution_units", "name", "shape"}
     | {"stage", "depth", "initial_loss_mm", "continuing_loss_mm_h", "impervious_fraction"}
+    | {"crest_elevation", "height"}
 )
 FEATURE_VERTICES = 1500
 OUTLINE_VERTICES = 800

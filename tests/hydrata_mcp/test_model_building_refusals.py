@@ -241,24 +241,73 @@ def test_attaching_with_an_execution_id_that_is_not_a_uuid_is_refused_before_any
     assert not AgentActivity.objects.filter(grant=grant).exists()
 
 
-def test_attaching_a_culvert_is_refused_before_any_request(live_asgi):
+LINE = {"type": "LineString", "coordinates": [[151.0, -33.0], [151.001, -33.0]]}
+SQUARE = {"type": "Polygon", "coordinates": [[[151.0, -33.0], [151.001, -33.0], [151.001, -33.001], [151.0, -33.0]]]}
+BOX = {"name": "C1", "shape": "box", "width": 1.2, "height": 0.6}
+# kind, geometry, properties, what the refusal must name (the feature's field, and what would do)
+SITE_REFUSALS = [
+    ("structure", SQUARE, {"method": "Weir"}, ["method=", "Reflective, Raised, Mannings"]),
+    ("structure", SQUARE, {"method": "Mannings"}, ["'mannings'"]),
+    ("structure", SQUARE, {"method": "Raised", "height": -1}, ["height=", "positive"]),
+    ("culvert", LINE, {**BOX, "shape": "arch"}, ["shape=", "box, pipe"]),
+    ("culvert", LINE, {**BOX, "blockage": 1.5}, ["blockage=", "0 (open) to 1"]),
+    ("culvert", LINE, {**BOX, "width": 0}, ["width=", "positive"]),
+    ("culvert", LINE, {"name": "P1", "shape": "pipe"}, ["'diameter'"]),
+    ("culvert", LINE, {**BOX, "invert_elevations": [1.0]}, ["invert_elevations=", "two numbers"]),
+    ("culvert", {"type": "MultiLineString", "coordinates": [LINE["coordinates"]]}, BOX, ["MultiLineString"]),
+    ("weir", LINE, {}, ["neither", "'crest_elevation'"]),
+    ("weir", LINE, {"height": 0}, ["height=", "positive"]),
+]
+
+
+@pytest.mark.parametrize(("kind", "geometry", "properties", "named"), SITE_REFUSALS)
+def test_a_site_feature_the_solver_could_not_honour_is_refused_naming_the_feature_and_field(
+    live_asgi, kind, geometry, properties, named
+):
     grant, key = make_grant(level="draft")
     project = owned_project(grant.user, seeded=True)
-    execution_id = upload_geojson(live_asgi.url, key, "boundary.geojson", BOUNDARY.read_bytes())
-    before = AgentActivity.objects.filter(grant=grant).count()
+    layer = {
+        "type": "FeatureCollection",
+        "features": [{"type": "Feature", "geometry": geometry, "properties": properties}],
+    }
+    execution_id = upload_geojson(live_asgi.url, key, f"{kind}.geojson", json.dumps(layer).encode())
 
     result = call(
-        live_asgi.url,
-        key,
-        "attach_input_layer",
-        {"project_id": project.pk, "kind": "culvert", "execution_id": execution_id},
+        live_asgi.url, key, "attach_input_layer", {"project_id": project.pk, "kind": kind, "execution_id": execution_id}
     )
 
     assert result.is_error
-    assert "culvert" in text_of(result) and "suggest_capability" in text_of(result)
-    assert AgentActivity.objects.filter(grant=grant).count() == before
-    assert not activity(path_contains=EXECUTION_STATUS).exists()
-    assert not InputLayer.objects.filter(project=project, dataset__isnull=False).exists()
+    text = text_of(result)
+    assert "FEATURES_DO_NOT_FIT_KIND" in text and "Feature 0" in text
+    assert all(word in text for word in named), text
+    assert InputLayer.objects.get(project=project, kind=kind).dataset_id is None  # nothing stored changed
+
+
+@pytest.mark.parametrize(
+    ("kind", "geometry", "properties"),
+    [
+        ("structure", SQUARE, {"method": "Reflective"}),
+        ("breakline", LINE, {}),
+        ("culvert", LINE, {**BOX, "barrels": 2, "blockage": 0.5, "invert_elevations": [1.0, 0.8]}),
+        ("weir", LINE, {"crest_elevation": 12.5}),
+    ],
+)
+def test_the_site_as_built_is_attached_by_kind(live_asgi, kind, geometry, properties):
+    grant, key = make_grant(level="draft")
+    project = owned_project(grant.user, seeded=True)
+    layer = {
+        "type": "FeatureCollection",
+        "features": [{"type": "Feature", "geometry": geometry, "properties": properties}],
+    }
+    execution_id = upload_geojson(live_asgi.url, key, f"{kind}.geojson", json.dumps(layer).encode())
+
+    result = call(
+        live_asgi.url, key, "attach_input_layer", {"project_id": project.pk, "kind": kind, "execution_id": execution_id}
+    )
+
+    assert not result.is_error, text_of(result)
+    assert result.structured_content["outcome"] == "attached" and result.structured_content["feature_count"] == 1
+    assert InputLayer.objects.get(project=project, kind=kind).dataset_id is not None
 
 
 def test_attaching_a_kind_outside_the_list_is_a_tool_error(live_asgi):

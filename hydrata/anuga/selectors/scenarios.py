@@ -3,6 +3,7 @@
 from dataclasses import dataclass, field
 from typing import Any
 
+import shapely
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
@@ -15,6 +16,7 @@ from hydrata.compute.forcing import forcing_applied, layer_forcing
 from hydrata.compute.geometry import BoundaryRing, MeshRegion, boundary_ring, features_in_crs, mesh_regions
 from hydrata.compute.package import SeriesRecord
 from hydrata.compute.pricing import compute_cost_estimate, vcpu_hours_estimate
+from hydrata.compute.structures import mesh_holes
 from hydrata.core.errors import NotFound
 from hydrata.uploads.selectors import dataset_features
 from hydrata_contract.errors import ErrorCode
@@ -66,6 +68,7 @@ def layer_features(*, layer: InputLayer | None, crs: str) -> list[dict[str, Any]
 class ModelGeometry:
     ring: BoundaryRing
     regions: list[MeshRegion] = field(default_factory=list)
+    holes: list[shapely.Polygon] = field(default_factory=list)  # Reflective structures: no triangle inside
 
 
 def scenario_geometry(*, scenario: Scenario) -> ModelGeometry:
@@ -73,7 +76,8 @@ def scenario_geometry(*, scenario: Scenario) -> ModelGeometry:
     crs = scenario.project.projection
     ring = boundary_ring(layer_features(layer=scenario.boundary, crs=crs))
     regions = mesh_regions(layer_features(layer=scenario.mesh_region, crs=crs), within=ring.polygon())
-    return ModelGeometry(ring=ring, regions=regions)
+    holes = mesh_holes(layer_features(layer=scenario.structure, crs=crs))
+    return ModelGeometry(ring=ring, regions=regions, holes=holes)
 
 
 def scenario_finest_resolution(*, scenario: Scenario, resolution: float) -> float:
@@ -99,7 +103,9 @@ def scenario_estimate(*, scenario: Scenario) -> dict[str, Any]:
             "vcpu_hours_estimate": None,
             "compute_cost_estimate": None,
         }
-    estimate = mesh_estimate(ring=geometry.ring, regions=geometry.regions, resolution=scenario.resolution)
+    estimate = mesh_estimate(
+        ring=geometry.ring, regions=geometry.regions, resolution=scenario.resolution, holes=geometry.holes
+    )
     hours = vcpu_hours_estimate(
         triangles=estimate.triangles, duration=scenario.duration, finest_resolution=estimate.finest_resolution_m
     )

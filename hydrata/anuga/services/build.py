@@ -25,11 +25,15 @@ from hydrata.anuga.selectors.scenarios import (
 )
 from hydrata.compute import series_units
 from hydrata.compute.boundary_edges import tagged_by_feature
+from hydrata.compute.culverts import culvert_ends_check
 from hydrata.compute.errors import ModelGeometryError, SeriesUnitsError, TerrainFileError
 from hydrata.compute.geometry import internal_lines
-from hydrata.compute.mesh import mesh_build
+from hydrata.compute.mesh import mesh_build, mesh_read
 from hydrata.compute.numbers import excerpt, finite_number_or_none
+from hydrata.compute.package import sample_dem
+from hydrata.compute.structures import mesh_holes, site_breaklines, site_problem_check
 from hydrata.compute.terrain_raster import clip_dem
+from hydrata.compute.weirs import weir_walls
 from hydrata.core.errors import Conflict, Unprocessable
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
@@ -40,6 +44,7 @@ from hydrata_contract.states import BUILD_IN_FLIGHT, RunPhase, RunStatus, Terrai
 logger = logging.getLogger(__name__)
 
 PACKAGE_FORMAT_VERSION = "1.0"
+SITE_INPUTS = ("structure", "breakline", "culvert", "weir")  # the site as built: meshed and checked here
 INPUT_FIELDS = Scenario.INPUT_FIELDS
 FIXABLE_IN_MAP = {
     ErrorCode.BOUNDARY_EMPTY,
@@ -50,6 +55,7 @@ FIXABLE_IN_MAP = {
     ErrorCode.NO_FORCING,
     ErrorCode.GAUGE_OUTSIDE_MESH,
     ErrorCode.FLOW_LINE_OUTSIDE_MESH,
+    ErrorCode.SITE_FEATURE_INVALID,
 }
 
 
@@ -124,6 +130,7 @@ def build_refusal_check(*, scenario: Scenario) -> int:
         )
     _check_series_names(scenario)
     _check_recorders(scenario, scenario_geometry(scenario=scenario).ring.polygon())
+    _check_site(scenario, scenario_geometry(scenario=scenario).ring.polygon())
     return triangles
 
 
@@ -201,6 +208,27 @@ def _check_recorders(scenario: Scenario, model: shapely.Polygon) -> None:
                 "area; draw it across the flow inside the boundary.",
                 name=name,
             )
+
+
+def _check_site(scenario: Scenario, model: shapely.Polygon) -> None:
+    """The site's layers must fit the model (compute/structures.py `site_problem_check`)."""
+    crs = scenario.project.projection
+    try:
+        site_problem_check(
+            model=model,
+            **{
+                name: layer_features(layer=getattr(scenario, field), crs=crs)
+                for name, field in (
+                    ("structures", "structure"),
+                    ("culverts", "culvert"),
+                    ("gauges", "gauge"),
+                    ("inflows", "inflow"),
+                    ("flow_lines", "flow_line"),
+                )
+            },
+        )
+    except ModelGeometryError as problem:
+        raise _refuse(problem.code, problem.message, **problem.extra) from None
 
 
 def _is_number(value: str) -> bool:
@@ -316,13 +344,18 @@ def _write_package(run: Run, package: Path) -> Path:
         )
     record_update(run, phase=RunPhase.MESHING)
     boundary = layer_features(layer=scenario.boundary, crs=crs)
+    site = {name: layer_features(layer=getattr(scenario, name), crs=crs) for name in SITE_INPUTS}
+    weir_walls(site["weir"], ground=lambda xy: sample_dem(package / "inputs" / "dem.tif", xy))  # a crest in the air
     mesh = mesh_build(
         ring=geometry.ring,
         regions=geometry.regions,
         resolution=scenario.resolution,
-        breaklines=internal_lines(boundary),
+        breaklines=internal_lines(boundary) + site_breaklines(breaklines=site["breakline"], weirs=site["weir"]),
+        holes=mesh_holes(site["structure"]),
         destination=package / "mesh.msh",
     )
+    built = mesh_read(mesh.path)
+    culvert_ends_check(nodes=built.nodes, triangles=built.triangles, features=site["culvert"])
     run.mesh_triangle_count = mesh.triangle_count
     series = _write_time_series(scenario, package)
     manifest = {

@@ -265,7 +265,13 @@ LAYERS: dict[str, tuple[dict[str, Any] | Path, dict[str, Any]]] = {
     "rainfall": (RAINFALL, with_property(RAINFALL, 0, data="60.0")),
     "friction": (collection(square(mannings=0.035)), collection(square(mannings=0.05))),
     "inflow": (collection(line(type="Surface", data="1.0")), collection(line(type="Surface", data="2.0"))),
-    "structure": (collection(square(method="Mannings")), collection(square(method="Weir"))),
+    "structure": (collection(square(method="Mannings", mannings=0.5)), collection(square(method="Raised", height=2))),
+    "breakline": (collection(line()), collection(line(note="moved"))),
+    "culvert": (
+        collection(line(name="C1", shape="pipe", diameter=0.6)),
+        collection(line(name="C1", shape="pipe", diameter=0.9)),
+    ),
+    "weir": (collection(line(height=0.5)), collection(line(height=0.6))),
     "mesh_region": (
         collection(square(resolution=5, resolution_units="m")),
         collection(square(resolution=6, resolution_units="m")),

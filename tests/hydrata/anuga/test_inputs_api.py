@@ -21,8 +21,21 @@ PROJECTS = "/api/v2/anuga/projects/"
 UPLOAD = "/api/v2/uploads/upload/"
 STATUS = "/api/v2/resource-service/execution-status/"
 MGA56 = "EPSG:28356"
-KINDS = ["boundary", "friction", "inflow", "rainfall", "structure", "mesh_region", "gauge", "flow_line"]
-KINDS += ["initial_condition", "soil"]
+KINDS = [
+    "boundary",
+    "friction",
+    "inflow",
+    "rainfall",
+    "structure",
+    "breakline",
+    "culvert",
+    "weir",
+    "mesh_region",
+    "gauge",
+    "flow_line",
+    "initial_condition",
+    "soil",
+]
 
 
 # --- arrange helpers -------------------------------------------------------------------------------------------
@@ -120,6 +133,9 @@ def test_a_ready_terrain_gives_the_project_one_default_row_of_each_kind_grouped_
         "inflow": ["Inflow 01"],
         "rainfall": ["Rainfall 01"],
         "structure": ["Structure 01"],
+        "breakline": ["Breaklines 01"],
+        "culvert": ["Culverts 01"],
+        "weir": ["Weirs 01"],
         "mesh_region": ["MeshRegion 01"],
         "gauge": ["Gauges 01"],
         "flow_line": ["Flow lines 01"],
@@ -184,7 +200,10 @@ def test_the_small_test_rainfall_attaches_to_the_default_rainfall_row():
     [
         ("frictions", InputKind.FRICTION, square(mannings=0.035)),
         ("inflows", InputKind.INFLOW, line(type="Surface", data="Creek hydrograph")),
-        ("structures", InputKind.STRUCTURE, square(method="Mannings")),
+        ("structures", InputKind.STRUCTURE, square(method="Mannings", mannings=0.5)),
+        ("breaklines", InputKind.BREAKLINE, line()),
+        ("culverts", InputKind.CULVERT, line(name="C1", shape="box", width=1.2, height=0.6)),
+        ("weirs", InputKind.WEIR, line(crest_elevation=12.0)),
         ("mesh-regions", InputKind.MESH_REGION, square(resolution="2.5")),
         ("initial-conditions", InputKind.INITIAL_CONDITION, square(stage=12.5)),
         ("initial-conditions", InputKind.INITIAL_CONDITION, square(depth=0)),

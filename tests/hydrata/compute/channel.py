@@ -18,6 +18,7 @@ from affine import Affine
 
 from hydrata.compute.geometry import boundary_ring
 from hydrata.compute.mesh import mesh_build
+from hydrata.compute.structures import mesh_holes, site_breaklines
 
 ROOT = Path(__file__).resolve().parents[3]
 CRS = "EPSG:28356"
@@ -104,15 +105,25 @@ def make_channel_package(
     flow: float | None = FLOW,
     rain_mm_per_hour: float | None = None,
     flow_lines: list[dict] | None = None,
+    site: dict[str, list[dict]] | None = None,
 ) -> Path:
     """The channel's package; `flow=None` drops the inflow line, `rain_mm_per_hour` rains on all of it (a plane
-    under uniform rain), `flow_lines` replaces the one across its middle."""
+    under uniform rain), `flow_lines` replaces the one across its middle, `site` adds layers of the site as built
+    (structure, breakline, culvert, weir: features by kind), meshed as the platform's build meshes them."""
     inputs = directory / "inputs"
     inputs.mkdir(parents=True)
     write_dem(inputs / "dem.tif")
     boundary = boundary_features(outlet)
     ring = boundary_ring(boundary)
-    mesh = mesh_build(ring=ring, regions=[], resolution=resolution, breaklines=[], destination=directory / "mesh.msh")
+    site = site or {}
+    mesh = mesh_build(
+        ring=ring,
+        regions=[],
+        resolution=resolution,
+        breaklines=site_breaklines(breaklines=site.get("breakline", []), weirs=site.get("weir", [])),
+        holes=mesh_holes(site.get("structure", [])),
+        destination=directory / "mesh.msh",
+    )
     layers = {
         "boundary": boundary,
         "friction": [
@@ -138,6 +149,7 @@ def make_channel_package(
         "flow_line": flow_lines
         if flow_lines is not None
         else [feature("LineString", [at(FLOW_LINE_X, 0), at(FLOW_LINE_X, WIDTH)], name="middle")],
+        **site,
     }
     files = {
         kind: write_layer(inputs / f"{kind}.geojson", features) if features else None
@@ -152,8 +164,8 @@ def make_channel_package(
         "name": "Channel",
         "description": "",
         "elevation": "inputs/dem.tif",
-        **files,
         "structure": None,
+        **files,
         "mesh_region": None,
         "time_series": {},
         "mesh": "mesh.msh",

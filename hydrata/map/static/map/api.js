@@ -61,5 +61,6 @@ export function run(runId) { return ANUGA + "runs/" + runId + "/"; }
 
 // The route of each kind of input row under its project.
 export const inputPaths = { boundary: "boundaries", friction: "frictions", inflow: "inflows", rainfall: "rainfalls",
-                            structure: "structures", mesh_region: "mesh-regions", gauge: "gauges",
+                            structure: "structures", breakline: "breaklines", culvert: "culverts", weir: "weirs",
+                            mesh_region: "mesh-regions", gauge: "gauges",
                             flow_line: "flow-lines", initial_condition: "initial-conditions", soil: "soils" };

@@ -30,7 +30,7 @@ STRUCTURE = {
                 "type": "Polygon",
                 "coordinates": [SQUARE],
             },
-            "properties": {"method": PAYLOAD, "note": PAYLOAD},
+            "properties": {"method": "Raised", "note": PAYLOAD, "comment": PAYLOAD},  # method: one of three names
         }
     ],
 }
@@ -155,7 +155,7 @@ def test_markup_stored_in_a_layer_shows_as_text_in_its_tooltip_popup_and_the_lay
     popup = tab.page.locator(".leaflet-popup-content")
     popup.wait_for()
 
-    assert tooltip.inner_text() == f"Structure · {PAYLOAD}"
+    assert tooltip.inner_text() == "Structure · Raised"
     assert PAYLOAD in popup.inner_text() and popup.locator("td", has_text=PAYLOAD).count() == 2
     assert "Structures: Structure 01" in tab.page.inner_text(".leaflet-control-layers-overlays")
     assert tab.page.locator(".leaflet-map-pane img:not(.leaflet-tile), .leaflet-control-layers img").count() == 0

@@ -83,7 +83,7 @@ STRING_PROPERTIES = {
     "friction": "note",
     "inflow": "data",
     "rainfall": "data",
-    "structure": "method",
+    "structure": "note",  # its method is one of three names now, refused otherwise
     "mesh_region": "resolution_units",
     "gauge": "name",
     "flow_line": "name",
@@ -95,12 +95,13 @@ REQUIRED: dict[str, dict[str, Any]] = {
     "friction": {"mannings": 0.03},
     "inflow": {"type": "Surface"},
     "mesh_region": {"resolution": 5},
+    "structure": {"method": "Raised"},
     "initial_condition": {"depth": 0.5},
     "soil": {"initial_loss_mm": 10, "continuing_loss_mm_h": 2},
 }
 SHAPES = {"boundary": "line", "inflow": "line", "flow_line": "line", "gauge": "point"}  # polygons otherwise
 # labelOf in map_core/styles.js
-LABELLED = ("inflow.data", "rainfall.data", "structure.method", "mesh_region.resolution_units", "boundary.stage")
+LABELLED = ("inflow.data", "rainfall.data", "mesh_region.resolution_units", "boundary.stage")
 # drawn by both maps
 DRAWN_KINDS = ("boundary", "friction", "inflow", "rainfall", "structure", "mesh_region", "initial_condition", "soil")
 UNITS_MAX = 30  # TimeSeriesCreate.units

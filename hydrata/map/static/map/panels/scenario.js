@@ -3,7 +3,8 @@ import { titleOf } from "../../map_core/styles.js";
 import * as api from "../api.js";
 import * as kit from "./common.js";
 
-var INPUTS = ["boundary", "friction", "inflow", "rainfall", "structure", "mesh_region", "initial_condition", "soil"];
+var INPUTS = ["boundary", "friction", "inflow", "rainfall", "structure", "breakline", "culvert", "weir",
+              "mesh_region", "initial_condition", "soil"];
 var WRITE_ROLES = ["owner", "editor"];
 
 export const title = "Scenario";
