@@ -131,14 +131,14 @@ async def attach_input_layer(
 ) -> Attachment:
     """Attach a GeoJSON upload, once imported, to the project's default row of its kind; outcome attached,
     timed_out, upload_failed, no_default_row or no_dataset. Features per kind: boundary lines with
-    `boundary` (Reflective, Transmissive, Dirichlet or DirichletZeroMomentum with `stage` (m or series name),
+    `boundary` (Reflective, Transmissive, Dirichlet or DirichletZeroMomentum with `stage` (m or a series),
     NormalDepth with `slope` m/m) and `location` (External/Internal); friction polygons, `mannings`; inflow lines,
-    `type` Surface and `data` (m3/s or series name); rainfall polygons, `data` (mm/hr or series name); structure
-    polygons, `method` Reflective (hole), Raised (`height` m, default 3) or Mannings (`mannings`); breakline lines;
-    culvert lines inlet to outlet: `name`, `shape` box (`width`, `height`) or pipe (`diameter`), optional
+    `type` Surface and `data` (m3/s or a series); rainfall polygons, `data` (mm/hr or a series); structure
+    polygons, `method` Reflective, Raised (`height`) or Mannings (`mannings`); breakline lines;
+    culvert lines inlet to outlet: `name`, `shape` box (`width`, `height`) or pipe (`diameter`),
     `barrels`, `manning`, `blockage` 0-1, `invert_elevations`; weir lines, `crest_elevation` or `height` m;
     mesh_region polygons, `resolution`; gauge points, flow_line lines: unique `name`; initial_condition polygons,
-    `stage` or `depth` m; soil polygons, `initial_loss_mm`, `continuing_loss_mm_h`, optional
+    `stage` or `depth` m; soil polygons, `initial_loss_mm`, `continuing_loss_mm_h`,
     `impervious_fraction`."""
     api = PlatformClient.for_context(ctx)
     rows_path = f"{PROJECTS}{project_id}/{KIND_PATHS[kind]}/"

@@ -214,7 +214,7 @@ def _handback(view: ScenarioView, link: str, verb: str, forcing: dict[str, Any] 
         if estimate
         else f"no estimate yet ({(view.mesh_estimate_problem or {}).get('detail', 'inputs missing')})"
     )
-    if any(warning["code"] == "MESH_TOO_LARGE" for warning in warnings):
+    if any(warning["code"] == ErrorCode.MESH_TOO_LARGE for warning in warnings):
         price = f"about {estimate:,} triangles, too many to build, so no price to approve"
     cautions = "".join(f" {warning['detail']}" for warning in warnings)
     return {
