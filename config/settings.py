@@ -486,6 +486,11 @@ HYDRATA_GEOJSON_MAX_BYTES = int(os.environ.get("HYDRATA_GEOJSON_MAX_BYTES", str(
 # hundred kB at most; and a study of 4 AEPs x 10 durations x 10 patterns is 400 members.
 HYDRATA_ARR_FILE_MAX_BYTES = int(os.environ.get("HYDRATA_ARR_FILE_MAX_BYTES", str(4 * 1024**2)))
 HYDRATA_STUDY_MAX_MEMBERS = int(os.environ.get("HYDRATA_STUDY_MAX_MEMBERS", "1000"))
+# A study is counted before any storm is built: a pattern's time steps (ARR publishes a few hundred at most; 1,440 is a
+# day of 1-minute steps, or five days of the Data Hub's finest, 5 minutes) and the steps of all its members' storms
+# together (1,000 members of 200 steps), each refused past its limit with the limit named.
+HYDRATA_STUDY_MAX_PATTERN_STEPS = int(os.environ.get("HYDRATA_STUDY_MAX_PATTERN_STEPS", "1440"))
+HYDRATA_STUDY_MAX_STORM_STEPS = int(os.environ.get("HYDRATA_STUDY_MAX_STORM_STEPS", "200000"))
 HYDRATA_GEOJSON_MAX_FEATURES = int(os.environ.get("HYDRATA_GEOJSON_MAX_FEATURES", "100000"))
 
 # A time series holds at most this many rows; a request body may hold that many generous rows (about 128 bytes

@@ -56,9 +56,3 @@ def level_refusal(grant: AgentGrant, needed: str) -> str:
 
 def grant_of(request: Request) -> AgentGrant | None:
     return request.auth if isinstance(request.auth, AgentGrant) else None
-
-
-def signed_links_for(request: Request) -> bool:
-    """Signed download links go to agents, which move the bytes; a person's browser session never receives one, so
-    no link can leak out of a page."""
-    return grant_of(request) is not None

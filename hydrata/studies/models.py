@@ -13,6 +13,9 @@ class DesignInput(models.Model):
     name = models.CharField(max_length=255, help_text="The file's name, or the name it was given.")
     content = models.JSONField(help_text="What the parser read (hydrata/compute/arr), in its own fields.")
     summary = models.JSONField(default=dict, help_text="What the file holds, for a person to check.")
+    digest = models.CharField(
+        max_length=64, blank=True, help_text="SHA-256 of what was read: a study's sign-off names it."
+    )
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -75,7 +78,9 @@ class DesignStudy(models.Model):
 
 
 class DesignMember(models.Model):
-    """One storm of a study: its AEP, duration and pattern, and the rain it applies per time step (mm/interval)."""
+    """One storm of a study: its AEP, duration and pattern, and its storm's totals. The storm itself (the rain it
+    applies per time step) is derived from the study's design inputs and factors (services/studies.py,
+    `study_storms`), never stored per member."""
 
     study = models.ForeignKey(DesignStudy, on_delete=models.CASCADE, related_name="members")
     aep = models.CharField(max_length=20)
@@ -84,8 +89,6 @@ class DesignMember(models.Model):
     pattern = models.PositiveIntegerField(help_text="The temporal pattern's EventID in the Data Hub file.")
     time_step_min = models.PositiveIntegerField()
     burst_initial_loss_mm = models.FloatField(help_text="The storm's initial loss less its pre-burst depth.")
-    rain_mm = models.JSONField(help_text="Rain per time step before losses (mm).")
-    excess_mm = models.JSONField(help_text="Rain per time step after losses (mm): what the member applies.")
     rain_depth_mm = models.FloatField()
     excess_depth_mm = models.FloatField()
     peak_excess_mm_per_h = models.FloatField()

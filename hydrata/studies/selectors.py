@@ -12,6 +12,7 @@ from django.db.models import QuerySet
 from hydrata.anuga.models import Project
 from hydrata.anuga.selectors.approvals import scenario_state_digest
 from hydrata.anuga.selectors.links import project_link
+from hydrata.anuga.selectors.projects import Reader
 from hydrata.compute.arr.ifd import IfdTable
 from hydrata.compute.arr.losses import PreBurst, StormLosses
 from hydrata.compute.arr.patterns import TemporalPattern
@@ -22,16 +23,29 @@ from hydrata_contract.links import Panel
 from hydrata_contract.states import TERMINAL_RUN_STATES, RunStatus
 from hydrata_contract.studies import StudyStatus
 
-# What a member computes from, besides the base scenario: its storm (the excess it applies, per step) and how long.
-MEMBER_FORCING_FIELDS = ("aep", "duration_min", "pattern", "time_step_min", "excess_mm", "simulated_s")
+# What a member computes from, besides the base scenario and the study's inputs and factors: which storm, and how long.
+MEMBER_FORCING_FIELDS = ("aep", "duration_min", "pattern", "simulated_s")
+# What a member's storm is derived from on the study (with its design inputs' digests).
+STUDY_FORCING_FIELDS = (
+    "rain_binding",
+    "rainfall_layer_id",
+    "aeps",
+    "durations_min",
+    "areal_reduction_factor",
+    "climate_factor",
+    "initial_loss_mm",
+    "continuing_loss_mm_h",
+)
 
 
-def design_inputs_of(*, project: Project) -> QuerySet[DesignInput]:
-    return project.design_inputs.all()
+def design_inputs_of(*, project: Project, reader: Reader) -> QuerySet[DesignInput]:
+    """The project's design inputs; none for a public reader (a project shares its inputs with its members only)."""
+    inputs = project.design_inputs.all()
+    return inputs if reader.in_full else inputs.none()
 
 
-def design_input_get(*, project: Project, input_id: int) -> DesignInput:
-    found = design_inputs_of(project=project).filter(pk=input_id).first()
+def design_input_get(*, project: Project, input_id: int, reader: Reader) -> DesignInput:
+    found = design_inputs_of(project=project, reader=reader).filter(pk=input_id).first()
     if found is None:
         raise NotFound(f"Project {project.pk} has no design input {input_id}.", code=ErrorCode.DESIGN_INPUT_NOT_FOUND)
     return found
@@ -87,23 +101,28 @@ def storm_losses(*, design_input: DesignInput) -> StormLosses:
 
 def study_fingerprint(*, study: DesignStudy) -> str:
     """SHA-256 of everything a study's members compute from: the base scenario's state (its approval digest), where
-    the storms fall, and every member's storm and simulated time. Any change to one of them changes it."""
+    the storms fall, the design inputs (their digests, taken once when stored) and the factors the storms are derived
+    from, and each member's storm and simulated time. Any change to one of them changes it. No storm is built or read:
+    a member's is a function of these (services/studies.py, `study_storms`)."""
     digest = hashlib.sha256()
     digest.update(scenario_state_digest(scenario=study.base_scenario).encode())
-    forcing = {"rain_binding": study.rain_binding, "rainfall_layer": study.rainfall_layer_id}
+    forcing = {field: getattr(study, field) for field in STUDY_FORCING_FIELDS}
+    used = [study.ifd_id, study.temporal_patterns_id, study.storm_losses_id]
+    digests = dict(DesignInput.objects.filter(pk__in=[pk for pk in used if pk]).values_list("pk", "digest"))
+    forcing["inputs"] = [digests.get(pk) if pk else None for pk in used]
     digest.update(json.dumps(forcing, sort_keys=True).encode())
-    for member in study.members.order_by("id").values("id", *MEMBER_FORCING_FIELDS).iterator(chunk_size=500):
-        digest.update(json.dumps(member, sort_keys=True).encode())
+    for member in study.members.order_by("id").values_list("id", *MEMBER_FORCING_FIELDS).iterator(chunk_size=1000):
+        digest.update(json.dumps(member).encode())
     return digest.hexdigest()
 
 
-def study_approved_by(*, study: DesignStudy, user: User) -> bool:
-    fingerprint = study_fingerprint(study=study)
+def study_approved_by(*, study: DesignStudy, user: User, fingerprint: str) -> bool:
     return study.approvals.filter(approved_by=user, fingerprint=fingerprint).exists()
 
 
-def study_approval_summary(*, study: DesignStudy, user: User) -> dict[str, Any]:
-    fingerprint = study_fingerprint(study=study)
+def study_approval_summary(*, study: DesignStudy, user: User, fingerprint: str | None = None) -> dict[str, Any]:
+    """Who signed the study off as it is now; `fingerprint` when the caller has just computed it."""
+    fingerprint = fingerprint or study_fingerprint(study=study)
     current = list(study.approvals.filter(fingerprint=fingerprint).select_related("approved_by"))
     return {
         "approved": bool(current),

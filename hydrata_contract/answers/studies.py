@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
-from hydrata_contract.answers.base import Answer, Page, map_link
+from hydrata_contract.answers.base import Answer, Page, Withheld, map_link
 from hydrata_contract.states import RunStatus
 from hydrata_contract.studies import CentralStatistic, DesignInputKind, EnsembleQuantity, RainBinding, StudyStatus
 
@@ -49,15 +49,17 @@ class StudyEstimate(Answer):
 
 
 class DesignMemberSummary(Answer):
+    """A public reader's has the storm's figures (derived from the design inputs) null."""
+
     aep: str
     aep_bin: str = Field(description="The temporal patterns' AEP bin: frequent, intermediate or rare.")
     duration_min: int
     pattern: int = Field(description="The pattern's EventID in the Data Hub file.")
-    time_step_min: int
-    burst_initial_loss_mm: float = Field(description="The storm's initial loss less the pre-burst depth.")
-    rain_depth_mm: float = Field(description="IFD depth x ARF x climate factor: check it against the IFD.")
-    excess_depth_mm: float = Field(description="What the member applies, after the losses.")
-    peak_excess_mm_per_h: float
+    time_step_min: int | None
+    burst_initial_loss_mm: float | None = Field(description="The storm's initial loss less the pre-burst depth.")
+    rain_depth_mm: float | None = Field(description="IFD depth x ARF x climate factor: check it against the IFD.")
+    excess_depth_mm: float | None = Field(description="What the member applies, after the losses.")
+    peak_excess_mm_per_h: float | None
     simulated_s: int
     run: int | None = Field(description="The member's run (get_run reads it); its retry when its worker was lost.")
     run_status: RunStatus | None
@@ -85,7 +87,9 @@ class StudyApproval(Answer):
 class StudyLayer(Answer):
     name: str = Field(description="A result layer's envelope (max_depth...), or critical_duration.")
     units: str
-    url: str = Field(description="A signed download link to the GeoTIFF.")
+    url: str | None = Field(
+        default=None, description="A signed download link to the GeoTIFF: for an agent of a project member only."
+    )
 
 
 class DurationPeaks(Answer):
@@ -127,25 +131,26 @@ class StudyResults(Answer):
     aeps: list[AepResults]
 
 
-class DesignStudySummary(Answer):
-    """design_study_answer without its members."""
+class DesignStudySummary(Withheld):
+    """design_study_answer without its members. A public reader's has the withheld fields empty (see `withheld`):
+    its inputs and factors, its price and cost, its sign-off."""
 
     id: int
     project: int
     name: str
     base_scenario: int
-    inputs: StudyInputs
+    inputs: StudyInputs | None
     aeps: list[str]
     durations_min: list[int]
-    areal_reduction_factor: float
-    climate_factor: float
-    initial_loss_mm: float
-    continuing_loss_mm_h: float
+    areal_reduction_factor: float | None
+    climate_factor: float | None
+    initial_loss_mm: float | None
+    continuing_loss_mm_h: float | None
     central_statistic: CentralStatistic
-    rain_binding: RainBinding
+    rain_binding: RainBinding | None
     rainfall_layer: int | None = Field(description="The base scenario's rainfall layer the storms replace, if any.")
     rain_units: str = Field(description="How each member's storm is applied: depth per time step.")
-    estimate: StudyEstimate
+    estimate: StudyEstimate | None
     status: StudyStatus
     status_message: str
     started_at: datetime | None
@@ -157,7 +162,7 @@ class DesignStudySummary(Answer):
 
 
 class DesignStudyDetail(DesignStudySummary):
-    approval: StudyApproval
+    approval: StudyApproval | None
     members: list[DesignMemberSummary]
     results: StudyResults | None = Field(description="Once complete; its central_statistic says median or mean.")
 

@@ -38,8 +38,8 @@ class DesignStudy(HandBack):
     base_scenario: int
     status: str
     central_statistic: str
-    rain_binding: str
-    estimate: dict[str, Any]
+    rain_binding: str | None = Field(description="Null, with the estimate, for a public project's reader.")
+    estimate: dict[str, Any] | None
     progress: dict[str, Any]
     storms: list[Storms]
     results: dict[str, Any] | None = Field(None, description="Per AEP: envelope layers, gauge and flow-line tables.")
@@ -61,6 +61,8 @@ class StudyList(BaseModel):
 
 
 def _storms(members: list[dict[str, Any]]) -> list[Storms]:
+    if any(member["rain_depth_mm"] is None for member in members):
+        return []  # a public project's reader is not told the storms (they are derived from the design inputs)
     groups: dict[tuple[str, int], list[dict[str, Any]]] = {}
     for member in members:
         groups.setdefault((member["aep"], member["duration_min"]), []).append(member)
@@ -92,7 +94,7 @@ def _handed_back(study: dict[str, Any], *, made: bool = False) -> DesignStudy:
         storms=storms,
         results=_results(study.get("results")),
         ui_url=study["ui_url"],
-        summary={**estimate, **progress, "aeps": study["aeps"], "durations_min": study["durations_min"]},
+        summary={**(estimate or {}), **progress, "aeps": study["aeps"], "durations_min": study["durations_min"]},
         say_to_user=_said(study, storms, made=made),
     )
 
@@ -101,7 +103,7 @@ def _said(study: dict[str, Any], storms: list[Storms], *, made: bool) -> str:
     estimate, progress, status = study["estimate"], study["progress"], study["status"]
     where = "the base scenario's rainfall polygons" if study["rain_binding"] == "rainfall_layer" else "the whole model"
     link = f"See it here: {study['ui_url']}"
-    if status == StudyStatus.DRAFT and storms:
+    if status == StudyStatus.DRAFT and storms and estimate:
         depths = [s.rain_depth_mm for s in storms]
         return (
             f"{'I made' if made else 'The'} design study '{study['name']}' "
@@ -226,7 +228,7 @@ async def list_design_studies(ctx: Context, project_id: ProjectId, page: Page = 
             id=item["id"],
             name=item["name"],
             status=item["status"],
-            members=item["estimate"]["members"],
+            members=item["progress"]["members_total"],
             progress_pct=item["progress"]["progress_pct"],
         )
         for item in data["results"]

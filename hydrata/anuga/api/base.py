@@ -1,6 +1,7 @@
 """The bases of the API views whose route carries a project id or a run id (the idea of Sentry's ProjectEndpoint):
 they resolve the object the caller may see before the handler runs, so no view looks anything up itself."""
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.http import HttpRequest, HttpResponseBase
@@ -10,10 +11,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from hydrata.agents.permissions import grant_of
 from hydrata.anuga.models import Project, Run, Scenario
 from hydrata.anuga.selectors import scenarios
 from hydrata.anuga.selectors.links import project_link
-from hydrata.anuga.selectors.projects import project_get, project_get_writable, reads_in_full
+from hydrata.anuga.selectors.projects import Reader, project_get, project_get_writable, reader_of
 from hydrata.anuga.selectors.runs import run_get
 from hydrata.core.requests import authenticated_user
 from hydrata.core.schema import PageSchema
@@ -21,6 +23,26 @@ from hydrata_contract.links import Panel
 
 PROJECT_URL_KWARG = "project_id"
 RUN_URL_KWARG = "run_id"
+
+
+def reader(request: Request, *, project_id: int) -> Reader:
+    """How this request reads the project: the public-reader policy (`reader_of`) every route follows."""
+    return reader_of(user=authenticated_user(request), project_id=project_id, agent=grant_of(request) is not None)
+
+
+def published_face(
+    data: dict[str, Any],
+    *,
+    keep: Callable[[str], bool],
+    empty: Mapping[str, Any] | None = None,
+    drop: Callable[[str], bool] = lambda key: False,
+) -> dict[str, Any]:
+    """The one way an answer is cut down for a public reader: the fields `keep` names (an allowlist: a new field is
+    withheld until named), every other keeping its key with an empty value (None, or `empty`'s) and named in
+    `withheld` beside `reduced: true`; the keys `drop` names (signed links) are left out altogether."""
+    kept = {key: value for key, value in data.items() if keep(key)}
+    withheld = {key: (empty or {}).get(key) for key in data if key not in kept and not drop(key)}
+    return {**withheld, **kept, "reduced": True, "withheld": sorted(withheld)}
 
 
 class RouteObjectView(APIView):
@@ -58,6 +80,9 @@ class ProjectScopedView(RouteObjectView):
     def resolve(self, request: Request) -> None:
         get = project_get if request.method in SAFE_METHODS else project_get_writable
         self.project = get(user=authenticated_user(request), project_id=self.route_id)
+
+    def reader(self, request: Request) -> Reader:
+        return reader(request, project_id=self.project.pk)
 
     def scenario_get(self, scenario_id: int) -> Scenario:
         """A scenario of this project; any other is 404 SCENARIO_NOT_FOUND."""
@@ -97,6 +122,6 @@ class RunScopedView(RouteObjectView):
         if request.method not in SAFE_METHODS and not (request.method == "POST" and self.post_reads_run):
             project_get_writable(user=user, project_id=self.run.scenario.project_id)
 
-    def reads_in_full(self, request: Request) -> bool:
-        """Whether the caller reads this run's project in full (a public reader gets its published fields)."""
-        return reads_in_full(user=authenticated_user(request), project_id=self.run.scenario.project_id)
+    def reader(self, request: Request) -> Reader:
+        """How the caller reads this run's project (a public reader gets its published fields, no signed link)."""
+        return reader(request, project_id=self.run.scenario.project_id)

@@ -5,11 +5,11 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from hydrata.agents.permissions import grant_of, signed_links_for
-from hydrata.anuga.api.base import ProjectListView, RunScopedView
+from hydrata.agents.permissions import grant_of
+from hydrata.anuga.api.base import ProjectListView, RunScopedView, published_face, reader
 from hydrata.anuga.models import Run
 from hydrata.anuga.selectors.links import run_link
-from hydrata.anuga.selectors.projects import project_get_writable, reads_in_full
+from hydrata.anuga.selectors.projects import project_get_writable
 from hydrata.anuga.selectors.queue import run_queue_place
 from hydrata.anuga.selectors.run_results import preview_png, result_layers, sample
 from hydrata.anuga.selectors.run_series import run_time_series, series_chart_png
@@ -120,11 +120,12 @@ def run_answer(data: dict[str, Any], *, in_full: bool) -> dict[str, Any]:
     keep their key with an empty value, so a client reads one shape; signed links are left out altogether."""
     if in_full:
         return data
-    published = {
-        key: value for key, value in data.items() if key in PUBLISHED_RUN_FIELDS or key.startswith("gn_layer_")
-    }
-    withheld = {key: WITHHELD_AS.get(key) for key in data if key not in published and not key.startswith("s3_")}
-    return {**withheld, **published, "reduced": True, "withheld": sorted(withheld)}
+    return published_face(
+        data,
+        keep=lambda key: key in PUBLISHED_RUN_FIELDS or key.startswith("gn_layer_"),
+        empty=WITHHELD_AS,
+        drop=lambda key: key.startswith("s3_"),
+    )
 
 
 def _wall_seconds(run: Run) -> float | None:
@@ -148,7 +149,7 @@ class ScenarioRunView(APIView):
             compute_backend=start.compute_backend,
             ranks=start.ranks,
         )
-        detail = run_detail(run, signed_links=signed_links_for(request))
+        detail = run_detail(run, signed_links=reader(request, project_id=scenario.project_id).signed_links)
         return Response(answer(answers.RunDetail, detail), status=status.HTTP_202_ACCEPTED)
 
 
@@ -160,7 +161,7 @@ class RunStatusView(RunScopedView):
 
     @extend_schema(responses={200: answers.RunState})
     def get(self, request: AuthenticatedRequest) -> Response:
-        run, in_full = self.run, self.reads_in_full(request)
+        run, in_full = self.run, self.reader(request).in_full
         return Response(answer(answers.RunState, run_answer(run_status(run), in_full=in_full)))
 
 
@@ -169,9 +170,9 @@ class RunDetailView(RunScopedView):
 
     @extend_schema(responses={200: answers.RunDetail})
     def get(self, request: AuthenticatedRequest) -> Response:
-        run, in_full = self.run, self.reads_in_full(request)
-        detail = run_detail(run, signed_links=signed_links_for(request))
-        return Response(answer(answers.RunDetail, run_answer(detail, in_full=in_full)))
+        run, policy = self.run, self.reader(request)
+        detail = run_detail(run, signed_links=policy.signed_links)
+        return Response(answer(answers.RunDetail, run_answer(detail, in_full=policy.in_full)))
 
 
 class RunCancelView(RunScopedView):
@@ -189,7 +190,7 @@ class RunRetryView(RunScopedView):
     @extend_schema(request=None, responses={202: answers.RunDetail})
     def post(self, request: AuthenticatedRequest) -> Response:
         retry = run_retry(run=self.run, user=request.user, grant=grant_of(request))
-        detail = run_detail(retry, signed_links=signed_links_for(request))
+        detail = run_detail(retry, signed_links=self.reader(request).signed_links)
         return Response(answer(answers.RunDetail, detail), status=status.HTTP_202_ACCEPTED)
 
 
@@ -208,11 +209,9 @@ class ProjectRunsView(ProjectListView):
                 f"status must be one of {', '.join(RunStatus.values())}.", code=ErrorCode.INVALID_STATUS_FILTER
             )
         page = self.paginate_queryset(runs_of(project=self.project, status=wanted))
-        in_full = reads_in_full(user=request.user, project_id=self.project.pk)
-        links = signed_links_for(request)
-        response = self.get_paginated_response(
-            [run_answer(run_detail(run, signed_links=links), in_full=in_full) for run in page or []]
-        )
+        policy = self.reader(request)
+        details = [run_detail(run, signed_links=policy.signed_links) for run in page or []]
+        response = self.get_paginated_response([run_answer(detail, in_full=policy.in_full) for detail in details])
         answer(answers.RunPage, response.data)
         return response
 
@@ -232,16 +231,16 @@ class RunResultsView(RunScopedView):
 
     @extend_schema(responses={200: answers.RunResults})
     def get(self, request: AuthenticatedRequest) -> Response:
-        run, in_full = self.run, self.reads_in_full(request)
+        run, policy = self.run, self.reader(request)
         finished_run(run)
         results = {
             "id": run.pk,
             "status": run.status,
             "ui_url": run_link(run),
             "statistics": run.statistics,
-            **result_layers(run, signed_links=signed_links_for(request)),
+            **result_layers(run, signed_links=policy.signed_links),
         }
-        return Response(answer(answers.RunResults, run_answer(results, in_full=in_full)))
+        return Response(answer(answers.RunResults, run_answer(results, in_full=policy.in_full)))
 
 
 class RunPreviewView(RunScopedView):
@@ -299,7 +298,7 @@ class RunImpactView(RunScopedView):
             "ui_url": run_link(run, compare=other.pk),
             **runs_impact(run=run, other=other),
         }
-        # Signed links only for those who read the run in full through an agent (the public-run policy above).
-        if not (signed_links_for(request) and reads_in_full(user=request.user, project_id=run.scenario.project_id)):
+        # Signed links only for those who read the run in full through an agent (the public-reader policy).
+        if not self.reader(request).signed_links:
             impact = {key: value for key, value in impact.items() if not key.startswith("s3_")}
         return Response(answer(answers.RunImpact, impact))

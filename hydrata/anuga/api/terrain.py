@@ -6,8 +6,7 @@ from rest_framework import status
 from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
-from hydrata.agents.permissions import signed_links_for
-from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
+from hydrata.anuga.api.base import ProjectListView, ProjectScopedView, reader
 from hydrata.anuga.api.serializers import TerrainOutput
 from hydrata.anuga.models import Terrain
 from hydrata.anuga.selectors.model_inputs import terrain_get, terrains_of
@@ -22,12 +21,12 @@ from hydrata_contract.links import Panel
 from hydrata_contract.requests.terrain import TerrainUpload, TerrainUploadFinalize, TerrainUploadPresign
 
 
-def _links(request: AuthenticatedRequest) -> dict[str, bool]:
-    return {"signed_links": signed_links_for(request)}
+def _links(request: AuthenticatedRequest, project_id: int) -> dict[str, bool]:
+    return {"signed_links": reader(request, project_id=project_id).signed_links}
 
 
 def _terrain(request: AuthenticatedRequest, terrain: Terrain) -> dict[str, Any]:
-    return TerrainOutput(terrain, context=_links(request)).data
+    return TerrainOutput(terrain, context=_links(request, terrain.project_id)).data
 
 
 class TerrainPresignView(ProjectScopedView):
@@ -83,7 +82,8 @@ class TerrainListView(ProjectListView):
     @extend_schema(responses={200: answers.TerrainPage})
     def get(self, request: AuthenticatedRequest) -> Response:
         page = self.paginate_queryset(terrains_of(project=self.project))
-        response = self.get_paginated_response(TerrainOutput(page, many=True, context=_links(request)).data)
+        links = _links(request, self.project.pk)
+        response = self.get_paginated_response(TerrainOutput(page, many=True, context=links).data)
         answer(answers.TerrainPage, response.data)
         return response
 

@@ -1,5 +1,7 @@
 """Reads, always scoped through what the caller may see: anything else is a 404."""
 
+from dataclasses import dataclass
+
 from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
@@ -40,8 +42,24 @@ def roles_for(*, user: User, project_ids: list[int]) -> dict[int, str]:
 
 def reads_in_full(*, user: User, project_id: int) -> bool:
     """Members (any role) read everything of a project; a caller who sees it only because it is public reads its
-    published face: scenarios without inputs or prices, runs without costs, logs or download links."""
+    published face: scenarios without inputs or prices, runs without costs, logs or download links, design studies
+    without prices, costs, design inputs or sign-offs."""
     return ProjectMembership.objects.filter(user_id=user.pk, project_id=project_id).exists()
+
+
+@dataclass(frozen=True)
+class Reader:
+    """How a caller reads a project's things, the one policy of every route: `in_full` for a member (a public
+    reader gets the published face), and `signed_links` only for an agent that reads in full. A person's browser
+    session never receives a signed link (no link can leak out of a page), nor does a public reader."""
+
+    in_full: bool
+    signed_links: bool
+
+
+def reader_of(*, user: User, project_id: int, agent: bool) -> Reader:
+    in_full = reads_in_full(user=user, project_id=project_id)
+    return Reader(in_full=in_full, signed_links=agent and in_full)
 
 
 def project_get_writable(*, user: User, project_id: int) -> Project:

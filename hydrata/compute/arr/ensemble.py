@@ -1,5 +1,7 @@
 """The members of a design study: for each AEP and duration, every temporal pattern of that duration in the AEP's
-bin, each with its design storm. What the inputs lack for a member is a problem named, not a member skipped."""
+bin. The plan names each member and how many time steps its storm has, without building any storm, so a study is
+counted (and refused past its limits) before anything is built; `member_storm` builds one member's storm. What the
+inputs lack for a member is a problem named, not a member skipped."""
 
 from dataclasses import dataclass
 
@@ -19,12 +21,20 @@ class Factors:
 
 @dataclass(frozen=True)
 class PlannedMember:
+    """A member as the inputs define it: its storm is `member_storm`'s, derived from these and the factors."""
+
     aep: str
     aep_bin: str
     duration_min: int
     pattern: int
     burst_initial_loss_mm: float
-    storm: DesignStorm
+    depth_mm: float  # the IFD table's burst depth, before any factor
+    time_step_min: int
+    increments_pct: tuple[float, ...]
+
+    @property
+    def steps(self) -> int:
+        return len(self.increments_pct)
 
 
 def ensemble(
@@ -37,7 +47,10 @@ def ensemble(
     factors: Factors,
 ) -> tuple[list[PlannedMember], list[str]]:
     """Every member, or the problems that keep the inputs from making them (an AEP or duration the IFD table lacks,
-    a duration with no patterns in a bin, an AEP the pre-burst table has no column for)."""
+    a duration with no patterns in a bin, an AEP the pre-burst table has no column for). No storm is built."""
+    by_key: dict[tuple[int, str], list[TemporalPattern]] = {}
+    for pattern in patterns:
+        by_key.setdefault((pattern.duration_min, pattern.aep_bin), []).append(pattern)
     members: list[PlannedMember] = []
     problems: list[str] = []
     for aep in aeps:
@@ -51,7 +64,7 @@ def ensemble(
             if depth is None:
                 problems.append(f"the IFD table has no duration of {duration} min")
                 continue
-            chosen = [p for p in patterns if p.duration_min == duration and p.aep_bin == bin_name]
+            chosen = by_key.get((duration, bin_name), [])
             if not chosen:
                 problems.append(f"the temporal patterns have none of {duration} min in the {bin_name} bin (for {aep})")
                 continue
@@ -63,15 +76,21 @@ def ensemble(
                     continue
                 preburst_mm = found
             initial = burst_initial_loss(storm_initial_loss_mm=factors.initial_loss_mm, preburst_mm=preburst_mm)
-            for pattern in chosen:
-                storm = design_storm(
-                    depth_mm=depth,
-                    areal_reduction_factor=factors.areal_reduction_factor,
-                    climate_factor=factors.climate_factor,
-                    increments_pct=pattern.increments_pct,
-                    time_step_min=pattern.time_step_min,
-                    initial_loss_mm=initial,
-                    continuing_loss_mm_h=factors.continuing_loss_mm_h,
-                )
-                members.append(PlannedMember(aep, bin_name, duration, pattern.event_id, initial, storm))
+            members += [
+                PlannedMember(aep, bin_name, duration, p.event_id, initial, depth, p.time_step_min, p.increments_pct)
+                for p in chosen
+            ]
     return members, sorted(set(problems), key=problems.index)
+
+
+def member_storm(member: PlannedMember, *, factors: Factors) -> DesignStorm:
+    """The member's design storm: its IFD depth times the factors, spread by its pattern, less its losses."""
+    return design_storm(
+        depth_mm=member.depth_mm,
+        areal_reduction_factor=factors.areal_reduction_factor,
+        climate_factor=factors.climate_factor,
+        increments_pct=member.increments_pct,
+        time_step_min=member.time_step_min,
+        initial_loss_mm=member.burst_initial_loss_mm,
+        continuing_loss_mm_h=factors.continuing_loss_mm_h,
+    )

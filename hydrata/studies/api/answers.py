@@ -1,4 +1,8 @@
-"""The studies' answers as the contract spells them (hydrata_contract/answers/studies.py)."""
+"""The studies' answers as the contract spells them (hydrata_contract/answers/studies.py), cut down for a public
+reader by the public-reader policy every route follows (`Reader`, `published_face` in hydrata/anuga/api/base.py): a
+caller who sees the project only because it is public reads a study's members, progress and envelopes, never its
+price, its cost, its design inputs or what is derived from them, its sign-off, or a signed link; and only an agent
+reading in full gets signed links (a person's session never does)."""
 
 from typing import Any
 
@@ -6,7 +10,9 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from hydrata.anuga.api.base import published_face
 from hydrata.anuga.selectors.links import project_link
+from hydrata.anuga.selectors.projects import Reader
 from hydrata.compute.series_units import MM_PER_INTERVAL
 from hydrata.storage import get_storage
 from hydrata.studies.models import DesignInput, DesignMember, DesignStudy
@@ -39,8 +45,33 @@ def design_input_answer(design_input: DesignInput) -> dict[str, Any]:
     }
 
 
-def design_study_answer(study: DesignStudy) -> dict[str, Any]:
-    return {
+# What a public reader reads of a study and of each member (an allowlist: a new field is withheld until named).
+PUBLISHED_STUDY_FIELDS = frozenset(
+    {
+        "id",
+        "project",
+        "name",
+        "base_scenario",
+        "aeps",
+        "durations_min",
+        "central_statistic",
+        "rain_units",
+        "status",
+        "started_at",
+        "finished_at",
+        "progress",
+        "ui_url",
+        "created_at",
+        "members",
+        "results",
+    }
+)
+PUBLISHED_MEMBER_FIELDS = frozenset({"aep", "aep_bin", "duration_min", "pattern", "simulated_s", "run", "run_status"})
+WITHHELD_AS = {"status_message": ""}
+
+
+def design_study_answer(study: DesignStudy, *, reader: Reader) -> dict[str, Any]:
+    data = {
         "id": study.pk,
         "project": study.project_id,
         "name": study.name,
@@ -70,42 +101,49 @@ def design_study_answer(study: DesignStudy) -> dict[str, Any]:
         "ui_url": study_link(study),
         "created_at": study.created_at,
     }
+    return data if reader.in_full else _public(data)
 
 
-def design_study_detail(study: DesignStudy, *, user: User) -> dict[str, Any]:
+def design_study_detail(study: DesignStudy, *, user: User, reader: Reader) -> dict[str, Any]:
     members = study.members.select_related("run").only(*MEMBER_FIELDS, "run__status").order_by("id")
-    return {
-        **design_study_answer(study),
-        "approval": study_approval_summary(study=study, user=user),
-        "members": [_member(member) for member in members],
-        "results": _results(study),
+    data = {
+        **design_study_answer(study, reader=Reader(in_full=True, signed_links=reader.signed_links)),
+        "approval": study_approval_summary(study=study, user=user) if reader.in_full else None,
+        "members": [_member(member, in_full=reader.in_full) for member in members],
+        "results": _results(study, reader=reader),
     }
+    return data if reader.in_full else _public(data)
 
 
-def _member(member: DesignMember) -> dict[str, Any]:
+def _public(data: dict[str, Any]) -> dict[str, Any]:
+    return published_face(data, keep=PUBLISHED_STUDY_FIELDS.__contains__, empty=WITHHELD_AS)
+
+
+def _member(member: DesignMember, *, in_full: bool) -> dict[str, Any]:
     run = {"run": member.run_id, "run_status": member.run.status if member.run else None}
-    return {**{name: getattr(member, name) for name in MEMBER_FIELDS}, **run}
+    data = {**{name: getattr(member, name) for name in MEMBER_FIELDS}, **run}
+    return data if in_full else {key: data[key] if key in PUBLISHED_MEMBER_FIELDS else None for key in data}
 
 
-def _results(study: DesignStudy) -> dict[str, Any] | None:
-    """What the envelopes stored, each raster with a signed download link."""
+def _results(study: DesignStudy, *, reader: Reader) -> dict[str, Any] | None:
+    """What the envelopes stored; each raster with a signed download link for an agent reading in full only. A public
+    reader is not told why a member was left out (its run's error, withheld as a run's is)."""
     if not study.results:
         return None
     storage, expiry = get_storage(), settings.HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS
 
-    def linked(aep: dict[str, Any]) -> dict[str, Any]:
-        layers = [
-            {
-                "name": layer["name"],
-                "units": layer["units"],
-                "url": storage.presign_download(
-                    key=layer["key"],
-                    expires_in=expiry,
-                    filename=f"study-{study.pk}-{'-'.join(layer['key'].split('/')[-2:])}",
-                ),
-            }
-            for layer in aep["layers"]
-        ]
-        return {**aep, "layers": layers}
+    def layer_of(layer: dict[str, Any]) -> dict[str, Any]:
+        shown = {"name": layer["name"], "units": layer["units"]}
+        if reader.signed_links:
+            filename = f"study-{study.pk}-{'-'.join(layer['key'].split('/')[-2:])}"
+            shown["url"] = storage.presign_download(key=layer["key"], expires_in=expiry, filename=filename)
+        return shown
 
-    return {**study.results, "aeps": [linked(aep) for aep in study.results["aeps"]]}
+    left_out = study.results["members_left_out"]
+    if not reader.in_full:
+        left_out = [{**member, "reason": ""} for member in left_out]
+    return {
+        **study.results,
+        "members_left_out": left_out,
+        "aeps": [{**aep, "layers": [layer_of(layer) for layer in aep["layers"]]} for aep in study.results["aeps"]],
+    }

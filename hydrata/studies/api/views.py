@@ -21,8 +21,13 @@ from hydrata.studies.selectors import (
     design_study_get,
     study_approval_summary,
 )
-from hydrata.studies.services.inputs import design_input_create
-from hydrata.studies.services.runs import design_study_approve, design_study_cancel, design_study_start
+from hydrata.studies.services.inputs import design_input_create, design_input_delete
+from hydrata.studies.services.runs import (
+    design_study_approve,
+    design_study_cancel,
+    design_study_delete,
+    design_study_start,
+)
 from hydrata.studies.services.studies import StudyInputs, design_study_create
 from hydrata.studies.tiles import study_tile, study_tile_layers
 from hydrata_contract.answers import studies as answers
@@ -55,7 +60,7 @@ class DesignInputListCreateView(ProjectListView):
 
     @extend_schema(responses={200: answers.DesignInputPage})
     def get(self, request: AuthenticatedRequest) -> Response:
-        page = self.paginate_queryset(design_inputs_of(project=self.project))
+        page = self.paginate_queryset(design_inputs_of(project=self.project, reader=self.reader(request)))
         response = self.get_paginated_response([design_input_answer(item) for item in page or []])
         answer(answers.DesignInputPage, response.data)
         return response
@@ -84,12 +89,18 @@ class DesignInputListCreateView(ProjectListView):
 
 
 class DesignInputDetailView(ProjectScopedView):
-    grant_levels = {"GET": "read"}
+    grant_levels = {"GET": "read", "DELETE": "draft"}
 
     @extend_schema(responses={200: answers.DesignInputDetail})
     def get(self, request: AuthenticatedRequest, input_id: int) -> Response:
-        found = design_input_get(project=self.project, input_id=input_id)
+        found = design_input_get(project=self.project, input_id=input_id, reader=self.reader(request))
         return Response(answer(answers.DesignInputDetail, design_input_answer(found)))
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: AuthenticatedRequest, input_id: int) -> Response:
+        found = design_input_get(project=self.project, input_id=input_id, reader=self.reader(request))
+        design_input_delete(design_input=found)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class DesignStudyListCreateView(ProjectListView):
@@ -98,8 +109,8 @@ class DesignStudyListCreateView(ProjectListView):
 
     @extend_schema(responses={200: answers.DesignStudyPage})
     def get(self, request: AuthenticatedRequest) -> Response:
-        page = self.paginate_queryset(design_studies_of(project=self.project))
-        response = self.get_paginated_response([design_study_answer(study) for study in page or []])
+        page, reader = self.paginate_queryset(design_studies_of(project=self.project)), self.reader(request)
+        response = self.get_paginated_response([design_study_answer(study, reader=reader) for study in page or []])
         answer(answers.DesignStudyPage, response.data)
         return response
 
@@ -107,10 +118,13 @@ class DesignStudyListCreateView(ProjectListView):
     def post(self, request: AuthenticatedRequest) -> Response:
         fields = parsed(DesignStudyCreate, request).model_dump()
         losses = fields.pop("storm_losses")
+        reader = self.reader(request)
         inputs = StudyInputs(
-            ifd=design_input_get(project=self.project, input_id=fields.pop("ifd")),
-            temporal_patterns=design_input_get(project=self.project, input_id=fields.pop("temporal_patterns")),
-            storm_losses=design_input_get(project=self.project, input_id=losses) if losses else None,
+            ifd=design_input_get(project=self.project, input_id=fields.pop("ifd"), reader=reader),
+            temporal_patterns=design_input_get(
+                project=self.project, input_id=fields.pop("temporal_patterns"), reader=reader
+            ),
+            storm_losses=design_input_get(project=self.project, input_id=losses, reader=reader) if losses else None,
         )
         study = design_study_create(
             project=self.project,
@@ -120,17 +134,23 @@ class DesignStudyListCreateView(ProjectListView):
             central_statistic=CentralStatistic(fields.pop("central_statistic")),
             **fields,
         )
-        detail = design_study_detail(study, user=request.user)
+        detail = design_study_detail(study, user=request.user, reader=reader)
         return Response(answer(answers.DesignStudyDetail, detail), status=status.HTTP_201_CREATED)
 
 
 class DesignStudyDetailView(ProjectScopedView):
-    grant_levels = {"GET": "read"}
+    grant_levels = {"GET": "read", "DELETE": "draft"}
 
     @extend_schema(responses={200: answers.DesignStudyDetail})
     def get(self, request: AuthenticatedRequest, study_id: int) -> Response:
         study = design_study_get(project=self.project, study_id=study_id)
-        return Response(answer(answers.DesignStudyDetail, design_study_detail(study, user=request.user)))
+        detail = design_study_detail(study, user=request.user, reader=self.reader(request))
+        return Response(answer(answers.DesignStudyDetail, detail))
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: AuthenticatedRequest, study_id: int) -> Response:
+        design_study_delete(study=design_study_get(project=self.project, study_id=study_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class DesignStudyApproveView(ProjectScopedView):
@@ -140,8 +160,8 @@ class DesignStudyApproveView(ProjectScopedView):
     @extend_schema(request=None, responses={201: answers.StudyApproval})
     def post(self, request: AuthenticatedRequest, study_id: int) -> Response:
         study = design_study_get(project=self.project, study_id=study_id)
-        design_study_approve(study=study, user=request.user, grant=grant_of(request))
-        summary = study_approval_summary(study=study, user=request.user)
+        approval = design_study_approve(study=study, user=request.user, grant=grant_of(request))
+        summary = study_approval_summary(study=study, user=request.user, fingerprint=approval.fingerprint)
         return Response(answer(answers.StudyApproval, summary), status=status.HTTP_201_CREATED)
 
 
@@ -153,7 +173,8 @@ class DesignStudyStartView(ProjectScopedView):
         study = design_study_get(project=self.project, study_id=study_id)
         started = design_study_start(study=study, user=request.user, grant=grant_of(request))
         return Response(
-            answer(answers.DesignStudySummary, design_study_answer(started)), status=status.HTTP_202_ACCEPTED
+            answer(answers.DesignStudySummary, design_study_answer(started, reader=self.reader(request))),
+            status=status.HTTP_202_ACCEPTED,
         )
 
 
@@ -164,7 +185,7 @@ class DesignStudyCancelView(ProjectScopedView):
     def post(self, request: AuthenticatedRequest, study_id: int) -> Response:
         study = design_study_get(project=self.project, study_id=study_id)
         cancelled = design_study_cancel(study=study)
-        return Response(answer(answers.DesignStudySummary, design_study_answer(cancelled)))
+        return Response(answer(answers.DesignStudySummary, design_study_answer(cancelled, reader=self.reader(request))))
 
 
 class DesignStudyTileLayersView(ProjectScopedView):

@@ -21,13 +21,14 @@ from hydrata.anuga.models import Run, Scenario
 from hydrata.anuga.selectors.approvals import runs_need_approval, scenario_state_digest
 from hydrata.anuga.selectors.scenarios import latest_run, scenario_geometry
 from hydrata.anuga.services.runs import run_cancel, run_from_build, run_lost_its_worker
+from hydrata.compute.arr.storm import DesignStorm
 from hydrata.compute.series_units import MM_PER_INTERVAL
 from hydrata.core.broker import broker_lost_its_messages
 from hydrata.core.errors import Conflict, Forbidden
 from hydrata.storage import get_storage
 from hydrata.studies.models import DesignMember, DesignStudy, DesignStudyApproval
 from hydrata.studies.selectors import study_approved_by, study_fingerprint, study_link
-from hydrata.studies.services.studies import study_member_prices
+from hydrata.studies.services.studies import study_member_prices, study_storms
 from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.inputs import SeriesType
@@ -47,7 +48,7 @@ def design_study_approve(*, study: DesignStudy, user: User, grant: AgentGrant | 
             "Only a person can sign a design study off for its runs, on the site; agent keys cannot.",
             code=ErrorCode.APPROVAL_BY_PERSON_ONLY,
         )
-    study = DesignStudy.objects.select_for_update().get(pk=study.pk)
+    study = DesignStudy.objects.select_for_update().select_related("base_scenario").get(pk=study.pk)
     fingerprint = study_fingerprint(study=study)
     found = study.approvals.filter(approved_by=user, fingerprint=fingerprint).first()
     return found or DesignStudyApproval.objects.create(study=study, approved_by=user, fingerprint=fingerprint)
@@ -56,7 +57,9 @@ def design_study_approve(*, study: DesignStudy, user: User, grant: AgentGrant | 
 def _approval_check(study: DesignStudy, grant: AgentGrant | None) -> None:
     """409 APPROVAL_REQUIRED when the grant's account asks its owner to sign off first, and the owner has not signed
     the study off as it is now (a member's storm or the base scenario changed since leaves the sign-off stale)."""
-    if grant is None or not runs_need_approval(user=grant.user) or study_approved_by(study=study, user=grant.user):
+    if grant is None or not runs_need_approval(user=grant.user):
+        return
+    if study_approved_by(study=study, user=grant.user, fingerprint=study_fingerprint(study=study)):
         return
     link = study_link(study)
     raise Conflict(
@@ -92,6 +95,7 @@ def design_study_start(*, study: DesignStudy, user: User, grant: AgentGrant | No
         build = _current_build(scenario)
         _approval_check(study, grant)
         members = list(study.members.order_by("id"))
+        storms = study_storms(study=study)
         prices = _member_prices(scenario, members)
         runs = Run.objects.bulk_create(
             _member_run(build.run, member, price=prices[member.pk], user=user, grant=grant) for member in members
@@ -110,7 +114,8 @@ def design_study_start(*, study: DesignStudy, user: User, grant: AgentGrant | No
                 ],
             )
         for member, run in zip(members, runs, strict=True):
-            run.package_prefix = _write_member_package(study, build, member, run)
+            storm = storms[member.aep, member.duration_min, member.pattern]
+            run.package_prefix = _write_member_package(study, build, member, storm, run)
             member.run = run
         Run.objects.bulk_update(runs, ["package_prefix"])
         DesignMember.objects.bulk_update(members, ["run"])
@@ -164,7 +169,9 @@ def _member_run(build: Run, member: DesignMember, *, price: Decimal, user: User,
     )
 
 
-def _write_member_package(study: DesignStudy, build: _Build, member: DesignMember, run: Run) -> str:
+def _write_member_package(
+    study: DesignStudy, build: _Build, member: DesignMember, storm_of: DesignStorm, run: Run
+) -> str:
     """The member's own files: scenario.json naming its rain and storm, and the build's for the rest."""
     prefix = f"studies/{study.pk}/members/{member.pk}/package"
     storm = f"design storm {member.aep} {member.duration_min} min pattern {member.pattern}"
@@ -182,17 +189,17 @@ def _write_member_package(study: DesignStudy, build: _Build, member: DesignMembe
     if soils is not None:  # the soils take the storm's losses in the child: the member applies the rain itself
         manifest |= {"soil": SOIL_FILE, "own_files": [*manifest["own_files"], SOIL_FILE]}
         storage.save(key=f"{prefix}/{SOIL_FILE}", data=json.dumps(soils).encode())
-    depths = member.rain_mm if soils is not None else member.excess_mm
-    storage.save(key=f"{prefix}/{STORM_FILE}", data=json.dumps(_storm_series(storm, member, depths)).encode())
+    depths = storm_of.rain_mm if soils is not None else storm_of.excess_mm
+    storage.save(key=f"{prefix}/{STORM_FILE}", data=json.dumps(_storm_series(storm, storm_of, depths)).encode())
     storage.save(key=f"{prefix}/{RAIN_FILE}", data=json.dumps(_rain_layer(study, build, storm)).encode())
     storage.save(key=f"{prefix}/scenario.json", data=json.dumps(manifest, indent=2).encode())
     return prefix
 
 
-def _storm_series(name: str, member: DesignMember, depths: list[float]) -> dict[str, Any]:
+def _storm_series(name: str, storm: DesignStorm, depths: tuple[float, ...]) -> dict[str, Any]:
     """The member's rain as depths per time step (after the study's losses, or before them when the soils take
     them), each row closing its step, from model time 0."""
-    step_s = member.time_step_min * 60
+    step_s = storm.time_step_min * 60
     rows = [{"timestamp": 0, "value": 0.0}]
     rows += [{"timestamp": (k + 1) * step_s, "value": depth} for k, depth in enumerate(depths)]
     return {"name": name, "series_type": SeriesType.HYETOGRAPH, "units": MM_PER_INTERVAL, "rows": rows}
@@ -278,6 +285,29 @@ def design_study_cancel(*, study: DesignStudy) -> DesignStudy:
         study.status_message = "Cancelled; members that were computing are stopped by their workers."
         study.save()
     return study
+
+
+def design_study_delete(*, study: DesignStudy) -> None:
+    """Delete a study that is not computing: a draft, or one that has ended. One whose members are computing (running,
+    or its envelopes being made) is refused 409 STUDY_RUNNING: cancel it first. Its members' runs stay, as runs of the
+    base scenario with what they cost; its envelope rasters are deleted with it."""
+    with transaction.atomic():
+        study = DesignStudy.objects.select_for_update().get(pk=study.pk)
+        if study.status in (StudyStatus.RUNNING, StudyStatus.POST_PROCESSING):
+            raise Conflict(
+                f"Design study {study.pk} is {study.status}; cancel it (cancel_design_study) and delete it then.",
+                code=ErrorCode.STUDY_RUNNING,
+                status=study.status,
+            )
+        results = [layer["key"] for aep in (study.results or {}).get("aeps", []) for layer in aep["layers"]]
+        study.delete()
+        transaction.on_commit(lambda: _delete_files(results))
+
+
+def _delete_files(keys: list[str]) -> None:
+    storage = get_storage()
+    for key in keys:
+        storage.delete(key=key)
 
 
 def design_study_advance(*, study_id: int) -> DesignStudy:

@@ -1,4 +1,8 @@
-"""A design study made from a base scenario: its members' storms and, before anything is spent, its estimate."""
+"""A design study made from a base scenario: its members and, before anything is spent, its estimate.
+
+A study is counted from its inputs before any storm is built, and refused past its named limits (members, a
+pattern's steps, all storms' steps). A member's storm is not stored: it is derived from the study's design inputs
+and factors (`study_storms`), which cannot change under it (an input in use cannot be deleted, nor changed)."""
 
 from dataclasses import dataclass
 from decimal import Decimal
@@ -10,8 +14,9 @@ from django.db import transaction
 
 from hydrata.anuga.models import Project, Scenario
 from hydrata.anuga.selectors.scenarios import scenario_geometry
-from hydrata.compute.arr.ensemble import Factors, PlannedMember, ensemble
+from hydrata.compute.arr.ensemble import Factors, PlannedMember, ensemble, member_storm
 from hydrata.compute.arr.ifd import aep_label
+from hydrata.compute.arr.storm import DesignStorm
 from hydrata.compute.errors import ModelGeometryError
 from hydrata.compute.estimate import mesh_estimate
 from hydrata.compute.pricing import compute_cost_estimate, triangle_steps_estimate, vcpu_hours_estimate
@@ -70,7 +75,7 @@ def design_study_create(
             code=ErrorCode.STUDY_INPUTS_MISMATCH,
             problems=problems,
         )
-    _check_size(len(planned))
+    _check_size(planned)
     simulated = {m.duration_min: max(base_scenario.duration, m.duration_min * 60) for m in planned}
     estimate = study_estimate(scenario=base_scenario, simulated_s=[simulated[m.duration_min] for m in planned])
     with transaction.atomic():
@@ -94,10 +99,38 @@ def design_study_create(
             created_by=user,
         )
         DesignMember.objects.bulk_create(
-            [_member(study, planned_member, simulated[planned_member.duration_min]) for planned_member in planned],
+            [
+                _member(study, member, member_storm(member, factors=factors), simulated[member.duration_min])
+                for member in planned
+            ],
             batch_size=500,
         )
     return study
+
+
+def study_factors(study: DesignStudy) -> Factors:
+    return Factors(
+        areal_reduction_factor=study.areal_reduction_factor,
+        climate_factor=study.climate_factor,
+        initial_loss_mm=study.initial_loss_mm,
+        continuing_loss_mm_h=study.continuing_loss_mm_h,
+    )
+
+
+def study_storms(*, study: DesignStudy) -> dict[tuple[str, int, int], DesignStorm]:
+    """Each member's storm, by (AEP, duration, pattern), derived from the study's inputs and factors as they were
+    when the study was made: its size was counted and bounded then."""
+    losses = storm_losses(design_input=study.storm_losses) if study.storm_losses else None
+    factors = study_factors(study)
+    planned, _ = ensemble(
+        ifd=ifd_table(design_input=study.ifd),
+        patterns=temporal_patterns(design_input=study.temporal_patterns),
+        preburst=losses.preburst if losses else None,
+        aeps=list(study.aeps),
+        durations_min=list(study.durations_min),
+        factors=factors,
+    )
+    return {(m.aep, m.duration_min, m.pattern): member_storm(m, factors=factors) for m in planned}
 
 
 def study_estimate(*, scenario: Scenario, simulated_s: list[int]) -> dict[str, Any]:
@@ -178,8 +211,10 @@ def _given_or_read(given: float | None, read: float | None, which: str) -> float
     return read
 
 
-def _check_size(members: int) -> None:
-    limit = settings.HYDRATA_STUDY_MAX_MEMBERS
+def _check_size(planned: list[PlannedMember]) -> None:
+    """The study's size as the plan counts it, before any storm is built: its members, its longest pattern's time
+    steps and all its storms' steps together, each refused past its limit (400, the limit and the count named)."""
+    members, limit = len(planned), settings.HYDRATA_STUDY_MAX_MEMBERS
     if members > limit:
         raise ValidationFailed(
             f"The study would have {members:,} members; at most {limit:,} are allowed. Choose fewer AEPs or durations.",
@@ -187,10 +222,33 @@ def _check_size(members: int) -> None:
             members=members,
             max_members=limit,
         )
+    longest = max(planned, key=lambda member: member.steps, default=None)
+    limit = settings.HYDRATA_STUDY_MAX_PATTERN_STEPS
+    if longest is not None and longest.steps > limit:
+        raise ValidationFailed(
+            f"Temporal pattern {longest.pattern} ({longest.duration_min} min in {longest.time_step_min}-minute steps) "
+            f"has {longest.steps:,} time steps; a member's storm may have at most {limit:,}. Choose shorter "
+            "durations, or send a patterns file with coarser time steps for them.",
+            code=ErrorCode.STUDY_PATTERN_TOO_LONG,
+            pattern=longest.pattern,
+            duration_min=longest.duration_min,
+            steps=longest.steps,
+            max_pattern_steps=limit,
+        )
+    steps, limit = sum(member.steps for member in planned), settings.HYDRATA_STUDY_MAX_STORM_STEPS
+    if steps > limit:
+        raise ValidationFailed(
+            f"The study's {members:,} storms would have {steps:,} time steps together; at most {limit:,} are "
+            "allowed. Choose fewer AEPs or durations (the longest durations have the most steps), or split the "
+            "study in two.",
+            code=ErrorCode.STUDY_STORMS_TOO_LONG,
+            members=members,
+            storm_steps=steps,
+            max_storm_steps=limit,
+        )
 
 
-def _member(study: DesignStudy, planned: PlannedMember, simulated_s: int) -> DesignMember:
-    storm = planned.storm
+def _member(study: DesignStudy, planned: PlannedMember, storm: DesignStorm, simulated_s: int) -> DesignMember:
     return DesignMember(
         study=study,
         aep=planned.aep,
@@ -199,8 +257,6 @@ def _member(study: DesignStudy, planned: PlannedMember, simulated_s: int) -> Des
         pattern=planned.pattern,
         time_step_min=storm.time_step_min,
         burst_initial_loss_mm=planned.burst_initial_loss_mm,
-        rain_mm=list(storm.rain_mm),
-        excess_mm=list(storm.excess_mm),
         rain_depth_mm=storm.rain_depth_mm,
         excess_depth_mm=storm.excess_depth_mm,
         peak_excess_mm_per_h=storm.peak_excess_mm_per_h,

@@ -5,6 +5,7 @@ from decimal import Decimal
 
 import pytest
 
+from hydrata.compute.arr import ensemble as ensemble_module
 from hydrata.studies.models import DesignMember, DesignStudy
 from tests.factories import make_grant, make_project, make_user
 from tests.hydrata.studies.helpers import base_scenario, upload_inputs
@@ -149,3 +150,121 @@ def test_a_study_is_seen_only_through_a_project_the_caller_may_see_and_made_only
     assert read_detail.status_code == 200 and len(read_detail.json()["members"]) == 20
     assert read_create.status_code == 403 and read_create.json()["code"] == "GRANT_LEVEL_TOO_LOW"
     assert elsewhere.status_code == 404 and elsewhere.json()["code"] == "DESIGN_STUDY_NOT_FOUND"
+
+
+@pytest.fixture
+def storms_built(monkeypatch) -> list[int]:
+    """How many design storms are built (the real function, counted)."""
+    built: list[int] = []
+    build = ensemble_module.design_storm
+
+    def counted(**arguments):
+        built.append(1)
+        return build(**arguments)
+
+    monkeypatch.setattr(ensemble_module, "design_storm", counted)
+    return built
+
+
+def test_a_study_is_counted_before_any_storm_is_built_and_refused_past_each_named_limit(model, settings, storms_built):
+    built, http, _ = model
+    scenario = base_scenario(http, built.project_id)
+    inputs = upload_inputs(http, built.project_id)
+    path = studies_path(built.project_id)
+    # 1% and 20% x 30 and 60 min: 40 members, each 30-minute pattern 6 five-minute steps and each 60-minute one 12.
+    settings.HYDRATA_STUDY_MAX_MEMBERS = 39
+    members = http.post(path, json=study_body(scenario, inputs))
+    settings.HYDRATA_STUDY_MAX_MEMBERS, settings.HYDRATA_STUDY_MAX_PATTERN_STEPS = 40, 11
+    pattern = http.post(path, json=study_body(scenario, inputs))
+    settings.HYDRATA_STUDY_MAX_PATTERN_STEPS, settings.HYDRATA_STUDY_MAX_STORM_STEPS = 12, 2 * (10 * 6 + 10 * 12) - 1
+    steps = http.post(path, json=study_body(scenario, inputs))
+    refused_before_building = len(storms_built)
+    settings.HYDRATA_STUDY_MAX_STORM_STEPS = 2 * (10 * 6 + 10 * 12)
+    at_every_limit = http.post(path, json=study_body(scenario, inputs))
+
+    assert (members.status_code, members.json()["code"]) == (400, "STUDY_TOO_LARGE")
+    assert (members.json()["members"], members.json()["max_members"]) == (40, 39)
+    assert (pattern.status_code, pattern.json()["code"]) == (400, "STUDY_PATTERN_TOO_LONG")
+    assert (pattern.json()["steps"], pattern.json()["max_pattern_steps"], pattern.json()["duration_min"]) == (
+        12,
+        11,
+        60,
+    )
+    assert "Choose shorter durations" in pattern.json()["detail"]
+    assert (steps.status_code, steps.json()["code"]) == (400, "STUDY_STORMS_TOO_LONG")
+    assert (steps.json()["storm_steps"], steps.json()["max_storm_steps"]) == (360, 359)
+    assert "Choose fewer AEPs or durations" in steps.json()["detail"]
+    assert refused_before_building == 0, "a study past a limit is refused before any storm is built"
+    assert at_every_limit.status_code == 201, at_every_limit.text
+    assert len(storms_built) == 40, "each member's storm is built once when the study is made"
+    assert DesignStudy.objects.count() == 1 and DesignMember.objects.count() == 40
+
+
+def test_the_defaults_refuse_a_study_of_week_long_storms_in_five_minute_steps():
+    """The review's study: week-long storms of 2,016 five-minute steps each are past the pattern's limit."""
+    from django.conf import settings
+
+    assert settings.HYDRATA_STUDY_MAX_PATTERN_STEPS < 7 * 24 * 60 // 5
+    assert settings.HYDRATA_STUDY_MAX_STORM_STEPS < 400 * 7 * 24 * 60 // 5
+
+
+def stored_chars(study_id: int) -> int:
+    """What a study's member rows hold, as text."""
+    return sum(len(str(row)) for row in DesignMember.objects.filter(study_id=study_id).values())
+
+
+def test_a_members_row_stores_no_storm_so_a_storm_twice_as_long_stores_no_more(model):
+    built, http, _ = model
+    scenario = base_scenario(http, built.project_id)
+    inputs = upload_inputs(http, built.project_id)
+    path = studies_path(built.project_id)
+
+    short = http.post(path, json=study_body(scenario, inputs, aeps=["1%"], durations_min=[30])).json()
+    long = http.post(path, json=study_body(scenario, inputs, aeps=["1%"], durations_min=[60])).json()
+
+    assert len(short["members"]) == len(long["members"]) == 10
+    # Six steps or twelve: each member's row is its totals only (its storm is derived from the inputs).
+    assert stored_chars(long["id"]) <= stored_chars(short["id"]) * 1.05
+
+
+def test_a_study_and_its_inputs_are_deleted_at_draft_level_through_their_project_and_an_input_in_use_is_kept(
+    model, live_asgi
+):
+    built, http, grant = model
+    scenario = base_scenario(http, built.project_id)
+    inputs = upload_inputs(http, built.project_id)
+    study = http.post(studies_path(built.project_id), json=study_body(scenario, inputs, aeps=["1%"])).json()
+    study_url = f"{studies_path(built.project_id)}{study['id']}/"
+    ifd_url = f"{PROJECTS}{built.project_id}/design-inputs/{inputs['ifd']}/"
+    other = make_project(grant.user, name="Other")
+    _, stranger_key = make_grant(make_user("stranger"), level="draft")
+    _, read_key = make_grant(grant.user, level="read")
+
+    with api(live_asgi.url, stranger_key) as stranger, api(live_asgi.url, read_key) as reader:
+        strangers = [stranger.delete(study_url), stranger.delete(ifd_url)]
+        readers = [reader.delete(study_url), reader.delete(ifd_url)]
+    elsewhere = [
+        http.delete(f"{studies_path(other.pk)}{study['id']}/"),
+        http.delete(f"{PROJECTS}{other.pk}/design-inputs/{inputs['ifd']}/"),
+    ]
+    in_use = http.delete(ifd_url)
+
+    assert [(r.status_code, r.json()["code"]) for r in strangers] == [(404, "PROJECT_NOT_FOUND")] * 2
+    assert [(r.status_code, r.json()["code"]) for r in readers] == [(403, "GRANT_LEVEL_TOO_LOW")] * 2
+    assert [(r.status_code, r.json()["code"]) for r in elsewhere] == [
+        (404, "DESIGN_STUDY_NOT_FOUND"),
+        (404, "DESIGN_INPUT_NOT_FOUND"),
+    ]
+    assert (in_use.status_code, in_use.json()["code"], in_use.json()["studies"]) == (
+        409,
+        "DESIGN_INPUT_IN_USE",
+        [study["id"]],
+    )
+    assert f"{study['id']} ('{study['name']}')" in in_use.json()["detail"]
+
+    assert http.delete(study_url).status_code == 204
+    assert http.get(study_url).status_code == 404 and http.delete(study_url).status_code == 404
+    assert not DesignMember.objects.exists()
+    assert http.delete(ifd_url).status_code == 204
+    listed = http.get(f"{PROJECTS}{built.project_id}/design-inputs/").json()["results"]
+    assert sorted(item["id"] for item in listed) == sorted([inputs["temporal_patterns"], inputs["storm_losses"]])

@@ -130,7 +130,11 @@ def test_each_member_runs_the_base_build_with_its_own_storm_for_rain(live_asgi):
         assert manifest["shared_prefix"] == build.package_prefix and manifest["mesh"] == "mesh.msh"
         assert storm["units"] == "mm/interval" and manifest["time_series"][storm["name"]] == STORM_FILE
         assert sum(row["value"] for row in storm["rows"]) == pytest.approx(member.excess_depth_mm)
-        assert storm["rows"][-1]["timestamp"] == len(member.excess_mm) * member.time_step_min * 60
+        assert storm["rows"][-1]["timestamp"] == member.duration_min * 60  # its steps, each time_step_min long
+        assert len(storm["rows"]) == member.duration_min // member.time_step_min + 1
+        assert max(row["value"] for row in storm["rows"]) * 60 / member.time_step_min == pytest.approx(
+            member.peak_excess_mm_per_h
+        )
         assert {feature["properties"]["data"] for feature in rain["features"]} == {storm["name"]}
     # The members are runs of the base scenario, but its latest run is still its own build.
     assert latest_run(scenario=Scenario.objects.get(pk=study["base_scenario"])) == build
@@ -199,10 +203,9 @@ def test_the_sign_off_gates_every_way_in_and_a_changed_member_storm_needs_a_new_
 
     signed = person(grant.user).post(study_path(project_id, study, "approve/"))
     assert signed.status_code == 201 and signed.json()["approved_by_you"], signed.content
-    # A member's storm changed after the sign-off: the fingerprint no longer matches, so it is stale.
-    member = DesignMember.objects.filter(study_id=study["id"]).first()
-    member.excess_mm = [depth * 1.01 for depth in member.excess_mm]
-    member.save()
+    # The members' storms changed after the sign-off (they are derived from the study's factors and inputs): the
+    # fingerprint no longer matches, so it is stale.
+    DesignStudy.objects.filter(pk=study["id"]).update(climate_factor=1.01)
     stale = call(live_asgi.url, key, "start_design_study", {"project_id": project_id, "study_id": study["id"]})
     assert stale.is_error and "APPROVAL_REQUIRED" in stale.content[0].text
 
@@ -279,3 +282,20 @@ def test_the_base_scenario_started_after_its_study_runs_its_own_build_not_a_memb
     assert started.status_code == 202, started.text
     run = Run.objects.get(pk=started.json()["id"])
     assert run.pk == build.pk and run.package_prefix == build.package_prefix and not run.study_member
+
+
+def test_a_study_whose_members_compute_is_not_deleted_until_cancelled_and_its_member_runs_stay(live_asgi):
+    _, key = make_grant(level="launch")
+    project_id, study = drafted_study(live_asgi.url, key)
+    assert start(live_asgi.url, key, project_id, study).status_code == 202
+
+    with api(live_asgi.url, key) as http:
+        computing = http.delete(study_path(project_id, study))
+        kept = DesignStudy.objects.filter(pk=study["id"]).exists()
+        assert http.post(study_path(project_id, study, "cancel/")).status_code == 200
+        cancelled = http.delete(study_path(project_id, study))
+
+    assert (computing.status_code, computing.json()["code"]) == (409, "STUDY_RUNNING"), computing.text
+    assert "cancel it" in computing.json()["detail"] and kept
+    assert cancelled.status_code == 204 and not DesignStudy.objects.filter(pk=study["id"]).exists()
+    assert Run.objects.filter(study_member=True).count() == 4  # runs of the base scenario, with what they cost

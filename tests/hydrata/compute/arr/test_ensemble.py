@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from hydrata.compute.arr.ensemble import Factors, ensemble
+from hydrata.compute.arr.ensemble import Factors, ensemble, member_storm
 from hydrata.compute.arr.ifd import ifd_parse
 from hydrata.compute.arr.losses import losses_parse
 from hydrata.compute.arr.patterns import patterns_parse
@@ -36,7 +36,7 @@ def test_each_members_total_is_the_ifd_depth_times_the_factors_and_its_excess_th
     )
     continuing_per_step = 2.5 * 5 / 60
     for member in members:
-        storm = member.storm
+        storm = member_storm(member, factors=FACTORS)
         assert storm.rain_depth_mm == pytest.approx(91.5 * 0.95 * 1.1)
         assert member.burst_initial_loss_mm == pytest.approx(28.0 - 8.0)  # the 1 %, 60 min pre-burst is 8 mm
         # Independently, in cumulative form: a step keeps what the storm had rained beyond the initial loss by its end

@@ -45,7 +45,7 @@ function list(context, state) {
     }
     context.body.appendChild(kit.linkList(answer.data.results.map(function (study) {
       return { href: context.linkTo("study", { study: study.id, scenario: study.base_scenario, run: null }),
-               text: study.name, meta: study.estimate.members + " members, " + study.status };
+               text: study.name, meta: study.progress.members_total + " members, " + study.status };
     })));
     context.setState("ready", "");
   });
@@ -59,8 +59,10 @@ function load(context, path, state) {
     var parts = { live: dom.el("div", { id: "study-live" }), results: dom.el("div", { id: "study-results" }) };
     context.body.appendChild(dom.el("h2", { text: "Design study: " + study.name }));
     context.body.appendChild(parts.live);
-    context.body.appendChild(estimate(study));
-    context.body.appendChild(signOff(context, path, study, state));
+    if (!study.reduced) {  // a public reader is told no price and no sign-off
+      context.body.appendChild(estimate(study));
+      context.body.appendChild(signOff(context, path, study, state));
+    }
     context.body.appendChild(parts.results);
     frameOnBase(context, study);
     follow(context, path, study, parts, state);
