@@ -12,6 +12,7 @@ import pytest
 
 from hydrata.compute.tiles import transparent_tile
 from hydrata.studies.models import DesignMember
+from hydrata.studies.services.studies import study_storms
 from tests.data import BOUNDARY
 from tests.factories import make_grant
 from tests.hydrata_mcp.test_design_study_runs import follow, made_study
@@ -181,13 +182,13 @@ def test_a_design_study_on_a_base_with_soils_takes_the_soils_losses_there_and_it
     members = DesignMember.objects.filter(study_id=final["id"]).select_related("run", "study")
     assert members.count() == 4
     area, west = 197.0 * 197.0, 99.0 * 197.0
+    storms = study_storms(study=members[0].study)  # a member's storm is derived from the study's inputs
     for member in members:
         balance = member.run.statistics["volume_balance"]
+        rain_mm = list(storms[(member.aep, member.duration_min, member.pattern)].rain_mm)
         step = member.time_step_min
-        in_sandy = (1 - 0.1) * storm_loss_mm(member.rain_mm, initial_mm=25, continuing_mm_h=6, step_min=step)
-        studys = storm_loss_mm(
-            member.rain_mm, initial_mm=member.burst_initial_loss_mm, continuing_mm_h=1, step_min=step
-        )
+        in_sandy = (1 - 0.1) * storm_loss_mm(rain_mm, initial_mm=25, continuing_mm_h=6, step_min=step)
+        studys = storm_loss_mm(rain_mm, initial_mm=member.burst_initial_loss_mm, continuing_mm_h=1, step_min=step)
         assert balance["rainfall_m3"] == pytest.approx(area * member.rain_depth_mm / 1000, rel=1e-6)
         expected = (west * in_sandy + (area - west) * studys) / 1000  # the soils' where they lie, the study's elsewhere
         assert balance["losses_m3"] == pytest.approx(expected, rel=0.01), (member, balance["losses_m3"], expected)
