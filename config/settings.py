@@ -305,8 +305,8 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["hydrata.core.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [
         "hydrata.core.parsers.JSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "hydrata.core.parsers.FormParser",
+        "hydrata.core.parsers.MultiPartParser",
     ],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -541,6 +541,12 @@ HYDRATA_RUN_MIN_CPU_SECONDS = int(os.environ.get("HYDRATA_RUN_MIN_CPU_SECONDS", 
 HYDRATA_RUN_MIN_WALL_SECONDS = int(os.environ.get("HYDRATA_RUN_MIN_WALL_SECONDS", "900"))
 HYDRATA_RUN_MAX_ADDRESS_SPACE_BYTES = int(os.environ.get("HYDRATA_RUN_MAX_ADDRESS_SPACE_BYTES", str(16 * 1024**3)))
 HYDRATA_RUN_MAX_FILE_BYTES = int(os.environ.get("HYDRATA_RUN_MAX_FILE_BYTES", str(50 * 1024**3)))
+# A design-input file is read in a child process of the web process (hydrata/compute/bounded.py) under these
+# limits: an honest 4 MiB file takes about a second of CPU and 150 MB; over the CPU or memory limit the file is
+# refused (FILE_TOO_COSTLY), past the wall clock (a starved machine) the request is 503 and may be sent again.
+HYDRATA_FILE_READ_CPU_SECONDS = int(os.environ.get("HYDRATA_FILE_READ_CPU_SECONDS", "10"))
+HYDRATA_FILE_READ_WALL_SECONDS = float(os.environ.get("HYDRATA_FILE_READ_WALL_SECONDS", "30"))
+HYDRATA_FILE_READ_MEMORY_BYTES = int(os.environ.get("HYDRATA_FILE_READ_MEMORY_BYTES", str(1024**3)))
 
 
 # --- Agent grants ----------------------------------------------------------------------------------------------------

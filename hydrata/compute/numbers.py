@@ -109,6 +109,12 @@ def whole_number(text: str) -> int:
     return int(text)
 
 
+def unstorable_at(text: str) -> int | None:
+    """The position of the first character `text_problem` refuses, or None."""
+    found = _UNSTORABLE_CHARACTER.search(text)
+    return None if found is None else found.start()
+
+
 def text_problem(text: str) -> str | None:
     """Why a string cannot be stored or sent as UTF-8 text (a lone surrogate or a NUL), or None when it can."""
     found = _UNSTORABLE_CHARACTER.search(text)

@@ -3,7 +3,6 @@ from typing import Any
 from django.conf import settings
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectListView, ProjectScopedView, reader
@@ -14,6 +13,7 @@ from hydrata.anuga.services.terrain import terrain_upload_direct, terrain_upload
 from hydrata.core.answers import answer
 from hydrata.core.bodies import parsed
 from hydrata.core.errors import ValidationFailed
+from hydrata.core.parsers import MultiPartParser
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata_contract.answers import terrain as answers
 from hydrata_contract.errors import ErrorCode

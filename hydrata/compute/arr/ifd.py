@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from hydrata.compute.arr.files import (
     DEEPEST_RAIN_MM,
     LONGEST_STORM_MIN,
-    BadRow,
-    csv_lines,
+    BadRows,
+    csv_rows,
     file_refusal,
     not_this_file,
     number,
@@ -23,6 +23,7 @@ from hydrata.compute.arr.files import (
 
 WHAT = "IFD depths table"
 FOOTNOTE_MARKS = "#*^"
+TITLE_ROWS = 50  # the rows above the header read for the table's title (the Bureau's file has about ten)
 _ONE_IN = re.compile(r"^1\s*in\s*([0-9.]+)$", re.IGNORECASE)
 
 
@@ -66,64 +67,63 @@ def aep_percent(label: str) -> float:
 
 
 def ifd_parse(text: str) -> IfdTable:
-    lines = csv_lines(text)
-    header_at = next(
-        (i for i, (_, cells) in enumerate(lines) if len(cells) > 2 and cells[1].lower() == "duration in min"), None
-    )
-    if header_at is None:
+    rows = csv_rows(text, what=WHAT)
+    title: list[str] = []
+    header: tuple[int, list[str]] | None = None
+    for line, cells in rows:
+        if len(cells) > 2 and cells[1].lower() == "duration in min":
+            header = line, cells
+            break
+        if any(cells) and len(title) < TITLE_ROWS:
+            title.append(" ".join(cells))
+    if header is None:
         raise not_this_file(
             what="a BoM IFD depths table",
             reason="it has no header row 'Duration,Duration in min,<AEPs>'. Download the depths table (mm) as CSV "
             "from the Bureau's Design Rainfall Data System.",
         )
-    title = " ".join(" ".join(cells) for _, cells in lines[:header_at]).lower()
-    if "intensit" in title and "depth" not in title:
+    title_text = " ".join(title).lower()
+    if "intensit" in title_text and "depth" not in title_text:
         raise not_this_file(
             what="a BoM IFD depths table", reason="it is the intensity table (mm/h); download the depths (mm)."
         )
-    header_line, header = lines[header_at]
-    aeps, bad = _aep_columns(header_line, header[2:])
+    header_line, header_cells = header
+    bad = BadRows()
+    aeps = _aep_columns(header_line, header_cells[2:], bad)
     durations: list[int] = []
+    seen: set[int] = set()
     depths: list[tuple[float, ...]] = []
-    for line, cells in _data_rows(lines[header_at + 1 :]):
+    for line, cells in rows:
+        if not any(cells):
+            break  # the footnotes follow the first blank line
         try:
-            duration, row = _row(cells, columns=len(header), seen=durations)
+            duration, row = _row(cells, columns=len(header_cells), seen=seen)
         except ValueError as problem:
-            bad.append(BadRow(line, str(problem)))
+            bad.add(line, str(problem))
             continue
         durations.append(duration)
+        seen.add(duration)
         depths.append(row)
     if not durations and not bad:
-        bad.append(BadRow(header_line, "no duration rows follow the header"))
+        bad.add(header_line, "no duration rows follow the header")
     if bad:
         raise file_refusal(what=WHAT, bad=bad)
     return IfdTable(aeps=tuple(aeps), durations_min=tuple(durations), depths_mm=tuple(depths))
 
 
-def _aep_columns(line: int, cells: list[str]) -> tuple[list[str], list[BadRow]]:
+def _aep_columns(line: int, cells: list[str], bad: BadRows) -> list[str]:
     labels = [aep_label(cell) for cell in cells]
-    bad = []
     for label in labels:
         try:
             aep_percent(label)
         except ValueError as problem:
-            bad.append(BadRow(line, str(problem)))
+            bad.add(line, str(problem))
     if len(set(labels)) != len(labels):
-        bad.append(BadRow(line, "an AEP column appears twice"))
-    return labels, bad
+        bad.add(line, "an AEP column appears twice")
+    return labels
 
 
-def _data_rows(lines: list[tuple[int, list[str]]]) -> list[tuple[int, list[str]]]:
-    """The rows between the header and the first blank line (the footnotes follow it)."""
-    rows = []
-    for line, cells in lines:
-        if not any(cells):
-            break
-        rows.append((line, cells))
-    return rows
-
-
-def _row(cells: list[str], *, columns: int, seen: list[int]) -> tuple[int, tuple[float, ...]]:
+def _row(cells: list[str], *, columns: int, seen: set[int]) -> tuple[int, tuple[float, ...]]:
     if len(cells) != columns:
         raise ValueError(f"it has {len(cells)} cells where the header has {columns}")
     minutes = number(cells[1], name="Duration in min", above=0, maximum=LONGEST_STORM_MIN)

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from hydrata.compute.arr.files import (
     LARGEST_ID,
     LONGEST_STORM_MIN,
-    BadRow,
-    csv_lines,
+    BadRows,
+    csv_rows,
     file_refusal,
     not_this_file,
     number,
@@ -45,28 +45,29 @@ def aep_bin(aep_pct: float) -> str:
 
 
 def patterns_parse(text: str) -> list[TemporalPattern]:
-    lines = [(line, cells) for line, cells in csv_lines(text) if any(cells)]
-    if not lines or tuple(cell.lower() for cell in lines[0][1][: len(HEADER)]) != HEADER:
+    rows = ((line, cells) for line, cells in csv_rows(text, what=WHAT) if any(cells))
+    header_line, header = next(rows, (0, []))
+    if tuple(cell.lower() for cell in header[: len(HEADER)]) != HEADER:
         raise not_this_file(
             what="an ARR Data Hub temporal patterns file",
             reason="its first row is not 'EventID,Duration,TimeStep,Region,AEP,Increments'. Send the region's "
             "*_Increments.csv from the Data Hub's temporal patterns download.",
         )
     patterns: list[TemporalPattern] = []
-    bad: list[BadRow] = []
+    bad = BadRows()
     seen: set[int] = set()
-    for line, cells in lines[1:]:
+    for line, cells in rows:
         try:
             pattern = _pattern(cells)
             if pattern.event_id in seen:
                 raise ValueError(f"event {pattern.event_id} appears twice")
         except ValueError as problem:
-            bad.append(BadRow(line, str(problem)))
+            bad.add(line, str(problem))
             continue
         seen.add(pattern.event_id)
         patterns.append(pattern)
     if not patterns and not bad:
-        bad.append(BadRow(lines[0][0], "no pattern rows follow the header"))
+        bad.add(header_line, "no pattern rows follow the header")
     if bad:
         raise file_refusal(what=WHAT, bad=bad)
     return patterns
@@ -98,8 +99,10 @@ def _whole(cell: str, name: str, maximum: int) -> int:
 
 
 def _increments(cells: list[str], *, expected: int) -> tuple[float, ...]:
-    while cells and not cells[-1]:
-        cells = cells[:-1]
+    end = len(cells)
+    while end and not cells[end - 1]:  # a shorter pattern leaves trailing cells empty: counted, never sliced
+        end -= 1
+    cells = cells[:end]
     if len(cells) != expected:
         raise ValueError(f"it has {len(cells)} increments where its duration and time step make {expected}")
     increments = tuple(number(cell, name="increment", minimum=0, maximum=100) for cell in cells)

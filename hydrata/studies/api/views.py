@@ -1,5 +1,4 @@
 from django.conf import settings
-from django.core.files.uploadedfile import UploadedFile
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -10,7 +9,7 @@ from hydrata.agents.permissions import grant_of
 from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
 from hydrata.anuga.api.tiles import png, tile_address
 from hydrata.core.answers import answer
-from hydrata.core.bodies import parsed
+from hydrata.core.bodies import file_text, parsed
 from hydrata.core.errors import ValidationFailed
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata.studies.api.answers import design_input_answer, design_study_answer, design_study_detail
@@ -36,22 +35,6 @@ from hydrata_contract.errors import ErrorCode
 from hydrata_contract.links import Panel
 from hydrata_contract.requests.studies import DesignInputCreate, DesignStudyCreate
 from hydrata_contract.studies import CentralStatistic
-
-
-def _text(*, uploaded: UploadedFile | None, content: str | None) -> str:
-    """The file's text: UTF-8 (with or without its byte-order mark), else Windows-1252, as spreadsheets save CSV."""
-    limit = settings.HYDRATA_ARR_FILE_MAX_BYTES
-    data = uploaded.read(limit + 1) if uploaded is not None else (content or "").encode()
-    if len(data) > limit:
-        raise ValidationFailed(
-            f"The file is more than {limit:,} bytes; a design input may be at most that.",
-            code=ErrorCode.UPLOAD_TOO_LARGE,
-            max_bytes=limit,
-        )
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
 
 
 class DesignInputListCreateView(ProjectListView):
@@ -83,7 +66,12 @@ class DesignInputListCreateView(ProjectListView):
             user=request.user,
             kind=fields.kind,
             name=fields.name or (uploaded.name if uploaded is not None else "") or fields.kind,
-            text=_text(uploaded=uploaded, content=fields.content),
+            text=file_text(
+                uploaded=uploaded,
+                content=fields.content,
+                limit=settings.HYDRATA_ARR_FILE_MAX_BYTES,
+                field="base_file" if uploaded is not None else "content",
+            ),
         )
         return Response(answer(answers.DesignInputDetail, design_input_answer(created)), status=status.HTTP_201_CREATED)
 

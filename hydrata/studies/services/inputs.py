@@ -1,33 +1,32 @@
 """Design-input files: read whole by their parser (hydrata/compute/arr) and stored as what was read, or refused
-with every bad row named and nothing stored."""
+with every bad row named and nothing stored.
+
+The file is read in a child process under the HYDRATA_FILE_READ_* limits (hydrata/compute/bounded.py), never in
+the web process: however a file is made, the process that serves requests only waits on a pipe meanwhile."""
 
 import hashlib
 import json
-from dataclasses import asdict
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 
 from hydrata.anuga.models import Project
-from hydrata.compute.arr.files import ArrFileError
-from hydrata.compute.arr.ifd import IfdTable, ifd_parse
-from hydrata.compute.arr.losses import StormLosses, losses_parse
-from hydrata.compute.arr.patterns import TemporalPattern, patterns_parse
-from hydrata.core.errors import Conflict, ValidationFailed
+from hydrata.compute.bounded import Limits, OverLimit, call_bounded
+from hydrata.compute.errors import CodedError
+from hydrata.core.errors import Conflict, ServiceUnavailable, ValidationFailed
 from hydrata.studies.models import DesignInput, DesignStudy
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.studies import DesignInputKind
 
 STUDIES_NAMED = 20  # the studies a refusal to delete an input names (its `studies`), at most
+READER = "hydrata.compute.arr.reading:design_input_read_json"
 
 
 def design_input_create(*, project: Project, user: User, kind: DesignInputKind, name: str, text: str) -> DesignInput:
-    try:
-        content, summary = _read(kind, text)
-    except ArrFileError as refused:
-        raise ValidationFailed(refused.message, code=refused.code, kind=kind.value, **refused.extra) from None
+    content, summary = design_input_read(kind=kind, text=text)
     return DesignInput.objects.create(
         project=project,
         kind=kind,
@@ -65,40 +64,33 @@ def design_input_delete(*, design_input: DesignInput) -> None:
         locked.delete()
 
 
-def _read(kind: DesignInputKind, text: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    if kind == DesignInputKind.IFD:
-        return _ifd(ifd_parse(text))
-    if kind == DesignInputKind.TEMPORAL_PATTERNS:
-        return _patterns(patterns_parse(text))
-    return _losses(losses_parse(text))
+def design_input_read(*, kind: DesignInputKind, text: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What the file holds and its summary, read in a child process under the limits; a refusal otherwise."""
+    limits = Limits(
+        cpu_seconds=settings.HYDRATA_FILE_READ_CPU_SECONDS,
+        wall_seconds=settings.HYDRATA_FILE_READ_WALL_SECONDS,
+        memory_bytes=settings.HYDRATA_FILE_READ_MEMORY_BYTES,
+    )
+    try:
+        read = call_bounded(READER, {"kind": kind.value, "text": text}, limits=limits)
+    except CodedError as refused:
+        raise ValidationFailed(refused.message, code=refused.code, kind=kind.value, **refused.extra) from None
+    except OverLimit as over:
+        raise _over_limit(over, kind=kind, limits=limits) from None
+    return read["content"], read["summary"]
 
 
-def _ifd(table: IfdTable) -> tuple[dict[str, Any], dict[str, Any]]:
-    depths = [depth for row in table.depths_mm for depth in row]
-    summary = {
-        "aeps": list(table.aeps),
-        "durations_min": list(table.durations_min),
-        "depth_range_mm": [min(depths), max(depths)],
-    }
-    return asdict(table), summary
-
-
-def _patterns(patterns: list[TemporalPattern]) -> tuple[dict[str, Any], dict[str, Any]]:
-    summary = {
-        "pattern_count": len(patterns),
-        "regions": sorted({p.region for p in patterns}),
-        "durations_min": sorted({p.duration_min for p in patterns}),
-        "aep_bins": sorted({p.aep_bin for p in patterns}),
-    }
-    return {"patterns": [asdict(p) for p in patterns]}, summary
-
-
-def _losses(losses: StormLosses) -> tuple[dict[str, Any], dict[str, Any]]:
-    preburst = losses.preburst
-    summary = {
-        "initial_loss_mm": losses.initial_loss_mm,
-        "continuing_loss_mm_h": losses.continuing_loss_mm_h,
-        "preburst_aeps_pct": list(preburst.aeps_pct) if preburst else [],
-        "preburst_durations_min": list(preburst.durations_min) if preburst else [],
-    }
-    return asdict(losses), summary
+def _over_limit(over: OverLimit, *, kind: DesignInputKind, limits: Limits) -> ValidationFailed | ServiceUnavailable:
+    if over.limit == "wall":
+        return ServiceUnavailable(
+            f"The server is too busy to read the file now (it was not read within {limits.wall_seconds:g} s); "
+            "nothing was stored. Send it again shortly.",
+        )
+    spent = f"{limits.cpu_seconds} s of CPU time" if over.limit == "cpu" else f"{limits.memory_bytes // 1024**2:,} MB"
+    return ValidationFailed(
+        f"Reading the file took more than {spent}, the most a design input may take (an honest file of the largest "
+        "size takes about a second); nothing was stored. Check it is the file the Bureau or the Data Hub gives.",
+        code=ErrorCode.FILE_TOO_COSTLY,
+        kind=kind.value,
+        limit=over.limit,
+    )

@@ -1,11 +1,11 @@
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from hydrata.core.answers import answer
 from hydrata.core.errors import ValidationFailed
+from hydrata.core.parsers import FormParser, MultiPartParser
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata.uploads.api.serializers import ExecutionStatusOutput
 from hydrata.uploads.selectors import execution_get

@@ -6,11 +6,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
 from hydrata.anuga.api.inputs import KIND_PATHS
 from hydrata.anuga.services.time_series import time_series_create
 from hydrata.observations.services.observations import flood_event_create, observation_create
+from tests.data import ARR
 from tests.factories import make_finished_run, make_grant, make_project
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -247,3 +249,64 @@ def test_a_body_within_the_limits_still_parses_to_the_same_data(world):
 
     assert response.status_code == 201, response.content
     assert response.json()["name"] == "Regen 😀 été" and response.json()["description"] == body["description"]
+
+
+# --- forms and files: the same rule on text ---------------------------------------------------------------------
+
+# What a form can carry that JSON's parser refuses: each must be 400 INVALID_TEXT in any form of any operation.
+UNSTORABLE_IN_FORMS = {
+    "a NUL in a field's value": ({"name": "a\x00b"}, "name"),
+    "a NUL in a field's name": ({"na\x00me": "x"}, "'na\\x00me'"),
+}
+
+
+def body_operations(client: APIClient) -> list[tuple[str, str]]:
+    """(method, path) of every operation of the schema that takes a body, JSON or multipart."""
+    schema = client.get("/api/v2/schema/?format=json").json()
+    return [
+        (method, path)
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+        if operation.get("requestBody")
+    ]
+
+
+def route_of(path: str, ids: dict[str, Any]) -> str:
+    segment = path.split("/")[-3]
+    return path.format(
+        **{name: ids[name] for name in ids if f"{{{name}}}" in path}, layer_id=ids.get(f"layer_id of {segment}")
+    )
+
+
+@pytest.mark.parametrize("form", ["multipart", "urlencoded"])
+def test_text_no_database_holds_in_any_form_of_any_operation_is_400_invalid_text(world, form):
+    client, ids, _ = world
+    failures = []
+    for method, path in body_operations(client):
+        for label, (fields, field) in UNSTORABLE_IN_FORMS.items():
+            if form == "multipart":
+                response = getattr(client, method)(route_of(path, ids), fields, format="multipart")
+            else:
+                body = "&".join(f"{key}={value}".replace("\x00", "%00") for key, value in fields.items())
+                response = getattr(client, method)(
+                    route_of(path, ids), data=body, content_type="application/x-www-form-urlencoded"
+                )
+            answer = response.json() if response["Content-Type"].startswith("application/json") else {}
+            if form == "urlencoded" and answer.get("code") == "UNSUPPORTED_MEDIA_TYPE":
+                continue  # a route that takes only multipart (the terrain's file) reads no form at all
+            if (response.status_code, answer.get("code"), answer.get("field")) != (400, "INVALID_TEXT", field):
+                failures.append(f"{method} {path} {label}: {response.status_code} {response.content[:160]!r}")
+    assert not failures, "\n".join(failures)
+
+
+def test_a_file_name_keeps_no_character_a_database_cannot_hold(world):
+    client, ids, _ = world
+    path = route_of("/api/v2/anuga/projects/{project_id}/design-inputs/", ids)
+    ifd = (ARR / "Synthetic_IFD_Depths.csv").read_bytes()
+
+    response = client.post(
+        path, {"kind": "ifd", "base_file": SimpleUploadedFile("IF\x00D.csv", ifd)}, format="multipart"
+    )
+
+    assert response.status_code == 201, response.content
+    assert response.json()["name"] == "IFD.csv"

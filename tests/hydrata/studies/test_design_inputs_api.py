@@ -7,6 +7,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from hydrata.studies.models import DesignInput
 from tests.data import ARR
 from tests.factories import make_project, make_user
+from tests.hostile_files import LOSSES_HOSTILE
 from tests.hydrata.observations.helpers import PROJECTS, api_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -103,3 +104,77 @@ def test_another_persons_project_and_its_inputs_are_404_and_a_read_key_cannot_up
     assert missing.status_code == 404 and missing.json()["code"] == "DESIGN_INPUT_NOT_FOUND"
     refused = api_for(owner, level="read").post(inputs_path(project), {"kind": "ifd", "content": "x"}, format="json")
     assert refused.status_code == 403 and refused.json()["code"] == "GRANT_LEVEL_TOO_LOW"
+
+
+# --- files as they come: line endings, long cells, characters no database holds, the review's losses file -------
+
+FILES = {"ifd": "Synthetic_IFD_Depths.csv", "temporal_patterns": "Synthetic_Increments.csv"}
+FILES["storm_losses"] = "Synthetic_DataHub.txt"
+
+
+def multipart(client, project, kind: str, data: bytes, name: str = "file.csv"):
+    return client.post(
+        inputs_path(project), {"kind": kind, "base_file": SimpleUploadedFile(name, data)}, format="multipart"
+    )
+
+
+@pytest.mark.parametrize("kind", list(FILES))
+def test_a_file_with_classic_mac_line_endings_is_read_as_the_same_file(kind):
+    user = make_user()
+    project = make_project(user)
+    client = api_for(user)
+    text = (ARR / FILES[kind]).read_text().replace("\r\n", "\n")
+
+    unix = multipart(client, project, kind, text.encode())
+    mac = multipart(client, project, kind, text.replace("\n", "\r").encode())
+
+    assert unix.status_code == 201 and mac.status_code == 201, mac.content[:300]
+    assert mac.json()["summary"] == unix.json()["summary"]
+
+
+@pytest.mark.parametrize("kind", list(FILES))
+def test_a_cell_longer_than_a_csv_cell_may_be_is_a_bad_row_named_by_its_line_not_a_500(kind):
+    user = make_user()
+    project = make_project(user)
+    lines = (ARR / FILES[kind]).read_text().splitlines()
+    lines.insert(2, '"' + "9" * 200_000 + '"')
+
+    response = multipart(api_for(user), project, kind, "\n".join(lines).encode())
+
+    assert response.status_code == 400, response.content[:300]
+    body = response.json()
+    assert body["code"] == "ARR_FILE_INVALID" and body["rows"] == [
+        {"line": 3, "reason": "a cell is longer than 131,072 characters"}
+    ]
+    assert not DesignInput.objects.exists()
+
+
+@pytest.mark.parametrize("kind", list(FILES))
+def test_a_nul_in_a_file_sent_by_multipart_is_400_invalid_text_naming_its_line_and_nothing_is_stored(kind):
+    user = make_user()
+    project = make_project(user)
+    lines = (ARR / FILES[kind]).read_text().splitlines()
+    lines[3] = lines[3][:5] + "\x00" + lines[3][5:]
+
+    response = multipart(api_for(user), project, kind, "\n".join(lines).encode("cp1252"))
+
+    assert response.status_code == 400, response.content[:300]
+    body = response.json()
+    assert (body["code"], body["field"], body["line"]) == ("INVALID_TEXT", "base_file", 4)
+    assert "line 4" in body["detail"] and "NUL" in body["detail"]
+    assert not DesignInput.objects.exists()
+
+
+def test_the_reviews_losses_file_of_long_cells_of_spaces_is_refused_by_its_rows_in_a_moment():
+    """The review's file: pre-burst cells of 128 KB of spaces, as many as 4 MiB holds. Each held every thread of
+    the web process for about a minute; now they are bad rows, named."""
+    user = make_user()
+    project = make_project(user)
+    text = LOSSES_HOSTILE["pre-burst depth cells of spaces"](4 * 1024 * 1024)
+
+    response = multipart(api_for(user), project, "storm_losses", text.encode(), name="datahub.txt")
+
+    assert response.status_code == 400, response.content[:300]
+    body = response.json()
+    assert body["code"] == "ARR_FILE_INVALID" and body["bad_row_count"] == text.count("\n") - 6
+    assert body["rows"][0]["line"] == 7 and "is not 'depth (ratio)'" in body["rows"][0]["reason"]

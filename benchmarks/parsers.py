@@ -1,0 +1,193 @@
+"""Every parser of user files, timed on hostile input of the largest size its route accepts, as a ratio to an
+honest input of the same size, in one run. A linear parser keeps every ratio near 1 (a hostile file may even be
+cheaper: it is refused at its first rows); the backtracking losses pattern and the quadratic IFD duplicate check the
+readers had before went over the 10 s CPU limit on their hostile files of this size.
+
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/parsers.py [--scale 1.0] [--repeat 1]
+
+Sizes: design inputs HYDRATA_ARR_FILE_MAX_BYTES (4 MiB), GeoJSON uploads HYDRATA_GEOJSON_MAX_BYTES (50 MB, read in
+a Celery worker), a time series' body DATA_UPLOAD_MAX_MEMORY_SIZE (HYDRATA_TIME_SERIES_MAX_ROWS rows), an
+observations import the features of HYDRATA_GEOJSON_MAX_FEATURES points. `--scale` shrinks them all for a quick
+look. The design inputs are timed in-process (the platform reads them in a child under limits, which adds a
+constant quarter-second). Prints a Markdown table: milliseconds and the ratio to the honest input of that parser.
+"""
+
+import argparse
+import contextlib
+import json
+import math
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+
+from hydrata.compute.arr.reading import design_input_read  # noqa: E402
+from hydrata.compute.errors import CodedError, GeoJSONRejected  # noqa: E402
+from hydrata.compute.geojson import geojson_inspect  # noqa: E402
+from hydrata.compute.numbers import json_read  # noqa: E402
+from hydrata.core.errors import ValidationFailed  # noqa: E402
+from tests.hostile_files import DESIGN_INPUTS  # noqa: E402
+
+Work = Callable[[], object]
+
+
+def median_ms(work: Work, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        with contextlib.suppress(CodedError, GeoJSONRejected, ValidationFailed, ValueError):
+            work()  # a refusal is an answer: what is timed is reaching it
+        times.append(time.perf_counter() - started)
+    return statistics.median(times) * 1000
+
+
+# --- GeoJSON uploads ---------------------------------------------------------------------------------------------
+
+
+def _collection(features: list[dict[str, Any]]) -> bytes:
+    return json.dumps({"type": "FeatureCollection", "features": features}).encode()
+
+
+def _points(count: int, note: int = 0) -> list[dict[str, Any]]:
+    return [
+        {
+            "type": "Feature",
+            "properties": {"level": 1.0 + i * 1e-4, "name": f"gauge {i}", "note": "n" * note},
+            "geometry": {"type": "Point", "coordinates": [151.0 + (i % 1000) * 1e-4, -33.0 - (i // 1000) * 1e-4]},
+        }
+        for i in range(count)
+    ]
+
+
+def _polygon(ring: list[list[float]]) -> dict[str, Any]:
+    return {"type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[*ring, ring[0]]]}}
+
+
+def geojson_shapes(size: int, max_features: int) -> dict[str, bytes]:
+    per_point = len(_collection(_points(1000))) // 1000
+    count = min(max_features, size // per_point)
+    points = _points(count, note=max(0, size // count - per_point - 8))  # a note on each fills the file
+    vertices = size // 45
+    circle = [
+        [151.0 + 0.01 * math.cos(i / vertices * math.tau), -33.0 + 0.01 * math.sin(i / vertices * math.tau)]
+        for i in range(vertices)
+    ]
+    zigzag = [[151.0 + (i % 2) * 1e-3, -33.0 + (i // 2) * 1e-7 * (1 if i % 4 < 2 else -1)] for i in range(vertices)]
+    return {
+        "honest: points with three properties": _collection(points),
+        "one polygon of every vertex (a circle)": _collection([_polygon(circle)]),
+        "one polygon ring crossing itself at every vertex": _collection([_polygon(zigzag)]),
+        "points each with a distinct property name": _collection(
+            [dict(point, properties={f"name {i}": i}) for i, point in enumerate(points)]
+        ),
+        "every feature bad": _collection([dict(point, type="Fature") for point in points]),
+        "nesting 64 deep, then spaces": b'{"type": "FeatureCollection", "features": '
+        + b"[" * 63
+        + b"]" * 63
+        + b" " * (size - 200)
+        + b"}",
+    }
+
+
+# --- time series and observations ----------------------------------------------------------------------------------
+
+
+def series_body(rows: list[dict[str, Any]]) -> str:
+    return json.dumps({"name": "t", "series_type": "hyetograph", "units": "mm/hr", "data": {"rowData": rows}})
+
+
+def time_series_shapes(max_rows: int) -> dict[str, str]:
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    honest = [
+        {"timestamp": (start + timedelta(minutes=i)).isoformat().replace("+00:00", "Z"), "value": 1.0}
+        for i in range(max_rows)
+    ]
+    return {
+        "honest: a row a minute": series_body(honest),
+        "every row at one time": series_body([dict(honest[0])] * max_rows),
+        "rows in reverse order": series_body(honest[::-1]),
+        "100-character numbers as text": series_body([dict(row, value="1" * 100) for row in honest]),
+    }
+
+
+def time_series_read(body: str) -> object:
+    from zoneinfo import ZoneInfo
+
+    from hydrata.anuga.services.time_series import time_series_rows_parse
+
+    return time_series_rows_parse(json_read(body)["data"], zone=ZoneInfo("UTC"))
+
+
+def observation_shapes(count: int) -> dict[str, list[dict[str, Any]]]:
+    points = _points(count)
+    return {
+        "honest: points with a level": points,
+        "every level a 100-digit string": [dict(p, properties={"level": "9" * 100}) for p in points],
+        "every feature a polygon": [dict(p, geometry={"type": "Polygon", "coordinates": []}) for p in points],
+    }
+
+
+def observations_read(features: list[dict[str, Any]]) -> object:
+    from hydrata.observations.services.imports import _read
+
+    return _read(features, value_property="level", tolerance_property=None)
+
+
+def rows(scale: float, repeat: int) -> list[tuple[str, str, int, float]]:
+    """(parser, input, bytes, ms)."""
+    import hydrata.anuga.services.time_series
+    import hydrata.observations.services.imports  # noqa: F401  # imported before the clock starts
+
+    found = []
+    arr_size = int(settings.HYDRATA_ARR_FILE_MAX_BYTES * scale)
+    for kind, (honest, hostile) in DESIGN_INPUTS.items():
+        for name, build in {"honest": honest, **hostile}.items():
+            text = build(arr_size)
+            ms = median_ms(lambda text=text, kind=kind: design_input_read(kind=kind, text=text), repeat)
+            found.append((f"design input: {kind}", name, len(text.encode()), ms))
+    geojson_size = int(settings.HYDRATA_GEOJSON_MAX_BYTES * scale)
+    max_features = int(settings.HYDRATA_GEOJSON_MAX_FEATURES * scale)
+    for name, data in geojson_shapes(geojson_size, max_features).items():
+        ms = median_ms(lambda data=data: geojson_inspect(data=data, max_features=max_features), repeat)
+        found.append(("GeoJSON upload", name, len(data), ms))
+    for name, body in time_series_shapes(int(settings.HYDRATA_TIME_SERIES_MAX_ROWS * scale)).items():
+        ms = median_ms(lambda body=body: time_series_read(body), repeat)
+        found.append(("time series body", name, len(body.encode()), ms))
+    for name, features in observation_shapes(max_features).items():
+        ms = median_ms(lambda features=features: observations_read(features), repeat)
+        found.append(("observations import", name, len(json.dumps(features)), ms))
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=float, default=1.0, help="a fraction of each route's largest size")
+    parser.add_argument("--repeat", type=int, default=1)
+    options = parser.parse_args()
+    measured = rows(options.scale, options.repeat)
+    print("| parser | input | MB | ms | ratio to honest |")
+    print("|---|---|---:|---:|---:|")
+    honest: dict[str, float] = {}
+    for parser_name, name, size, ms in measured:
+        if name.startswith("honest"):
+            honest[parser_name] = ms
+        ratio = ms / honest[parser_name]
+        print(f"| {parser_name} | {name} | {size / 1e6:.1f} | {ms:,.0f} | {ratio:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
