@@ -158,8 +158,8 @@ def boundary_map(
         colour = colours(tags.index(tag) % 10)
         axes.plot([start[0], end[0]], [start[1], end[1]], color=colour, linewidth=2.5, label=plain(tag))
     for name, ring in regions:
-        xs, ys = [p[0] for p in ring], [p[1] for p in ring]
-        axes.plot(xs, ys, color="#333", linestyle="--", linewidth=1, label=plain(name))
+        ring_x, ring_y = [p[0] for p in ring], [p[1] for p in ring]
+        axes.plot(ring_x, ring_y, color="#333", linestyle="--", linewidth=1, label=plain(name))
     handles, labels = axes.get_legend_handles_labels()
     unique = dict(zip(labels, handles, strict=True))
     axes.legend(unique.values(), unique.keys(), loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, frameon=False)

@@ -179,7 +179,8 @@ def mass_error_figure(health: dict[str, Any] | None) -> Figure | None:
     )
 
 
-def scatter_figure(points: list[dict[str, Any]]) -> Figure | None:
+def scatter_figure(points: list[dict[str, Any]], *, key: str | None = None) -> Figure | None:
+    """Observed against modelled, kept in the cache under `key` (a comparison as it was computed) when given."""
     compared = [point for point in points if point.get("modelled") is not None]
     if not compared:
         return None
@@ -190,4 +191,5 @@ def scatter_figure(points: list[dict[str, Any]]) -> Figure | None:
             modelled=[point["modelled"] for point in compared],
             tolerance=[point["tolerance"] for point in compared],
         ),
+        key=key,
     )

@@ -32,6 +32,7 @@ from hydrata_contract.links import ReportKind, report_url
 from hydrata_contract.states import RunStatus
 
 ACTIVITY_ROWS = 40
+POINT_ROWS = 50  # a report's table of compared points: the largest errors; the full list is the comparison's
 
 
 @dataclass
@@ -174,6 +175,18 @@ def _provenance(run: Run, *, in_full: bool) -> dict[str, Any] | None:
     }
 
 
+def _with_points_shown(detail: dict[str, Any]) -> dict[str, Any]:
+    """A comparison as a report lays it out: the POINT_ROWS points with the largest errors (then those with none:
+    dry or outside the model), and how many there are in all; the whole list is get_comparison's."""
+    points = detail["points"]
+    ranked = sorted(points, key=lambda point: -1.0 if point.get("error") is None else -abs(point["error"]))
+    return {**detail, "points_shown": ranked[:POINT_ROWS], "points_total": len(points)}
+
+
+def _scatter(comparison: Comparison) -> figures.Figure | None:
+    return figures.scatter_figure(comparison.points, key=f"comparison:{comparison.pk}:{comparison.computed_at}")
+
+
 def run_report(*, user: User, run_id: int) -> Report:
     run = report_run_get(user=user, run_id=run_id)
     scenario = run.scenario
@@ -186,7 +199,7 @@ def run_report(*, user: User, run_id: int) -> Report:
     maps = figures.result_maps(run)
     hydrographs = figures.hydrograph_charts(run)
     comparisons = [
-        {**comparison_detail(comparison), "scatter": figures.scatter_figure(comparison.points)}
+        {**_with_points_shown(comparison_detail(comparison)), "scatter": _scatter(comparison)}
         for comparison in Comparison.objects.filter(run=run).select_related("event__project", "run__scenario")
     ]
     in_full = reads_in_full(user=user, project_id=scenario.project_id)
@@ -223,8 +236,8 @@ def run_report(*, user: User, run_id: int) -> Report:
 def comparison_report(*, user: User, comparison_id: int) -> Report:
     """A comparison's statistics, each point, the scatter, and the ranking of every run compared with the event."""
     comparison = comparison_get(user=user, comparison_id=comparison_id)
-    detail = comparison_detail(comparison)
-    scatter = figures.scatter_figure(comparison.points)
+    detail = _with_points_shown(comparison_detail(comparison))
+    scatter = _scatter(comparison)
     ranked = sorted(
         Comparison.objects.filter(event=comparison.event).select_related("run__scenario"),
         key=lambda other: _ranking_key(other),
