@@ -6,7 +6,7 @@ is made without it, never refused for it; the failure is logged and is not cache
 
 import base64
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,9 +18,9 @@ from django.core.cache import cache
 from hydrata.anuga.models import Run, TimeSeries
 from hydrata.anuga.selectors.run_results import layers_of
 from hydrata.anuga.selectors.run_series import recorded_series
-from hydrata.anuga.selectors.scenarios import scenario_geometry
 from hydrata.compute import report_figures
 from hydrata.compute.report_figures import ChartSeries, MapLayer
+from hydrata.reports.run_package import PackageSeries, RunPackage
 from hydrata.storage import get_storage
 from hydrata_contract.hazard import HazardClass
 from hydrata_contract.layers import ResultLayer
@@ -97,32 +97,34 @@ def result_maps(run: Run) -> list[Figure]:
     return figures
 
 
-def boundary_figure(run: Run) -> Figure | None:
-    """The boundary as the scenario has it now (the report says when that is not what the run was built from)."""
-    scenario, terrain = run.scenario, run.scenario.terrain
-    if terrain is None or not terrain.dem_key or scenario.boundary is None:
+def boundary_figure(run: Run, package: RunPackage | None) -> Figure | None:
+    """The boundary and mesh regions the run was built with, over its package's DEM."""
+    ring = package.ring() if package is not None else None
+    if package is None or ring is None:
         return None
-    geometry = scenario_geometry(scenario=scenario)
-    points, tags = geometry.ring.points, geometry.ring.segment_tags
+    points, tags = ring.points, ring.segment_tags
     segments = [(tag, points[i], points[(i + 1) % len(points)]) for i, tag in enumerate(tags)]
-    regions = [(region.name, list(region.polygon.exterior.coords)) for region in geometry.regions]
+    regions = [(region.name, list(region.polygon.exterior.coords)) for region in package.regions()]
+    dem_key = package.key(run, str(package.manifest.get("elevation") or "inputs/dem.tif"))
 
     def draw() -> bytes:
-        with get_storage().local_path(key=terrain.dem_key) as dem:
+        with get_storage().local_path(key=dem_key) as dem:
             return report_figures.boundary_map(
-                dem=dem, segments=segments, regions=regions, crs=run.scenario.project.projection
+                dem=dem, segments=segments, regions=regions, crs=package.manifest["epsg"]
             )
 
-    digest = run.state_digest or str(run.updated_at.timestamp())
-    return _drawn("Model boundary", draw, key=f"run:{run.pk}:boundary:{digest}")
+    return _drawn("Model boundary", draw, key=f"run:{run.pk}:boundary:{run.package_prefix}")
 
 
 def _seconds(rows: list[dict[str, Any]]) -> list[float]:
+    """Each row's time from the first row's: a package's rows are ISO 8601 times, or seconds (a design storm)."""
+    if rows and all(isinstance(row["timestamp"], int | float) for row in rows):
+        return [float(row["timestamp"]) - float(rows[0]["timestamp"]) for row in rows]
     times = [datetime.fromisoformat(str(row["timestamp"]).replace("Z", "+00:00")) for row in rows]
     return [(moment - times[0]).total_seconds() for moment in times] if times else []
 
 
-def forcing_charts(*, series: list[TimeSeries]) -> list[Figure]:
+def forcing_charts(*, series: Sequence[TimeSeries | PackageSeries]) -> list[Figure]:
     """One chart per series the forcing reads: a hyetograph as bars, a hydrograph or a level as a line."""
     figures = []
     for item in series:

@@ -22,6 +22,7 @@ from hydrata.compute.errors import ModelGeometryError, SeriesUnitsError, Terrain
 from hydrata.compute.geometry import internal_lines
 from hydrata.compute.mesh import mesh_build
 from hydrata.compute.numbers import excerpt, finite_number_or_none
+from hydrata.compute.package import package_sha256
 from hydrata.compute.terrain_raster import clip_dem
 from hydrata.core.errors import Conflict, Unprocessable
 from hydrata.core.records import record_update
@@ -217,6 +218,7 @@ def run_build(*, run_id: int, worker: str = "") -> Run:
     try:
         with tempfile.TemporaryDirectory(prefix=f"build-{run.pk}-") as workdir:
             package = _write_package(run, Path(workdir))
+            run.package_sha256 = package_sha256(package)
             prefix = f"runs/{run.pk}/package"
             storage = get_storage()
             for path in sorted(package.rglob("*")):
@@ -268,6 +270,7 @@ def _record_built(run: Run, *, built_from: str) -> Run:
         status=RunStatus.BUILT,
         phase="",
         package_prefix=f"runs/{run.pk}/package",
+        package_sha256=run.package_sha256,
         state_digest=built_from,
         build_finished_at=now,
     )

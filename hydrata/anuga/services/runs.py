@@ -142,6 +142,7 @@ BUILD_FIELDS = (
     "mesh_triangle_count_estimate",
     "mesh_triangle_count",
     "package_prefix",
+    "package_sha256",
     "state_digest",
     "build_started_at",
     "build_finished_at",
