@@ -37,6 +37,16 @@ def is_png(data: bytes) -> bool:
     return image.format == "PNG" and image.size[0] < 4000 and image.size[1] < 4000
 
 
+def test_a_stored_name_is_drawn_as_it_reads_within_bounds():
+    """First: a label left unbounded would make the charts below gigapixels."""
+    assert figure_text.plain("Storm $x^{$") == "Storm $x^{$"
+    assert not figure_text.plain("_hidden").startswith("_")
+    assert figure_text.plain("_hidden").strip() == "_hidden"
+    assert figure_text.plain("a\x00b\nc\x1b") == "a b c"
+    long = figure_text.plain("W" * 5000)
+    assert len(long) == figure_text.LABEL_CHARACTERS and long.endswith("…")
+
+
 @pytest.mark.parametrize("name", HOSTILE)
 def test_every_chart_draws_a_hostile_series_name_and_title_as_text(name):
     series = [
@@ -71,15 +81,6 @@ def test_every_map_draws_hostile_tags_regions_titles_and_units_as_text(tmp_path,
     )
     profile = {"transform": Affine(10.0, 0, west, 0, -10.0, north), "width": 20, "height": 20}
     assert is_png(impact_picture(np.full((20, 20), 0.1, dtype=np.float32), profile, title=name))
-
-
-def test_a_stored_name_is_drawn_as_it_reads_within_bounds():
-    assert figure_text.plain("Storm $x^{$") == "Storm $x^{$"
-    assert not figure_text.plain("_hidden").startswith("_")
-    assert figure_text.plain("_hidden").strip() == "_hidden"
-    assert figure_text.plain("a\x00b\nc\x1b") == "a b c"
-    long = figure_text.plain("W" * 5000)
-    assert len(long) == figure_text.LABEL_CHARACTERS and long.endswith("…")
 
 
 def test_no_module_opens_matplotlib_but_through_the_one_helper():
