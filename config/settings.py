@@ -235,6 +235,11 @@ MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
 HYDRATA_BASEMAP_URL = os.environ.get("HYDRATA_BASEMAP_URL", "")
 HYDRATA_BASEMAP_ATTRIBUTION = os.environ.get("HYDRATA_BASEMAP_ATTRIBUTION", "")
 HYDRATA_TILE_CACHE_SECONDS = int(os.environ.get("HYDRATA_TILE_CACHE_SECONDS", "86400"))
+# A report's PDF is laid out by a worker (hydrata/reports/services.py), in a child process held to these limits;
+# a web request waits at most HYDRATA_REPORT_WAIT_SECONDS for it, then answers that it is still being laid out.
+HYDRATA_REPORT_WAIT_SECONDS = float(os.environ.get("HYDRATA_REPORT_WAIT_SECONDS", "20"))
+HYDRATA_REPORT_PDF_CPU_SECONDS = int(os.environ.get("HYDRATA_REPORT_PDF_CPU_SECONDS", "120"))
+HYDRATA_REPORT_PDF_MEMORY_BYTES = int(os.environ.get("HYDRATA_REPORT_PDF_MEMORY_BYTES", str(3 * 1024**3)))
 # The most triangles of a mesh the map is sent for one view; above it the map shows the outline and asks to zoom in.
 HYDRATA_MESH_VIEW_MAX_TRIANGLES = int(os.environ.get("HYDRATA_MESH_VIEW_MAX_TRIANGLES", "20000"))
 # What a host (and port) in a CSP source may hold; a space, `;` or `,` would write another directive or source.
@@ -437,6 +442,7 @@ HYDRATA_TASK_TIME_LIMITS = {
     "runs_reap_stale": int(os.environ.get("HYDRATA_REAP_TIME_LIMIT_SECONDS", "60")),
     "study_advance": int(os.environ.get("HYDRATA_STUDY_ADVANCE_TIME_LIMIT_SECONDS", "120")),
     "study_envelopes": int(os.environ.get("HYDRATA_STUDY_ENVELOPES_TIME_LIMIT_SECONDS", "7200")),
+    "report_pdf": int(os.environ.get("HYDRATA_REPORT_PDF_TIME_LIMIT_SECONDS", "180")),
 }
 HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS = int(os.environ.get("HYDRATA_TASK_HARD_LIMIT_GRACE_SECONDS", "60"))
 # A Redis broker hands an unacknowledged message out again after its visibility timeout. Tasks that acknowledge

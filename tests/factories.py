@@ -111,6 +111,7 @@ def make_finished_run(
     stage_above_ground: float = 0.0,
     frames: dict[float, np.ndarray] | None = None,
     saved_frames: int | None = None,
+    run: Run | None = None,
 ) -> Run:
     """A complete run whose result rasters are written on the terrain's grid by the simulation's own writer.
 
@@ -119,14 +120,21 @@ def make_finished_run(
     stage is the ground plus the depth. `hazard` is the maximum hazard class per cell, written only when given;
     `True` gives the classes of that depth and speed by the simulation's own classifier. `frames` (time: depth
     per cell) are the depth at saved times, kept of `saved_frames` (default: all of them were kept); without it
-    the run is one from before frames were kept."""
+    the run is one from before frames were kept. `run`, a built run (with its package), is completed instead of a
+    new one."""
+    if run is not None:
+        scenario = run.scenario
     if scenario is None:
         scenario = Scenario.objects.create(
             project=project, name="finished", terrain=make_ready_terrain(project), resolution=10, duration=60
         )
     terrain = scenario.terrain
     assert terrain is not None, "the scenario needs a terrain"
-    run = Run.objects.create(scenario=scenario, status=RunStatus.COMPLETE, resolution=10, duration=60, statistics={})
+    if run is None:
+        run = Run.objects.create(
+            scenario=scenario, status=RunStatus.COMPLETE, resolution=10, duration=60, statistics={}
+        )
+    run.status = RunStatus.COMPLETE
     storage = get_storage()
     with storage.local_path(key=terrain.dem_key) as dem_path, rasterio.open(dem_path) as dem:
         grid = Grid(crs=dem.crs, transform=dem.transform, width=dem.width, height=dem.height)

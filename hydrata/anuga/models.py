@@ -232,6 +232,12 @@ class Run(models.Model):
     mesh_triangle_count_estimate = models.PositiveIntegerField(null=True, blank=True)
     mesh_triangle_count = models.PositiveIntegerField(null=True, blank=True)
     package_prefix = models.CharField(max_length=300, blank=True, help_text="Storage prefix of the built package.")
+    package_sha256 = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Each file of the package the run ran (relative path: SHA-256), hashed once as it was written; "
+        "empty for a run built before the platform kept them.",
+    )
     state_digest = models.CharField(
         max_length=64,
         blank=True,

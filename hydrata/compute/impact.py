@@ -10,6 +10,7 @@ import numpy as np
 import rasterio
 
 from hydrata.compute.errors import GridMismatch
+from hydrata.compute.figure_text import plain, pyplot
 from hydrata.compute.grid_codes import NODATA, WET_DEPTH_M
 from hydrata_contract.layers import ResultLayer
 
@@ -127,11 +128,9 @@ def write_impact_cog(path: Path, values: np.ndarray, profile: dict[str, Any]) ->
 def impact_picture(difference: np.ndarray, profile: dict[str, Any], *, title: str) -> bytes:
     """A PNG of other - run on maximum depth: a diverging ramp centred on zero (red wetter, blue drier), cells
     off the mesh transparent, with a colour bar in metres and the project coordinates on the axes."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib import pyplot
     from matplotlib.colors import TwoSlopeNorm
+
+    plt = pyplot()
 
     values = np.ma.masked_equal(difference, NODATA)
     spread = float(np.abs(values).max()) if values.count() else 0.0
@@ -140,7 +139,7 @@ def impact_picture(difference: np.ndarray, profile: dict[str, Any], *, title: st
     west, north = transform @ (0, 0)
     east, south = transform @ (profile["width"], profile["height"])
     aspect = profile["height"] / max(profile["width"], 1)
-    figure, axes = pyplot.subplots(figsize=(PICTURE_MAX_INCHES, max(3.0, min(PICTURE_MAX_INCHES, 7.0 * aspect))))
+    figure, axes = plt.subplots(figsize=(PICTURE_MAX_INCHES, max(3.0, min(PICTURE_MAX_INCHES, 7.0 * aspect))))
     image = axes.imshow(
         values,
         cmap="RdBu_r",
@@ -150,11 +149,11 @@ def impact_picture(difference: np.ndarray, profile: dict[str, Any], *, title: st
     )
     colour_bar = figure.colorbar(image, ax=axes, shrink=0.85)
     colour_bar.set_label("Change in maximum depth (m): red wetter, blue drier")
-    axes.set_title(title)
+    axes.set_title(plain(title))
     axes.set_xlabel("Easting (m)")
     axes.set_ylabel("Northing (m)")
     axes.ticklabel_format(useOffset=False, style="plain")
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
-    pyplot.close(figure)
+    plt.close(figure)
     return buffer.getvalue()

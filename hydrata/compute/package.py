@@ -1,6 +1,7 @@
 """Reading a scenario package (docs/scenario-package.md) without Django: the manifest, the input layers, the time
 series and the terrain. Everything is in the project CRS; nothing here knows about ANUGA."""
 
+import hashlib
 import json
 import math
 from dataclasses import dataclass
@@ -115,6 +116,20 @@ def load_package(root: Path) -> Package:
         if not path.is_file():
             raise PackageError(f"The {what} file {path.relative_to(root)} named by scenario.json is missing.")
     return package
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as stream:
+        while chunk := stream.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def package_sha256(root: Path) -> dict[str, str]:
+    """Each file under `root` (relative POSIX path) with its SHA-256: what a package holds, hashed once as it is
+    written, so that what ran can be said later without reading it again."""
+    return {path.relative_to(root).as_posix(): file_sha256(path) for path in sorted(root.rglob("*")) if path.is_file()}
 
 
 def parse_timestamp(value: Any) -> datetime:

@@ -16,6 +16,7 @@ import rasterio
 from rasterio.enums import Resampling
 from rasterio.windows import from_bounds
 
+from hydrata.compute.figure_text import plain, pyplot
 from hydrata.compute.terrain_raster import hillshade
 
 MAP_PIXELS = 700
@@ -38,19 +39,10 @@ class MapLayer:
     classes: Sequence[tuple[int, str]] = ()  # a class raster: (value, label) per swatch
 
 
-def _pyplot() -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib import pyplot
-
-    return pyplot
-
-
 def _png(figure: Any) -> bytes:
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=FIGURE_DPI, bbox_inches="tight")
-    _pyplot().close(figure)
+    pyplot().close(figure)
     return buffer.getvalue()
 
 
@@ -102,7 +94,7 @@ def _frame(axes: Any, *, crs: str) -> None:
 
     axes.add_artist(ScaleBar(1.0, "m", location="lower right", box_alpha=0.8))
     _north_arrow(axes)
-    axes.set_xlabel(f"Easting (m, {crs})", fontsize=8)
+    axes.set_xlabel(f"Easting (m, {plain(crs)})", fontsize=8)
     axes.set_ylabel("Northing (m)", fontsize=8)
     axes.tick_params(labelsize=7)
     axes.ticklabel_format(useOffset=False, style="plain")
@@ -114,12 +106,12 @@ def result_map(*, raster: Path, dem: Path, layer: MapLayer, crs: str) -> bytes:
     from matplotlib.colors import BoundaryNorm, ListedColormap
     from matplotlib.patches import Patch
 
-    pyplot = _pyplot()
+    plt = pyplot()
     values, bounds = _read_bounded(raster, classes=bool(layer.classes))
     west, south, east, north = bounds
     shade = _hillshade_under(dem, bounds, values.shape)
     shown = np.ma.masked_where(np.ma.getmaskarray(values) | (values.filled(0) <= layer.dry_at), values) * layer.scale
-    figure, axes = pyplot.subplots(figsize=MAP_SIZE_INCHES)
+    figure, axes = plt.subplots(figsize=MAP_SIZE_INCHES)
     extent = (west, east, south, north)
     axes.imshow(np.ma.masked_invalid(shade), cmap="gray", extent=extent, vmin=0, vmax=255, interpolation="bilinear")
     if layer.classes:
@@ -128,14 +120,14 @@ def result_map(*, raster: Path, dem: Path, layer: MapLayer, crs: str) -> bytes:
         edges = [number - 0.5 for number in numbers] + [numbers[-1] + 0.5]
         axes.imshow(shown, cmap=colours, norm=BoundaryNorm(edges, colours.N), extent=extent, interpolation="nearest")
         swatches = [
-            Patch(facecolor=HAZARD_COLOURS[i], edgecolor="#555", label=label)
+            Patch(facecolor=HAZARD_COLOURS[i], edgecolor="#555", label=plain(label))
             for i, (_, label) in enumerate(layer.classes)
         ]
         axes.legend(handles=swatches, loc="upper left", bbox_to_anchor=(0.0, -0.12), fontsize=7, frameon=False)
     else:
         image = axes.imshow(shown, cmap=layer.colour_map, extent=extent, alpha=0.85, interpolation="nearest")
-        figure.colorbar(image, ax=axes, shrink=0.8, label=layer.units)
-    axes.set_title(layer.title, fontsize=10)
+        figure.colorbar(image, ax=axes, shrink=0.8, label=plain(layer.units))
+    axes.set_title(plain(layer.title), fontsize=10)
     _frame(axes, crs=crs)
     return _png(figure)
 
@@ -149,7 +141,7 @@ def boundary_map(
 ) -> bytes:
     """The model's outer boundary over the hillshade, each segment coloured by its boundary tag, and the mesh
     regions' outlines."""
-    pyplot = _pyplot()
+    plt = pyplot()
     xs = [point[0] for _, start, end in segments for point in (start, end)]
     ys = [point[1] for _, start, end in segments for point in (start, end)]
     margin = max(max(xs) - min(xs), max(ys) - min(ys)) * 0.05 if xs else 1.0
@@ -158,15 +150,16 @@ def boundary_map(
         window = from_bounds(*bounds, transform=source.transform)
         shape = bounded_shape(max(1, round(window.width)), max(1, round(window.height)))
     shade = _hillshade_under(dem, bounds, shape)
-    figure, axes = pyplot.subplots(figsize=MAP_SIZE_INCHES)
+    figure, axes = plt.subplots(figsize=MAP_SIZE_INCHES)
     axes.imshow(np.ma.masked_invalid(shade), cmap="gray", extent=(bounds[0], bounds[2], bounds[1], bounds[3]))
-    colours = pyplot.get_cmap("tab10")
+    colours = plt.get_cmap("tab10")
     tags = list(dict.fromkeys(tag for tag, _, _ in segments))
     for tag, start, end in segments:
         colour = colours(tags.index(tag) % 10)
-        axes.plot([start[0], end[0]], [start[1], end[1]], color=colour, linewidth=2.5, label=tag)
+        axes.plot([start[0], end[0]], [start[1], end[1]], color=colour, linewidth=2.5, label=plain(tag))
     for name, ring in regions:
-        axes.plot([p[0] for p in ring], [p[1] for p in ring], color="#333", linestyle="--", linewidth=1, label=name)
+        ring_x, ring_y = [p[0] for p in ring], [p[1] for p in ring]
+        axes.plot(ring_x, ring_y, color="#333", linestyle="--", linewidth=1, label=plain(name))
     handles, labels = axes.get_legend_handles_labels()
     unique = dict(zip(labels, handles, strict=True))
     axes.legend(unique.values(), unique.keys(), loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, frameon=False)
@@ -185,18 +178,18 @@ class ChartSeries:
 
 def line_chart(*, series: Sequence[ChartSeries], title: str, x_label: str, y_label: str) -> bytes:
     """Series against time; a series drawn as bars (a hyetograph) has one bar per interval ending at its row."""
-    pyplot = _pyplot()
-    figure, axes = pyplot.subplots(figsize=CHART_SIZE_INCHES)
+    plt = pyplot()
+    figure, axes = plt.subplots(figsize=CHART_SIZE_INCHES)
     for item in series:
         values = [np.nan if value is None else value for value in item.values]
         if item.bars and len(item.t) > 1:
             widths = np.diff(item.t)
-            axes.bar(item.t[1:], values[1:], width=-widths, align="edge", alpha=0.7, label=item.name)
+            axes.bar(item.t[1:], values[1:], width=-widths, align="edge", alpha=0.7, label=plain(item.name))
         else:
-            axes.plot(item.t, values, label=item.name)
-    axes.set_title(title, fontsize=10)
-    axes.set_xlabel(x_label, fontsize=8)
-    axes.set_ylabel(y_label, fontsize=8)
+            axes.plot(item.t, values, label=plain(item.name))
+    axes.set_title(plain(title), fontsize=10)
+    axes.set_xlabel(plain(x_label), fontsize=8)
+    axes.set_ylabel(plain(y_label), fontsize=8)
     axes.grid(True, alpha=0.3)
     if series:
         axes.legend(fontsize=7, loc="best")
@@ -207,8 +200,8 @@ def line_chart(*, series: Sequence[ChartSeries], title: str, x_label: str, y_lab
 
 def mass_error_chart(*, t: Sequence[float], error_pct: Sequence[float | None], line_pct: float) -> bytes:
     """The cumulative mass error over time between the dashed ±line_pct lines a healthy model stays within."""
-    pyplot = _pyplot()
-    figure, axes = pyplot.subplots(figsize=CHART_SIZE_INCHES)
+    plt = pyplot()
+    figure, axes = plt.subplots(figsize=CHART_SIZE_INCHES)
     axes.plot(t, [np.nan if value is None else value for value in error_pct], color="#1f77b4", label="mass error")
     for sign in (1, -1):
         axes.axhline(sign * line_pct, color="#d62728", linestyle="--", linewidth=1)
@@ -221,8 +214,8 @@ def mass_error_chart(*, t: Sequence[float], error_pct: Sequence[float | None], l
 
 def scatter_chart(*, observed: Sequence[float], modelled: Sequence[float], tolerance: Sequence[float]) -> bytes:
     """Observed against modelled with the 1:1 line; a point's bar is its tolerance."""
-    pyplot = _pyplot()
-    figure, axes = pyplot.subplots(figsize=(4.6, 4.6))
+    plt = pyplot()
+    figure, axes = plt.subplots(figsize=(4.6, 4.6))
     axes.errorbar(observed, modelled, yerr=tolerance, fmt="o", color="#1f77b4", ecolor="#9ecae1", capsize=2)
     every = [*observed, *modelled] or [0.0, 1.0]
     low, high = min(every), max(every)

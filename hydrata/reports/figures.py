@@ -1,8 +1,12 @@
 """A report's figures, drawn from the run's stored files by compute/report_figures.py and kept in the cache: a
-complete run's results never change, so each figure is drawn once per run (HYDRATA_TILE_CACHE_SECONDS)."""
+complete run's results never change, so each figure is drawn once per run (HYDRATA_TILE_CACHE_SECONDS).
+
+A figure that cannot be drawn (a stored file unreadable, a drawing error) is a placeholder that says so: the report
+is made without it, never refused for it; the failure is logged and is not cached, so it is drawn again next time."""
 
 import base64
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import datetime
@@ -14,9 +18,9 @@ from django.core.cache import cache
 from hydrata.anuga.models import Run, TimeSeries
 from hydrata.anuga.selectors.run_results import layers_of
 from hydrata.anuga.selectors.run_series import recorded_series
-from hydrata.anuga.selectors.scenarios import scenario_geometry
 from hydrata.compute import report_figures
 from hydrata.compute.report_figures import ChartSeries, MapLayer
+from hydrata.reports.run_package import PackageSeries, RunPackage
 from hydrata.storage import get_storage
 from hydrata_contract.hazard import HazardClass
 from hydrata_contract.layers import ResultLayer
@@ -37,11 +41,15 @@ MAP_LAYERS = {
         scale=1 / 60,
     ),
 }
-FIGURE_VERSION = 1  # bump when a figure is drawn differently, so cached ones are drawn again
+FIGURE_VERSION = 2  # bump when a figure is drawn differently, so cached ones are drawn again
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class Figure:
+    """A figure's title and its PNG as a data: URI; an empty `data_uri` is the placeholder of one not drawn."""
+
     title: str
     data_uri: str
 
@@ -50,13 +58,19 @@ def _data_uri(png: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
-def _cached(key: str, draw: Callable[[], bytes]) -> str:
-    full_key = f"report-figure:v{FIGURE_VERSION}:{key}"
-    found = cache.get(full_key)
+def _drawn(title: str, draw: Callable[[], bytes], *, key: str | None = None) -> Figure:
+    """The figure `draw` makes (kept in the cache under `key` when given), or its placeholder when it fails."""
+    full_key = f"report-figure:v{FIGURE_VERSION}:{key}" if key else None
+    found = cache.get(full_key) if full_key else None
     if found is None:
-        found = _data_uri(draw())
-        cache.set(full_key, found, settings.HYDRATA_TILE_CACHE_SECONDS)
-    return found
+        try:
+            found = _data_uri(draw())
+        except Exception:
+            logger.exception("The report figure %r could not be drawn; the report shows a placeholder", title)
+            return Figure(title, "")
+        if full_key:
+            cache.set(full_key, found, settings.HYDRATA_TILE_CACHE_SECONDS)
+    return Figure(title, found)
 
 
 def result_maps(run: Run) -> list[Figure]:
@@ -79,36 +93,38 @@ def result_maps(run: Run) -> list[Figure]:
                 dem = stack.enter_context(storage.local_path(key=terrain.dem_key))
                 return report_figures.result_map(raster=raster, dem=dem, layer=style, crs=crs)
 
-        figures.append(Figure(style.title, _cached(f"run:{run.pk}:{run.results_prefix}:{layer}", draw)))
+        figures.append(_drawn(style.title, draw, key=f"run:{run.pk}:{run.results_prefix}:{layer}"))
     return figures
 
 
-def boundary_figure(run: Run) -> Figure | None:
-    """The boundary as the scenario has it now (the report says when that is not what the run was built from)."""
-    scenario, terrain = run.scenario, run.scenario.terrain
-    if terrain is None or not terrain.dem_key or scenario.boundary is None:
+def boundary_figure(run: Run, package: RunPackage | None) -> Figure | None:
+    """The boundary and mesh regions the run was built with, over its package's DEM."""
+    ring = package.ring() if package is not None else None
+    if package is None or ring is None:
         return None
-    geometry = scenario_geometry(scenario=scenario)
-    points, tags = geometry.ring.points, geometry.ring.segment_tags
+    points, tags = ring.points, ring.segment_tags
     segments = [(tag, points[i], points[(i + 1) % len(points)]) for i, tag in enumerate(tags)]
-    regions = [(region.name, list(region.polygon.exterior.coords)) for region in geometry.regions]
+    regions = [(region.name, list(region.polygon.exterior.coords)) for region in package.regions()]
+    dem_key = package.key(run, str(package.manifest.get("elevation") or "inputs/dem.tif"))
 
     def draw() -> bytes:
-        with get_storage().local_path(key=terrain.dem_key) as dem:
+        with get_storage().local_path(key=dem_key) as dem:
             return report_figures.boundary_map(
-                dem=dem, segments=segments, regions=regions, crs=run.scenario.project.projection
+                dem=dem, segments=segments, regions=regions, crs=package.manifest["epsg"]
             )
 
-    digest = run.state_digest or str(run.updated_at.timestamp())
-    return Figure("Model boundary", _cached(f"run:{run.pk}:boundary:{digest}", draw))
+    return _drawn("Model boundary", draw, key=f"run:{run.pk}:boundary:{run.package_prefix}")
 
 
 def _seconds(rows: list[dict[str, Any]]) -> list[float]:
+    """Each row's time from the first row's: a package's rows are ISO 8601 times, or seconds (a design storm)."""
+    if rows and all(isinstance(row["timestamp"], int | float) for row in rows):
+        return [float(row["timestamp"]) - float(rows[0]["timestamp"]) for row in rows]
     times = [datetime.fromisoformat(str(row["timestamp"]).replace("Z", "+00:00")) for row in rows]
     return [(moment - times[0]).total_seconds() for moment in times] if times else []
 
 
-def forcing_charts(*, series: list[TimeSeries]) -> list[Figure]:
+def forcing_charts(*, series: Sequence[TimeSeries | PackageSeries]) -> list[Figure]:
     """One chart per series the forcing reads: a hyetograph as bars, a hydrograph or a level as a line."""
     figures = []
     for item in series:
@@ -119,10 +135,13 @@ def forcing_charts(*, series: list[TimeSeries]) -> list[Figure]:
             bars=item.series_type == "hyetograph",
         )
         title = f"{item.name} ({item.series_type})"
-        png = report_figures.line_chart(
-            series=[chart], title=title, x_label="Time from the first row (s)", y_label=item.units
-        )
-        figures.append(Figure(title, _data_uri(png)))
+
+        def draw(chart: ChartSeries = chart, title: str = title, units: str = item.units) -> bytes:
+            return report_figures.line_chart(
+                series=[chart], title=title, x_label="Time from the first row (s)", y_label=units
+            )
+
+        figures.append(_drawn(title, draw))
     return figures
 
 
@@ -144,7 +163,7 @@ def hydrograph_charts(run: Run) -> list[Figure]:
                     series=items, title=title, x_label="Time from the run's start (s)", y_label=label
                 )
 
-            figures.append(Figure(title, _cached(f"run:{run.pk}:{run.results_prefix}:{key}", draw)))
+            figures.append(_drawn(title, draw, key=f"run:{run.pk}:{run.results_prefix}:{key}"))
     return figures
 
 
@@ -152,21 +171,27 @@ def mass_error_figure(health: dict[str, Any] | None) -> Figure | None:
     mass_error = (health or {}).get("mass_error")
     if not mass_error or not mass_error["series"]["t"]:
         return None
-    png = report_figures.mass_error_chart(
-        t=mass_error["series"]["t"],
-        error_pct=mass_error["series"]["error_pct"],
-        line_pct=mass_error["healthy_line_pct"],
+    return _drawn(
+        "Cumulative mass error",
+        lambda: report_figures.mass_error_chart(
+            t=mass_error["series"]["t"],
+            error_pct=mass_error["series"]["error_pct"],
+            line_pct=mass_error["healthy_line_pct"],
+        ),
     )
-    return Figure("Cumulative mass error", _data_uri(png))
 
 
-def scatter_figure(points: list[dict[str, Any]]) -> Figure | None:
+def scatter_figure(points: list[dict[str, Any]], *, key: str | None = None) -> Figure | None:
+    """Observed against modelled, kept in the cache under `key` (a comparison as it was computed) when given."""
     compared = [point for point in points if point.get("modelled") is not None]
     if not compared:
         return None
-    png = report_figures.scatter_chart(
-        observed=[point["observed"] for point in compared],
-        modelled=[point["modelled"] for point in compared],
-        tolerance=[point["tolerance"] for point in compared],
+    return _drawn(
+        "Observed against modelled",
+        lambda: report_figures.scatter_chart(
+            observed=[point["observed"] for point in compared],
+            modelled=[point["modelled"] for point in compared],
+            tolerance=[point["tolerance"] for point in compared],
+        ),
+        key=key,
     )
-    return Figure("Observed against modelled", _data_uri(png))

@@ -2,11 +2,9 @@
 `get_run_results` reads them, its forcing as `get_scenario` reads it, a comparison as `get_comparison` reads it), so
 every number in a report is the one the tools hand back."""
 
-import hashlib
-import json
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any, BinaryIO
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -25,8 +23,7 @@ from hydrata.observations.api.serializers import comparison_detail
 from hydrata.observations.models import Comparison
 from hydrata.observations.selectors import comparison_get
 from hydrata.reports import figures
-from hydrata.storage import get_storage
-from hydrata.storage.errors import StorageObjectNotFound
+from hydrata.reports.run_package import PackageSeries, RunPackage, run_package
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.hazard import HazardClass
 from hydrata_contract.inputs import BoundaryType
@@ -34,6 +31,7 @@ from hydrata_contract.links import ReportKind, report_url
 from hydrata_contract.states import RunStatus
 
 ACTIVITY_ROWS = 40
+POINT_ROWS = 50  # a report's table of compared points: the largest errors; the full list is the comparison's
 
 
 @dataclass
@@ -82,40 +80,30 @@ def report_run_get(*, user: User, run_id: int) -> Run:
     return run
 
 
-def _input_files(run: Run) -> list[dict[str, Any]]:
-    """Each file of the package the run was built from, with its SHA-256 and the name of the upload behind it."""
-    scenario, storage = run.scenario, get_storage()
-    if not run.package_prefix:
+def _input_files(run: Run, manifest: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Each file of the package the run ran, with the SHA-256 recorded when it was written (never hashed again
+    here: on S3 that was a whole download per view) and the name of the upload behind it. A member's own files
+    (its storm and rain) have no upload."""
+    scenario = run.scenario
+    if manifest is None:
         return []
+    own = set(manifest.get("own_files") or ())
     sources = {"elevation": scenario.terrain.source_filename if scenario.terrain else ""}
     for name in Scenario.INPUT_FIELDS:
         layer = getattr(scenario, name)
         sources[name] = layer.dataset.name if layer is not None and layer.dataset is not None else ""
-    try:
-        with storage.open(key=f"{run.package_prefix}/scenario.json") as stream:
-            manifest = json.load(stream)
-    except StorageObjectNotFound:
-        return []
     named = {key: manifest.get(key) for key in ("elevation", *Scenario.INPUT_FIELDS, "mesh")}
     named |= {f"time series {name}": path for name, path in (manifest.get("time_series") or {}).items()}
-    rows = []
-    for role, relative in named.items():
-        if not relative:
-            continue
-        try:
-            with storage.open(key=f"{run.package_prefix}/{relative}") as stream:
-                sha256 = _sha256(stream)
-        except StorageObjectNotFound:
-            continue
-        rows.append({"role": role, "file": relative, "source": sources.get(role, ""), "sha256": sha256})
-    return rows
-
-
-def _sha256(stream: BinaryIO) -> str:
-    digest = hashlib.sha256()
-    while chunk := stream.read(1 << 20):
-        digest.update(chunk)
-    return digest.hexdigest()
+    return [
+        {
+            "role": role,
+            "file": relative,
+            "source": "" if relative in own else sources.get(role, ""),
+            "sha256": run.package_sha256.get(relative, ""),
+        }
+        for role, relative in named.items()
+        if relative
+    ]
 
 
 def _forcing_series(scenario: Scenario, forcing: dict[str, Any]) -> list[TimeSeries]:
@@ -136,19 +124,26 @@ def _activity(run: Run) -> list[AgentActivity]:
     return list(found.order_by("-created_at")[:ACTIVITY_ROWS])[::-1]
 
 
-def _model(run: Run) -> dict[str, Any]:
+def _model(run: Run, package: RunPackage | None) -> dict[str, Any]:
+    """The model as the run's package built it (its regions and boundary tags); as the scenario is now only for a
+    run whose package is no longer kept, which the report says."""
     scenario = run.scenario
-    geometry = scenario_geometry(scenario=scenario) if scenario.boundary is not None else None
     friction = scenario.friction
+    if package is not None:
+        regions, tags = package.regions(), package.manifest.get("boundary_tags") or {}
+    else:
+        geometry = scenario_geometry(scenario=scenario) if scenario.boundary is not None else None
+        regions, tags = (geometry.regions, geometry.ring.boundary_tags()) if geometry else ([], {})
     return {
         "terrain": scenario.terrain,
         "triangles": run.mesh_triangle_count,
         "resolution": run.resolution,
-        "regions": geometry.regions if geometry else [],
-        "boundary_tags": geometry.ring.boundary_tags() if geometry else {},
+        "regions": regions,
+        "boundary_tags": tags,
         "friction": friction,
         "friction_source": friction.dataset.name if friction is not None and friction.dataset is not None else "",
-        "inputs": _input_files(run),
+        "inputs": _input_files(run, package.manifest if package else None),
+        "as_ran": package is not None,
         "initial_condition": scenario.initial_condition,  # where the water starts
         "soil": scenario.soil,  # what the ground takes
         "stage_edges": _stage_edges(scenario),
@@ -191,19 +186,37 @@ def _provenance(run: Run, *, in_full: bool) -> dict[str, Any] | None:
     }
 
 
+def _with_points_shown(detail: dict[str, Any]) -> dict[str, Any]:
+    """A comparison as a report lays it out: the POINT_ROWS points with the largest errors (then those with none:
+    dry or outside the model), and how many there are in all; the whole list is get_comparison's."""
+    points = detail["points"]
+    ranked = sorted(points, key=lambda point: -1.0 if point.get("error") is None else -abs(point["error"]))
+    return {**detail, "points_shown": ranked[:POINT_ROWS], "points_total": len(points)}
+
+
+def _scatter(comparison: Comparison) -> figures.Figure | None:
+    return figures.scatter_figure(comparison.points, key=f"comparison:{comparison.pk}:{comparison.computed_at}")
+
+
 def run_report(*, user: User, run_id: int) -> Report:
     run = report_run_get(user=user, run_id=run_id)
     scenario = run.scenario
     statistics = dict(run.statistics or {})
     health = statistics.get("health")
-    forcing = scenario_forcing(scenario=scenario)
-    boundary = figures.boundary_figure(run)
-    forcing_charts = figures.forcing_charts(series=_forcing_series(scenario, forcing))
+    package = run_package(run)
+    series: list[TimeSeries] | list[PackageSeries]
+    if package is not None:
+        forcing, series = package.forcing, sorted(package.series.values(), key=lambda item: item.name)
+    else:
+        forcing = scenario_forcing(scenario=scenario)
+        series = _forcing_series(scenario, forcing)
+    boundary = figures.boundary_figure(run, package)
+    forcing_charts = figures.forcing_charts(series=series)
     mass_error = figures.mass_error_figure(health)
     maps = figures.result_maps(run)
     hydrographs = figures.hydrograph_charts(run)
     comparisons = [
-        {**comparison_detail(comparison), "scatter": figures.scatter_figure(comparison.points)}
+        {**_with_points_shown(comparison_detail(comparison)), "scatter": _scatter(comparison)}
         for comparison in Comparison.objects.filter(run=run).select_related("event__project", "run__scenario")
     ]
     in_full = reads_in_full(user=user, project_id=scenario.project_id)
@@ -220,8 +233,9 @@ def run_report(*, user: User, run_id: int) -> Report:
         "health": health,
         "hazard_rows": _hazard_rows(statistics),
         "depth_bands": sorted((statistics.get("flooded_area_m2_by_depth_band") or {}).items()),
-        "model": _model(run),
+        "model": _model(run, package),
         "forcing": forcing,
+        "design_storm": package.design_storm if package else None,
         "boundary_figure": boundary,
         "forcing_charts": forcing_charts,
         "mass_error_figure": mass_error,
@@ -240,8 +254,8 @@ def run_report(*, user: User, run_id: int) -> Report:
 def comparison_report(*, user: User, comparison_id: int) -> Report:
     """A comparison's statistics, each point, the scatter, and the ranking of every run compared with the event."""
     comparison = comparison_get(user=user, comparison_id=comparison_id)
-    detail = comparison_detail(comparison)
-    scatter = figures.scatter_figure(comparison.points)
+    detail = _with_points_shown(comparison_detail(comparison))
+    scatter = _scatter(comparison)
     ranked = sorted(
         Comparison.objects.filter(event=comparison.event).select_related("run__scenario"),
         key=lambda other: _ranking_key(other),

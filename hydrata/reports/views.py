@@ -1,5 +1,5 @@
 """The report pages and their PDFs on the site, for a person signed in who may see the project (404 otherwise); a
-run that is not complete is a 409 page saying so."""
+run that is not complete is a 409 page saying so. A PDF a worker has not laid out yet is a 503 with Retry-After."""
 
 from collections.abc import Callable
 
@@ -9,7 +9,9 @@ from django.http import Http404, HttpResponse
 from hydrata.core.errors import Conflict, NotFound
 from hydrata.core.requests import AuthenticatedHttpRequest
 from hydrata.reports.selectors import Report, comparison_report, run_report
-from hydrata.reports.services import report_html, report_rendered
+from hydrata.reports.services import report_html, report_laid_out, report_pdf_bytes
+
+RETRY_SECONDS = 5
 
 
 def _serve(
@@ -30,8 +32,13 @@ def _page(request: AuthenticatedHttpRequest) -> Callable[[Report], HttpResponse]
 
 def _pdf(request: AuthenticatedHttpRequest) -> Callable[[Report], HttpResponse]:
     def download(report: Report) -> HttpResponse:
-        rendered = report_rendered(report=report, request=request)
-        response = HttpResponse(rendered.pdf, content_type="application/pdf")
+        laid = report_laid_out(report=report)
+        if laid.pages is None:
+            detail = laid.failed or "The PDF is still being laid out; try again in a few seconds."
+            waiting = HttpResponse(detail, status=503, content_type="text/plain; charset=utf-8")
+            waiting["Retry-After"] = str(RETRY_SECONDS)
+            return waiting
+        response = HttpResponse(report_pdf_bytes(laid), content_type="application/pdf")
         response["Content-Disposition"] = f'attachment; filename="hydrata-{report.kind}-{report.object_id}.pdf"'
         return response
 

@@ -11,7 +11,7 @@ class ReportSummary(Answer):
 
     id: int = Field(description="The run.")
     title: str
-    pages: int = Field(description="Pages of the PDF.")
+    pages: int | None = Field(description="Pages of the PDF; null while a worker is still laying it out.")
     figures: list[str] = Field(description="The titles of its maps and charts, in order.")
     sections: list[str]
     ui_url: str = Field(description="The report page; give it to the person.")

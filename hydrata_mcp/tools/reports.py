@@ -12,7 +12,7 @@ from hydrata_mcp.tools.runs import RUNS, RunId
 
 
 class ReportFigures(BaseModel):
-    pages: int
+    pages: int | None = Field(description="Null while the PDF is being laid out.")
     figures: list[str] = Field(description="Map and chart titles.")
     pdf_url: str = Field(description="Site download; the person signs in.")
 
@@ -32,10 +32,11 @@ async def get_run_report(ctx: Context, run_id: RunId) -> RunReport:
     """A complete run's report (page and PDF) to hand to a client or council."""
     api = PlatformClient.for_context(ctx)
     report = ReportSummary.model_validate((await api.get(f"{RUNS}{run_id}/report/")).data)
+    pages = f"{report.pages} pages, " if report.pages is not None else "its PDF still being laid out, "
     return RunReport(
         id=report.id,
         ui_url=report.ui_url,
         summary=ReportFigures(pages=report.pages, figures=report.figures, pdf_url=report.pdf_url),
-        say_to_user=f"The report of run {report.id} ({report.pages} pages, {len(report.figures)} figures) opens "
-        f"at {report.ui_url}; its PDF downloads there once signed in.",
+        say_to_user=f"The report of run {report.id} ({pages}{len(report.figures)} figures) opens at "
+        f"{report.ui_url}; its PDF downloads there once signed in.",
     )

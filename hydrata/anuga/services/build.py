@@ -30,7 +30,7 @@ from hydrata.compute.errors import ModelGeometryError, SeriesUnitsError, Terrain
 from hydrata.compute.geometry import internal_lines
 from hydrata.compute.mesh import mesh_build, mesh_read
 from hydrata.compute.numbers import excerpt, finite_number_or_none
-from hydrata.compute.package import sample_dem
+from hydrata.compute.package import package_sha256, sample_dem
 from hydrata.compute.structures import mesh_holes, site_breaklines, site_problem_check
 from hydrata.compute.terrain_raster import clip_dem
 from hydrata.compute.weirs import weir_walls
@@ -262,6 +262,7 @@ def run_build(*, run_id: int, worker: str = "") -> Run:
     try:
         with tempfile.TemporaryDirectory(prefix=f"build-{run.pk}-") as workdir:
             package = _write_package(run, Path(workdir))
+            run.package_sha256 = package_sha256(package)
             prefix = f"runs/{run.pk}/package"
             storage = get_storage()
             for path in sorted(package.rglob("*")):
@@ -315,6 +316,7 @@ def _record_built(run: Run, *, built_from: dict[str, str]) -> Run:
         status=RunStatus.BUILT,
         phase="",
         package_prefix=f"runs/{run.pk}/package",
+        package_sha256=run.package_sha256,
         state_digest=digest,
         state_parts=built_from,
         build_finished_at=now,

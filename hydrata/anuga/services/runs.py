@@ -146,6 +146,7 @@ BUILD_FIELDS = (
     "mesh_triangle_count_estimate",
     "mesh_triangle_count",
     "package_prefix",
+    "package_sha256",
     "state_digest",
     "state_parts",
     "build_started_at",

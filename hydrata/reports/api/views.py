@@ -5,7 +5,7 @@ from hydrata.anuga.api.base import RunScopedView
 from hydrata.core.answers import answer
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata.reports.selectors import run_report
-from hydrata.reports.services import report_pages
+from hydrata.reports.services import report_laid_out
 from hydrata_contract.answers.reports import ReportSummary
 
 
@@ -20,7 +20,7 @@ class RunReportView(RunScopedView):
         summary = {
             "id": self.run.pk,
             "title": report.title,
-            "pages": report_pages(report=report, request=request._request),
+            "pages": report_laid_out(report=report).pages,
             "figures": report.figures,
             "sections": report.sections,
             "ui_url": report.ui_url,

@@ -9,6 +9,7 @@ and its storm; the mesh and terrain are read from the base scenario's build (`sh
 import json
 from dataclasses import dataclass
 from decimal import Decimal
+from hashlib import sha256
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -117,7 +118,7 @@ def design_study_start(*, study: DesignStudy, user: User, grant: AgentGrant | No
             storm = storms[member.aep, member.duration_min, member.pattern]
             run.package_prefix = _write_member_package(study, build, member, storm, run)
             member.run = run
-        Run.objects.bulk_update(runs, ["package_prefix"])
+        Run.objects.bulk_update(runs, ["package_prefix", "package_sha256"])
         DesignMember.objects.bulk_update(members, ["run"])
         study.status, study.started_at = StudyStatus.RUNNING, timezone.now()
         study.compute_cost = sum((run.compute_cost or Decimal("0") for run in runs), Decimal("0.00"))
@@ -184,16 +185,45 @@ def _write_member_package(
         "time_series": {**build.manifest.get("time_series", {}), storm: STORM_FILE},
         "shared_prefix": build.run.package_prefix,
         "own_files": [RAIN_FILE, STORM_FILE],
+        "design_storm": _storm_named(study, member),
     }
     storage = get_storage()
     if soils is not None:  # the soils take the storm's losses in the child: the member applies the rain itself
         manifest |= {"soil": SOIL_FILE, "own_files": [*manifest["own_files"], SOIL_FILE]}
-        storage.save(key=f"{prefix}/{SOIL_FILE}", data=json.dumps(soils).encode())
     depths = storm_of.rain_mm if soils is not None else storm_of.excess_mm
-    storage.save(key=f"{prefix}/{STORM_FILE}", data=json.dumps(_storm_series(storm, storm_of, depths)).encode())
-    storage.save(key=f"{prefix}/{RAIN_FILE}", data=json.dumps(_rain_layer(study, build, storm)).encode())
-    storage.save(key=f"{prefix}/scenario.json", data=json.dumps(manifest, indent=2).encode())
+    own = {
+        STORM_FILE: json.dumps(_storm_series(storm, storm_of, depths)).encode(),
+        RAIN_FILE: json.dumps(_rain_layer(study, build, storm)).encode(),
+        "scenario.json": json.dumps(manifest, indent=2).encode(),
+    }
+    if soils is not None:
+        own[SOIL_FILE] = json.dumps(soils).encode()
+    for name, data in own.items():
+        storage.save(key=f"{prefix}/{name}", data=data)
+    # what the member runs: the build's files it shares, hashed when built, and its own, hashed as written
+    run.package_sha256 = {**build.run.package_sha256, **{name: sha256(data).hexdigest() for name, data in own.items()}}
     return prefix
+
+
+def _storm_named(study: DesignStudy, member: DesignMember) -> dict[str, Any]:
+    """What the member's report says of its storm, from its own package: which storm, its depths, losses and
+    factors."""
+    return {
+        "study": study.pk,
+        "study_name": study.name,
+        "aep": member.aep,
+        "duration_min": member.duration_min,
+        "pattern": member.pattern,
+        "time_step_min": member.time_step_min,
+        "rain_depth_mm": member.rain_depth_mm,
+        "excess_depth_mm": member.excess_depth_mm,
+        "peak_excess_mm_per_h": member.peak_excess_mm_per_h,
+        "initial_loss_mm": study.initial_loss_mm,
+        "burst_initial_loss_mm": member.burst_initial_loss_mm,
+        "continuing_loss_mm_h": study.continuing_loss_mm_h,
+        "areal_reduction_factor": study.areal_reduction_factor,
+        "climate_factor": study.climate_factor,
+    }
 
 
 def _storm_series(name: str, storm: DesignStorm, depths: tuple[float, ...]) -> dict[str, Any]:

@@ -4,10 +4,9 @@ The report's contents are checked on a real simulation in tests/hydrata/reports/
 import json
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 
-from hydrata.anuga.models import InputLayer, Project, Run, Scenario
+from hydrata.anuga.models import InputLayer, Run, Scenario
 from tests.data import BOUNDARY
 from tests.factories import (
     make_dataset,
@@ -92,28 +91,6 @@ def test_a_reader_of_a_public_project_gets_its_published_report_without_the_cost
     assert page.status_code == 200 and b"Peak depth" in page.content
     assert b'id="provenance"' not in page.content and b"1.23" not in page.content
     assert "Provenance" not in summary["sections"] and "Results" in summary["sections"]
-
-
-def page_count_keys() -> list[str]:
-    """The page counts kept, by the keys they were set under (the test settings' local-memory cache stores them as
-    ":1:report-pages:<sha256 of the report's HTML>")."""
-    return [key.split(":", 2)[2] for key in cache._cache if ":report-pages:" in key]
-
-
-def test_asking_again_for_an_unchanged_report_reuses_its_page_count_and_a_changed_one_is_laid_out_again(finished):
-    owner, _, run = finished
-    http = api_for(owner, level="read")
-    cache.clear()
-
-    first = http.get(f"{RUNS}{run.pk}/report/").json()
-    (kept,) = page_count_keys()
-    cache.set(kept, 99)  # what the count was kept as, marked: the next answer shows whether it was reused
-    again = http.get(f"{RUNS}{run.pk}/report/").json()
-    Project.objects.filter(pk=run.scenario.project_id).update(name="Renamed river")
-    renamed = http.get(f"{RUNS}{run.pk}/report/").json()
-
-    assert first["pages"] > 0 and again["pages"] == 99
-    assert renamed["pages"] == first["pages"] and len(page_count_keys()) == 2
 
 
 def test_the_report_lists_the_stage_edges_the_initial_water_and_the_soils_with_their_volumes():
