@@ -103,8 +103,8 @@ class ImpactScopedView(RunScopedView):
     """The impact map of another run against this one: both finished, both the caller's to read, in one project."""
 
     def runs(self, request: AuthenticatedRequest, other_run_id: int) -> tuple[Run, Run, str]:
-        run = finished_run(self.run)
-        other = finished_run(comparable(run, run_get(user=request.user, run_id=other_run_id)))
+        other = comparable(self.run, run_get(user=request.user, run_id=other_run_id))  # 404 before 409, as the impact
+        run, other = finished_run(self.run), finished_run(other)
         return run, other, impact_prefix(run=run, other=other)
 
 
