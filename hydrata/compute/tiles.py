@@ -34,6 +34,7 @@ class Ramp:
     low: float
     high: float
     start: float = 0.0
+    stops: int = LEGEND_STOPS  # odd for a diverging ramp, so that its middle stop (0) is labelled
 
     def table(self) -> dict[int, tuple[int, int, int, int]]:
         return _table(self.colormap, self.start)
@@ -42,8 +43,8 @@ class Ramp:
         """Evenly spaced values with the colour each is drawn in, for the map's legend."""
         table = self.table()
         stops = []
-        for step in range(LEGEND_STOPS):
-            fraction = step / (LEGEND_STOPS - 1)
+        for step in range(self.stops):
+            fraction = step / (self.stops - 1)
             red, green, blue, _ = table[round(fraction * 255)]
             stops.append(
                 {
@@ -85,6 +86,17 @@ class Classes:
         for stop, label in zip(stops, self.labels, strict=False):
             stop["label"] = label
         return stops
+
+
+DIVERGING_COLOURS = "rdbu_r"  # blue lower, white unchanged, red higher: the impact picture's RdBu_r
+DIVERGING_STOPS = 7
+
+
+def diverging_ramp(low: float, high: float, *, least: float) -> Ramp:
+    """A ramp centred on 0 for a change from `low` to `high`, as wide either way as the larger of them (at least
+    `least`), so that one colour means one change whichever way it went; its middle legend stop is 0."""
+    spread = round(max(abs(low), abs(high), least), 3)
+    return Ramp(DIVERGING_COLOURS, -spread, spread, stops=DIVERGING_STOPS)
 
 
 def classes_on(colormap: str, values: list[float], labels: list[str], *, start: float = 0.0) -> Classes:
@@ -154,11 +166,12 @@ def colour_tile(
     ramp: Ramp | Classes,
     hide_below: float | None = None,
     where_wet: Path | None = None,
+    hide_within: float | None = None,
 ) -> bytes:
     """The tile with each cell coloured on `ramp` (or by its class); nodata and anything outside the raster are
     transparent, and so are cells below `hide_below` (in this raster, or in `where_wet` when given: the stage shown
-    only where the depth raster says wet). Cells keep their edges (nearest neighbour): a result raster is shown as
-    computed."""
+    only where the depth raster says wet) and cells within `hide_within` of 0 (an impact map's "no change"). Cells
+    keep their edges (nearest neighbour): a result raster is shown as computed."""
     image = _read(path, z=z, x=x, y=y, resampling="nearest")
     if image is None:
         return transparent_tile()
@@ -171,6 +184,8 @@ def colour_tile(
     if hide_below is not None:
         gauge = values.data if where_wet is None else _gauge(where_wet, z=z, x=x, y=y, like=values)
         values.mask = np.ma.getmaskarray(values) | (gauge < hide_below)
+    if hide_within is not None:
+        values.mask = np.ma.getmaskarray(values) | (np.abs(values.data) < hide_within)
     if np.ma.getmaskarray(values).all():
         return transparent_tile()
     if isinstance(ramp, Classes):

@@ -8,15 +8,19 @@ from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectScopedView, RunScopedView
 from hydrata.anuga.api.runs import finished_run
-from hydrata.anuga.models import Terrain
+from hydrata.anuga.models import Run, Terrain
 from hydrata.anuga.selectors.model_inputs import terrain_get
+from hydrata.anuga.selectors.runs import run_get
 from hydrata.anuga.selectors.tiles import (
+    impact_tile,
+    impact_tile_layers,
     run_depth_frames,
     run_tile,
     run_tile_layers,
     terrain_tile,
     terrain_tile_layers,
 )
+from hydrata.anuga.services.run_impact import FILES, comparable, impact_prefix
 from hydrata.compute.tiles import tile_address_problem
 from hydrata.core.answers import answer
 from hydrata.core.errors import Conflict, ValidationFailed
@@ -93,6 +97,35 @@ class RunTileView(RunScopedView):
         zoom, column, row = tile_address(z, x, y)
         frame = frame_number(request)
         return png(run_tile(run=run, layer=layer, z=zoom, x=column, y=row, frame=frame))
+
+
+class ImpactScopedView(RunScopedView):
+    """The impact map of another run against this one: both finished, both the caller's to read, in one project."""
+
+    def runs(self, request: AuthenticatedRequest, other_run_id: int) -> tuple[Run, Run, str]:
+        other = comparable(self.run, run_get(user=request.user, run_id=other_run_id))  # 404 before 409, as the impact
+        run, other = finished_run(self.run), finished_run(other)
+        return run, other, impact_prefix(run=run, other=other)
+
+
+class RunImpactTileLayersView(ImpactScopedView):
+    grant_levels = {"GET": "read"}
+
+    @extend_schema(responses={200: TileLayers})
+    def get(self, request: AuthenticatedRequest, other_run_id: int) -> Response:
+        run, other, prefix = self.runs(request, other_run_id)
+        layers = impact_tile_layers(run=run, other=other, prefix=prefix, files=FILES)
+        return Response(answer(TileLayers, {"id": run.pk, "results": layers}))
+
+
+class RunImpactTileView(ImpactScopedView):
+    grant_levels = {"GET": "read"}
+
+    @extend_schema(operation_id="anuga_runs_impact_tile_retrieve", responses={(200, "image/png"): OpenApiTypes.BINARY})
+    def get(self, request: AuthenticatedRequest, other_run_id: int, layer: str, z: str, x: str, y: str) -> HttpResponse:
+        zoom, column, row = tile_address(z, x, y)
+        run, other, prefix = self.runs(request, other_run_id)
+        return png(impact_tile(run=run, other=other, prefix=prefix, files=FILES, layer=layer, z=zoom, x=column, y=row))
 
 
 class ReadyTerrainView(ProjectScopedView):

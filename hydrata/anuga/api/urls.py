@@ -48,6 +48,16 @@ urlpatterns = [
     path(f"runs/<int:run_id>/tiles/<str:layer>/{TILE}", tiles.RunTileView.as_view(), name="run-tile"),
     path("runs/<int:run_id>/time-series/", runs.RunTimeSeriesView.as_view(), name="run-time-series"),
     path("runs/<int:run_id>/impact/<int:other_run_id>/", runs.RunImpactView.as_view(), name="run-impact"),
+    path(
+        "runs/<int:run_id>/impact/<int:other_run_id>/tiles/",
+        tiles.RunImpactTileLayersView.as_view(),
+        name="run-impact-tiles",
+    ),
+    path(
+        f"runs/<int:run_id>/impact/<int:other_run_id>/tiles/<str:layer>/{TILE}",
+        tiles.RunImpactTileView.as_view(),
+        name="run-impact-tile",
+    ),
 ]
 
 for segment, kind in inputs.KIND_PATHS.items():

@@ -11,8 +11,17 @@ from django.core.cache import cache
 from hydrata.anuga.models import Run, Terrain
 from hydrata.anuga.selectors.run_results import LAYERS, layers_of
 from hydrata.anuga.selectors.runs import run_outputs
+from hydrata.compute.impact import CHANGE_M
 from hydrata.compute.results import WET_DEPTH_M
-from hydrata.compute.tiles import Classes, Ramp, colour_tile, hillshade_tile, transparent_tile, value_range
+from hydrata.compute.tiles import (
+    Classes,
+    Ramp,
+    colour_tile,
+    diverging_ramp,
+    hillshade_tile,
+    transparent_tile,
+    value_range,
+)
 from hydrata.core.errors import NotFound, ValidationFailed
 from hydrata.storage import get_storage
 from hydrata_contract.compute import RunOutputs
@@ -42,6 +51,10 @@ RESULT_COLOURS: dict[str, tuple[str, float]] = {
 SHOWN_WHERE_IT_RAINED = frozenset({TOTAL_LOSS})
 # The hazard raster is a class raster: each class in its one colour (hydrata_contract/hazard.py), as the legend says.
 HAZARD_CLASSES = Classes(tuple((item.number, item.colour) for item in HazardClass))
+IMPACT_TITLES = {
+    "impact_depth": "Change in maximum depth (afflux)",
+    "impact_stage": "Change in maximum stage (afflux), where both are wet",
+}
 TERRAIN_STYLES = {"hillshade": ("Hillshade", ""), "elevation": ("Elevation", "m")}
 ELEVATION_COLOURS = ("terrain", 0.25)  # skip the ramp's blues: land must not look like water
 
@@ -156,6 +169,55 @@ def _frames_index(run: Run) -> dict[str, Any] | None:
             return json.load(stream)
 
     return cached(f"frames:{_run_version(run)}", read)
+
+
+def impact_tile_layers(*, run: Run, other: Run, prefix: str, files: dict[str, str]) -> list[dict[str, Any]]:
+    """The impact map of other - run (its files under `prefix`, by layer name) as tiled layers on a diverging ramp
+    centred on 0; a change under CHANGE_M is no change and is not drawn."""
+    layers = []
+    for name, title in IMPACT_TITLES.items():
+        ramp = _impact_ramp(run, other, f"{prefix}/{files[name]}")
+        layers.append(
+            {
+                "name": name,
+                "title": title,
+                "units": "m",
+                "tiles": f"{API}/runs/{run.pk}/impact/{other.pk}/tiles/{name}/{TILE_TEMPLATE}",
+                "legend": ramp.legend() if ramp else [],
+                "empty": ramp is None,
+            }
+        )
+    return layers
+
+
+def impact_tile(
+    *, run: Run, other: Run, prefix: str, files: dict[str, str], layer: str, z: int, x: int, y: int
+) -> bytes:
+    if layer not in IMPACT_TITLES:
+        raise NotFound(
+            f"An impact map has no layer {layer!r}; it has {', '.join(IMPACT_TITLES)}.", code=ErrorCode.LAYER_NOT_FOUND
+        )
+    key = f"{prefix}/{files[layer]}"
+
+    def render() -> bytes:
+        ramp = _impact_ramp(run, other, key)
+        if ramp is None:
+            return transparent_tile()
+        with get_storage().local_path(key=key) as path:
+            return colour_tile(path, z=z, x=x, y=y, ramp=ramp, hide_within=CHANGE_M)
+
+    return cached(f"tile:{_run_version(run)}:vs:{_run_version(other)}:{layer}:{z}/{x}/{y}", render)
+
+
+def _impact_ramp(run: Run, other: Run, key: str) -> Ramp | None:
+    """None when the change is nowhere defined (no cell where both runs were wet, for the stage)."""
+
+    def changed_range() -> tuple[float, float] | None:
+        with get_storage().local_path(key=key) as path:
+            return value_range(path)
+
+    found = cached(f"range:{_run_version(run)}:vs:{_run_version(other)}:{key}", changed_range)
+    return None if found is None else diverging_ramp(*found, least=CHANGE_M)
 
 
 def terrain_tile_layers(*, terrain: Terrain) -> list[dict[str, Any]]:

@@ -48,11 +48,17 @@ def _prefix(run: Run, other: Run) -> str:
     return f"{run.results_prefix}/compare/{other.pk}"
 
 
+def impact_prefix(*, run: Run, other: Run) -> str:
+    """Where the impact files of other - run are kept, worked out first when they are not there yet."""
+    prefix = _prefix(run, other)
+    if not get_storage().exists(key=f"{prefix}/{FILES['statistics']}"):
+        _work_out(run, other, prefix)
+    return prefix
+
+
 def runs_impact(*, run: Run, other: Run) -> dict[str, Any]:
     """The statistics, layers and picture of other - run, worked out on the first call."""
-    storage, prefix = get_storage(), _prefix(run, other)
-    if not storage.exists(key=f"{prefix}/{FILES['statistics']}"):
-        _work_out(run, other, prefix)
+    storage, prefix = get_storage(), impact_prefix(run=run, other=other)
     with storage.open(key=f"{prefix}/{FILES['statistics']}") as stream:
         statistics = json.load(stream)
     with storage.open(key=f"{prefix}/{FILES['picture']}") as stream:

@@ -1,5 +1,5 @@
-"""The run series and impact endpoints over REST: what is refused before any file is read or written. The numbers
-themselves are checked on real simulations in tests/hydrata_mcp/test_results.py."""
+"""The run series, impact and impact-tile endpoints over REST: what is refused before any file is read or written.
+The numbers themselves are checked on real simulations in tests/hydrata_mcp/test_results.py."""
 
 import pytest
 
@@ -21,25 +21,31 @@ def runs():
     return client, mine, theirs
 
 
-def test_another_accounts_run_is_not_found_for_series_and_impact_either_way_round(runs):
+def test_another_accounts_run_is_not_found_for_series_impact_and_its_tiles_either_way_round(runs):
     client, mine, theirs = runs
 
     answers = [
         client.post(f"{RUNS}{theirs['id']}/time-series/", {}, format="json"),
         client.get(f"{RUNS}{theirs['id']}/impact/{mine['id']}/"),
         client.get(f"{RUNS}{mine['id']}/impact/{theirs['id']}/"),
+        client.get(f"{RUNS}{theirs['id']}/impact/{mine['id']}/tiles/"),
+        client.get(f"{RUNS}{mine['id']}/impact/{theirs['id']}/tiles/"),
+        client.get(f"{RUNS}{theirs['id']}/impact/{mine['id']}/tiles/impact_depth/0/0/0.png"),
+        client.get(f"{RUNS}{mine['id']}/impact/{theirs['id']}/tiles/impact_depth/0/0/0.png"),
     ]
 
     for response in answers:
         assert response.status_code == 404 and response.json()["code"] == "RUN_NOT_FOUND"
 
 
-def test_a_run_that_is_not_complete_has_no_series_and_no_impact(runs):
+def test_a_run_that_is_not_complete_has_no_series_no_impact_and_no_impact_tiles(runs):
     client, mine, _ = runs
 
     answers = [
         client.post(f"{RUNS}{mine['id']}/time-series/", {"gauges": ["a"]}, format="json"),
         client.get(f"{RUNS}{mine['id']}/impact/{mine['id']}/"),
+        client.get(f"{RUNS}{mine['id']}/impact/{mine['id']}/tiles/"),
+        client.get(f"{RUNS}{mine['id']}/impact/{mine['id']}/tiles/impact_depth/0/0/0.png"),
     ]
 
     for response in answers:

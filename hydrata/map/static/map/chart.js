@@ -1,4 +1,4 @@
-// Plain SVG charts: a time series as bars (rain) or a line (flow, level), labelled bars (areas per band), and box
+// Plain SVG charts: a time series as the model applies it (bars over intervals, or a line), labelled bars (areas per band), and box
 // plots (an ensemble's spread per category).
 import { number } from "../map_core/dom.js";
 
@@ -52,32 +52,44 @@ function axes(root, x, y, yTicks, xTicks, yLabel, xLabel) {
                                  "class": "axis-label" }, xLabel));
 }
 
-// rows: [{timestamp, value}]; bars for a hyetograph, a line otherwise. Time runs in hours from the first row.
+// rows: [{timestamp, value}], drawn as the model applies them (hydrata/compute/series_units.py): with
+// `options.ending`, each row's value holds over the interval that ends at its row (rain in mm per interval: a bar from
+// the row before it to the row; a first row of rain covers an interval as long as the second's, ending at it);
+// otherwise linear between rows (an intensity in mm/hr, a flow, a level, cumulative rain), filled under the line
+// with `options.area`. Time runs in hours from the first row.
 export function timeSeries(rows, options) {
   var root = frame(options.title);
   var start = Date.parse(rows[0].timestamp);
   var points = rows.map(function (row) {
     return { t: (Date.parse(row.timestamp) - start) / 3600000, v: Number(row.value) };
   });
-  var end = Math.max(points[points.length - 1].t, 1e-6);
+  var ending = Boolean(options.ending) && points.length > 1;
+  var begin = ending && points[0].v !== 0 ? points[0].t - (points[1].t - points[0].t) : 0;
+  var end = Math.max(points[points.length - 1].t, begin + 1e-6);
   var top = Math.max.apply(null, points.map(function (p) { return p.v; }).concat([0]));
   var bottom = Math.min.apply(null, points.map(function (p) { return p.v; }).concat([0]));
   var yTicks = ticks(bottom, top, 5);
   var low = Math.min(bottom, yTicks[0]), high = Math.max(top, yTicks[yTicks.length - 1]);
-  var x = function (t) { return LEFT + (t / end) * (WIDTH - LEFT - RIGHT); };
+  var x = function (t) { return LEFT + ((t - begin) / (end - begin)) * (WIDTH - LEFT - RIGHT); };
   var y = function (v) { return HEIGHT - BOTTOM - ((v - low) / (high - low || 1)) * (HEIGHT - TOP - BOTTOM); };
-  var xTicks = ticks(0, end, 6).map(function (t) { return { value: t, label: number(t, 2) }; });
+  var xTicks = ticks(begin, end, 6).map(function (t) { return { value: t, label: number(t, 2) }; });
   axes(root, x, y, yTicks, xTicks, options.units, "hours from " + rows[0].timestamp.replace("T", " "));
-  if (options.bars) {
-    var width = Math.max(1, (WIDTH - LEFT - RIGHT) / points.length - 1);
-    points.forEach(function (p) {
-      root.appendChild(svg("rect", { x: x(p.t) - width / 2, y: y(Math.max(p.v, 0)), width: width,
-                                     height: Math.abs(y(0) - y(p.v)), "class": "bar" }));
+  if (ending) {
+    points.forEach(function (p, index) {
+      var from = index ? points[index - 1].t : begin;
+      if (from === p.t) { return; }  // a first row of 0 only marks where the series starts
+      root.appendChild(svg("rect", { x: x(from), y: y(Math.max(p.v, 0)), width: x(p.t) - x(from),
+                                     height: Math.abs(y(0) - y(p.v)), "class": "bar", "data-row": index }));
     });
-  } else {
-    var path = points.map(function (p, i) { return (i ? "L" : "M") + x(p.t).toFixed(1) + " " + y(p.v).toFixed(1); });
-    root.appendChild(svg("path", { d: path.join(" "), "class": "line" }));
+    return root;
   }
+  var path = points.map(function (p, i) { return (i ? "L" : "M") + x(p.t).toFixed(1) + " " + y(p.v).toFixed(1); });
+  if (options.area) {
+    var closed = path.concat(["L" + x(end).toFixed(1) + " " + y(0).toFixed(1),
+                              "L" + x(points[0].t).toFixed(1) + " " + y(0).toFixed(1), "Z"]);
+    root.appendChild(svg("path", { d: closed.join(" "), "class": "area" }));
+  }
+  root.appendChild(svg("path", { d: path.join(" "), "class": "line" }));
   return root;
 }
 

@@ -27,7 +27,41 @@ export function MapView(element, config) {
   this.map.setView([0, 0], 2);
   var view = this;
   this.map.on("moveend", function () { view.recordView(); });
+  var pending = null;
+  var keep = function () {
+    cancelAnimationFrame(pending);
+    pending = requestAnimationFrame(function () { view.keepLabelsInside(); });
+  };
+  this.map.on("moveend zoomend resize layeradd", keep);
 }
+
+// Leaflet places a permanent label at its feature, so a label of a feature near the map's edge would run out of the
+// map and be cut by it: move each such label (its offset) back inside, wholly where it fits, after every change of
+// view and every layer added. A label whose feature is out of view stays with it.
+MapView.prototype.keepLabelsInside = function () {
+  var map = this.map;
+  var box = this.element.getBoundingClientRect();
+  var size = map.getSize();
+  var placed = 0;
+  map.eachLayer(function (layer) {
+    var label = layer.getTooltip && layer.getTooltip();
+    if (!label || !label.options.permanent || !layer.isTooltipOpen() || !label.getElement()) { return; }
+    if (!label.ownOffset) { label.ownOffset = L.point(label.options.offset); }
+    label.options.offset = label.ownOffset;
+    label.update();
+    var anchor = map.latLngToContainerPoint(label.getLatLng());
+    if (anchor.x < 0 || anchor.y < 0 || anchor.x > size.x || anchor.y > size.y) { return; }
+    var edges = label.getElement().getBoundingClientRect();
+    var right = Math.max(0, edges.right - box.right), left = Math.max(0, box.left - edges.left);
+    var bottom = Math.max(0, edges.bottom - box.bottom), top = Math.max(0, box.top - edges.top);
+    if (left || right || top || bottom) {
+      label.options.offset = label.ownOffset.add([left > 0 ? left : -right, top > 0 ? top : -bottom]);
+      label.update();
+      placed += 1;
+    }
+  });
+  this.element.dataset.labelsMoved = String(placed);
+};
 
 // Without a background map the terrain's hillshade lies on flat grey: say on the map how to add one.
 function noBasemapNotice() {

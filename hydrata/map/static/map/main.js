@@ -1,5 +1,6 @@
-// The map behind every ui_url: #/map/<base_map>?panel=&layer=&scenario=&run=&study= opens the project's map with the
-// panel the link names, framed on the object it names. The project list is the page's content without a link.
+// The map behind every ui_url: #/map/<base_map>?panel=&layer=&scenario=&run=&compare=&study= opens the project's map
+// with the panel the link names, framed on the object it names (run and compare: the impact map of the two). The
+// project list is the page's content without a link.
 import { terrainStatus } from "../map_core/contract.js";
 import * as dom from "../map_core/dom.js";
 import { KIND_TITLES } from "../map_core/styles.js";
@@ -44,7 +45,7 @@ function parse(hash) {
   var number = function (key) { var value = params.get(key); return value && /^\d+$/.test(value) ? +value : null; };
   return { mapId: match[1], panelName: params.get("panel") || "", layer: number("layer"),
            scenario: number("scenario"), run: number("run"), event: number("event"),
-           comparison: number("comparison"), study: number("study") };
+           comparison: number("comparison"), compare: number("compare"), study: number("study") };
 }
 
 // A link to another panel of the same map, keeping the scenario, run, flood event and design study it names.

@@ -25,6 +25,28 @@ def assert_clean(tab):
     assert "X-Hydrata-Signature" not in body and "X-Amz-Signature" not in body
 
 
+def assert_tables_fit(tab, *, tables: int = 1) -> None:
+    """No table of the panel is wider than its panel: neither the table nor anything around it up to the panel
+    itself is wider than it shows (nothing cut at the right edge, nothing scrolled sideways)."""
+    found = tab.page.evaluate(
+        """() => {
+          const panel = document.getElementById("panel");
+          return Array.from(panel.querySelectorAll("table")).map(table => {
+            const wider = [];
+            for (let node = table; node !== panel.parentElement; node = node.parentElement) {
+              if (node.scrollWidth > node.clientWidth) {
+                wider.push((node.id || node.className || node.tagName) + ": " + node.scrollWidth + " > " +
+                           node.clientWidth);
+              }
+            }
+            return { table: table.id || table.className, wider: wider };
+          });
+        }"""
+    )
+    assert len(found) >= tables, found
+    assert [table for table in found if table["wider"]] == [], found
+
+
 def assert_framed_on(tab, label, bbox):
     """The map is fitted to the object: it shows all of it, and not much more."""
     data = map_data(tab)
@@ -57,6 +79,7 @@ def test_the_run_link_draws_the_max_depth_overlay_over_wet_cells_with_a_legend_i
     assert_framed_on(tab, f"run:{site.run_id}", bbox_of_row(site.rows["boundary"]))
     panel = tab.page.inner_text("#panel")
     assert "complete" in panel and "Peak depth" in panel and "Run log" in panel
+    assert_tables_fit(tab)  # the model-health tables
     assert tab.page.locator("#depth-bands svg rect.bar").count() == 6  # one bar per depth band
     assert_clean(tab)
 
@@ -113,7 +136,9 @@ def test_the_time_series_link_plots_the_hyetograph_with_its_units(tab, site):
     tab.screenshot("map-hydrology")
 
     chart = tab.page.locator("figure.chart-box svg")
-    assert chart.locator("rect.bar").count() == 6  # one bar per row of the series
+    # An intensity in mm/hr is linear between rows, as the model applies it: a filled line through the six rows.
+    assert chart.locator("rect.bar").count() == 0 and chart.locator("path.area").count() == 1
+    assert chart.locator("path.line").get_attribute("d").count("L") == 5
     assert "mm/hr" in chart.text_content() and "hours from 2024-01-01" in chart.text_content()
     assert "Design storm" in tab.page.inner_text("#panel")
     assert map_data(tab)["framed"].startswith("hydrology:")

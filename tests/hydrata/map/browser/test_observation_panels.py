@@ -12,7 +12,7 @@ import pytest
 from hydrata_contract.links import Panel, relink
 from tests.browser import map_data, off_the_browser_thread, sign_in
 from tests.hydrata.map.browser.conftest import PASSWORD
-from tests.hydrata.map.browser.test_map_panels import assert_clean, open_link
+from tests.hydrata.map.browser.test_map_panels import assert_clean, assert_tables_fit, open_link
 from tests.mcp_client import call
 
 DEPTHS = (0.05, 0.2, 0.4)
@@ -106,6 +106,7 @@ def test_the_event_link_shows_its_points_on_the_map_labelled_with_what_was_obser
     assert f"Run #{site.run_id}" in panel  # the compared run, offered to label the points with
     assert map_data(tab)["framed"] == f"observations:{observed.event_id}"
     assert map_data(tab)["points"] == "3"
+    assert_tables_fit(tab)
     assert_clean(tab)
 
 
@@ -141,6 +142,39 @@ def test_the_comparison_link_of_compare_run_with_observations_shows_its_figures_
     assert rows.count() == 1
     assert rows.nth(0).get_attribute("aria-current") == "true"
     assert rows.nth(0).inner_text().split("\t")[:2] == ["1", f"#{site.run_id}"]
+    assert_tables_fit(tab, tables=2)  # the ranking and the points
+    assert_clean(tab)
+
+
+def test_a_point_labelled_at_the_maps_edge_keeps_its_label_inside_the_map(tab, site, observed):
+    open_link(tab, site, relink(observed.event_link, run=site.run_id), "observations")
+    tab.page.wait_for_function("() => document.querySelectorAll('.observation-label').length === 3")
+    edges = tab.page.locator("#map").bounding_box()
+    label_boxes = [label.bounding_box() for label in tab.page.locator(".observation-label").all()]
+    first = min(label_boxes, key=lambda box: box["x"])
+    # Pan (the map's keys: 80 px a press) until the westernmost point is less than 80 px inside the map's west edge,
+    # where its label (wider than 160 px, centred on the point) would run out of the map.
+    assert first["width"] > 160, first
+    presses = int((first["x"] + first["width"] / 2 - edges["x"]) // 80)
+    tab.page.focus("#map")
+    for _ in range(presses):
+        tab.page.keyboard.press("ArrowRight")
+        tab.page.wait_for_timeout(400)
+    tab.page.wait_for_timeout(300)
+    tab.screenshot("map-observations-label-at-the-edge")
+
+    inside = tab.page.evaluate(
+        """() => {
+          const map = document.getElementById("map").getBoundingClientRect();
+          return Array.from(document.querySelectorAll(".observation-label")).map(label => {
+            const box = label.getBoundingClientRect();
+            return [label.textContent, box.left >= map.left - 0.5 && box.right <= map.right + 0.5 &&
+                    box.top >= map.top - 0.5 && box.bottom <= map.bottom + 0.5];
+          });
+        }"""
+    )
+    assert inside and all(fits for _, fits in inside), inside
+    assert int(map_data(tab)["labelsMoved"]) >= 1
     assert_clean(tab)
 
 

@@ -4,6 +4,9 @@ import * as chart from "../chart.js";
 import * as kit from "./common.js";
 
 var DRIVEN_KINDS = ["rainfall", "inflow"];
+// Rain in mm per interval holds over the interval ending at each row; every other unit is linear between rows
+// (hydrata/compute/series_units.py, where the model turns a series into the rate it applies).
+var PER_INTERVAL = "mm/interval";
 
 export const title = "Hydrology";
 
@@ -50,7 +53,8 @@ function showSeries(context, base, chosen, series, alive) {
     ]));
     var figure = dom.el("figure", { "class": "chart-box", "data-series": detail.id });
     figure.appendChild(chart.timeSeries(rows, { title: detail.name + " (" + detail.units + ")",
-                                                 units: detail.units, bars: detail.series_type === "hyetograph" }));
+                                                 units: detail.units, ending: detail.units === PER_INTERVAL,
+                                                 area: detail.series_type === "hyetograph" }));
     figure.appendChild(dom.el("figcaption", { text: (detail.series_type === "hyetograph" ? "Hyetograph" :
       detail.series_type === "hydrograph" ? "Hydrograph" : "Series") + " in " + detail.units }));
     context.body.appendChild(figure);

@@ -82,10 +82,10 @@ function comparedById(comparison) {
   return byId;
 }
 
-// One row per observation: observed, and modelled and its error where the run was compared.
+// One row per observation: observed (± its tolerance), and modelled and its error where the run was compared.
 export function pointsTable(features, comparison) {
   var compared = comparedById(comparison);
-  var headings = ["#", "Quantity", "Observed (m)", "Tolerance (m)", "Modelled (m)", "Error (m)", "Within"];
+  var headings = ["#", "Quantity", "Observed (m)", "± (m)", "Modelled (m)", "Error (m)", "Within ±"];
   var rows = features.map(function (feature) {
     var p = feature.properties, point = compared[p.observation_id];
     return [p.observation_id, p.quantity.replace("_", " "), dom.number(p.value_m, 3), dom.number(p.tolerance_m, 3),

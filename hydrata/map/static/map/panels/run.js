@@ -3,6 +3,7 @@ import * as dom from "../../map_core/dom.js";
 import * as api from "../api.js";
 import * as chart from "../chart.js";
 import * as kit from "./common.js";
+import * as impact from "./impact.js";
 import * as overTime from "./run_time.js";
 
 var POLL_MS = 2000;
@@ -23,7 +24,9 @@ export function render(context) {
     clearTimeout(state.timer);
     state.stops.forEach(function (stopOne) { stopOne(); });
   };
-  if (context.link.run) {
+  if (context.link.run && context.link.compare) {
+    impact.render(context, context.link.run, context.link.compare, state);
+  } else if (context.link.run) {
     load(context, context.link.run, state);
   } else {
     list(context, state);
