@@ -79,7 +79,20 @@ def design_study_detail(study: DesignStudy, *, user: User) -> dict[str, Any]:
         "approval": study_approval_summary(study=study, user=user),
         "members": [_member(member) for member in members],
         "results": _results(study),
+        "warnings": study_warnings(study),
     }
+
+
+def study_warnings(study: DesignStudy) -> list[str]:
+    """What the study will not give as its base stands: without a gauge or a flow line, no ensemble table."""
+    base = study.base_scenario
+    if base.gauge_id is None and base.flow_line_id is None:
+        return [
+            f"Base scenario {base.pk} has no gauges or flow lines, so this study gives envelopes but no ensemble "
+            "table (each duration's peaks at a gauge or across a flow line, its critical duration and representative "
+            "pattern). Attach gauges or flow lines to the base and build it before starting, if you want them."
+        ]
+    return []
 
 
 def _member(member: DesignMember) -> dict[str, Any]:
