@@ -17,6 +17,7 @@ from hydrata_contract.requests.runs import RunSampleQuery
 
 class DesignStudySampleView(ProjectScopedView):
     grant_levels = {"POST": "read"}
+    post_reads = True  # a viewer may sample (tests/hydrata/anuga/test_project_scoped_views.py)
 
     def resolve(self, request: Request) -> None:
         """Its POST only reads: a project the caller can see will do (RunSampleView's rule for a run's sample)."""
