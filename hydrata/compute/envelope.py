@@ -20,7 +20,10 @@ import numpy.typing as npt
 import rasterio
 from rasterio.windows import Window
 
-from hydrata_contract.layers import CRITICAL_DURATION
+from hydrata.compute.grid_codes import WET_DEPTH_M
+from hydrata.compute.run_statistics import DEPTH_BANDS
+from hydrata_contract.hazard import HazardClass
+from hydrata_contract.layers import CRITICAL_DURATION, ResultLayer
 
 Central = Literal["median", "mean"]
 Raster = npt.NDArray[np.float64]
@@ -126,6 +129,98 @@ def _read_stack(paths: Sequence[Path], window: Window, shape: tuple[int, int]) -
                 raise ValueError(f"{path.name} is {source.height} x {source.width}, not the study's {shape}")
             layers.append(source.read(1, window=window, masked=True).astype(np.float64).filled(np.nan))
     return np.stack(layers)
+
+
+# --- a study's figures: what the envelope rasters hold, in numbers -------------------------------------------
+
+
+def envelope_figures(
+    written: Mapping[str, Path], *, durations: Sequence[int], cell_budget: int = WINDOW_CELL_BUDGET
+) -> dict[str, Any]:
+    """The numbers an engineer reads first of one AEP's envelopes (`written` as envelope_rasters writes them: the
+    envelopes of max_depth, max_stage, max_speed and max_hazard, and critical_duration), read in row windows.
+
+    A cell is flooded where its depth envelope is at least WET_DEPTH_M (the run statistics' first depth band, and
+    the map's cut-off). The peak depth is over every cell with a value; the peak stage (the water level) and speed
+    over the flooded cells; each peak's place is its cell's centre, the first such cell in row order on a tie.
+    Areas (m²) are counts of cells times the cell's area: per depth band [low, high) as a run's, per ARR 2019 hazard
+    class of the flooded cells, and per critical duration (each duration of `durations`, with its share of the
+    flooded area in %). A hazard envelope between two classes (the median of an even number of classes, 2.5)
+    counts in the class above, as the map draws it."""
+    names = (ResultLayer.MAX_DEPTH, ResultLayer.MAX_STAGE, ResultLayer.MAX_SPEED, ResultLayer.MAX_HAZARD)
+    with rasterio.open(written[ResultLayer.MAX_DEPTH]) as template:
+        height, width, transform = template.height, template.width, template.transform
+    cell_area = abs(transform.a * transform.e - transform.b * transform.d)
+    rows = max(1, cell_budget // (len(names) + 1) // max(width, 1))
+    bands = dict.fromkeys((label for label, _, _ in DEPTH_BANDS), 0)
+    hazard = dict.fromkeys((item.number for item in HazardClass), 0)
+    critical = dict.fromkeys(sorted(durations), 0)
+    peaks: dict[str, tuple[float, int, int] | None] = dict.fromkeys(names[:3])
+    for top in range(0, height, rows):
+        window = Window(0, top, width, min(rows, height - top))
+        values = {
+            name: _read_stack([written[name]], window, (height, width))[0] for name in (*names, CRITICAL_DURATION)
+        }
+        depth = values[ResultLayer.MAX_DEPTH]
+        with np.errstate(invalid="ignore"):
+            flooded = depth >= WET_DEPTH_M
+            for label, low, high in DEPTH_BANDS:
+                bands[label] += int(np.count_nonzero((depth >= low) & (depth < high)))
+            classes = np.ceil(values[ResultLayer.MAX_HAZARD][flooded])
+            for number in hazard:
+                hazard[number] += int(np.count_nonzero(classes == number))
+            durations_here = values[CRITICAL_DURATION][flooded]
+            for duration in critical:
+                critical[duration] += int(np.count_nonzero(durations_here == duration))
+        for name in names[:3]:
+            among = np.isfinite(values[name]) if name == ResultLayer.MAX_DEPTH else flooded
+            peaks[name] = _higher(peaks[name], values[name], among, top)
+    flooded_area = sum(bands.values()) * cell_area
+
+    def peak(name: str) -> tuple[float | None, dict[str, float] | None]:
+        found = peaks[name]
+        if found is None:
+            return None, None
+        x, y = transform @ (found[2] + 0.5, found[1] + 0.5)
+        return found[0], {"x": float(x), "y": float(y)}
+
+    depth_m, depth_at = peak(ResultLayer.MAX_DEPTH)
+    stage_m, stage_at = peak(ResultLayer.MAX_STAGE)
+    return {
+        "peak_depth_m": depth_m,
+        "peak_depth_at": depth_at,
+        "peak_stage_m": stage_m,
+        "peak_stage_at": stage_at,
+        "peak_speed_m_s": peak(ResultLayer.MAX_SPEED)[0],
+        "cell_area_m2": float(cell_area),
+        "flooded_area_m2": float(flooded_area),
+        "flooded_area_m2_by_depth_band": {label: float(count * cell_area) for label, count in bands.items()},
+        "hazard_area_m2_by_class": {f"H{number}": float(count * cell_area) for number, count in hazard.items()},
+        "critical_durations": [
+            {
+                "duration_min": duration,
+                "area_m2": float(count * cell_area),
+                "share_pct": 100.0 * count * cell_area / flooded_area if flooded_area > 0 else 0.0,
+            }
+            for duration, count in critical.items()
+        ],
+    }
+
+
+def _higher(
+    best: tuple[float, int, int] | None, values: Raster, among: npt.NDArray[np.bool_], top: int
+) -> tuple[float, int, int] | None:
+    """The larger of `best` (value, row, column) and this window's highest value among `among`; ties keep the
+    first in row order."""
+    if not among.any():
+        return best
+    candidates = np.where(among, values, -np.inf)
+    index = int(np.argmax(candidates))
+    row, col = divmod(index, values.shape[1])
+    value = float(candidates[row, col])
+    if best is not None and best[0] >= value:
+        return best
+    return value, top + row, col
 
 
 # --- a study's series: the ten peaks of each duration at a gauge or flow line ----------------------------------

@@ -108,9 +108,43 @@ class EnsembleTable(Answer):
     pattern: int | None = Field(description="The representative pattern: its peak nearest the design value.")
 
 
+class Place(Answer):
+    x: float
+    y: float
+
+
+class CriticalDurationArea(Answer):
+    duration_min: int
+    area_m2: float
+    share_pct: float = Field(description="Of the flooded area.")
+
+
+class AepFigures(Answer):
+    """envelope_figures (hydrata/compute/envelope.py), read from the AEP's envelope rasters as they were written. A
+    cell is flooded where the depth envelope is at least 0.01 m; places are cell centres in the project's CRS."""
+
+    peak_depth_m: float | None
+    peak_depth_at: Place | None
+    peak_stage_m: float | None = Field(description="The highest water level over the flooded cells.")
+    peak_stage_at: Place | None
+    peak_speed_m_s: float | None = Field(description="Over the flooded cells.")
+    cell_area_m2: float
+    flooded_area_m2: float
+    flooded_area_m2_by_depth_band: dict[str, float] = Field(description="Bands [low, high) in metres, as a run's.")
+    hazard_area_m2_by_class: dict[str, float] = Field(
+        description="ARR 2019 H1-H6 of the flooded cells; a central value between two classes counts in the upper."
+    )
+    critical_durations: list[CriticalDurationArea] = Field(
+        description="Each duration's part of the flooded area: where its central peak depth was the envelope's."
+    )
+
+
 class AepResults(Answer):
     aep: str
     layers: list[StudyLayer]
+    figures: AepFigures | None = Field(
+        None, description="None where no member of the AEP completed (or the study predates the figures)."
+    )
     gauges: list[EnsembleTable]
     flow_lines: list[EnsembleTable]
 
@@ -165,6 +199,32 @@ class DesignStudyDetail(DesignStudySummary):
     approval: StudyApproval | None
     members: list[DesignMemberSummary]
     results: StudyResults | None = Field(description="Once complete; its central_statistic says median or mean.")
+    warnings: list[str] = Field(
+        default_factory=list, description="What the study will not give as it stands, e.g. no gauge tables."
+    )
+
+
+class StudySampledPoint(Answer):
+    x: float
+    y: float
+    peak_depth: float | None
+    peak_stage: float | None
+    peak_speed: float | None
+    max_hazard: int | None = Field(description="ARR 2019 class 1-6 (0 dry); between two classes, the upper.")
+    critical_duration_min: int | None = Field(description="None where no duration wetted the cell.")
+
+
+class AepSample(Answer):
+    aep: str
+    points: list[StudySampledPoint] = Field(description="In the order asked; all None off the grid.")
+
+
+class StudySample(Answer):
+    """study_sample (hydrata/studies/sampling.py): each AEP's envelopes and critical duration at points."""
+
+    id: int
+    crs: str
+    aeps: list[AepSample]
 
 
 class DesignStudyPage(Page):

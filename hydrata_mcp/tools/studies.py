@@ -7,6 +7,7 @@ from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
 from hydrata_contract.requests.base import NAME_MAX_LENGTH
+from hydrata_contract.requests.runs import RunSampleQuery
 from hydrata_contract.requests.studies import DesignInputCreate, DesignStudyCreate
 from hydrata_contract.studies import StudyStatus
 from hydrata_mcp.bodies import body
@@ -16,6 +17,7 @@ from hydrata_mcp.pagination import page_numbers
 from hydrata_mcp.tools.arguments import Page, ProjectId
 from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
+from hydrata_mcp.tools.runs import Point
 from hydrata_mcp.tools.time_series import figure
 
 StudyId = Annotated[int, Field(ge=1, description="From list_design_studies.")]
@@ -42,7 +44,8 @@ class DesignStudy(HandBack):
     estimate: dict[str, Any] | None
     progress: dict[str, Any]
     storms: list[Storms]
-    results: dict[str, Any] | None = Field(None, description="Per AEP: envelope layers, gauge and flow-line tables.")
+    results: dict[str, Any] | None = Field(None, description="Per AEP: figures, layers, gauge and flow-line tables.")
+    sampled: list[dict[str, Any]] | None = Field(None, description="Per AEP: the envelopes at the points asked.")
 
 
 class StudyItem(BaseModel):
@@ -79,9 +82,11 @@ def _storms(members: list[dict[str, Any]]) -> list[Storms]:
     ]
 
 
-def _handed_back(study: dict[str, Any], *, made: bool = False) -> DesignStudy:
+def _handed_back(
+    study: dict[str, Any], *, made: bool = False, sampled: list[dict[str, Any]] | None = None
+) -> DesignStudy:
     storms = _storms(study["members"]) if "members" in study else []
-    estimate, progress = study["estimate"], study["progress"]
+    estimate, progress, warnings = study["estimate"], study["progress"], study.get("warnings") or []
     return DesignStudy(
         id=study["id"],
         name=study["name"],
@@ -93,9 +98,16 @@ def _handed_back(study: dict[str, Any], *, made: bool = False) -> DesignStudy:
         progress=progress,
         storms=storms,
         results=_results(study.get("results")),
+        sampled=sampled,
         ui_url=study["ui_url"],
-        summary={**(estimate or {}), **progress, "aeps": study["aeps"], "durations_min": study["durations_min"]},
-        say_to_user=_said(study, storms, made=made),
+        summary={
+            **(estimate or {}),
+            **progress,
+            "aeps": study["aeps"],
+            "durations_min": study["durations_min"],
+            **({"warnings": warnings} if warnings else {}),
+        },
+        say_to_user=" ".join([_said(study, storms, made=made), *warnings]),
     )
 
 
@@ -121,9 +133,10 @@ def _said(study: dict[str, Any], storms: list[Storms], *, made: bool) -> str:
         )
     if status == StudyStatus.COMPLETE:
         critical = _critical_durations(study.get("results") or {})
+        figures = _figures(study.get("results") or {})
         return (
             f"Design study {study['id']} is complete ({done}); envelopes use the {study['central_statistic']} of "
-            f"each duration's patterns.{critical} {link}"
+            f"each duration's patterns.{figures}{critical} {link}"
         )
     return f"Design study {study['id']} is {status.replace('_', ' ')}: {done}. {study['status_message']} {link}"
 
@@ -136,6 +149,30 @@ def _critical_durations(results: dict[str, Any]) -> str:
         if table["critical_duration_min"] is not None
     ]
     return f" Critical durations: {'; '.join(said[:6])}." if said else ""
+
+
+def _figures(results: dict[str, Any]) -> str:
+    """Each AEP's design figures in a sentence: peaks, the flooded area by hazard class and by critical duration."""
+    said = []
+    for aep in results.get("aeps", []):
+        found = aep.get("figures")
+        if not found or found["peak_depth_m"] is None:
+            continue
+        hectares = found["flooded_area_m2"] / 1e4
+        level = found["peak_stage_m"]
+        hazard = ", ".join(
+            f"{name} {figure(area / 1e4)} ha" for name, area in found["hazard_area_m2_by_class"].items() if area > 0
+        )
+        shares = sorted(found["critical_durations"], key=lambda item: -item["share_pct"])
+        critical = ", ".join(f"{s['duration_min']} min {s['share_pct']:.0f}%" for s in shares if s["area_m2"] > 0)
+        said.append(
+            f"{aep['aep']} AEP: peak depth {figure(found['peak_depth_m'])} m"
+            + (f", peak level {figure(level)} m" if level is not None else "")
+            + f"; {figure(hectares)} ha flooded"
+            + (f" ({hazard})" if hazard else "")
+            + (f", critical duration by area {critical}" if critical else "")
+        )
+    return f" {'. '.join(said)}." if said else ""
 
 
 def _results(results: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -196,10 +233,22 @@ async def create_design_study(
 
 
 @tool(title="Get a design flood study", read_only=True, idempotent=True, relied_on=("id", "estimate"))
-async def get_design_study(ctx: Context, project_id: ProjectId, study_id: StudyId) -> DesignStudy:
-    """Storms and price; progress with ETA; then envelopes and critical durations."""
+async def get_design_study(
+    ctx: Context,
+    project_id: ProjectId,
+    study_id: StudyId,
+    points: Annotated[list[Point] | None, Field(max_length=1000, description="Sample the envelopes: [{x, y}]")] = None,
+    crs: Annotated[str | None, Field(description="Of the points; default the project's.")] = None,
+) -> DesignStudy:
+    """Storms and price; progress with ETA; then per AEP peaks, flooded areas by depth, hazard and critical
+    duration, and the envelopes and critical duration at points."""
     api = PlatformClient.for_context(ctx)
-    return _handed_back((await api.get(_study_path(project_id, study_id))).data)
+    study = (await api.get(_study_path(project_id, study_id))).data
+    sampled = None
+    if points:
+        sent = body(RunSampleQuery, points=[point.model_dump() for point in points], crs=crs or "")
+        sampled = (await api.post(f"{_study_path(project_id, study_id)}sample/", json=sent)).data["aeps"]
+    return _handed_back(study, sampled=sampled)
 
 
 @tool(title="Start a design flood study", relied_on=("id", "status"))

@@ -15,8 +15,10 @@ from hydrata.storage import get_storage
 from hydrata.studies.models import DesignMember, DesignStudy
 from hydrata_contract.layers import ResultLayer
 from hydrata_contract.states import RunStatus
+from hydrata_mcp.tools.time_series import figure
 from tests.data import ARR
 from tests.factories import make_grant
+from tests.hydrata.studies.helpers import assert_figures_equal, figures_of_rasters
 from tests.hydrata_mcp.test_results import with_gauges
 from tests.hydrata_mcp.test_runs import gone, scan_for_signatures
 from tests.mcp_client import call, mcp_client
@@ -57,6 +59,7 @@ async def made_study(client, project_id: int, *, duration: int) -> dict:
         },
     )
     assert not made.is_error, made.content[0].text
+    assert "warnings" not in made.structured_content["summary"], made.structured_content["summary"]  # it has gauges
     return made.structured_content
 
 
@@ -162,6 +165,12 @@ def test_a_small_study_runs_on_a_real_worker_and_its_envelopes_equal_numpy_over_
     middle = next(table for table in final["results"]["aeps"][0]["gauges"] if table["name"] == "middle")
     assert middle["critical_duration_min"] in durations and middle["pattern"] is not None
     assert "complete" in final["say_to_user"] and "median" in final["say_to_user"]
+    # get_design_study's figures are the envelope rasters' own, recomputed here from the stored COGs.
+    expected = figures_of_rasters(aep, durations)
+    told = final["results"]["aeps"][0]["figures"]
+    assert_figures_equal(told, expected)
+    assert told["flooded_area_m2"] > 0 and sum(s["share_pct"] for s in told["critical_durations"]) == pytest.approx(100)
+    assert f"1% AEP: peak depth {figure(told['peak_depth_m'])} m" in final["say_to_user"]
 
 
 def test_cancelling_a_study_stops_the_member_computing_and_every_member_queued(live_asgi, celery_worker):

@@ -67,7 +67,7 @@ PUBLISHED_STUDY_FIELDS = frozenset(
     }
 )
 PUBLISHED_MEMBER_FIELDS = frozenset({"aep", "aep_bin", "duration_min", "pattern", "simulated_s", "run", "run_status"})
-WITHHELD_AS = {"status_message": ""}
+WITHHELD_AS: dict[str, Any] = {"status_message": "", "warnings": []}
 
 
 def design_study_answer(study: DesignStudy, *, reader: Reader) -> dict[str, Any]:
@@ -111,8 +111,21 @@ def design_study_detail(study: DesignStudy, *, user: User, reader: Reader) -> di
         "approval": study_approval_summary(study=study, user=user) if reader.in_full else None,
         "members": [_member(member, in_full=reader.in_full) for member in members],
         "results": _results(study, reader=reader),
+        "warnings": study_warnings(study),
     }
     return data if reader.in_full else _public(data)
+
+
+def study_warnings(study: DesignStudy) -> list[str]:
+    """What the study will not give as its base stands: without a gauge or a flow line, no ensemble table."""
+    base = study.base_scenario
+    if base.gauge_id is None and base.flow_line_id is None:
+        return [
+            f"Base scenario {base.pk} has no gauges or flow lines, so this study gives envelopes but no ensemble "
+            "table (each duration's peaks at a gauge or across a flow line, its critical duration and representative "
+            "pattern). Attach gauges or flow lines to the base and build it before starting, if you want them."
+        ]
+    return []
 
 
 def _public(data: dict[str, Any]) -> dict[str, Any]:

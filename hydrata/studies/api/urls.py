@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from hydrata.studies.api import views
+from hydrata.studies.api import sampling, views
 
 PROJECT = "projects/<int:project_id>/"
 STUDY = f"{PROJECT}design-studies/<int:study_id>/"
@@ -16,6 +16,7 @@ urlpatterns = [
     path(f"{STUDY}approve/", views.DesignStudyApproveView.as_view(), name="design-study-approve"),
     path(f"{STUDY}start/", views.DesignStudyStartView.as_view(), name="design-study-start"),
     path(f"{STUDY}cancel/", views.DesignStudyCancelView.as_view(), name="design-study-cancel"),
+    path(f"{STUDY}sample/", sampling.DesignStudySampleView.as_view(), name="design-study-sample"),
     path(f"{STUDY}tiles/", views.DesignStudyTileLayersView.as_view(), name="design-study-tiles"),
     path(f"{STUDY}tiles/<str:aep>/<str:layer>/{TILE}", views.DesignStudyTileView.as_view(), name="design-study-tile"),
 ]

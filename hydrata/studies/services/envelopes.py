@@ -1,7 +1,9 @@
 """A study's results once every member has settled: per AEP, the envelope rasters of the completed members' peak
 depth, level, speed and hazard with the critical-duration raster (hydrata/compute/envelope.py, streamed in windows),
-and per gauge and flow line the peaks of each duration's patterns with the central value, the critical duration
-and the representative pattern. Stored through the storage layer under studies/<id>/results/."""
+their figures (the peaks, the flooded area per depth band, hazard class and critical duration), read from those
+rasters once as they are written, and per gauge and flow line the peaks of each duration's patterns with the central
+value, the critical duration and the representative pattern. Stored through the storage layer under
+studies/<id>/results/."""
 
 import json
 import logging
@@ -14,7 +16,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from hydrata.compute.envelope import Central, ensemble_table, envelope_rasters
+from hydrata.compute.envelope import Central, ensemble_table, envelope_figures, envelope_rasters
 from hydrata.core.database import DATABASE_UNREACHABLE
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
@@ -71,7 +73,7 @@ def _left_out(study: DesignStudy) -> list[dict[str, Any]]:
 
 def _aep_results(study: DesignStudy, aep: str, members: list[DesignMember]) -> dict[str, Any]:
     if not members:
-        return {"aep": aep, "layers": [], "gauges": [], "flow_lines": []}
+        return {"aep": aep, "layers": [], "figures": None, "gauges": [], "flow_lines": []}
     prefix = f"studies/{study.pk}/results/{aep_slug(aep)}"
     storage = get_storage()
     with ExitStack() as files, tempfile.TemporaryDirectory(prefix=f"study-{study.pk}-") as workdir:
@@ -86,6 +88,7 @@ def _aep_results(study: DesignStudy, aep: str, members: list[DesignMember]) -> d
             critical_of=ResultLayer.MAX_DEPTH.value,
             statistic=_statistic(study),
         )
+        figures = envelope_figures(written, durations=sorted({member.duration_min for member in members}))
         layers = []
         for name, path in written.items():
             key = f"{prefix}/{path.name}"
@@ -93,7 +96,7 @@ def _aep_results(study: DesignStudy, aep: str, members: list[DesignMember]) -> d
                 storage.save(key=key, data=stream, content_type="image/tiff")
             layers.append({"name": name, "units": _units(name), "key": key})
     gauges, flow_lines = _series_tables(study, members)
-    return {"aep": aep, "layers": layers, "gauges": gauges, "flow_lines": flow_lines}
+    return {"aep": aep, "layers": layers, "figures": figures, "gauges": gauges, "flow_lines": flow_lines}
 
 
 def _units(name: str) -> str:

@@ -3,7 +3,14 @@ import pytest
 import rasterio
 from rasterio.transform import from_origin
 
-from hydrata.compute.envelope import central_value, design_envelope, ensemble_table, envelope, envelope_rasters
+from hydrata.compute.envelope import (
+    central_value,
+    design_envelope,
+    ensemble_table,
+    envelope,
+    envelope_figures,
+    envelope_rasters,
+)
 
 NAN = np.nan
 
@@ -148,3 +155,94 @@ def test_a_gauges_table_gives_each_durations_peaks_the_critical_duration_and_the
     assert (table["critical_duration_min"], table["pattern"]) == (30, 3)
     assert table["design_value"] == pytest.approx(1.45)
     assert ensemble_table(peaks, statistic="mean")["critical_duration_min"] == 60  # the outlier lifts the mean
+
+
+def written_envelopes(tmp_path, **layers):
+    return {
+        name: write_raster(tmp_path / f"{name}.tif", np.asarray(values, dtype=np.float64))
+        for name, values in layers.items()
+    }
+
+
+def test_an_aeps_figures_are_its_envelopes_peaks_and_flooded_areas_by_depth_band_hazard_class_and_critical_duration(
+    tmp_path,
+):
+    # 2 m cells (4 m²). Off the model, dry, a film under 1 cm, then three flooded cells.
+    written = written_envelopes(
+        tmp_path,
+        max_depth=[[NAN, 0.0, 0.005], [0.2, 0.6, 2.5]],
+        max_stage=[[NAN, 99.0, 50.0], [10.2, 10.6, 12.5]],  # a dry cell's level is no flood level
+        max_speed=[[NAN, 0.0, 7.0], [0.5, 1.5, 0.9]],
+        max_hazard=[[NAN, 0.0, 0.0], [1.0, 2.5, 6.0]],  # 2.5: the median of two classes counts in the upper
+        critical_duration=[[NAN, NAN, 30.0], [30.0, 60.0, 60.0]],
+    )
+
+    figures = envelope_figures(written, durations=[10, 30, 60])
+
+    assert figures["peak_depth_m"] == pytest.approx(2.5)
+    assert figures["peak_depth_at"] == {"x": 250005.0, "y": 6271997.0}  # row 1, column 2's centre
+    assert figures["peak_stage_m"] == pytest.approx(12.5) and figures["peak_stage_at"] == figures["peak_depth_at"]
+    assert figures["peak_speed_m_s"] == pytest.approx(1.5)
+    assert figures["cell_area_m2"] == 4.0 and figures["flooded_area_m2"] == 12.0
+    assert figures["flooded_area_m2_by_depth_band"] == {
+        "0.01-0.15": 0.0,
+        "0.15-0.3": 4.0,
+        "0.3-0.5": 0.0,
+        "0.5-1.0": 4.0,
+        "1.0-2.0": 0.0,
+        ">2.0": 4.0,
+    }
+    assert figures["hazard_area_m2_by_class"] == {"H1": 4.0, "H2": 0.0, "H3": 4.0, "H4": 0.0, "H5": 0.0, "H6": 4.0}
+    assert figures["critical_durations"] == [
+        {"duration_min": 10, "area_m2": 0.0, "share_pct": 0.0},
+        {"duration_min": 30, "area_m2": 4.0, "share_pct": pytest.approx(100 / 3)},
+        {"duration_min": 60, "area_m2": 8.0, "share_pct": pytest.approx(200 / 3)},
+    ]
+
+
+def test_a_dry_aep_has_no_peaks_and_no_flooded_area(tmp_path):
+    dry = [[0.0, 0.0]]
+    written = written_envelopes(
+        tmp_path, max_depth=dry, max_stage=[[5.0, 6.0]], max_speed=dry, max_hazard=dry, critical_duration=[[NAN, NAN]]
+    )
+
+    figures = envelope_figures(written, durations=[30])
+
+    assert figures["peak_depth_m"] == 0.0 and figures["peak_stage_m"] is None and figures["peak_stage_at"] is None
+    assert figures["flooded_area_m2"] == 0.0 and figures["critical_durations"][0]["share_pct"] == 0.0
+
+
+def test_an_aeps_figures_read_in_windows_equal_numpy_over_the_whole_rasters(tmp_path):
+    rng = np.random.default_rng(48)
+    shape = (41, 17)
+    depth = rng.gamma(1.5, 0.4, size=shape)
+    depth[rng.random(shape) < 0.3] = 0.0
+    depth[:2, :] = NAN
+    layers = {
+        "max_depth": depth,
+        "max_stage": 10 + depth + rng.random(shape),
+        "max_speed": rng.random(shape) * 3,
+        "max_hazard": np.where(depth > 0, rng.integers(2, 13, size=shape) / 2, 0.0),  # whole and half classes
+        "critical_duration": np.where(depth > 0, rng.choice([10, 30, 60], size=shape), NAN),
+    }
+    written = written_envelopes(tmp_path, **layers)
+
+    figures = envelope_figures(written, durations=[10, 30, 60], cell_budget=200)  # a few rows a window
+
+    stored = {name: read(path) for name, path in written.items()}
+    d = stored["max_depth"]
+    flooded = d >= 0.01
+    assert figures["peak_depth_m"] == pytest.approx(np.nanmax(d))
+    assert figures["peak_stage_m"] == pytest.approx(stored["max_stage"][flooded].max())
+    assert figures["peak_speed_m_s"] == pytest.approx(stored["max_speed"][flooded].max())
+    row, col = np.unravel_index(np.nanargmax(d), d.shape)
+    assert figures["peak_depth_at"] == {"x": 250000 + 2 * col + 1.0, "y": 6272000 - 2 * row - 1.0}
+    assert figures["flooded_area_m2"] == 4.0 * np.count_nonzero(flooded)
+    assert figures["flooded_area_m2_by_depth_band"][">2.0"] == 4.0 * np.count_nonzero(d >= 2.0)
+    classes = np.ceil(stored["max_hazard"][flooded])
+    assert figures["hazard_area_m2_by_class"] == {f"H{k}": 4.0 * np.count_nonzero(classes == k) for k in range(1, 7)}
+    shares = {item["duration_min"]: item["share_pct"] for item in figures["critical_durations"]}
+    for duration in (10, 30, 60):
+        expected = 100 * np.count_nonzero(stored["critical_duration"][flooded] == duration) / np.count_nonzero(flooded)
+        assert shares[duration] == pytest.approx(expected)
+    assert sum(shares.values()) == pytest.approx(100.0)

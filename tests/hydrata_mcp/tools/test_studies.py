@@ -57,6 +57,20 @@ def test_a_study_is_made_from_the_files_and_handed_back_with_its_storms_and_pric
     assert read.structured_content["say_to_user"].startswith("The design study 'ARR 2019: 1% AEP' is of scenario")
 
 
+def test_a_study_of_a_base_without_gauges_or_flow_lines_is_made_with_a_warning_that_it_gives_no_ensemble_table(
+    live_asgi, arranged
+):
+    built, scenario, key, _ = arranged
+
+    made = call(live_asgi.url, key, "create_design_study", arguments(built, scenario))
+
+    assert not made.is_error, made.content[0].text
+    result = made.structured_content
+    (warning,) = result["summary"]["warnings"]
+    assert f"Base scenario {scenario['id']} has no gauges or flow lines" in warning and "no ensemble table" in warning
+    assert result["say_to_user"].endswith(warning)
+
+
 def test_a_malformed_file_is_refused_with_its_bad_rows_and_no_study_is_made(live_asgi, arranged):
     built, scenario, key, _ = arranged
     malformed = (ARR / "Malformed_IFD_Depths.csv").read_text()

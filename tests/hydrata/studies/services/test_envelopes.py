@@ -9,11 +9,19 @@ import rasterio
 from hydrata.anuga.models import Project, Scenario
 from hydrata.storage import get_storage
 from hydrata.studies.models import DesignMember, DesignStudy
+from hydrata.studies.sampling import SAMPLED
 from hydrata.studies.services.runs import design_study_advance
 from hydrata_contract.layers import ResultLayer
 from hydrata_contract.studies import StudyStatus
 from tests.factories import make_finished_run, make_grant
-from tests.hydrata.studies.helpers import base_scenario, upload_inputs
+from tests.hydrata.studies.helpers import (
+    assert_figures_equal,
+    base_scenario,
+    figures_of_rasters,
+    stored_raster,
+    upload_inputs,
+)
+from tests.mcp_client import call
 from tests.model_setup import PROJECTS, api, small_test_model
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -83,3 +91,51 @@ def test_the_envelope_is_the_median_or_the_mean_of_the_patterns_as_the_study_say
     wet = expected > 0
     assert wet.any() and np.allclose(envelope[wet], expected[wet].astype(np.float32))
     assert np.allclose(np.unique(envelope[wet]), 0.305 if statistic == "median" else 0.385)
+
+
+def test_get_design_study_gives_figures_equal_to_the_envelope_rasters_own_and_samples_them_at_points(live_asgi):
+    _, key = make_grant(level="draft")
+    study = drafted_study(live_asgi.url, key, "median")
+    DesignStudy.objects.filter(pk=study.pk).update(status=StudyStatus.RUNNING)
+    members_completed(study)
+    design_study_advance(study_id=study.pk)
+    study.refresh_from_db()
+    (aep,) = study.results["aeps"]
+    expected = figures_of_rasters(aep, [30])
+    keys = {layer["name"]: layer["key"] for layer in aep["layers"]}
+    depth, transform = stored_raster(keys["max_depth"])
+    east = transform @ (depth.shape[1] - 0.5, 0.5)  # the north-east cell's centre: dry in every pattern
+    peak = expected["peak_depth_at"]
+    points = [peak, {"x": east[0], "y": east[1]}, {"x": 0.0, "y": 0.0}]  # the last off the grid
+
+    got = call(
+        live_asgi.url,
+        key,
+        "get_design_study",
+        {"project_id": study.project_id, "study_id": study.pk, "points": points},
+    )
+
+    assert not got.is_error, got.content[0].text
+    answer = got.structured_content
+    told = answer["results"]["aeps"][0]["figures"]
+    assert_figures_equal(told, expected)
+    assert told["peak_depth_m"] == pytest.approx(0.305) and told["flooded_area_m2"] > 0
+    assert told["hazard_area_m2_by_class"]["H2"] == pytest.approx(told["flooded_area_m2"])  # the median of 1,2,3
+    assert told["critical_durations"] == [
+        {"duration_min": 30, "area_m2": pytest.approx(told["flooded_area_m2"]), "share_pct": pytest.approx(100.0)}
+    ]
+    (sampled,) = answer["sampled"]
+    wet, dry, off = sampled["points"]
+    assert sampled["aep"] == "1%"
+    assert wet == {
+        **peak,
+        "peak_depth": pytest.approx(0.305),
+        "peak_stage": pytest.approx(stored_raster(keys["max_stage"])[0][0, 0], abs=1e-4),
+        "peak_speed": pytest.approx(stored_raster(keys["max_speed"])[0][0, 0], abs=1e-4),
+        "max_hazard": 2,
+        "critical_duration_min": 30,
+    }
+    assert dry["peak_depth"] == 0.0 and dry["max_hazard"] == 0 and dry["critical_duration_min"] is None
+    assert set(off) == {"x", "y", *SAMPLED} and all(off[name] is None for name in SAMPLED)
+    said = answer["say_to_user"]
+    assert "1% AEP: peak depth 0.305 m" in said and "ha flooded (H2 " in said and "30 min 100%" in said
