@@ -347,10 +347,9 @@ async def update_scenario(
     initial_condition: InputId = None,
     soil: InputId = None,
     inundation_threshold_m: InundationThreshold = None,
-    clear: Annotated[list[InputName], Field(description="Inputs to remove from the scenario, e.g. ['rainfall'].")] = [],  # noqa: B006  (pydantic copies defaults)
+    clear: Annotated[list[InputName], Field(description="Inputs to remove, e.g. ['rainfall'].")] = [],  # noqa: B006  (pydantic copies defaults)
 ) -> ScenarioWithHandBack:
-    """Change a scenario's name, numbers or inputs (only those given); a change marks the latest run invalid, so
-    build_scenario builds again."""
+    """Change a scenario's name, numbers or inputs (only those given); the latest run is then invalid: build again."""
     api = PlatformClient.for_context(ctx)
     given = {
         "name": name,
