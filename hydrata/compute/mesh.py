@@ -17,11 +17,13 @@ import shapely
 from hydrata.compute.boundary_edges import tagged_by_feature
 from hydrata.compute.geometry import BoundaryRing, MeshRegion, Point
 from hydrata.compute.planar import planar_graph
+from hydrata_contract.inputs import BoundaryType
 
 MESH_SUFFIXES = (".msh", ".tsh")
 DEFAULT_FILENAME = "mesh.msh"
 MINIMUM_TRIANGLE_ANGLE = 28.0
-HOLE_TAG = "Reflective"  # a hole's outline is a wall: ANUGA's Reflective boundary (compute/forcing.py boundary_map)
+# A hole's outline is a wall: ANUGA's Reflective boundary (compute/forcing.py boundary_map).
+HOLE_TAG = BoundaryType.REFLECTIVE.value
 
 
 @dataclass(frozen=True)

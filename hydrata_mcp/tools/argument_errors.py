@@ -50,7 +50,8 @@ EXPECTS: dict[str, str] = {
 
 def argument_problem(*, tool: str, error: ValidationError, schema: dict[str, Any]) -> str:
     """`error` (the argument model's) as sentences, each naming the argument and how to put it right."""
-    problems = error.errors(include_url=False)
+    # A misspelt argument first: it is often why the others read as missing.
+    problems = sorted(error.errors(include_url=False), key=lambda problem: problem["type"] != "extra_forbidden")
     sentences = [_sentence(problem, schema=schema) for problem in problems[:MAX_ERRORS]]
     if len(problems) > MAX_ERRORS:
         sentences.append(f"And {len(problems) - MAX_ERRORS} more problems of the same call.")

@@ -129,17 +129,15 @@ async def attach_input_layer(
     timeout_seconds: TimeoutSeconds = DEFAULT_TIMEOUT_SECONDS,
     poll_interval_seconds: PollIntervalSeconds = DEFAULT_POLL_INTERVAL_SECONDS,
 ) -> Attachment:
-    """Attach a GeoJSON upload, once imported, to the project's default row of its kind; outcome attached,
-    timed_out, upload_failed, no_default_row or no_dataset. Features per kind: boundary lines with
-    `boundary` (Reflective, Transmissive, Dirichlet or DirichletZeroMomentum with `stage` (m or a series),
-    NormalDepth with `slope` m/m) and `location` (External/Internal); friction polygons, `mannings`; inflow lines,
-    `type` Surface and `data` (m3/s or a series); rainfall polygons, `data` (mm/hr or a series); structure
-    polygons, `method` Reflective, Raised (`height`) or Mannings (`mannings`); breakline lines;
-    culvert lines inlet to outlet: `name`, `shape` box (`width`, `height`) or pipe (`diameter`),
-    `barrels`, `manning`, `blockage` 0-1, `invert_elevations`; weir lines, `crest_elevation` or `height` m;
-    mesh_region polygons, `resolution`; gauge points, flow_line lines: unique `name`; initial_condition polygons,
-    `stage` or `depth` m; soil polygons, `initial_loss_mm`, `continuing_loss_mm_h`,
-    `impervious_fraction`."""
+    """Attach an imported GeoJSON upload to the project's default row of its kind; outcome attached, timed_out,
+    upload_failed, no_default_row or no_dataset. Properties: boundary lines, `boundary` Reflective, Transmissive,
+    Dirichlet or DirichletZeroMomentum (`stage` m or series), NormalDepth (`slope`), `location` External/Internal;
+    friction polygons, `mannings`; inflow lines, `type` Surface, `data` m3/s or series; rainfall polygons, `data`
+    mm/hr or series; structure polygons, `method` Reflective, Raised (`height`) or Mannings (`mannings`); breakline
+    lines; culvert lines inlet to outlet, `name`, `shape` box (`width`, `height`) or pipe (`diameter`), `barrels`,
+    `manning`, `blockage` 0-1, `invert_elevations`; weir lines, `crest_elevation` or `height`; mesh_region
+    polygons, `resolution`; gauge points, flow_line lines, unique `name`; initial_condition polygons, `stage` or
+    `depth`; soil polygons, `initial_loss_mm`, `continuing_loss_mm_h`, `impervious_fraction`."""
     api = PlatformClient.for_context(ctx)
     rows_path = f"{PROJECTS}{project_id}/{KIND_PATHS[kind]}/"
     # The rows first: the page carries the Inputs panel's link for every outcome, and its default row is the one
