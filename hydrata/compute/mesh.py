@@ -22,7 +22,8 @@ from hydrata_contract.inputs import BoundaryType
 MESH_SUFFIXES = (".msh", ".tsh")
 DEFAULT_FILENAME = "mesh.msh"
 MINIMUM_TRIANGLE_ANGLE = 28.0
-HOLE_TAG = BoundaryType.REFLECTIVE.value  # a hole's outline is a wall: ANUGA's Reflective boundary (compute/forcing.py boundary_map)
+# A hole's outline is a wall: ANUGA's Reflective boundary (compute/forcing.py boundary_map).
+HOLE_TAG = BoundaryType.REFLECTIVE.value
 
 
 @dataclass(frozen=True)
