@@ -469,7 +469,9 @@ def came_in_volume(*, forcing_volume: float, boundary_net_inflow: float, has_dir
     return forcing_volume + (max(boundary_net_inflow, 0.0) if has_dirichlet else 0.0)
 
 
-def evolve(model: Model, *, duration: float, yield_seconds: float, progress: Progress) -> float:
+def evolve(
+    model: Model, *, duration: float, yield_seconds: float, progress: Progress, state: "RunState | None" = None
+) -> float:
     """Run the model to `duration`, a progress line and a guard check per yield; returns the simulated seconds."""
     domain = model.domain
     guard = InstabilityGuard()
@@ -478,6 +480,8 @@ def evolve(model: Model, *, duration: float, yield_seconds: float, progress: Pro
     sim_time = 0.0
     try:
         for _ in domain.evolve(yieldstep=yield_seconds, outputstep=output_step, finaltime=duration):
+            if state is not None:
+                state.raise_if_stopped()
             sim_time = float(domain.get_relative_time())
             model.series.record(domain, sim_time)
             record_health(model, sim_time)
@@ -644,6 +648,13 @@ def inlet_volume(operator: Any, ranks: Ranks) -> float:
 class RunState:
     stopping: bool = False  # a termination signal has been acted on; later ones are ignored
     committed: bool = False  # the results are in place: a late signal no longer stops anything
+    signum: int = 0  # the signal that stopped the run, kept in case its exception was swallowed where it landed
+
+    def raise_if_stopped(self) -> None:
+        """Raise the stop again: the handler's exception lands wherever the interpreter is, and a library's bare
+        `except:` or a finaliser ("Exception ignored in ...") would swallow it, so the run checks once a yield."""
+        if self.signum and not self.committed:
+            raise Terminated(self.signum)
 
 
 RESULT_FILES = (
@@ -719,7 +730,7 @@ def run(
             model.domain.set_store(False)  # ANUGA opens no .sww and writes no frame: the envelopes never read them
         clock.mark("model")
 
-        sim_time = evolve(model, duration=package.duration, yield_seconds=yield_seconds, progress=progress)
+        sim_time = evolve(model, duration=package.duration, yield_seconds=yield_seconds, progress=progress, state=state)
         clock.mark("evolve")
         if ranks.parallel:
             log_parallel_balance(model)
@@ -820,6 +831,7 @@ def post_process(
     held = {signal.SIGTERM, signal.SIGINT}
     signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:
+        state.raise_if_stopped()
         staging.commit()
         state.committed = True
         progress.line(RunPhase.POST_PROCESSING, sim_time=sim_time, progress_pct=100.0, eta_seconds=0.0, **totals)
@@ -835,7 +847,7 @@ def _on_signal(state: RunState) -> Callable[[int, FrameType | None], None]:
     def handler(signum: int, frame: FrameType | None) -> None:
         if state.committed or state.stopping:
             return
-        state.stopping = True
+        state.stopping, state.signum = True, signum
         raise Terminated(signum)
 
     return handler
