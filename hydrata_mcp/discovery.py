@@ -19,7 +19,7 @@ from django.views.decorators.http import require_safe
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
 from hydrata_mcp.server import mcp_server
-from hydrata_mcp.tools.registry import REGISTRY, registered_tools
+from hydrata_mcp.tools.registry import in_catalog_order, registered_tools
 
 REGISTRY_NAME = "com.hydrata/mcp"  # reverse DNS of hydrata.com, the namespace the Registry verifies
 SERVER_JSON_SCHEMA = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"
@@ -48,7 +48,9 @@ def catalog() -> list[dict[str, str]]:
     """The tools a model is offered (`tools/list` without the map view's app-only tools), name and title."""
     listed = {tool.name for tool in registered_tools()}
     return [
-        {"name": name, "title": spec.title} for name, spec in REGISTRY.items() if name in listed and not spec.app_only
+        {"name": spec.name, "title": spec.title}
+        for spec in in_catalog_order()
+        if spec.name in listed and not spec.app_only
     ]
 
 

@@ -21,7 +21,7 @@ SAMPLED = {
     "peak_depth": ResultLayer.MAX_DEPTH.value,
     "peak_stage": ResultLayer.MAX_STAGE.value,
     "peak_speed": ResultLayer.MAX_SPEED.value,
-    "max_hazard": ResultLayer.MAX_HAZARD.value,
+    ResultLayer.MAX_HAZARD.value: ResultLayer.MAX_HAZARD.value,
     "critical_duration_min": CRITICAL_DURATION,
 }
 
@@ -75,7 +75,7 @@ def _in_project_crs(study: DesignStudy, points: list[tuple[float, float]], crs: 
 def _typed(name: str, value: float | None) -> float | int | None:
     if value is None:
         return None
-    if name == "max_hazard":
+    if name == ResultLayer.MAX_HAZARD.value:
         return math.ceil(value)
     if name == "critical_duration_min":
         return round(value)

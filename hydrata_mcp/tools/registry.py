@@ -105,7 +105,17 @@ def registered_tools() -> list[Tool]:
     """Every tool of TOOL_MODULES, ready for `MCPServer(tools=...)`."""
     for module in TOOL_MODULES:
         importlib.import_module(module)
-    return [_forbidding_unknown_arguments(spec.to_tool()) for spec in REGISTRY.values()]
+    return [_forbidding_unknown_arguments(spec.to_tool()) for spec in in_catalog_order()]
+
+
+def in_catalog_order() -> list[ToolSpec]:
+    """The registry in TOOL_MODULES' order, each module's tools as written: REGISTRY fills in import order, which a
+    process that imported one tools module early (a test, a script) would change."""
+    position = {module: index for index, module in enumerate(TOOL_MODULES)}
+    return sorted(
+        REGISTRY.values(),
+        key=lambda spec: (position.get(spec.fn.__module__, len(position)), spec.fn.__code__.co_firstlineno),
+    )
 
 
 class RegisteredTool(Tool):

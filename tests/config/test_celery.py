@@ -27,6 +27,7 @@ PLATFORM_TASKS = {
     "studies.design_study_advance": "study_advance",
     "studies.design_studies_advance": "study_advance",
     "studies.design_study_envelopes": "study_envelopes",
+    "reports.render_pdf": "report_pdf",
 }
 
 
@@ -92,6 +93,7 @@ PLATFORM_QUEUES = {
     "studies.design_study_advance": "studies",
     "studies.design_studies_advance": "interactive",
     "studies.design_study_envelopes": "studies",
+    "reports.render_pdf": "interactive",
 }
 
 

@@ -2,6 +2,9 @@
 that is served, its endpoint, the protocol revisions its transport answers and the tools tools/list gives."""
 
 import json
+import os
+import subprocess
+import sys
 
 import httpx
 import pytest
@@ -91,3 +94,17 @@ def test_the_committed_server_json_is_the_one_the_server_builds(live_asgi):
     assert committed["_meta"][PUBLISHER]["tools"] == card["_meta"][PUBLISHER]["tools"]
     assert committed["remotes"][0]["url"] == "https://{host}/mcp/"
     assert committed["_meta"][PUBLISHER]["serverCard"] == SERVER_CARD_PATH
+
+
+def test_the_catalog_order_does_not_depend_on_which_tools_module_a_process_imported_first():
+    # The fresh-clone suite once failed the committed server.json: a test worker had imported a later tools module
+    # first, and the registry fills in import order.
+    script = (
+        "import django, json; django.setup(); import hydrata_mcp.tools.studies, hydrata_mcp.tools.time_series; "
+        "from hydrata_mcp.discovery import catalog; print(json.dumps(catalog()))"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "LOG_LEVEL": "WARNING"}
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+
+    published = json.loads(SERVER_JSON.read_text())["_meta"]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == next(iter(published.values()))["tools"]

@@ -12,6 +12,8 @@ from rest_framework.test import APIClient
 from hydrata.anuga.api.inputs import KIND_PATHS
 from hydrata.anuga.services.time_series import time_series_create
 from hydrata.observations.services.observations import flood_event_create, observation_create
+from hydrata.studies.models import DesignInput, DesignStudy
+from hydrata_contract.studies import DesignInputKind, RainBinding
 from tests.data import ARR
 from tests.factories import make_finished_run, make_grant, make_project
 
@@ -63,8 +65,26 @@ def world(settings) -> tuple[APIClient, dict[str, Any], dict[str, dict[str, Any]
     time_series_create(
         project=project, user=user, name="Rain", series_type="hyetograph", units="mm/hr", data={"rowData": ROWS}
     )
+    ifd, patterns = (
+        DesignInput.objects.create(project=project, kind=kind, name=kind.value, content={}, digest=kind.value)
+        for kind in (DesignInputKind.IFD, DesignInputKind.TEMPORAL_PATTERNS)
+    )
+    study = DesignStudy.objects.create(  # a draft: its sample reads the body, then answers 409 (nothing to sample)
+        project=project,
+        base_scenario=run.scenario,
+        name="d",
+        ifd=ifd,
+        temporal_patterns=patterns,
+        aeps=["1%"],
+        durations_min=[60],
+        initial_loss_mm=10,
+        continuing_loss_mm_h=2,
+        rain_binding=RainBinding.WHOLE_MODEL,
+        estimate={},
+    )
     ids = {
         "project_id": project.pk,
+        "study_id": study.pk,
         "run_id": run.pk,
         "scenario_id": run.scenario_id,
         "event_id": event.pk,
@@ -110,6 +130,7 @@ def world(settings) -> tuple[APIClient, dict[str, Any], dict[str, dict[str, Any]
         },
         "/api/v2/anuga/runs/{run_id}/compare/": {"event": event.pk},
         "/api/v2/anuga/runs/{run_id}/sample/": {"points": [middle]},
+        "/api/v2/anuga/projects/{project_id}/design-studies/{study_id}/sample/": {"points": [middle]},
         "/api/v2/anuga/runs/{run_id}/time-series/": {"points": [middle]},
         "/api/v2/anuga/scenarios/{scenario_id}/run/": {},
         "/api/v2/capability-suggestions/": {"summary": "s"},
