@@ -23,6 +23,7 @@ BUILDING = (18.0, 3.0, 22.0, 7.0)  # x0, y0, x1, y1: gaps either side of it
 RAISED_M, BUILDING_MANNINGS = 0.4, 0.2
 BREAKLINE = [(15.0, 1.0), (30.0, 9.0)]
 WEIR, CREST = [(26.0, 1.0), (26.0, 9.0)], 0.6  # across the flume, water round its ends and over its crest
+SLANTED_WEIR, WEIR_HEIGHT = [(24.0, 1.0), (28.0, 9.0)], 0.45  # its crest this far above the ground along it
 NODATA = -9999.0
 
 
@@ -40,6 +41,7 @@ SITES: dict[str, dict[str, list[dict]]] = {
     "Mannings": {"structure": [building("Mannings", mannings=BUILDING_MANNINGS)]},
     "breakline": {"breakline": [feature("LineString", [at(*point) for point in BREAKLINE])]},
     "weir": {"weir": [feature("LineString", [at(*point) for point in WEIR], crest_elevation=CREST)]},
+    "weir by height": {"weir": [feature("LineString", [at(*point) for point in SLANTED_WEIR], height=WEIR_HEIGHT)]},
 }
 
 
@@ -67,7 +69,7 @@ def plain_anuga(run: FlumeRun, kind: str) -> dict:
 
     package = run.output.parent / "package"
     holes = [polygon(*BUILDING)] if kind == "Reflective" else None
-    lines = {"breakline": [BREAKLINE], "weir": [WEIR]}.get(kind, [])
+    lines = {"breakline": [BREAKLINE], "weir": [WEIR], "weir by height": [SLANTED_WEIR]}.get(kind, [])
     with contextlib.redirect_stdout(io.StringIO()):
         anuga.create_pmesh_from_regions(
             polygon(0, 0, LENGTH, WIDTH),
@@ -85,6 +87,9 @@ def plain_anuga(run: FlumeRun, kind: str) -> dict:
     centroids = domain.get_centroid_coordinates(absolute=True)
     with rasterio.open(package / "inputs" / "dem.tif") as dem:
         ground = np.array([value[0] for value in dem.sample([tuple(point) for point in centroids])])
+        start, end = np.array(at(*SLANTED_WEIR[0])), np.array(at(*SLANTED_WEIR[1]))
+        along = np.linspace(start, end, int(np.ceil(np.linalg.norm(end - start))) + 1)  # the ground every metre
+        under = np.array([value[0] for value in dem.sample([tuple(point) for point in along])])
     domain.set_quantity("elevation", ground, location="centroids")
     domain.set_quantity("friction", MANNINGS, location="centroids")
     if kind == "Raised":  # the ground under the building, raised
@@ -98,6 +103,9 @@ def plain_anuga(run: FlumeRun, kind: str) -> dict:
     stage[:] = np.maximum(stage, domain.quantities["elevation"].centroid_values)
     if kind == "weir":
         domain.riverwallData.create_riverwalls({"weir": [[*at(*point), CREST] for point in WEIR]}, verbose=False)
+    if kind == "weir by height":
+        crest = [[x, y, z + WEIR_HEIGHT] for (x, y), z in zip(along, under, strict=True)]
+        domain.riverwallData.create_riverwalls({"weir": crest}, verbose=False)
     domain.set_boundary({tag: anuga.Reflective_boundary(domain) for tag in domain.get_boundary_tags()})
     peak = np.zeros(domain.number_of_triangles)
 
