@@ -16,6 +16,7 @@ from affine import Affine
 from hydrata.compute.boundary_edges import tagged_by_feature
 from hydrata.compute.geometry import boundary_ring
 from hydrata.compute.mesh import mesh_build
+from hydrata.compute.structures import mesh_holes, site_breaklines
 from tests.hydrata.compute.channel import ChannelRun, feature, run_channel, write_layer
 
 CRS = "EPSG:28356"
@@ -45,7 +46,7 @@ class Flume:
     downstream: dict = field(default_factory=lambda: {"boundary": "Reflective"})
     sides: dict = field(default_factory=lambda: {"boundary": "Reflective"})
     mannings: float = 0.0
-    layers: dict[str, list[dict]] = field(default_factory=dict)  # inflow, rainfall, initial_condition, soil...
+    layers: dict[str, list[dict]] = field(default_factory=dict)  # inflow, rainfall, initial_condition, structure...
     gauges_x: tuple[float, ...] = ()
     time_series: dict[str, dict] = field(default_factory=dict)  # name: {"series_type", "units", "rows"}
 
@@ -84,8 +85,13 @@ class Flume:
         self.write_dem(inputs / "dem.tif")
         boundary = self.boundary()
         ring = boundary_ring(boundary)
-        mesh = mesh_build(
-            ring=ring, regions=[], resolution=resolution, breaklines=[], destination=directory / "mesh.msh"
+        mesh = mesh_build(  # the site's holes, breaklines and weirs meshed as the platform's build meshes them
+            ring=ring,
+            regions=[],
+            resolution=resolution,
+            breaklines=site_breaklines(breaklines=self.layers.get("breakline", []), weirs=self.layers.get("weir", [])),
+            holes=mesh_holes(self.layers.get("structure", [])),
+            destination=directory / "mesh.msh",
         )
         everywhere = rectangle(-1, -1, self.length + 1, self.width + 1, mannings=self.mannings)
         layers = {
