@@ -59,8 +59,8 @@ def mcp_server() -> MCPServer:
         # prompts and resources, the ui:// map among them, are fixed per deploy, and a deploy replaces the
         # process, which could not tell a client's stream anyway), so a stream would carry nothing. Without it
         # the SDK advertises no listChanged and no resources.subscribe in either era, and the method is
-        # -32601 (404), as the specification asks of a method a server does not implement; README.md ("MCP
-        # conformance") quotes the passages.
+        # -32601 (404), as the specification asks of a method a server does not implement;
+        # docs/mcp-conformance.md quotes the passages.
         subscriptions=False,
     )
 

@@ -36,7 +36,7 @@ import yaml
 from tests.processes import agent_key, free_port, manage, web_command
 
 ROOT = Path(__file__).resolve().parent.parent
-# The scenarios that apply to this server (README: which do not, and why), per protocol revision.
+# The scenarios that apply to this server (docs/mcp-conformance.md: which do not, and why), per protocol revision.
 SCENARIOS = {
     "2026-07-28": [
         "server-stateless",

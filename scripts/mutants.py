@@ -1,4 +1,5 @@
-"""`make mutants`: edits that break a promise of README.md or docs/security-model.md, which the tests must catch.
+"""`make mutants`: edits that break a promise of README.md or a docs/ page (docs/security-model.md above all), which the
+tests must catch.
 
 Each mutant in scripts/mutants.toml is applied to a fresh copy of the tree (the files git knows, as they are in
 the working tree, and new files it does not ignore), and only the tests of its area run there, with -x. The

@@ -1,7 +1,7 @@
 """No change notifications: nothing this server lists changes while a process runs, so it advertises no
 `listChanged` and no `resources.subscribe` in either protocol era, and answers `subscriptions/listen` (2026-07-28)
-as a method it does not implement: 404 with JSON-RPC -32601, behind the same gate as every request. README.md
-("MCP conformance") quotes the specification."""
+as a method it does not implement: 404 with JSON-RPC -32601, behind the same gate as every request.
+docs/mcp-conformance.md quotes the specification."""
 
 import httpx
 import pytest

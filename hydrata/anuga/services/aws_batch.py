@@ -34,7 +34,7 @@ def submit(*, name: str, spec: dict[str, Any], spec_url: str, tasks: int, thread
 def job_request(*, name: str, spec_url: str, tasks: int, threads: int, wall_seconds: int) -> dict[str, Any]:
     """SubmitJob's parameters: the operator's definition on one node holding every rank, with its vCPUs reserved.
     mpiexec on the main node is given no other node's address, so further nodes would be paid for and sit idle
-    (README, "batch")."""
+    (docs/compute-backends.md, `batch`)."""
     environment = [{"name": "HYDRATA_SPEC_URL", "value": spec_url}, {"name": "OMP_NUM_THREADS", "value": str(threads)}]
     main = {
         "command": ["python", "-m", "hydrata.compute.remote_run"],

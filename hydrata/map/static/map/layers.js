@@ -70,7 +70,7 @@ function noBasemapNotice() {
     return dom.el("div", { "class": "map-notice", id: "basemap-notice" }, [
       "No background map. To add one, start the site with ", dom.el("code", { text: "HYDRATA_BASEMAP_URL" }),
       " set to an XYZ tile server's template (…/{z}/{x}/{y}.png), or serve a folder of tiles on this machine " +
-      "(the README's \"Offline basemap\")."
+      "(docs/map.md, \"Offline basemap\")."
     ]);
   };
   return notice;

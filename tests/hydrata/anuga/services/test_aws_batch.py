@@ -2,7 +2,7 @@
 Batch API's model (names and types), and moto checks the queue and the job definition exist and keeps the job.
 Moto runs nothing (its Batch without Docker marks a job SUCCEEDED at once), so a run there ends in error for want
 of its exit report: the platform never calls a run complete on the cluster's word alone. What only a real account
-proves is in the README ("Where a run computes")."""
+proves is in docs/compute-backends.md ("The targets", `batch`)."""
 
 import json
 from datetime import timedelta

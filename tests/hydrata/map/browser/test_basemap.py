@@ -1,5 +1,5 @@
 """The background map in a real browser: without HYDRATA_BASEMAP_URL the map says on the map how to add one; set to
-a folder of tiles served on this machine (the README's offline basemap), the map draws those tiles under the CSP
+a folder of tiles served on this machine (docs/map.md, "Offline basemap"), the map draws those tiles under the CSP
 that very setting gives the pages."""
 
 import functools
