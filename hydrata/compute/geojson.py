@@ -18,7 +18,6 @@ from pyproj.exceptions import CRSError, ProjError
 from shapely.errors import ShapelyError
 from shapely.geometry import shape
 from shapely.geometry.base import BaseGeometry
-from shapely.validation import explain_validity
 
 from hydrata.compute.errors import GeoJSONRejected
 from hydrata.compute.numbers import JSONRefused, json_read
@@ -59,8 +58,9 @@ class InspectedCollection:
     bbox_wgs84: list[float]
 
 
-def geojson_inspect(*, data: bytes, max_features: int) -> InspectedCollection:
-    """Parse and check a GeoJSON FeatureCollection, or raise GeoJSONRejected saying what is wrong and where."""
+def geojson_inspect(*, data: bytes, max_features: int, max_edge_pairs: int) -> InspectedCollection:
+    """Parse and check a GeoJSON FeatureCollection, or raise GeoJSONRejected saying what is wrong and where.
+    `max_edge_pairs` bounds the work of GEOS's validity check over all the features (see `edge_pairs_bound`)."""
     document = _json_parse(data)
     if not isinstance(document, dict):
         raise GeoJSONRejected(
@@ -90,7 +90,7 @@ def geojson_inspect(*, data: bytes, max_features: int) -> InspectedCollection:
         )
 
     crs_code, crs = _crs_read(document)
-    geometries, geometry_types, property_names = _features_check(features)
+    geometries, geometry_types, property_names = _features_check(features, max_edge_pairs=max_edge_pairs)
     bbox_native = [float(value) for value in shapely.total_bounds(geometries)]
     bbox_wgs84 = _bbox_to_wgs84(bbox_native, crs=crs, crs_code=crs_code, declared="crs" in document)
     return InspectedCollection(
@@ -185,7 +185,7 @@ def crs_urn(crs_code: str) -> str:
     return f"urn:ogc:def:crs:{authority}::{code}"
 
 
-def _features_check(features: list[Any]) -> tuple[list[BaseGeometry], list[str], list[str]]:
+def _features_check(features: list[Any], *, max_edge_pairs: int) -> tuple[list[BaseGeometry], list[str], list[str]]:
     """Every feature must be a Feature with a non-empty, valid geometry. Lists the first problems found."""
     problems: list[tuple[int, str]] = []
     built: list[BaseGeometry] = []
@@ -199,20 +199,23 @@ def _features_check(features: list[Any]) -> tuple[list[BaseGeometry], list[str],
         built.append(geometry)
         built_at.append(index)
         property_names.update(dict.fromkeys(feature.get("properties") or {}))
-    # Emptiness and validity are checked for all geometries at once (vectorised in GEOS), then explained.
     geometries = numpy.asarray(built, dtype=object)
+    _edge_pairs_check(geometries, built_at=built_at, features=features, max_edge_pairs=max_edge_pairs)
+    # Emptiness and validity are checked for all geometries at once (vectorised in GEOS); only the invalid ones that
+    # can be listed are explained (an explanation is a second validity check).
     empty = shapely.is_empty(geometries)
     invalid = ~empty & ~shapely.is_valid(geometries)
+    explained = numpy.flatnonzero(invalid)[:MAX_LISTED_PROBLEMS]
+    reasons = dict(zip(explained.tolist(), shapely.is_valid_reason(geometries[explained]).tolist(), strict=True))
     for position in numpy.flatnonzero(empty | invalid):
         geometry = geometries[position]
-        problems.append(
-            (
-                built_at[position],
-                f"has an empty {geometry.geom_type} geometry."
-                if empty[position]
-                else f"has an invalid {geometry.geom_type} geometry: {_validity_reason(geometry)}.",
-            )
-        )
+        if empty[position]:
+            problem = f"has an empty {geometry.geom_type} geometry."
+        elif position in reasons:
+            problem = f"has an invalid {geometry.geom_type} geometry: {_validity_reason(reasons[position])}."
+        else:  # after the first MAX_LISTED_PROBLEMS invalid features, so never listed
+            problem = f"has an invalid {geometry.geom_type} geometry."
+        problems.append((built_at[position], problem))
     if problems:
         problems.sort(key=lambda item: item[0])
         listed = [
@@ -226,6 +229,79 @@ def _features_check(features: list[Any]) -> tuple[list[BaseGeometry], list[str],
         raise GeoJSONRejected("\n".join([header, *listed, *([f"... and {more:,} more."] if more else [])]))
     geometry_types = sorted(set(shapely.get_type_id(geometries).tolist()))
     return built, [GEOMETRY_TYPE_NAMES[type_id] for type_id in geometry_types], list(property_names)
+
+
+def _edge_pairs_check(
+    geometries: numpy.ndarray, *, built_at: list[int], features: list[Any], max_edge_pairs: int
+) -> None:
+    """Refuse, before GEOS checks their validity, features whose edges GEOS would test in too many pairs."""
+    pairs = edge_pairs_bound(geometries)
+    total = int(pairs.sum())
+    if total <= max_edge_pairs:
+        return
+    most = numpy.argsort(-pairs, kind="stable")[:3]
+    named = ", ".join(
+        f"{_feature_label(built_at[position], features[built_at[position]])} ({int(pairs[position]):,} pairs)"
+        for position in most
+        if pairs[position]
+    )
+    raise GeoJSONRejected(
+        f"The features' edges lie across one another too much to be checked: {total:,} pairs of runs of edges have "
+        f"overlapping extents, and at most {max_edge_pairs:,} can be checked in one file (a detailed boundary of a "
+        f"million vertices has a few million). Most are in: {named}. A ring whose edges span its whole width, back "
+        "and forth, does this: check those features' coordinates are in order, or simplify or split them."
+    )
+
+
+def edge_pairs_bound(geometries: numpy.ndarray) -> numpy.ndarray:
+    """For each geometry, at least the number of pairs of its monotone chains whose extents overlap: the pairs GEOS
+    tests for intersections when it checks validity (or nodes, overlays or repairs the geometry), a cost that grows
+    with the square of the vertices when long edges lie across one another, crossing or not. A chain is a run of
+    edges heading into one quadrant (GEOS's `MonotoneChainBuilder`; zero-length edges skipped). Counted in
+    O(n log n): the pairs overlapping in x, less those disjoint in x (found by sorting), and the same in y; the
+    smaller of the two is the bound."""
+    count = len(geometries)
+    parts, owner = shapely.get_parts(geometries, return_index=True)
+    types = shapely.get_type_id(parts)
+    while (nested := types >= 4).any():  # members of multi-geometries and collections, however deep
+        inner, at = shapely.get_parts(parts[nested], return_index=True)
+        parts, owner = (
+            numpy.concatenate([parts[~nested], inner]),
+            numpy.concatenate([owner[~nested], owner[nested][at]]),
+        )
+        types = shapely.get_type_id(parts)
+    linear = (types == 1) | (types == 2)
+    rings, ring_of = shapely.get_rings(parts[types == 3], return_index=True)
+    lines = numpy.concatenate([parts[linear], rings])
+    line_owner = numpy.concatenate([owner[linear], owner[types == 3][ring_of]]).astype(numpy.int64)
+    points, line = shapely.get_coordinates(lines, return_index=True)
+    step = points[1:] - points[:-1]
+    edge = (line[1:] == line[:-1]) & ((step[:, 0] != 0) | (step[:, 1] != 0))
+    starts, ends, step, edge_line = points[:-1][edge], points[1:][edge], step[edge], line[:-1][edge]
+    pairs = numpy.zeros(count, dtype=numpy.int64)
+    if not len(edge_line):
+        return pairs
+    quadrant = (step[:, 0] < 0) * 2 + (step[:, 1] < 0)
+    first = numpy.ones(len(edge_line), dtype=bool)
+    first[1:] = (edge_line[1:] != edge_line[:-1]) | (quadrant[1:] != quadrant[:-1])
+    chain_at = numpy.flatnonzero(first)
+    low = numpy.minimum.reduceat(numpy.minimum(starts, ends), chain_at)
+    high = numpy.maximum.reduceat(numpy.maximum(starts, ends), chain_at)
+    group = line_owner[edge_line[chain_at]]
+    chains = numpy.bincount(group, minlength=count).astype(numpy.int64)
+    every = chains * (chains - 1) // 2
+    overlapping = []
+    for axis in (0, 1):
+        # Ranks keep the comparison exact; a geometry's ranks sit in a band of their own, so one sort serves all.
+        values, rank = numpy.unique(numpy.concatenate([low[:, axis], high[:, axis]]), return_inverse=True)
+        band = len(values) + 1
+        low_key = group * band + rank[: len(group)]
+        high_key = group * band + rank[len(group) :]
+        ordered = numpy.sort(low_key)
+        after = numpy.searchsorted(ordered, (group + 1) * band) - numpy.searchsorted(ordered, high_key, side="right")
+        disjoint = numpy.bincount(group, weights=after, minlength=count).astype(numpy.int64)
+        overlapping.append(every - disjoint)
+    return numpy.minimum(*overlapping)
 
 
 def _feature_label(index: int, feature: Any) -> str:
@@ -292,9 +368,8 @@ def _positions_problem(value: Any, *, depth: int) -> str | None:
     return None
 
 
-def _validity_reason(geometry: BaseGeometry) -> str:
-    """explain_validity says e.g. 'Self-intersection[251100 6271900]'; say 'Self-intersection at (251100, ...)'."""
-    reason = explain_validity(geometry)
+def _validity_reason(reason: str) -> str:
+    """GEOS says e.g. 'Self-intersection[251100 6271900]'; say 'Self-intersection at (251100, 6271900)'."""
     match = re.fullmatch(r"(?P<what>.*?)\s*\[(?P<where>[^\]]*)\]", reason)
     if match is None:
         return reason

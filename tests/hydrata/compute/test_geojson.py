@@ -1,11 +1,16 @@
 """Reading an uploaded GeoJSON without Django: the checks, the CRS it names, and the one reader of "crs"."""
 
+import itertools
 import json
+import math
 
+import numpy
 import pytest
+import shapely
 
+from hydrata.compute import geojson
 from hydrata.compute.errors import GeoJSONRejected
-from hydrata.compute.geojson import DEFAULT_CRS, crs_member_name, crs_urn, geojson_inspect
+from hydrata.compute.geojson import DEFAULT_CRS, crs_member_name, crs_urn, edge_pairs_bound, geojson_inspect
 
 SQUARE = {
     "type": "Polygon",
@@ -41,7 +46,7 @@ def test_a_crs_member_in_any_other_form_has_no_name(member):
 
 
 def test_a_collection_without_a_crs_member_is_longitude_latitude_with_its_extent():
-    inspected = geojson_inspect(data=collection(SQUARE), max_features=10)
+    inspected = geojson_inspect(data=collection(SQUARE), max_features=10, max_edge_pairs=100)
 
     assert DEFAULT_CRS == inspected.crs == "EPSG:4326"
     assert inspected.geometry_types == ["Polygon"] and inspected.property_names == ["n"]
@@ -51,14 +56,163 @@ def test_a_collection_without_a_crs_member_is_longitude_latitude_with_its_extent
 
 def test_an_unreadable_crs_member_is_rejected_with_the_form_to_use():
     with pytest.raises(GeoJSONRejected, match="not in a form this importer reads"):
-        geojson_inspect(data=collection(SQUARE, crs={"type": "link"}), max_features=10)
+        geojson_inspect(data=collection(SQUARE, crs={"type": "link"}), max_features=10, max_edge_pairs=100)
 
 
 def test_too_many_features_are_rejected_before_any_geometry_is_read():
     with pytest.raises(GeoJSONRejected, match="has 2 features; at most 1"):
-        geojson_inspect(data=collection(SQUARE, None), max_features=1)
+        geojson_inspect(data=collection(SQUARE, None), max_features=1, max_edge_pairs=100)
 
 
 def test_a_normalised_crs_member_names_the_crs_by_its_urn():
     assert crs_urn("EPSG:28356") == "urn:ogc:def:crs:EPSG::28356"
     assert crs_urn("OGC:CRS84") == "urn:ogc:def:crs:OGC:1.3:CRS84"
+
+
+# --- the work of the validity check is bounded by the edges' overlapping boxes ----------------------------------
+
+
+def polygon(ring: list[list[float]]) -> dict:
+    return {"type": "Polygon", "coordinates": [[*ring, ring[0]]]}
+
+
+def zigzag(vertices: int) -> dict:
+    """A ring that crosses itself at every vertex: each edge runs the ring's whole width, so every pair of edges has
+    overlapping boxes (n^2 / 2 pairs for GEOS to test)."""
+    return polygon(
+        [[151.0 + (i % 2) * 1e-3, -33.0 + (i // 2) * 1e-7 * (1 if i % 4 < 2 else -1)] for i in range(vertices)]
+    )
+
+
+def serpentine(strips: int) -> dict:
+    """A valid polygon of parallel slanted strips: no edge crosses another, yet every long edge's box overlaps every
+    other's (GEOS took 13 s to find it valid at 40,000 vertices)."""
+    ring = []
+    for k in range(strips):
+        base = 2 * k * 1e-6
+        ring += [[0.0, base], [1.0, 1.0 + base], [1.0, 1.0 + base + 1e-6], [0.0, base + 1e-6]]
+    return polygon([*ring, [-0.1, ring[-1][1]], [-0.1, 0.0]])
+
+
+def circle(vertices: int) -> dict:
+    return polygon([[math.cos(i / vertices * math.tau), math.sin(i / vertices * math.tau)] for i in range(vertices)])
+
+
+@pytest.fixture
+def validated(monkeypatch):
+    """The geometries GEOS is asked to check or explain, in the order asked."""
+    asked: list = []
+    for name in ("is_valid", "is_valid_reason"):
+        real = getattr(shapely, name)
+
+        def spy(geometries, *args, real=real, **kwargs):
+            asked.extend(numpy.atleast_1d(geometries).tolist())
+            return real(geometries, *args, **kwargs)
+
+        monkeypatch.setattr(geojson.shapely, name, spy)
+    return asked
+
+
+@pytest.mark.parametrize("vertices", [1_000, 4_000, 16_000, 64_000])
+def test_a_ring_crossing_itself_at_every_vertex_is_refused_by_its_edge_pairs_before_geos_checks_it(validated, vertices):
+    with pytest.raises(GeoJSONRejected) as refused:
+        geojson_inspect(data=collection(SQUARE, zigzag(vertices)), max_features=10, max_edge_pairs=100_000)
+
+    assert "Feature 1 (" in str(refused.value) and "at most 100,000" in str(refused.value)
+    assert validated == []  # refused on a count linear in the vertices, before any GEOS validity check
+
+
+@pytest.mark.parametrize("strips", [50, 200, 800])
+def test_a_polygon_whose_edge_pairs_reach_the_limit_is_imported_and_one_pair_over_is_refused(validated, strips):
+    data = collection(serpentine(strips))
+    pairs = int(edge_pairs_bound(numpy.asarray([shapely.from_geojson(json.dumps(serpentine(strips)))]))[0])
+
+    assert geojson_inspect(data=data, max_features=10, max_edge_pairs=pairs).geometry_types == ["Polygon"]
+    assert len(validated) == 1
+    with pytest.raises(GeoJSONRejected, match=f"at most {pairs - 1:,}"):
+        geojson_inspect(data=data, max_features=10, max_edge_pairs=pairs - 1)
+    assert len(validated) == 1
+
+
+def test_a_circle_of_200000_vertices_has_few_edge_pairs_and_is_imported():
+    # A detailed boundary's edges are short and local: its count grows with its vertices, not their square.
+    inspected = geojson_inspect(data=collection(circle(200_000)), max_features=10, max_edge_pairs=100)
+
+    assert inspected.geometry_types == ["Polygon"]
+
+
+def monotone_runs(line: list[list[float]]) -> list[tuple[float, float, float, float]]:
+    """The boxes of a line's runs of edges heading into one quadrant (GEOS's monotone chains), by brute force."""
+    runs: list[tuple[float, float, float, float]] = []
+    last = None
+    for (x0, y0), (x1, y1) in itertools.pairwise(line):
+        if (x0, y0) == (x1, y1):
+            continue
+        quadrant = (x1 < x0, y1 < y0)
+        box = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+        if quadrant == last:
+            runs[-1] = (
+                min(runs[-1][0], box[0]),
+                min(runs[-1][1], box[1]),
+                max(runs[-1][2], box[2]),
+                max(runs[-1][3], box[3]),
+            )
+        else:
+            runs.append(box)
+        last = quadrant
+    return runs
+
+
+def overlapping_run_pairs(geometry) -> int:
+    lines = [list(part.coords) for part in _lines(geometry)]
+    boxes = [box for line in lines for box in monotone_runs(line)]
+    return sum(
+        a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3] for a, b in itertools.combinations(boxes, 2)
+    )
+
+
+def _lines(geometry):
+    if isinstance(geometry, shapely.Polygon):
+        return [geometry.exterior, *geometry.interiors]
+    if isinstance(geometry, shapely.LineString | shapely.LinearRing):
+        return [geometry]
+    if hasattr(geometry, "geoms"):
+        return [line for part in geometry.geoms for line in _lines(part)]
+    return []
+
+
+def test_the_edge_pairs_counted_are_at_least_the_pairs_of_monotone_runs_whose_boxes_overlap():
+    random = numpy.random.default_rng(45)
+    geometries = [
+        shapely.Point(1, 2),
+        shapely.from_geojson(json.dumps(zigzag(60))),
+        shapely.from_geojson(json.dumps(serpentine(9))),
+    ]
+    for _ in range(60):
+        walk = numpy.cumsum(random.normal(size=(int(random.integers(3, 40)), 2)), axis=0)
+        walk[random.integers(0, len(walk))] = walk[0]  # a repeated point now and then
+        line = shapely.LineString(walk)
+        ring = shapely.Polygon(walk)
+        holed = shapely.Polygon(walk * 10, [walk[:3] + 0.1])
+        geometries += [
+            line,
+            ring,
+            shapely.MultiPolygon([ring, holed]),
+            shapely.GeometryCollection([line, shapely.MultiLineString([walk, walk[::-1]])]),
+        ]
+
+    counted = edge_pairs_bound(numpy.asarray(geometries, dtype=object))
+
+    exact = [overlapping_run_pairs(geometry) for geometry in geometries]
+    assert all(counted >= exact) and sum(counted) <= 4 * sum(exact)
+
+
+def test_only_the_invalid_features_listed_are_explained(validated):
+    bowtie = polygon([[0.0, 0.0], [1.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
+
+    with pytest.raises(GeoJSONRejected) as refused:
+        geojson_inspect(data=collection(*[bowtie] * 25), max_features=100, max_edge_pairs=10_000)
+
+    assert str(refused.value).count("Self-intersection at (0.5, 0.5)") == geojson.MAX_LISTED_PROBLEMS
+    assert "and 15 more" in str(refused.value)
+    assert len(validated) == 25 + geojson.MAX_LISTED_PROBLEMS  # each checked once, only the listed explained
