@@ -499,9 +499,9 @@ HYDRATA_STUDY_MAX_PATTERN_STEPS = int(os.environ.get("HYDRATA_STUDY_MAX_PATTERN_
 HYDRATA_STUDY_MAX_STORM_STEPS = int(os.environ.get("HYDRATA_STUDY_MAX_STORM_STEPS", "200000"))
 HYDRATA_GEOJSON_MAX_FEATURES = int(os.environ.get("HYDRATA_GEOJSON_MAX_FEATURES", "100000"))
 # The pairs of runs of edges with overlapping extents that the features of one upload may have (see
-# `edge_pairs_bound` in hydrata/compute/geojson.py): GEOS tests each pair when it checks validity, about 60-170 ns
+# `edge_pairs_count` in hydrata/compute/geojson.py): GEOS tests each pair when it checks validity, about 60-170 ns
 # a pair, so 50 million bound the check to seconds. Real boundaries have few: a million-vertex ring with noise at
-# every vertex 2 to 18 million, a smooth one a handful; a ring whose every edge spans its whole width has n²/8.
+# every vertex 0.3 to 1.1 million, a smooth one a handful; a ring whose every edge spans its whole width n²/4.
 HYDRATA_GEOJSON_MAX_EDGE_PAIRS = int(os.environ.get("HYDRATA_GEOJSON_MAX_EDGE_PAIRS", "50000000"))
 
 # A time series holds at most this many rows; a request body may hold that many generous rows (about 128 bytes

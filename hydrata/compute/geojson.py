@@ -235,32 +235,65 @@ def _edge_pairs_check(
     geometries: numpy.ndarray, *, built_at: list[int], features: list[Any], max_edge_pairs: int
 ) -> None:
     """Refuse, before GEOS checks their validity, features whose edges GEOS would test in too many pairs."""
-    pairs = edge_pairs_bound(geometries)
+    pairs = edge_pairs_count(geometries, limit=max_edge_pairs)
     total = int(pairs.sum())
     if total <= max_edge_pairs:
         return
     most = numpy.argsort(-pairs, kind="stable")[:3]
     named = ", ".join(
-        f"{_feature_label(built_at[position], features[built_at[position]])} ({int(pairs[position]):,} pairs)"
+        f"{_feature_label(built_at[position], features[built_at[position]])} ({int(pairs[position]):,} or more)"
         for position in most
         if pairs[position]
     )
     raise GeoJSONRejected(
-        f"The features' edges lie across one another too much to be checked: {total:,} pairs of runs of edges have "
-        f"overlapping extents, and at most {max_edge_pairs:,} can be checked in one file (a detailed boundary of a "
-        f"million vertices has a few million). Most are in: {named}. A ring whose edges span its whole width, back "
-        "and forth, does this: check those features' coordinates are in order, or simplify or split them."
+        f"The features' edges lie across one another too much to be checked: {total:,} or more pairs of runs of "
+        f"edges have overlapping extents, and at most {max_edge_pairs:,} can be checked in one file (a detailed "
+        f"boundary of a million vertices has about a million at most). Most are in: {named}. A ring whose edges "
+        "span its whole width, back and forth, does this: check those features' coordinates are in order, or "
+        "simplify or split them."
     )
 
 
+EXACT_CHUNK_PAIRS = 4_000_000  # pairs an exact count may hold at once (64 MB of indices)
+
+
+def edge_pairs_count(geometries: numpy.ndarray, *, limit: int) -> numpy.ndarray:
+    """For each geometry, the pairs of its monotone chains whose extents overlap: the pairs GEOS tests for
+    intersections when it checks validity (or nodes, overlays or repairs it), a cost that grows with the square of
+    the vertices when long edges lie across one another, crossing or not. Counted within O(n log n + limit): the
+    bound of `edge_pairs_bound` where their sum is within `limit`; a lower bound (the pairs overlapping in x and
+    those in y, less all pairs) where that sum passes it; otherwise exactly, the largest first, until the sum is
+    within `limit` or the pairs counted pass it (the counts are then lower bounds that already pass it)."""
+    low, high, group = _chain_boxes(geometries)
+    pairs, at_least = _overlap_bounds(low, high, group, len(geometries))
+    total = int(pairs.sum())
+    if total <= limit:
+        return pairs
+    if int(at_least.sum()) > limit:
+        return at_least
+    order = numpy.argsort(group, kind="stable")
+    bounds = numpy.searchsorted(group[order], numpy.arange(len(geometries) + 1))
+    for position in numpy.argsort(-pairs, kind="stable").tolist():
+        if total <= limit or not pairs[position]:
+            break
+        mine = order[bounds[position] : bounds[position + 1]]
+        others = total - int(pairs[position])
+        pairs[position] = _overlaps_counted(low[mine], high[mine], stop=limit - others)
+        total = others + int(pairs[position])
+    return pairs
+
+
 def edge_pairs_bound(geometries: numpy.ndarray) -> numpy.ndarray:
-    """For each geometry, at least the number of pairs of its monotone chains whose extents overlap: the pairs GEOS
-    tests for intersections when it checks validity (or nodes, overlays or repairs the geometry), a cost that grows
-    with the square of the vertices when long edges lie across one another, crossing or not. A chain is a run of
-    edges heading into one quadrant (GEOS's `MonotoneChainBuilder`; zero-length edges skipped). Counted in
-    O(n log n): the pairs overlapping in x, less those disjoint in x (found by sorting), and the same in y; the
-    smaller of the two is the bound."""
-    count = len(geometries)
+    """For each geometry, at least the pairs of its monotone chains whose extents overlap, in O(n log n): the
+    smaller of the pairs overlapping in x and those overlapping in y. Tight for edges lying across one another;
+    loose for rings nested in one another (their chains share x or y ranges, rarely both)."""
+    low, high, group = _chain_boxes(geometries)
+    return _overlap_bounds(low, high, group, len(geometries))[0]
+
+
+def _chain_boxes(geometries: numpy.ndarray) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+    """The lower and upper corners of the extents of the geometries' monotone chains, and the geometry of each. A
+    chain is a run of edges heading into one quadrant (GEOS's `MonotoneChainBuilder`; zero-length edges skipped)."""
     parts, owner = shapely.get_parts(geometries, return_index=True)
     types = shapely.get_type_id(parts)
     while (nested := types >= 4).any():  # members of multi-geometries and collections, however deep
@@ -278,21 +311,28 @@ def edge_pairs_bound(geometries: numpy.ndarray) -> numpy.ndarray:
     step = points[1:] - points[:-1]
     edge = (line[1:] == line[:-1]) & ((step[:, 0] != 0) | (step[:, 1] != 0))
     starts, ends, step, edge_line = points[:-1][edge], points[1:][edge], step[edge], line[:-1][edge]
-    pairs = numpy.zeros(count, dtype=numpy.int64)
     if not len(edge_line):
-        return pairs
+        return numpy.zeros((0, 2)), numpy.zeros((0, 2)), numpy.zeros(0, dtype=numpy.int64)
     quadrant = (step[:, 0] < 0) * 2 + (step[:, 1] < 0)
     first = numpy.ones(len(edge_line), dtype=bool)
     first[1:] = (edge_line[1:] != edge_line[:-1]) | (quadrant[1:] != quadrant[:-1])
     chain_at = numpy.flatnonzero(first)
     low = numpy.minimum.reduceat(numpy.minimum(starts, ends), chain_at)
     high = numpy.maximum.reduceat(numpy.maximum(starts, ends), chain_at)
-    group = line_owner[edge_line[chain_at]]
+    return low, high, line_owner[edge_line[chain_at]]
+
+
+def _overlap_bounds(
+    low: numpy.ndarray, high: numpy.ndarray, group: numpy.ndarray, count: int
+) -> tuple[numpy.ndarray, numpy.ndarray]:
+    """Per group, bounds on the pairs of boxes that overlap, from the pairs overlapping in x and those in y (all
+    pairs, less those disjoint on the axis: for each box, the boxes of its group starting after it ends, found by
+    sorting): at most the smaller, and at least their sum less all pairs."""
     chains = numpy.bincount(group, minlength=count).astype(numpy.int64)
     every = chains * (chains - 1) // 2
     overlapping = []
     for axis in (0, 1):
-        # Ranks keep the comparison exact; a geometry's ranks sit in a band of their own, so one sort serves all.
+        # Ranks keep the comparison exact; a group's ranks sit in a band of their own, so one sort serves all.
         values, rank = numpy.unique(numpy.concatenate([low[:, axis], high[:, axis]]), return_inverse=True)
         band = len(values) + 1
         low_key = group * band + rank[: len(group)]
@@ -301,7 +341,31 @@ def edge_pairs_bound(geometries: numpy.ndarray) -> numpy.ndarray:
         after = numpy.searchsorted(ordered, (group + 1) * band) - numpy.searchsorted(ordered, high_key, side="right")
         disjoint = numpy.bincount(group, weights=after, minlength=count).astype(numpy.int64)
         overlapping.append(every - disjoint)
-    return numpy.minimum(*overlapping)
+    return numpy.minimum(*overlapping), numpy.maximum(overlapping[0] + overlapping[1] - every, 0)
+
+
+def _overlaps_counted(low: numpy.ndarray, high: numpy.ndarray, *, stop: int) -> int:
+    """The pairs of boxes that overlap (touching counts, as in GEOS), found with an STR tree a chunk of boxes at a
+    time; counting ends once past `stop`, so the work is O(n log n + stop + a chunk)."""
+    boxes = shapely.linestrings(numpy.stack([low, high], axis=1))  # a diagonal's extent is its box
+    tree = shapely.STRtree(boxes)
+    # A box overlaps at most the boxes overlapping it in x (or in y): chunks are cut so their pairs fit in memory.
+    most = numpy.minimum(
+        *(
+            numpy.searchsorted(numpy.sort(low[:, axis]), high[:, axis], side="right")
+            - numpy.searchsorted(numpy.sort(high[:, axis]), low[:, axis])
+            for axis in (0, 1)
+        )
+    )
+    reach = numpy.cumsum(most)
+    counted = start = 0
+    while start < len(boxes) and counted <= stop:
+        already = int(reach[start - 1]) if start else 0
+        end = max(start + 1, int(numpy.searchsorted(reach, already + EXACT_CHUNK_PAIRS, side="right")))
+        asked, found = tree.query(boxes[start:end])
+        counted += int(numpy.count_nonzero(found > asked + start))  # each pair once, a box not with itself
+        start = end
+    return counted
 
 
 def _feature_label(index: int, feature: Any) -> str:

@@ -10,7 +10,14 @@ import shapely
 
 from hydrata.compute import geojson
 from hydrata.compute.errors import GeoJSONRejected
-from hydrata.compute.geojson import DEFAULT_CRS, crs_member_name, crs_urn, edge_pairs_bound, geojson_inspect
+from hydrata.compute.geojson import (
+    DEFAULT_CRS,
+    crs_member_name,
+    crs_urn,
+    edge_pairs_bound,
+    edge_pairs_count,
+    geojson_inspect,
+)
 
 SQUARE = {
     "type": "Polygon",
@@ -122,16 +129,45 @@ def test_a_ring_crossing_itself_at_every_vertex_is_refused_by_its_edge_pairs_bef
     assert validated == []  # refused on a count linear in the vertices, before any GEOS validity check
 
 
-@pytest.mark.parametrize("strips", [50, 200, 800])
+@pytest.mark.parametrize("strips", [50, 200, 500])
 def test_a_polygon_whose_edge_pairs_reach_the_limit_is_imported_and_one_pair_over_is_refused(validated, strips):
     data = collection(serpentine(strips))
-    pairs = int(edge_pairs_bound(numpy.asarray([shapely.from_geojson(json.dumps(serpentine(strips)))]))[0])
+    pairs = overlapping_run_pairs(shapely.from_geojson(json.dumps(serpentine(strips))))
 
     assert geojson_inspect(data=data, max_features=10, max_edge_pairs=pairs).geometry_types == ["Polygon"]
     assert len(validated) == 1
     with pytest.raises(GeoJSONRejected, match=f"at most {pairs - 1:,}"):
         geojson_inspect(data=data, max_features=10, max_edge_pairs=pairs - 1)
     assert len(validated) == 1
+
+
+@pytest.mark.parametrize("chunk", [geojson.EXACT_CHUNK_PAIRS, 1_000], ids=["one chunk", "chunks of 1,000 pairs"])
+def test_rings_nested_in_one_another_are_counted_exactly_where_the_quick_bound_is_too_loose(
+    validated, monkeypatch, chunk
+):
+    # Depth bands: each chain of a ring shares its x range with the rings around it, or its y range, rarely both.
+    monkeypatch.setattr(geojson, "EXACT_CHUNK_PAIRS", chunk)
+    random = numpy.random.default_rng(7)
+    turns = numpy.arange(400) / 400 * math.tau
+
+    def ring(radius):
+        jittered = radius * (1 + 0.002 * random.uniform(-1, 1, len(turns)))
+        points = [[float(r * math.cos(t)), float(r * math.sin(t))] for r, t in zip(jittered, turns, strict=True)]
+        return [*points, points[0]]
+
+    bands = {"type": "MultiPolygon", "coordinates": [[ring(2 * k + 2), ring(2 * k + 1)] for k in range(20)]}
+    geometry = numpy.asarray([shapely.from_geojson(json.dumps(bands))])
+    loose = int(edge_pairs_bound(geometry)[0])
+    pairs = int(edge_pairs_count(geometry, limit=loose - 1)[0])
+
+    assert pairs < loose / 10
+    assert pairs == 7_397  # the same in one chunk as in many (and as numpy comparing every pair)
+    assert geojson_inspect(data=collection(bands), max_features=10, max_edge_pairs=pairs).geometry_types == [
+        "MultiPolygon"
+    ]
+    assert len(validated) == 1
+    with pytest.raises(GeoJSONRejected, match=f"at most {pairs - 1:,}"):
+        geojson_inspect(data=collection(bands), max_features=10, max_edge_pairs=pairs - 1)
 
 
 def test_a_circle_of_200000_vertices_has_few_edge_pairs_and_is_imported():
@@ -181,7 +217,7 @@ def _lines(geometry):
     return []
 
 
-def test_the_edge_pairs_counted_are_at_least_the_pairs_of_monotone_runs_whose_boxes_overlap():
+def test_the_edge_pairs_counted_are_the_pairs_of_monotone_runs_whose_boxes_overlap():
     random = numpy.random.default_rng(45)
     geometries = [
         shapely.Point(1, 2),
@@ -201,10 +237,13 @@ def test_the_edge_pairs_counted_are_at_least_the_pairs_of_monotone_runs_whose_bo
             shapely.GeometryCollection([line, shapely.MultiLineString([walk, walk[::-1]])]),
         ]
 
-    counted = edge_pairs_bound(numpy.asarray(geometries, dtype=object))
+    bounds = edge_pairs_bound(numpy.asarray(geometries, dtype=object))
 
     exact = [overlapping_run_pairs(geometry) for geometry in geometries]
-    assert all(counted >= exact) and sum(counted) <= 4 * sum(exact)
+    assert all(bounds >= exact)
+    for geometry, pairs in zip(geometries, exact, strict=True):  # counted exactly to the limit, and past it
+        assert edge_pairs_count(numpy.asarray([geometry]), limit=pairs)[0] == pairs
+        assert edge_pairs_count(numpy.asarray([geometry]), limit=pairs - 1)[0] >= pairs
 
 
 def test_only_the_invalid_features_listed_are_explained(validated):

@@ -138,7 +138,7 @@ def test_a_ring_crossing_itself_at_every_vertex_fails_naming_it_and_the_limit_an
     execution = imported(feature_collection(feature(SQUARE), {**feature(crossing), "id": "creek"}))
 
     assert execution.status == "failed" and not Dataset.objects.exists()
-    assert 'Feature 1 (id "creek") (4,001,000 pairs)' in execution.log
+    assert 'Feature 1 (id "creek") (' in execution.log and " or more)" in execution.log
     assert "at most 1,000,000 can be checked" in execution.log
 
 
