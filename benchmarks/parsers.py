@@ -100,6 +100,21 @@ def serpentine_at_most(max_edge_pairs: int) -> list[list[float]]:
         strips -= 1
 
 
+def _bands(vertices: int) -> dict[str, Any]:
+    """A MultiPolygon of 25 annuli (50 rings) jittered at every vertex: its runs of edges share x ranges or y ranges
+    with those of the rings around it, rarely both, so only an exact count tells it from a tangle."""
+    per_ring = vertices // 50
+    random = numpy.random.default_rng(45)
+    turns = numpy.arange(per_ring) / per_ring * math.tau
+
+    def ring(radius: float) -> list[list[float]]:
+        scale = radius * 1e-4 * (1 + 3 * math.tau / per_ring * random.uniform(-1, 1, per_ring))
+        points = numpy.column_stack([151.0 + scale * numpy.cos(turns), -33.0 + scale * numpy.sin(turns)]).tolist()
+        return [*points, points[0]]
+
+    return {"type": "MultiPolygon", "coordinates": [[ring(2 * k + 2), ring(2 * k + 1)] for k in range(25)]}
+
+
 def geojson_shapes(size: int, max_features: int, max_edge_pairs: int) -> dict[str, bytes]:
     per_point = len(_collection(_points(1000))) // 1000
     count = min(max_features, size // per_point)
@@ -116,6 +131,9 @@ def geojson_shapes(size: int, max_features: int, max_edge_pairs: int) -> dict[st
         "one polygon ring crossing itself at every vertex": _collection([_polygon(zigzag)]),
         "one polygon with the most edge pairs accepted (parallel strips)": _collection(
             [_polygon(serpentine_at_most(max_edge_pairs))]
+        ),
+        "depth bands: 50 nested noisy rings in one feature, counted exactly": _collection(
+            [{"type": "Feature", "properties": {}, "geometry": _bands(vertices)}]
         ),
         "points each with a distinct property name": _collection(
             [dict(point, properties={f"name {i}": i}) for i, point in enumerate(points)]
