@@ -95,7 +95,7 @@ def dataset_import(*, execution_id: UUID | str) -> UploadExecution | None:
         inspected = geojson_inspect(
             data=data,
             max_features=settings.HYDRATA_GEOJSON_MAX_FEATURES,
-            max_edge_pairs=settings.HYDRATA_GEOJSON_MAX_EDGE_PAIRS,
+            max_edge_tests=settings.HYDRATA_GEOJSON_MAX_EDGE_TESTS,
         )
         dataset = _dataset_create(execution=execution, inspected=inspected)
     except GeoJSONRejected as rejected:
