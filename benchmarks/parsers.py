@@ -9,7 +9,7 @@ Sizes: design inputs HYDRATA_ARR_FILE_MAX_BYTES (4 MiB), GeoJSON uploads HYDRATA
 a Celery worker), a time series' body DATA_UPLOAD_MAX_MEMORY_SIZE (HYDRATA_TIME_SERIES_MAX_ROWS rows), an
 observations import the features of HYDRATA_GEOJSON_MAX_FEATURES points. `--scale` shrinks them all for a quick
 look; `--only` times just the parsers whose name contains it. The GeoJSON rows add the polygon whose edges GEOS
-tests in the most pairs an upload may have (HYDRATA_GEOJSON_MAX_EDGE_PAIRS, whatever the scale): the worst accepted.
+tests in the most pairs an upload may have (HYDRATA_GEOJSON_MAX_EDGE_TESTS, whatever the scale): the worst accepted.
 The design inputs are timed in-process (the platform reads them in a child under limits, which adds a constant
 quarter-second). Prints a Markdown table: milliseconds and the ratio to the honest input of that parser.
 """
@@ -41,7 +41,7 @@ from django.conf import settings  # noqa: E402
 
 from hydrata.compute.arr.reading import design_input_read  # noqa: E402
 from hydrata.compute.errors import CodedError, GeoJSONRejected  # noqa: E402
-from hydrata.compute.geojson import edge_pairs_bound, geojson_inspect  # noqa: E402
+from hydrata.compute.geojson import edge_tests_bound, geojson_inspect  # noqa: E402
 from hydrata.compute.numbers import json_read  # noqa: E402
 from hydrata.core.errors import ValidationFailed  # noqa: E402
 from tests.hostile_files import DESIGN_INPUTS  # noqa: E402
@@ -91,13 +91,33 @@ def serpentine(strips: int) -> list[list[float]]:
     return [*ring, [150.999, ring[-1][1]], [150.999, -33.0]]
 
 
-def serpentine_at_most(max_edge_pairs: int) -> list[list[float]]:
-    strips = math.isqrt(max_edge_pairs // 2)
-    while True:
-        ring = serpentine(strips)
-        if edge_pairs_bound(numpy.asarray([shapely.Polygon(ring)]))[0] <= max_edge_pairs:
-            return ring
-        strips -= 1
+def serpentine_at_most(max_edge_tests: int) -> list[list[float]]:
+    """The parallel strips with the most strips whose edge tests are within the limit (by bisection)."""
+    fewest, most = 1, math.isqrt(max_edge_tests) + 1
+    while fewest < most:
+        strips = (fewest + most + 1) // 2
+        if edge_tests_bound(numpy.asarray([shapely.Polygon(serpentine(strips))]))[0] <= max_edge_tests:
+            fewest = strips
+        else:
+            most = strips - 1
+    return serpentine(fewest)
+
+
+def staircases(vertices: int, count: int = 1000) -> list[list[float]]:
+    """Parallel staircases packed closely, each a run of edges heading one way: few pairs of runs, but each pair is
+    searched edge by edge along its whole length."""
+    steps = max(1, vertices // (2 * count))
+    ring = []
+    for k in range(count):
+        stair = [
+            [
+                151.0 + 1e-4 * ((j + 1) // 2 + (j // 2) * 0.1 + k / (2 * count)),
+                -33.0 + 1e-4 * (j // 2 + ((j + 1) // 2) * 0.1 - k / (2 * count)),
+            ]
+            for j in range(2 * steps + 1)
+        ]
+        ring += stair if k % 2 == 0 else stair[::-1]
+    return [*ring, [ring[-1][0], -33.01]]
 
 
 def _bands(vertices: int) -> dict[str, Any]:
@@ -115,7 +135,7 @@ def _bands(vertices: int) -> dict[str, Any]:
     return {"type": "MultiPolygon", "coordinates": [[ring(2 * k + 2), ring(2 * k + 1)] for k in range(25)]}
 
 
-def geojson_shapes(size: int, max_features: int, max_edge_pairs: int) -> dict[str, bytes]:
+def geojson_shapes(size: int, max_features: int, max_edge_tests: int) -> dict[str, bytes]:
     per_point = len(_collection(_points(1000))) // 1000
     count = min(max_features, size // per_point)
     points = _points(count, note=max(0, size // count - per_point - 8))  # a note on each fills the file
@@ -129,9 +149,10 @@ def geojson_shapes(size: int, max_features: int, max_edge_pairs: int) -> dict[st
         "honest: points with three properties": _collection(points),
         "one polygon of every vertex (a circle)": _collection([_polygon(circle)]),
         "one polygon ring crossing itself at every vertex": _collection([_polygon(zigzag)]),
-        "one polygon with the most edge pairs accepted (parallel strips)": _collection(
-            [_polygon(serpentine_at_most(max_edge_pairs))]
+        "one polygon with the most edge tests accepted (parallel strips)": _collection(
+            [_polygon(serpentine_at_most(max_edge_tests))]
         ),
+        "one polygon of 1,000 parallel staircases": _collection([_polygon(staircases(vertices))]),
         "depth bands: 50 nested noisy rings in one feature, counted exactly": _collection(
             [{"type": "Feature", "properties": {}, "geometry": _bands(vertices)}]
         ),
@@ -207,11 +228,11 @@ def rows(scale: float, repeat: int, only: str) -> list[tuple[str, str, int, floa
             found.append((f"design input: {kind}", name, len(text.encode()), ms))
     geojson_size = int(settings.HYDRATA_GEOJSON_MAX_BYTES * scale)
     max_features = int(settings.HYDRATA_GEOJSON_MAX_FEATURES * scale)
-    max_edge_pairs = settings.HYDRATA_GEOJSON_MAX_EDGE_PAIRS
+    max_edge_tests = settings.HYDRATA_GEOJSON_MAX_EDGE_TESTS
     if only.lower() in "geojson upload":
-        for name, data in geojson_shapes(geojson_size, max_features, max_edge_pairs).items():
+        for name, data in geojson_shapes(geojson_size, max_features, max_edge_tests).items():
             ms = median_ms(
-                lambda data=data: geojson_inspect(data=data, max_features=max_features, max_edge_pairs=max_edge_pairs),
+                lambda data=data: geojson_inspect(data=data, max_features=max_features, max_edge_tests=max_edge_tests),
                 repeat,
             )
             found.append(("GeoJSON upload", name, len(data), ms))
