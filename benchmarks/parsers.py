@@ -3,13 +3,15 @@ honest input of the same size, in one run. A linear parser keeps every ratio nea
 cheaper: it is refused at its first rows); the backtracking losses pattern and the quadratic IFD duplicate check the
 readers had before went over the 10 s CPU limit on their hostile files of this size.
 
-    PYTHONPATH=$PWD .venv/bin/python benchmarks/parsers.py [--scale 1.0] [--repeat 1]
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/parsers.py [--scale 1.0] [--repeat 1] [--only GeoJSON]
 
 Sizes: design inputs HYDRATA_ARR_FILE_MAX_BYTES (4 MiB), GeoJSON uploads HYDRATA_GEOJSON_MAX_BYTES (50 MB, read in
 a Celery worker), a time series' body DATA_UPLOAD_MAX_MEMORY_SIZE (HYDRATA_TIME_SERIES_MAX_ROWS rows), an
 observations import the features of HYDRATA_GEOJSON_MAX_FEATURES points. `--scale` shrinks them all for a quick
-look. The design inputs are timed in-process (the platform reads them in a child under limits, which adds a
-constant quarter-second). Prints a Markdown table: milliseconds and the ratio to the honest input of that parser.
+look; `--only` times just the parsers whose name contains it. The GeoJSON rows add the polygon whose edges GEOS
+tests in the most pairs an upload may have (HYDRATA_GEOJSON_MAX_EDGE_TESTS, whatever the scale): the worst accepted.
+The design inputs are timed in-process (the platform reads them in a child under limits, which adds a constant
+quarter-second). Prints a Markdown table: milliseconds and the ratio to the honest input of that parser.
 """
 
 import argparse
@@ -30,6 +32,8 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import django  # noqa: E402
+import numpy  # noqa: E402
+import shapely  # noqa: E402
 
 django.setup()
 
@@ -37,7 +41,7 @@ from django.conf import settings  # noqa: E402
 
 from hydrata.compute.arr.reading import design_input_read  # noqa: E402
 from hydrata.compute.errors import CodedError, GeoJSONRejected  # noqa: E402
-from hydrata.compute.geojson import geojson_inspect  # noqa: E402
+from hydrata.compute.geojson import edge_tests_bound, geojson_inspect  # noqa: E402
 from hydrata.compute.numbers import json_read  # noqa: E402
 from hydrata.core.errors import ValidationFailed  # noqa: E402
 from tests.hostile_files import DESIGN_INPUTS  # noqa: E402
@@ -77,7 +81,61 @@ def _polygon(ring: list[list[float]]) -> dict[str, Any]:
     return {"type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[*ring, ring[0]]]}}
 
 
-def geojson_shapes(size: int, max_features: int) -> dict[str, bytes]:
+def serpentine(strips: int) -> list[list[float]]:
+    """A valid ring of parallel slanted strips: no edge crosses another, but every long edge's extent overlaps every
+    other's, so GEOS tests them all in pairs."""
+    ring = []
+    for k in range(strips):
+        low = -33.0 + 2 * k * 1e-7
+        ring += [[151.0, low], [151.01, low + 0.01], [151.01, low + 0.01 + 1e-7], [151.0, low + 1e-7]]
+    return [*ring, [150.999, ring[-1][1]], [150.999, -33.0]]
+
+
+def serpentine_at_most(max_edge_tests: int) -> list[list[float]]:
+    """The parallel strips with the most strips whose edge tests are within the limit (by bisection)."""
+    fewest, most = 1, math.isqrt(max_edge_tests) + 1
+    while fewest < most:
+        strips = (fewest + most + 1) // 2
+        if edge_tests_bound(numpy.asarray([shapely.Polygon(serpentine(strips))]))[0] <= max_edge_tests:
+            fewest = strips
+        else:
+            most = strips - 1
+    return serpentine(fewest)
+
+
+def staircases(vertices: int, count: int = 1000) -> list[list[float]]:
+    """Parallel staircases packed closely, each a run of edges heading one way: few pairs of runs, but each pair is
+    searched edge by edge along its whole length."""
+    steps = max(1, vertices // (2 * count))
+    ring = []
+    for k in range(count):
+        stair = [
+            [
+                151.0 + 1e-4 * ((j + 1) // 2 + (j // 2) * 0.1 + k / (2 * count)),
+                -33.0 + 1e-4 * (j // 2 + ((j + 1) // 2) * 0.1 - k / (2 * count)),
+            ]
+            for j in range(2 * steps + 1)
+        ]
+        ring += stair if k % 2 == 0 else stair[::-1]
+    return [*ring, [ring[-1][0], -33.01]]
+
+
+def _bands(vertices: int) -> dict[str, Any]:
+    """A MultiPolygon of 25 annuli (50 rings) jittered at every vertex: its runs of edges share x ranges or y ranges
+    with those of the rings around it, rarely both, so only an exact count tells it from a tangle."""
+    per_ring = vertices // 50
+    random = numpy.random.default_rng(45)
+    turns = numpy.arange(per_ring) / per_ring * math.tau
+
+    def ring(radius: float) -> list[list[float]]:
+        scale = radius * 1e-4 * (1 + 3 * math.tau / per_ring * random.uniform(-1, 1, per_ring))
+        points = numpy.column_stack([151.0 + scale * numpy.cos(turns), -33.0 + scale * numpy.sin(turns)]).tolist()
+        return [*points, points[0]]
+
+    return {"type": "MultiPolygon", "coordinates": [[ring(2 * k + 2), ring(2 * k + 1)] for k in range(25)]}
+
+
+def geojson_shapes(size: int, max_features: int, max_edge_tests: int) -> dict[str, bytes]:
     per_point = len(_collection(_points(1000))) // 1000
     count = min(max_features, size // per_point)
     points = _points(count, note=max(0, size // count - per_point - 8))  # a note on each fills the file
@@ -91,6 +149,13 @@ def geojson_shapes(size: int, max_features: int) -> dict[str, bytes]:
         "honest: points with three properties": _collection(points),
         "one polygon of every vertex (a circle)": _collection([_polygon(circle)]),
         "one polygon ring crossing itself at every vertex": _collection([_polygon(zigzag)]),
+        "one polygon with the most edge tests accepted (parallel strips)": _collection(
+            [_polygon(serpentine_at_most(max_edge_tests))]
+        ),
+        "one polygon of 1,000 parallel staircases": _collection([_polygon(staircases(vertices))]),
+        "depth bands: 50 nested noisy rings in one feature, counted exactly": _collection(
+            [{"type": "Feature", "properties": {}, "geometry": _bands(vertices)}]
+        ),
         "points each with a distinct property name": _collection(
             [dict(point, properties={f"name {i}": i}) for i, point in enumerate(points)]
         ),
@@ -147,7 +212,7 @@ def observations_read(features: list[dict[str, Any]]) -> object:
     return _read(features, value_property="level", tolerance_property=None)
 
 
-def rows(scale: float, repeat: int) -> list[tuple[str, str, int, float]]:
+def rows(scale: float, repeat: int, only: str) -> list[tuple[str, str, int, float]]:
     """(parser, input, bytes, ms)."""
     import hydrata.anuga.services.time_series
     import hydrata.observations.services.imports  # noqa: F401  # imported before the clock starts
@@ -155,21 +220,30 @@ def rows(scale: float, repeat: int) -> list[tuple[str, str, int, float]]:
     found = []
     arr_size = int(settings.HYDRATA_ARR_FILE_MAX_BYTES * scale)
     for kind, (honest, hostile) in DESIGN_INPUTS.items():
+        if only.lower() not in f"design input: {kind}".lower():
+            continue
         for name, build in {"honest": honest, **hostile}.items():
             text = build(arr_size)
             ms = median_ms(lambda text=text, kind=kind: design_input_read(kind=kind, text=text), repeat)
             found.append((f"design input: {kind}", name, len(text.encode()), ms))
     geojson_size = int(settings.HYDRATA_GEOJSON_MAX_BYTES * scale)
     max_features = int(settings.HYDRATA_GEOJSON_MAX_FEATURES * scale)
-    for name, data in geojson_shapes(geojson_size, max_features).items():
-        ms = median_ms(lambda data=data: geojson_inspect(data=data, max_features=max_features), repeat)
-        found.append(("GeoJSON upload", name, len(data), ms))
-    for name, body in time_series_shapes(int(settings.HYDRATA_TIME_SERIES_MAX_ROWS * scale)).items():
-        ms = median_ms(lambda body=body: time_series_read(body), repeat)
-        found.append(("time series body", name, len(body.encode()), ms))
-    for name, features in observation_shapes(max_features).items():
-        ms = median_ms(lambda features=features: observations_read(features), repeat)
-        found.append(("observations import", name, len(json.dumps(features)), ms))
+    max_edge_tests = settings.HYDRATA_GEOJSON_MAX_EDGE_TESTS
+    if only.lower() in "geojson upload":
+        for name, data in geojson_shapes(geojson_size, max_features, max_edge_tests).items():
+            ms = median_ms(
+                lambda data=data: geojson_inspect(data=data, max_features=max_features, max_edge_tests=max_edge_tests),
+                repeat,
+            )
+            found.append(("GeoJSON upload", name, len(data), ms))
+    if only.lower() in "time series body":
+        for name, body in time_series_shapes(int(settings.HYDRATA_TIME_SERIES_MAX_ROWS * scale)).items():
+            ms = median_ms(lambda body=body: time_series_read(body), repeat)
+            found.append(("time series body", name, len(body.encode()), ms))
+    if only.lower() in "observations import":
+        for name, features in observation_shapes(max_features).items():
+            ms = median_ms(lambda features=features: observations_read(features), repeat)
+            found.append(("observations import", name, len(json.dumps(features)), ms))
     return found
 
 
@@ -177,8 +251,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0, help="a fraction of each route's largest size")
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--only", default="", help="time just the parsers whose name contains this, e.g. GeoJSON")
     options = parser.parse_args()
-    measured = rows(options.scale, options.repeat)
+    measured = rows(options.scale, options.repeat, options.only)
     print("| parser | input | MB | ms | ratio to honest |")
     print("|---|---|---:|---:|---:|")
     honest: dict[str, float] = {}

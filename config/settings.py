@@ -498,6 +498,11 @@ HYDRATA_STUDY_MAX_MEMBERS = int(os.environ.get("HYDRATA_STUDY_MAX_MEMBERS", "100
 HYDRATA_STUDY_MAX_PATTERN_STEPS = int(os.environ.get("HYDRATA_STUDY_MAX_PATTERN_STEPS", "1440"))
 HYDRATA_STUDY_MAX_STORM_STEPS = int(os.environ.get("HYDRATA_STUDY_MAX_STORM_STEPS", "200000"))
 HYDRATA_GEOJSON_MAX_FEATURES = int(os.environ.get("HYDRATA_GEOJSON_MAX_FEATURES", "100000"))
+# The work GEOS's intersection search may do over the features of one upload when it checks their validity, counted
+# before it runs (`edge_tests_count` in hydrata/compute/geojson.py: the edges of every two runs of edges whose extents
+# overlap), about 17-21 ns a unit, so 100 million bound the check to about 2 s. Real boundaries need little: a ring of
+# a million vertices 3 million, with noise at every vertex 2-3 million; a ring crossing itself at every vertex n²/2.
+HYDRATA_GEOJSON_MAX_EDGE_TESTS = int(os.environ.get("HYDRATA_GEOJSON_MAX_EDGE_TESTS", "100000000"))
 
 # A time series holds at most this many rows; a request body may hold that many generous rows (about 128 bytes
 # each, indented JSON with offsets) and a little more, so the row limit is what refuses a long series.

@@ -18,7 +18,6 @@ from pyproj.exceptions import CRSError, ProjError
 from shapely.errors import ShapelyError
 from shapely.geometry import shape
 from shapely.geometry.base import BaseGeometry
-from shapely.validation import explain_validity
 
 from hydrata.compute.errors import GeoJSONRejected
 from hydrata.compute.numbers import JSONRefused, json_read
@@ -59,8 +58,9 @@ class InspectedCollection:
     bbox_wgs84: list[float]
 
 
-def geojson_inspect(*, data: bytes, max_features: int) -> InspectedCollection:
-    """Parse and check a GeoJSON FeatureCollection, or raise GeoJSONRejected saying what is wrong and where."""
+def geojson_inspect(*, data: bytes, max_features: int, max_edge_tests: int) -> InspectedCollection:
+    """Parse and check a GeoJSON FeatureCollection, or raise GeoJSONRejected saying what is wrong and where.
+    `max_edge_tests` bounds the work of GEOS's validity check over all the features (see `edge_tests_bound`)."""
     document = _json_parse(data)
     if not isinstance(document, dict):
         raise GeoJSONRejected(
@@ -90,7 +90,7 @@ def geojson_inspect(*, data: bytes, max_features: int) -> InspectedCollection:
         )
 
     crs_code, crs = _crs_read(document)
-    geometries, geometry_types, property_names = _features_check(features)
+    geometries, geometry_types, property_names = _features_check(features, max_edge_tests=max_edge_tests)
     bbox_native = [float(value) for value in shapely.total_bounds(geometries)]
     bbox_wgs84 = _bbox_to_wgs84(bbox_native, crs=crs, crs_code=crs_code, declared="crs" in document)
     return InspectedCollection(
@@ -185,7 +185,7 @@ def crs_urn(crs_code: str) -> str:
     return f"urn:ogc:def:crs:{authority}::{code}"
 
 
-def _features_check(features: list[Any]) -> tuple[list[BaseGeometry], list[str], list[str]]:
+def _features_check(features: list[Any], *, max_edge_tests: int) -> tuple[list[BaseGeometry], list[str], list[str]]:
     """Every feature must be a Feature with a non-empty, valid geometry. Lists the first problems found."""
     problems: list[tuple[int, str]] = []
     built: list[BaseGeometry] = []
@@ -199,20 +199,23 @@ def _features_check(features: list[Any]) -> tuple[list[BaseGeometry], list[str],
         built.append(geometry)
         built_at.append(index)
         property_names.update(dict.fromkeys(feature.get("properties") or {}))
-    # Emptiness and validity are checked for all geometries at once (vectorised in GEOS), then explained.
     geometries = numpy.asarray(built, dtype=object)
+    _edge_tests_check(geometries, built_at=built_at, features=features, max_edge_tests=max_edge_tests)
+    # Emptiness and validity are checked for all geometries at once (vectorised in GEOS); only the invalid ones that
+    # can be listed are explained (an explanation is a second validity check).
     empty = shapely.is_empty(geometries)
     invalid = ~empty & ~shapely.is_valid(geometries)
+    explained = numpy.flatnonzero(invalid)[:MAX_LISTED_PROBLEMS]
+    reasons = dict(zip(explained.tolist(), shapely.is_valid_reason(geometries[explained]).tolist(), strict=True))
     for position in numpy.flatnonzero(empty | invalid):
         geometry = geometries[position]
-        problems.append(
-            (
-                built_at[position],
-                f"has an empty {geometry.geom_type} geometry."
-                if empty[position]
-                else f"has an invalid {geometry.geom_type} geometry: {_validity_reason(geometry)}.",
-            )
-        )
+        if empty[position]:
+            problem = f"has an empty {geometry.geom_type} geometry."
+        elif position in reasons:
+            problem = f"has an invalid {geometry.geom_type} geometry: {_validity_reason(reasons[position])}."
+        else:  # after the first MAX_LISTED_PROBLEMS invalid features, so never listed
+            problem = f"has an invalid {geometry.geom_type} geometry."
+        problems.append((built_at[position], problem))
     if problems:
         problems.sort(key=lambda item: item[0])
         listed = [
@@ -226,6 +229,164 @@ def _features_check(features: list[Any]) -> tuple[list[BaseGeometry], list[str],
         raise GeoJSONRejected("\n".join([header, *listed, *([f"... and {more:,} more."] if more else [])]))
     geometry_types = sorted(set(shapely.get_type_id(geometries).tolist()))
     return built, [GEOMETRY_TYPE_NAMES[type_id] for type_id in geometry_types], list(property_names)
+
+
+def _edge_tests_check(
+    geometries: numpy.ndarray, *, built_at: list[int], features: list[Any], max_edge_tests: int
+) -> None:
+    """Refuse, before GEOS checks their validity, features whose edges GEOS would test against each other too often."""
+    pairs = edge_tests_count(geometries, limit=max_edge_tests)
+    total = int(pairs.sum())
+    if total <= max_edge_tests:
+        return
+    most = numpy.argsort(-pairs, kind="stable")[:3]
+    named = ", ".join(
+        f"{_feature_label(built_at[position], features[built_at[position]])} ({int(pairs[position]):,} or more)"
+        for position in most
+        if pairs[position]
+    )
+    raise GeoJSONRejected(
+        f"The features' edges lie across or along one another too much to be checked: finding where they cross "
+        f"takes {total:,} or more tests of edges against edges, and at most {max_edge_tests:,} can be made for one "
+        f"file (a detailed boundary of a million vertices takes a few million). Most are in: {named}. A ring whose "
+        "edges span its whole width, back and forth, does this: check those features' coordinates are in order, or "
+        "simplify or split them."
+    )
+
+
+def edge_tests_count(geometries: numpy.ndarray, *, limit: int) -> numpy.ndarray:
+    """For each geometry, the work of GEOS's intersection search over its edges, which its validity check (and
+    noding, overlay and repair) runs: GEOS splits the edges into monotone chains, tests every two chains whose
+    extents overlap, and for each such pair halves both chains in step, down to edge against edge, where the halves
+    overlap. Two monotone chains of a and b edges take O(a + b) such steps (their halves' extents are sorted along
+    both axes), so the count is the sum of a + b over the pairs of chains whose extents overlap. It grows with the
+    square of the vertices when long edges or long runs of them lie across or along one another, crossing or not.
+
+    Counted in O(n log n + limit). Quick bounds come first (`_overlap_bounds`); where they do not settle whether the
+    sum is within `limit`, the geometries are counted exactly, the largest first, each stopping once the sum must
+    pass `limit`. Within the limit, every count is exact or an upper bound; past it, exact or a lower bound."""
+    low, high, length, group = _chains(geometries)
+    upper, lower = _overlap_bounds(low, high, length, group, len(geometries))
+    counts = upper.copy()
+    settled = numpy.zeros(len(geometries), dtype=bool)
+    known, upper_rest, lower_rest = 0, int(upper.sum()), int(lower.sum())
+    order = numpy.argsort(group, kind="stable")
+    span = numpy.searchsorted(group[order], numpy.arange(len(geometries) + 1))
+    for position in numpy.argsort(-upper, kind="stable").tolist():
+        if known + upper_rest <= limit or known + lower_rest > limit:
+            break
+        upper_rest -= int(upper[position])
+        lower_rest -= int(lower[position])
+        stop = limit - known - lower_rest  # past this, the sum is past the limit whatever the rest hold
+        mine = order[span[position] : span[position + 1]]
+        counts[position] = counted = _overlaps_counted(low[mine], high[mine], length[mine], stop=stop)
+        settled[position] = True
+        known += counted
+        if counted > stop:
+            break
+    if known + upper_rest <= limit:
+        return counts
+    return numpy.where(settled, counts, lower)
+
+
+def edge_tests_bound(geometries: numpy.ndarray) -> numpy.ndarray:
+    """For each geometry, at least what `edge_tests_count` counts, in O(n log n): the smaller of the sums over the
+    pairs of chains overlapping in x and over those overlapping in y. Tight for edges lying across one another;
+    loose for rings nested in one another (their chains share x or y ranges, rarely both)."""
+    low, high, length, group = _chains(geometries)
+    return _overlap_bounds(low, high, length, group, len(geometries))[0]
+
+
+def _chains(geometries: numpy.ndarray) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+    """The geometries' monotone chains: lower and upper corners of their extents, their edges, their geometry. A
+    chain is a run of edges heading into one quadrant (GEOS's `MonotoneChainBuilder` and `Quadrant`: east and north
+    are NE; zero-length edges skipped)."""
+    parts, owner = shapely.get_parts(geometries, return_index=True)
+    types = shapely.get_type_id(parts)
+    while (nested := types >= 4).any():  # members of multi-geometries and collections, however deep
+        inner, at = shapely.get_parts(parts[nested], return_index=True)
+        parts, owner = (
+            numpy.concatenate([parts[~nested], inner]),
+            numpy.concatenate([owner[~nested], owner[nested][at]]),
+        )
+        types = shapely.get_type_id(parts)
+    linear = (types == 1) | (types == 2)
+    rings, ring_of = shapely.get_rings(parts[types == 3], return_index=True)
+    lines = numpy.concatenate([parts[linear], rings])
+    line_owner = numpy.concatenate([owner[linear], owner[types == 3][ring_of]]).astype(numpy.int64)
+    points, line = shapely.get_coordinates(lines, return_index=True)
+    step = points[1:] - points[:-1]
+    edge = (line[1:] == line[:-1]) & ((step[:, 0] != 0) | (step[:, 1] != 0))
+    starts, ends, step, edge_line = points[:-1][edge], points[1:][edge], step[edge], line[:-1][edge]
+    if not len(edge_line):
+        return numpy.zeros((0, 2)), numpy.zeros((0, 2)), numpy.zeros(0, dtype=numpy.int64), numpy.zeros(0, dtype=int)
+    quadrant = (step[:, 0] < 0) * 2 + (step[:, 1] < 0)
+    first = numpy.ones(len(edge_line), dtype=bool)
+    first[1:] = (edge_line[1:] != edge_line[:-1]) | (quadrant[1:] != quadrant[:-1])
+    chain_at = numpy.flatnonzero(first)
+    return (
+        numpy.minimum.reduceat(numpy.minimum(starts, ends), chain_at),
+        numpy.maximum.reduceat(numpy.maximum(starts, ends), chain_at),
+        numpy.diff(numpy.append(chain_at, len(edge_line))).astype(numpy.int64),
+        line_owner[edge_line[chain_at]],
+    )
+
+
+def _overlap_bounds(
+    low: numpy.ndarray, high: numpy.ndarray, length: numpy.ndarray, group: numpy.ndarray, count: int
+) -> tuple[numpy.ndarray, numpy.ndarray]:
+    """Per group, bounds on the sum of a + b over the pairs of chains (of a and b edges) whose extents overlap, from
+    the sums over the pairs overlapping in x and over those in y (over all pairs, less the pairs disjoint on the
+    axis: for each chain, the chains of its group starting after it ends, found by sorting): at most the smaller,
+    and at least the two less the sum over all pairs."""
+    chains = numpy.bincount(group, minlength=count).astype(numpy.int64)
+    edges = numpy.bincount(group, weights=length, minlength=count).astype(numpy.int64)
+    every = numpy.maximum(chains - 1, 0) * edges  # each chain is in (chains - 1) pairs
+    overlapping = []
+    for axis in (0, 1):
+        # Ranks keep the comparison exact; a group's ranks sit in a band of their own, so one sort serves all.
+        values, rank = numpy.unique(numpy.concatenate([low[:, axis], high[:, axis]]), return_inverse=True)
+        band = len(values) + 1
+        low_key = group * band + rank[: len(group)]
+        high_key = group * band + rank[len(group) :]
+        by_low = numpy.argsort(low_key, kind="stable")
+        ordered = low_key[by_low]
+        edges_before = numpy.concatenate([[0], numpy.cumsum(length[by_low])])
+        first_after = numpy.searchsorted(ordered, high_key, side="right")
+        group_end = numpy.searchsorted(ordered, (group + 1) * band)
+        after = group_end - first_after  # the chains of the group disjoint from this one, after it
+        disjoint = after * length + (edges_before[group_end] - edges_before[first_after])
+        overlapping.append(every - numpy.bincount(group, weights=disjoint, minlength=count).astype(numpy.int64))
+    return numpy.minimum(*overlapping), numpy.maximum(overlapping[0] + overlapping[1] - every, 0)
+
+
+EXACT_CHUNK_PAIRS = 4_000_000  # pairs of chains an exact count may hold at once (64 MB of indices)
+
+
+def _overlaps_counted(low: numpy.ndarray, high: numpy.ndarray, length: numpy.ndarray, *, stop: int) -> int:
+    """The sum of a + b over the pairs of chains whose extents overlap (touching counts, as in GEOS), found with an
+    STR tree a chunk of chains at a time; counting ends once past `stop`, so the work is O(n log n + stop)."""
+    boxes = shapely.linestrings(numpy.stack([low, high], axis=1))  # a diagonal's extent is its box
+    tree = shapely.STRtree(boxes)
+    # A chain overlaps at most the chains overlapping it in x (or in y): chunks are cut so their pairs fit in memory.
+    most = numpy.minimum(
+        *(
+            numpy.searchsorted(numpy.sort(low[:, axis]), high[:, axis], side="right")
+            - numpy.searchsorted(numpy.sort(high[:, axis]), low[:, axis])
+            for axis in (0, 1)
+        )
+    )
+    reach = numpy.cumsum(most)
+    counted = start = 0
+    while start < len(boxes) and counted <= stop:
+        already = int(reach[start - 1]) if start else 0
+        end = max(start + 1, int(numpy.searchsorted(reach, already + EXACT_CHUNK_PAIRS, side="right")))
+        asked, found = tree.query(boxes[start:end])
+        asked += start
+        pair = found > asked  # each pair once, a chain not with itself
+        counted += int(length[asked[pair]].sum() + length[found[pair]].sum())
+        start = end
+    return counted
 
 
 def _feature_label(index: int, feature: Any) -> str:
@@ -292,9 +453,8 @@ def _positions_problem(value: Any, *, depth: int) -> str | None:
     return None
 
 
-def _validity_reason(geometry: BaseGeometry) -> str:
-    """explain_validity says e.g. 'Self-intersection[251100 6271900]'; say 'Self-intersection at (251100, ...)'."""
-    reason = explain_validity(geometry)
+def _validity_reason(reason: str) -> str:
+    """GEOS says e.g. 'Self-intersection[251100 6271900]'; say 'Self-intersection at (251100, 6271900)'."""
     match = re.fullmatch(r"(?P<what>.*?)\s*\[(?P<where>[^\]]*)\]", reason)
     if match is None:
         return reason

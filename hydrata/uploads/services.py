@@ -92,7 +92,11 @@ def dataset_import(*, execution_id: UUID | str) -> UploadExecution | None:
     _log_append(execution, "Import started.")
     try:
         data = _upload_read(execution=execution)
-        inspected = geojson_inspect(data=data, max_features=settings.HYDRATA_GEOJSON_MAX_FEATURES)
+        inspected = geojson_inspect(
+            data=data,
+            max_features=settings.HYDRATA_GEOJSON_MAX_FEATURES,
+            max_edge_tests=settings.HYDRATA_GEOJSON_MAX_EDGE_TESTS,
+        )
         dataset = _dataset_create(execution=execution, inspected=inspected)
     except GeoJSONRejected as rejected:
         return _execution_fail(execution=execution, reason=str(rejected))

@@ -130,6 +130,18 @@ def test_a_self_intersecting_polygon_fails_naming_feature_0_and_the_reason(impor
     assert "Feature 0 has an invalid Polygon geometry: Self-intersection at (251100, 6271900)" in execution.log
 
 
+def test_a_ring_crossing_itself_at_every_vertex_fails_naming_it_and_the_limit_and_stores_nothing(imported, settings):
+    settings.HYDRATA_GEOJSON_MAX_EDGE_TESTS = 1_000_000
+    zigzag = [[151.0 + (i % 2) * 1e-3, -33.0 + (i // 2) * 1e-7 * (1 if i % 4 < 2 else -1)] for i in range(4_000)]
+    crossing = {"type": "Polygon", "coordinates": [[*zigzag, zigzag[0]]]}
+
+    execution = imported(feature_collection(feature(SQUARE), {**feature(crossing), "id": "creek"}))
+
+    assert execution.status == "failed" and not Dataset.objects.exists()
+    assert 'Feature 1 (id "creek") (' in execution.log and " or more)" in execution.log
+    assert "at most 1,000,000 can be made" in execution.log
+
+
 def test_every_bad_feature_is_listed_with_its_index_and_id(imported):
     good = feature(SQUARE)
     missing = feature(None)
