@@ -552,6 +552,11 @@ HYDRATA_RUN_MIN_CPU_SECONDS = int(os.environ.get("HYDRATA_RUN_MIN_CPU_SECONDS", 
 HYDRATA_RUN_MIN_WALL_SECONDS = int(os.environ.get("HYDRATA_RUN_MIN_WALL_SECONDS", "900"))
 HYDRATA_RUN_MAX_ADDRESS_SPACE_BYTES = int(os.environ.get("HYDRATA_RUN_MAX_ADDRESS_SPACE_BYTES", str(16 * 1024**3)))
 HYDRATA_RUN_MAX_FILE_BYTES = int(os.environ.get("HYDRATA_RUN_MAX_FILE_BYTES", str(50 * 1024**3)))
+# A multi-rank run on this machine goes into a network namespace with loopback alone (`unshare`), so MPICH Hydra's
+# control port, which binds every interface, is reachable from nowhere else: `auto` where one can be made, `off`.
+HYDRATA_MPI_NETWORK_NAMESPACE = os.environ.get("HYDRATA_MPI_NETWORK_NAMESPACE", "auto")
+if HYDRATA_MPI_NETWORK_NAMESPACE not in ("auto", "off"):
+    raise ImproperlyConfigured("HYDRATA_MPI_NETWORK_NAMESPACE is auto or off")
 # A design-input file is read in a child process of the web process (hydrata/compute/bounded.py) under these
 # limits: an honest 4 MiB file takes about a second of CPU and 150 MB; over the CPU or memory limit the file is
 # refused (FILE_TOO_COSTLY), past the wall clock (a starved machine) the request is 503 and may be sent again.

@@ -5,10 +5,14 @@ The child runs untrusted model inputs, so it gets nothing of the worker's config
 storage and error-reporting credentials) and bounded CPU time, wall-clock time, memory and file sizes.
 """
 
+import functools
+import logging
 import math
 import os
 import re
+import shutil
 import signal
+import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,6 +39,8 @@ LIMIT_HINT = (
     "the platform's operator to raise the run limits."
 )
 
+
+logger = logging.getLogger(__name__)
 
 # MPICH's Hydra (the mpiexec of the mpich wheel, installed next to the interpreter) reports a rank that ended badly
 # on its standard output: "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Killed (signal 9)".
@@ -94,9 +100,41 @@ def child_arguments(*, run: Run, threads: int) -> list[str]:
 
 
 def child_command(*, ranks: int, arguments: list[str]) -> list[str]:
-    """`python -m hydrata.compute.simulate ...`, under mpiexec when the run has several ranks."""
+    """`python -m hydrata.compute.simulate ...`, under mpiexec when the run has several ranks, and then in a network
+    namespace of its own with loopback alone where this machine allows one (`loopback_namespace`)."""
     command = [sys.executable, "-m", "hydrata.compute.simulate", *arguments]
-    return [str(MPIEXEC), "-n", str(ranks), *command] if ranks > 1 else command
+    if ranks == 1:
+        return command
+    launcher = [str(MPIEXEC), "-n", str(ranks)]
+    if loopback_namespace():
+        launcher = [*LOOPBACK_NAMESPACE, sys.executable, "-m", "hydrata.compute.loopback_exec", *launcher]
+    return [*launcher, *command]
+
+
+# A user namespace (no privilege needed where the kernel allows unprivileged ones) holding a network namespace with
+# only loopback: Hydra's control port, which binds every interface, then binds this run's loopback alone.
+LOOPBACK_NAMESPACE = ["unshare", "--user", "--map-root-user", "--net", "--"]
+
+
+@functools.cache
+def loopback_namespace() -> bool:
+    """Whether a multi-rank run goes into a network namespace with loopback alone: HYDRATA_MPI_NETWORK_NAMESPACE
+    `auto` (the default) when `unshare` can make one here, tried once per process; `off` never."""
+    if settings.HYDRATA_MPI_NETWORK_NAMESPACE == "off" or shutil.which(LOOPBACK_NAMESPACE[0]) is None:
+        return False
+    probe = [*LOOPBACK_NAMESPACE, sys.executable, "-m", "hydrata.compute.loopback_exec", "true"]
+    try:
+        made = subprocess.run(  # noqa: S603  (a fixed command: unshare and this interpreter)
+            probe, capture_output=True, timeout=30, check=False, env=child_environment(threads=1)
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    if made.returncode != 0:
+        logger.warning(
+            "No network namespace for MPI runs (unshare exited %s): Hydra binds every interface",
+            made.returncode,
+        )
+    return made.returncode == 0
 
 
 def rank_failure(launcher_output: str, *, ranks: int) -> tuple[str, int | None] | None:

@@ -15,8 +15,18 @@ from tests.model_setup import PROJECTS, api, small_test_model
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# Hydra's control port, which every process of a run inherits, binds every interface (a known limit).
+# Hydra's control port, which every process of a run inherits, binds every interface: in the run's own network
+# namespace, where loopback is the only one.
 HYDRA_CONTROL_PORT = {"0.0.0.0", "::"}  # noqa: S104  (what is left out of the check, not an address bound here)
+
+
+def network_namespace(pid: int) -> str:
+    return os.readlink(f"/proc/{pid}/ns/net")
+
+
+def interfaces(pid: int) -> set[str]:
+    """The network interfaces the process sees (its namespace's, from /proc/<pid>/net/dev)."""
+    return {line.split(":")[0].strip() for line in Path(f"/proc/{pid}/net/dev").read_text().splitlines()[2:]}
 
 
 def process_tree(root: int) -> list[int]:
@@ -111,6 +121,9 @@ def test_a_two_rank_runs_ranks_listen_on_loopback_alone_and_the_worker_never_ini
             time.sleep(0.2)
         time.sleep(3)  # past MPI_Init in both ranks
         rank_addresses = {pid: listening_addresses(pid) for pid in ranks}
+        launcher = Run.objects.get(pk=run_id).child_pid  # mpiexec, whose Hydra port every rank inherits
+        namespaces = {network_namespace(pid) for pid in [launcher, *ranks]}
+        seen = {name for pid in [launcher, *ranks] for name in interfaces(pid)}
         worker_addresses = listening_addresses(worker.process.pid)
         worker_has_mpi = mpi_loaded(worker.process.pid)
         http.post(f"/api/v2/anuga/runs/{run_id}/cancel/")
@@ -119,5 +132,8 @@ def test_a_two_rank_runs_ranks_listen_on_loopback_alone_and_the_worker_never_ini
     assert len(rank_addresses) == 2, rank_addresses
     assert all(any(is_loopback(host) for host in addresses) for addresses in rank_addresses.values()), rank_addresses
     own = {pid: addresses - HYDRA_CONTROL_PORT for pid, addresses in rank_addresses.items()}
+    # ... and Hydra's, which binds every interface, in a namespace of the run's own with loopback alone.
+    assert namespaces != {network_namespace(os.getpid())} and len(namespaces) == 1, namespaces
+    assert seen == {"lo"}, seen
     assert all(is_loopback(host) for addresses in own.values() for host in addresses), rank_addresses
     assert not worker_has_mpi and all(is_loopback(host) for host in worker_addresses), worker_addresses
