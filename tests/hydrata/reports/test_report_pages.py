@@ -1,0 +1,122 @@
+"""A report a client takes: every page's text within its margins, no page all but empty before the last, and what
+a flood study's report states (the friction the solver used, the vertical datum, a peak still rising at the end,
+the depth map's cut-off, the locality and mesh figures, the solver's settings, the limitations and the document
+control). Read from the PDF itself with poppler's `pdftotext -bbox`."""
+
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from hydrata.anuga.models import Run
+from hydrata_contract.hazard import HazardClass
+from tests.factories import make_user, sign_in
+from tests.hydrata.reports.helpers import complete_run_of_package
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+MM = 72 / 25.4  # PDF points per millimetre
+MARGIN_TOP, MARGIN_SIDE, MARGIN_BOTTOM = 16 * MM, 14 * MM, 18 * MM  # report.css's @page
+SLACK = 1.0  # pt: rounding of a glyph's box
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+    x_min: float
+    y_min: float
+    x_max: float
+    y_max: float
+
+
+@dataclass(frozen=True)
+class Page:
+    width: float
+    height: float
+    words: list[Word]
+
+    @property
+    def body(self) -> list[Word]:
+        """The words but the footer's page number."""
+        return [word for word in self.words if word.y_min < self.height - MARGIN_BOTTOM]
+
+    @property
+    def fill(self) -> float:
+        """How far down the page's text area its last line of body text reaches (0 to 1)."""
+        lowest = max((word.y_max for word in self.body), default=MARGIN_TOP)
+        return (lowest - MARGIN_TOP) / (self.height - MARGIN_TOP - MARGIN_BOTTOM)
+
+
+def pages_of(pdf: bytes) -> list[Page]:
+    xhtml = subprocess.run(["pdftotext", "-bbox", "-", "-"], input=pdf, capture_output=True, check=True).stdout
+    pages = []
+    for head, body in re.findall(r"<page ([^>]*)>(.*?)</page>", xhtml.decode(), flags=re.S):
+        size = dict(re.findall(r'(\w+)="([\d.]+)"', head))
+        words = [
+            Word(text, *(float(value) for value in box))
+            for *box, text in re.findall(
+                r'<word xMin="([\d.-]+)" yMin="([\d.-]+)" xMax="([\d.-]+)" yMax="([\d.-]+)">(.*?)</word>', body
+            )
+        ]
+        pages.append(Page(float(size["width"]), float(size["height"]), words))
+    return pages
+
+
+def outside(page: Page) -> list[Word]:
+    return [
+        word
+        for word in page.words
+        if word.x_min < MARGIN_SIDE - SLACK
+        or word.x_max > page.width - MARGIN_SIDE + SLACK
+        or word.y_min < MARGIN_TOP - SLACK
+        or word.y_max > page.height
+    ]
+
+
+def with_statistics(run: Run) -> Run:
+    """`run` with the statistics a finished simulation writes (compute/run_statistics.py), every table full."""
+    bands = {"0.01-0.15": 1210.0, "0.15-0.3": 812.5, "0.3-0.5": 640.25, "0.5-1.0": 4410.0, "1.0-2.0": 20.0, ">2.0": 0.0}
+    run.statistics = {
+        **run.statistics,
+        "peak_depth_at": {"x": 251010.5, "y": 6271900.25, "t": 60.0},
+        "peak_speed_at": {"x": 251010.5, "y": 6271900.25, "t": 30.0},
+        "peak_stage_m": 998.123,
+        "peak_stage_at": {"x": 251010.5, "y": 6271900.25, "t": 60.0},
+        "flooded_area_m2_by_depth_band": bands,
+        "wet_area_m2": sum(bands.values()),
+        "hazard_area_m2_by_class": {hazard.value: 1000.0 * hazard.number for hazard in HazardClass},
+        "inundation_threshold_m": 0.05,
+        "inundated_area_m2": 6000.0,
+        "volume_in_m3": 123.456,
+        "volume_out_m3": 12.5,
+        "final_volume_m3": 110.9,
+        "volume_balance": {"initial_m3": 0.0, "losses_m3": 0.0, "rainfall_m3": 123.456},
+        "mass_balance_error_pct": 0.0012,
+        "gauges": ["Layout"],
+        "flow_lines": ["Layout"],
+    }
+    run.save(update_fields=["statistics"])
+    return run
+
+
+def report_pdf(owner, run_id: int) -> bytes:
+    pdf = sign_in(Client(), owner).get(f"/reports/runs/{run_id}/report.pdf")
+    assert pdf.status_code == 200, pdf.content[:500]
+    if os.environ.get("HYDRATA_REPORT_PDF_OUT"):  # to look at it
+        Path(os.environ["HYDRATA_REPORT_PDF_OUT"]).write_bytes(pdf.content)
+    return pdf.content
+
+
+def test_every_word_of_a_run_report_lies_within_its_page_margins_and_no_page_but_the_last_is_under_a_tenth_full():
+    owner = make_user()
+    run = with_statistics(complete_run_of_package(owner, name="Layout", hazard=True))
+
+    pages = pages_of(report_pdf(owner, run.pk))
+
+    assert len(pages) >= 2
+    assert [(index, outside(page)) for index, page in enumerate(pages) if outside(page)] == []
+    assert [(index, round(page.fill, 3)) for index, page in enumerate(pages[:-1]) if page.fill < 0.1] == []
