@@ -3,6 +3,7 @@ a flood study's report states (the friction the solver used, the vertical datum,
 the depth map's cut-off, the locality and mesh figures, the solver's settings, the limitations and the document
 control). Read from the PDF itself with poppler's `pdftotext -bbox`."""
 
+import html
 import os
 import re
 import subprocess
@@ -13,12 +14,17 @@ import pytest
 from django.test import Client
 
 from hydrata.anuga.models import Run
+from hydrata.compute.forcing import DEFAULT_MANNINGS
+from hydrata.compute.solver import default_algorithm_parameters
+from hydrata.storage import get_storage
 from hydrata_contract.hazard import HazardClass
 from tests.factories import make_user, sign_in
+from tests.hydrata.observations.helpers import PROJECTS
 from tests.hydrata.reports.helpers import complete_run_of_package
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+PEAKS = ("peak_depth_at", "peak_speed_at", "peak_stage_at")
 MM = 72 / 25.4  # PDF points per millimetre
 MARGIN_TOP, MARGIN_SIDE, MARGIN_BOTTOM = 16 * MM, 14 * MM, 18 * MM  # report.css's @page
 SLACK = 1.0  # pt: rounding of a glyph's box
@@ -100,6 +106,9 @@ def with_statistics(run: Run) -> Run:
         "flow_lines": ["Layout"],
     }
     run.save(update_fields=["statistics"])
+    storage = get_storage()  # a run with hazard areas has a time of inundation raster: seconds, on the same grid
+    with storage.open(key=f"{run.results_prefix}/max_speed.tif") as stream:
+        storage.save(key=f"{run.results_prefix}/time_of_inundation.tif", data=stream.read())
     return run
 
 
@@ -120,3 +129,53 @@ def test_every_word_of_a_run_report_lies_within_its_page_margins_and_no_page_but
     assert len(pages) >= 2
     assert [(index, outside(page)) for index, page in enumerate(pages) if outside(page)] == []
     assert [(index, round(page.fill, 3)) for index, page in enumerate(pages[:-1]) if page.fill < 0.1] == []
+
+
+def text_of(pages: list[Page]) -> str:
+    return " ".join(html.unescape(word.text) for page in pages for word in page.words)
+
+
+def page_text(content: bytes) -> str:
+    """The report page's text, its markup dropped and its white space made single spaces."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", content.decode())).split())
+
+
+def test_a_run_report_states_the_friction_the_datum_the_solver_the_limitations_and_who_prepared_and_approved_it():
+    owner = make_user()
+    run = with_statistics(complete_run_of_package(owner, name="Layout", hazard=True))
+    approved = sign_in(Client(), owner).post(
+        f"{PROJECTS}{run.scenario.project_id}/scenarios/{run.scenario_id}/approve/"
+    )
+    assert approved.status_code in (200, 201), approved.content
+
+    pdf = text_of(pages_of(report_pdf(owner, run.pk)))
+    content = sign_in(Client(), owner).get(f"/reports/runs/{run.pk}/").content
+    text = page_text(content)
+
+    expected = default_algorithm_parameters()
+    assert f"Manning's n {DEFAULT_MANNINGS} everywhere" in text
+    assert "terrain's own vertical datum, which its file does not state" in text
+    assert f"flow algorithm {expected['flow_algorithm']}".lower() in text.lower()
+    assert f"minimum_allowed_height {expected['minimum_allowed_height']} m" in text
+    for heading in ("Document control", "Solver", "Limitations", "Locality", "Mesh", "Vertical datum"):
+        assert heading in pdf, heading
+    assert f"Prepared by {owner.get_username()} (built the run)" in text
+    assert f"Checked by {owner.get_username()} Approved {owner.get_username()} at" in text
+    assert "Peak depth (depths of 0.05 m or less, the inundation threshold, shown as not flooded)" in text
+    assert b"could not be drawn" not in content
+    assert content.count(b'src="data:image/png') == 10  # locality, boundary, mesh, rain, 4 maps, 2 hydrographs
+
+
+def test_a_peak_at_the_last_output_time_is_flagged_and_one_passed_before_it_is_not():
+    owner = make_user()
+    run = with_statistics(complete_run_of_package(owner, name="Rising", hazard=True))
+    client = sign_in(Client(), owner)
+
+    flagged = client.get(f"/reports/runs/{run.pk}/").content.decode()
+    run.statistics = {**run.statistics, **{key: {"x": 0, "y": 0, "t": 30.0} for key in PEAKS}}
+    run.save(update_fields=["statistics"])
+    passed = client.get(f"/reports/runs/{run.pk}/").content.decode()
+
+    # the gauge's depth and the flow line's discharge peak at 30 s of 60 (tests/hydrata/reports/helpers.py)
+    assert "At the last output time (60 s), the run had not passed these peaks: Peak depth; Peak stage." in flagged
+    assert "had not passed these peaks" not in passed
