@@ -221,12 +221,10 @@ def _approvals_of_what_ran(run: Run) -> list[Any]:
     return list(found.order_by("-approved_at"))
 
 
-def _document_control(run: Run, *, in_full: bool) -> dict[str, Any] | None:
+def _document_control(run: Run) -> dict[str, Any]:
     """Prepared by (who built and launched the run, and through which agent grant), checked by and approved (the
     scenario's sign-offs of what ran), and the revision (the run and the scenario state it ran). Withheld, like
-    the provenance, from a reader who sees the project only because it is public."""
-    if not in_full:
-        return None
+    the provenance, from a reader who sees the project only because it is public (run_report)."""
     grant = AgentGrant.objects.filter(pk=run.launched_by_grant_id).first() if run.launched_by_grant_id else None
     return {
         "prepared_by": run.created_by,
@@ -323,7 +321,7 @@ def run_report(*, user: User, run_id: int) -> Report:
         "model": _model(run, package),
         "solver": _solver(statistics),
         "at_the_end": _peaks_at_the_end(run, statistics),
-        "document_control": _document_control(run, in_full=in_full),
+        "document_control": _document_control(run) if in_full else None,
         "forcing": forcing,
         "design_storm": package.design_storm if package else None,
         "boundary_figure": boundary,
