@@ -794,6 +794,8 @@ def post_process(
     )
     if maxima is None or series is None:
         return {}
+    from hydrata.compute import solver
+
     statistics = write_results(
         staging=staging,
         maxima=maxima,
@@ -807,6 +809,7 @@ def post_process(
         | total_loss,
         inundation_threshold_m=model.peaks.inundation_threshold_m,
         outputs=outputs,
+        solver=solver.solver_record(model.domain),
     )
     clock.mark("results")
     if outputs == RunOutputs.FULL:

@@ -42,6 +42,13 @@ def algorithm_parameters(domain: Any) -> dict[str, str | float | int | bool]:
     return {name: _plain(held[name]) for name in SHOWN if name in held}
 
 
+def solver_record(domain: Any) -> dict[str, Any]:
+    """What a run keeps of its solver (the statistics' `solver`): the ANUGA version and the domain's parameters."""
+    from hydrata.compute.forcing import import_anuga
+
+    return {"anuga_version": str(import_anuga().__version__), "parameters": algorithm_parameters(domain)}
+
+
 @lru_cache(maxsize=1)
 def default_algorithm_parameters() -> dict[str, str | float | int | bool]:
     """The parameters every ANUGA domain starts with in the installed ANUGA (read from a one-cell domain)."""

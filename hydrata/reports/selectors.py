@@ -170,12 +170,12 @@ def _stage_edges(scenario: Scenario) -> list[dict[str, Any]]:
 
 
 def _solver(statistics: dict[str, Any]) -> dict[str, Any]:
-    """The solver and its wet/dry settings: as the run recorded them, or as the installed ANUGA starts every domain
-    (the simulation sets none of them; compute/solver.py)."""
-    recorded = statistics.get("solver")
-    parameters = dict(recorded or default_algorithm_parameters())
+    """The solver and its wet/dry settings: as the run recorded them (compute/solver.py `solver_record`), or, for a
+    run from before runs recorded them, as the installed ANUGA starts every domain (the simulation sets none)."""
+    recorded = statistics.get("solver") or {}
+    parameters = dict(recorded.get("parameters") or default_algorithm_parameters())
     return {
-        "anuga_version": _version_of("anuga"),
+        "anuga_version": recorded.get("anuga_version") or _version_of("anuga"),
         "recorded": bool(recorded),
         "parameters": {
             name: f"{value:g}" if isinstance(value, float) else str(value) for name, value in parameters.items()

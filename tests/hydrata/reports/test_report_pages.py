@@ -179,3 +179,16 @@ def test_a_peak_at_the_last_output_time_is_flagged_and_one_passed_before_it_is_n
     # the gauge's depth and the flow line's discharge peak at 30 s of 60 (tests/hydrata/reports/helpers.py)
     assert "At the last output time (60 s), the run had not passed these peaks: Peak depth; Peak stage." in flagged
     assert "had not passed these peaks" not in passed
+
+
+def test_the_solver_section_states_the_settings_a_run_recorded_not_those_of_the_anuga_installed_now():
+    owner = make_user()
+    run = complete_run_of_package(owner, name="Recorded")
+    recorded = {**default_algorithm_parameters(), "flow_algorithm": "DE1", "minimum_allowed_height": 0.0005}
+    run.statistics = {**run.statistics, "solver": {"anuga_version": "3.1.9", "parameters": recorded}}
+    run.save(update_fields=["statistics"])
+
+    text = page_text(sign_in(Client(), owner).get(f"/reports/runs/{run.pk}/").content)
+
+    assert "ANUGA 3.1.9, solving" in text and "as the run recorded them" in text
+    assert "Flow algorithm DE1," in text and "minimum_allowed_height 0.0005 m" in text
