@@ -2,6 +2,8 @@
 a fresh ANUGA domain (it sets none), so the report reads them from ANUGA rather than writing a guess down; and the
 vertical datum is the one a terrain's CRS names, or none."""
 
+from rasterio.crs import CRS
+
 from hydrata.compute import simulate
 from hydrata.compute.forcing import import_anuga
 from hydrata.compute.package import load_package
@@ -22,6 +24,8 @@ def test_the_simulations_domain_holds_the_solver_settings_the_report_states(tmp_
 def test_a_compound_crs_names_its_vertical_datum_and_a_horizontal_one_names_none():
     assert vertical_datum("EPSG:28356+5711") == "Australian Height Datum"
     assert vertical_datum("EPSG:5711") == "Australian Height Datum"
+    compound = CRS.from_user_input("EPSG:28356+5711").to_string()  # a GeoTIFF's, as crs_label keeps it: its WKT
+    assert vertical_datum(compound) == "Australian Height Datum"
     assert vertical_datum("EPSG:28356") is None
     assert vertical_datum("not a crs") is None
 

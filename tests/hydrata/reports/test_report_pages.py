@@ -160,7 +160,7 @@ def test_a_run_report_states_the_friction_the_datum_the_solver_the_limitations_a
     for heading in ("Document control", "Solver", "Limitations", "Locality", "Mesh", "Vertical datum"):
         assert heading in pdf, heading
     assert f"Prepared by {owner.get_username()} (built the run)" in text
-    assert f"Checked by {owner.get_username()} Approved {owner.get_username()} at" in text
+    assert f"(Approved, below). Approved {owner.get_username()} at" in text
     assert "Peak depth (depths of 0.05 m or less, the inundation threshold, shown as not flooded)" in text
     assert b"could not be drawn" not in content
     assert content.count(b'src="data:image/png') == 10  # locality, boundary, mesh, rain, 4 maps, 2 hydrographs
