@@ -192,3 +192,14 @@ def test_the_solver_section_states_the_settings_a_run_recorded_not_those_of_the_
 
     assert "ANUGA 3.1.9, solving" in text and "as the run recorded them" in text
     assert "Flow algorithm DE1," in text and "minimum_allowed_height 0.0005 m" in text
+
+
+def test_the_depth_map_is_cut_at_the_inundation_threshold_the_run_used_and_says_so():
+    owner = make_user()
+    run = complete_run_of_package(owner, name="Threshold")
+    run.statistics = {**run.statistics, "inundation_threshold_m": 0.2}
+    run.save(update_fields=["statistics"])
+
+    text = page_text(sign_in(Client(), owner).get(f"/reports/runs/{run.pk}/").content)
+
+    assert "Peak depth (depths of 0.2 m or less, the inundation threshold, shown as not flooded)" in text
