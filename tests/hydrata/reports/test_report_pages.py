@@ -19,7 +19,7 @@ from hydrata.compute.solver import default_algorithm_parameters
 from hydrata.storage import get_storage
 from hydrata_contract.hazard import HazardClass
 from tests.factories import make_user, sign_in
-from tests.hydrata.observations.helpers import PROJECTS
+from tests.hydrata.observations.helpers import PROJECTS, api_for, event_of, observation
 from tests.hydrata.reports.helpers import complete_run_of_package
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -203,3 +203,18 @@ def test_the_depth_map_is_cut_at_the_inundation_threshold_the_run_used_and_says_
     text = page_text(sign_in(Client(), owner).get(f"/reports/runs/{run.pk}/").content)
 
     assert "Peak depth (depths of 0.2 m or less, the inundation threshold, shown as not flooded)" in text
+
+
+def test_a_comparisons_report_and_a_run_report_with_its_comparison_stay_within_their_margins():
+    owner = make_user()
+    run = with_statistics(complete_run_of_package(owner, name="Compared", hazard=True))
+    api = api_for(owner)
+    event = event_of(api, run.scenario.project_id)
+    assert observation(api, run.scenario.project_id, event["id"]).status_code == 201
+    compared = api.post(f"/api/v2/anuga/runs/{run.pk}/compare/", {"event": event["id"]}, format="json").json()
+    comparison = sign_in(Client(), owner).get(f"/reports/comparisons/{compared['id']}/report.pdf")
+    assert comparison.status_code == 200
+
+    for pages in (pages_of(report_pdf(owner, run.pk)), pages_of(comparison.content)):
+        assert [(index, outside(page)) for index, page in enumerate(pages) if outside(page)] == []
+        assert [(index, round(page.fill, 3)) for index, page in enumerate(pages[:-1]) if page.fill < 0.1] == []
