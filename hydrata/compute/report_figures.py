@@ -212,25 +212,26 @@ MESH_EDGES_DRAWN = 60_000  # triangles; beyond, a triangle's edges are finer tha
 
 
 def mesh_map(*, mesh: Any, crs: str) -> bytes:
-    """The mesh's triangles (its edges), or, for a mesh of more than MESH_EDGES_DRAWN triangles, how many triangles
-    lie in each cell of a hexagonal grid (edges finer than the figure's pixels), with the mesh's outline."""
+    """The mesh's triangles (their edges, the outline bold), or, for a mesh of more than MESH_EDGES_DRAWN triangles
+    (edges finer than the figure's pixels), how many triangles lie in each cell of a hexagonal grid: one pass over
+    the triangles, no sort of their edges."""
     from matplotlib.collections import LineCollection
 
     from hydrata.compute.mesh import mesh_edges
 
     plt = pyplot()
     nodes, triangles = np.asarray(mesh.nodes, dtype=float), np.asarray(mesh.triangles, dtype=np.int64)
-    edges, counts = mesh_edges(triangles)
     figure, axes = plt.subplots(figsize=MAP_SIZE_INCHES)
     if len(triangles) <= MESH_EDGES_DRAWN:
+        edges, counts = mesh_edges(triangles)
         axes.add_collection(LineCollection(nodes[edges], colors="#1a4480", linewidths=0.3))
+        axes.add_collection(LineCollection(nodes[edges[counts == 1]], colors="black", linewidths=1.0))
         title = f"Mesh: {len(triangles)} triangles"
     else:
         centroids = nodes[triangles].mean(axis=1)
         cells = axes.hexbin(centroids[:, 0], centroids[:, 1], gridsize=80, cmap="Blues", mincnt=1)
         figure.colorbar(cells, ax=axes, shrink=0.8, label="triangles per cell")
         title = f"Mesh: {len(triangles)} triangles (too many to draw each: their density)"
-    axes.add_collection(LineCollection(nodes[edges[counts == 1]], colors="black", linewidths=1.0))
     axes.set_xlim(nodes[:, 0].min(), nodes[:, 0].max())
     axes.set_ylim(nodes[:, 1].min(), nodes[:, 1].max())
     axes.set_aspect("equal")
