@@ -168,6 +168,78 @@ def boundary_map(
     return _png(figure)
 
 
+def locality_map(*, dem: Path, outline: Sequence[tuple[float, float]], crs: str) -> bytes:
+    """The model's boundary (shaded) over the hillshade of the whole terrain it was built on, the terrain's extent
+    framed: where the model lies, drawn from the project's own data, with a scale bar, a north arrow and the
+    coordinates in the project's CRS."""
+    from matplotlib.patches import Polygon, Rectangle
+
+    plt = pyplot()
+    with rasterio.open(dem) as source:
+        bounds = tuple(source.bounds)
+        shape = bounded_shape(source.width, source.height)
+    west, south, east, north = bounds
+    shade = _hillshade_under(dem, bounds, shape)
+    figure, axes = plt.subplots(figsize=MAP_SIZE_INCHES)
+    axes.imshow(np.ma.masked_invalid(shade), cmap="gray", extent=(west, east, south, north), vmin=0, vmax=255)
+    axes.add_patch(
+        Rectangle((west, south), east - west, north - south, fill=False, edgecolor="#555", linewidth=1, label="Terrain")
+    )
+    if outline:
+        axes.add_patch(
+            Polygon(
+                outline,
+                closed=True,
+                facecolor="#2b6cb0",
+                alpha=0.3,
+                edgecolor="#1a4480",
+                linewidth=2,
+                label="Model boundary",
+            )
+        )
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, frameon=False)
+    xs = [west, east, *(point[0] for point in outline)]
+    ys = [south, north, *(point[1] for point in outline)]
+    margin = max(max(xs) - min(xs), max(ys) - min(ys)) * 0.05
+    axes.set_xlim(min(xs) - margin, max(xs) + margin)
+    axes.set_ylim(min(ys) - margin, max(ys) + margin)
+    axes.set_title("Locality: the model boundary on the terrain", fontsize=10)
+    _frame(axes, crs=crs)
+    return _png(figure)
+
+
+MESH_EDGES_DRAWN = 60_000  # triangles; beyond, a triangle's edges are finer than a pixel: draw their density
+
+
+def mesh_map(*, mesh: Any, crs: str) -> bytes:
+    """The mesh's triangles (their edges, the outline bold), or, for a mesh of more than MESH_EDGES_DRAWN triangles
+    (edges finer than the figure's pixels), how many triangles lie in each cell of a hexagonal grid: one pass over
+    the triangles, no sort of their edges."""
+    from matplotlib.collections import LineCollection
+
+    from hydrata.compute.mesh import mesh_edges
+
+    plt = pyplot()
+    nodes, triangles = np.asarray(mesh.nodes, dtype=float), np.asarray(mesh.triangles, dtype=np.int64)
+    figure, axes = plt.subplots(figsize=MAP_SIZE_INCHES)
+    if len(triangles) <= MESH_EDGES_DRAWN:
+        edges, counts = mesh_edges(triangles)
+        axes.add_collection(LineCollection(nodes[edges], colors="#1a4480", linewidths=0.3))
+        axes.add_collection(LineCollection(nodes[edges[counts == 1]], colors="black", linewidths=1.0))
+        title = f"Mesh: {len(triangles)} triangles"
+    else:
+        centroids = nodes[triangles].mean(axis=1)
+        cells = axes.hexbin(centroids[:, 0], centroids[:, 1], gridsize=80, cmap="Blues", mincnt=1)
+        figure.colorbar(cells, ax=axes, shrink=0.8, label="triangles per cell")
+        title = f"Mesh: {len(triangles)} triangles (too many to draw each: their density)"
+    axes.set_xlim(nodes[:, 0].min(), nodes[:, 0].max())
+    axes.set_ylim(nodes[:, 1].min(), nodes[:, 1].max())
+    axes.set_aspect("equal")
+    axes.set_title(title, fontsize=10)
+    _frame(axes, crs=crs)
+    return _png(figure)
+
+
 @dataclass(frozen=True)
 class ChartSeries:
     name: str

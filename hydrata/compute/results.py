@@ -192,11 +192,13 @@ def write_results(
     extra_files: dict[str, str],
     inundation_threshold_m: float,
     outputs: RunOutputs = RunOutputs.FULL,
+    solver: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Write the rasters, statistics.json, time_series.json (the gauges and flow lines), preview.png and
     result.json under staged names; returns the statistics. `timing` holds sim_seconds and wall_seconds; `health` is
     compute/health.py's report, kept in the statistics as `health`. With RunOutputs.ENVELOPE only the envelope
-    layers' rasters are written, and no preview; the statistics are the same."""
+    layers' rasters are written, and no preview; the statistics are the same. `solver` is the ANUGA version and the
+    settings the domain ran with (compute/solver.py), kept as the statistics' `solver`."""
     index = triangle_index_grid(nodes=maxima.nodes, triangles=maxima.triangles, grid=grid)
     written = RASTERS if outputs == RunOutputs.FULL else {layer.value: layer.filename for layer in ENVELOPE_LAYERS}
     grids = {}
@@ -213,6 +215,7 @@ def write_results(
         health=health,
         series=series,
         inundation_threshold_m=inundation_threshold_m,
+        solver=solver,
         **timing,
     )
     staging.path("statistics.json").write_text(json.dumps(statistics, indent=2))

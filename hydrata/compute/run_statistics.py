@@ -119,6 +119,7 @@ def run_statistics(
     sim_seconds: float,
     wall_seconds: float,
     health: dict[str, Any] | None = None,
+    solver: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Peaks come from the mesh triangles (the rasters sample them, so they can only be lower); peak stage is over
     triangles that got wet (max depth >= 1 cm), null when none did. volume_in_m3 and volume_out_m3 are the volume
@@ -157,6 +158,7 @@ def run_statistics(
         "wall_seconds": float(wall_seconds),
         "triangles": len(maxima.triangles),
         "health": health,
+        "solver": solver,
     }
 
 

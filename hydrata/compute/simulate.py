@@ -805,6 +805,8 @@ def post_process(
     )
     if maxima is None or series is None:
         return {}
+    from hydrata.compute import solver
+
     statistics = write_results(
         staging=staging,
         maxima=maxima,
@@ -818,6 +820,7 @@ def post_process(
         | total_loss,
         inundation_threshold_m=model.peaks.inundation_threshold_m,
         outputs=outputs,
+        solver=solver.solver_record(model.domain),
     )
     clock.mark("results")
     if outputs == RunOutputs.FULL:

@@ -8,7 +8,7 @@ import base64
 import logging
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -19,6 +19,7 @@ from hydrata.anuga.models import Run, TimeSeries
 from hydrata.anuga.selectors.run_results import layers_of
 from hydrata.anuga.selectors.run_series import recorded_series
 from hydrata.compute import report_figures
+from hydrata.compute.mesh import mesh_read
 from hydrata.compute.report_figures import ChartSeries, MapLayer
 from hydrata.reports.run_package import PackageSeries, RunPackage
 from hydrata.storage import get_storage
@@ -41,7 +42,7 @@ MAP_LAYERS = {
         scale=1 / 60,
     ),
 }
-FIGURE_VERSION = 2  # bump when a figure is drawn differently, so cached ones are drawn again
+FIGURE_VERSION = 3  # bump when a figure is drawn differently, so cached ones are drawn again
 
 logger = logging.getLogger(__name__)
 
@@ -52,13 +53,14 @@ class Figure:
 
     title: str
     data_uri: str
+    caption: str = ""  # what the figure's caption says, when more than its title
 
 
 def _data_uri(png: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
-def _drawn(title: str, draw: Callable[[], bytes], *, key: str | None = None) -> Figure:
+def _drawn(title: str, draw: Callable[[], bytes], *, key: str | None = None, caption: str = "") -> Figure:
     """The figure `draw` makes (kept in the cache under `key` when given), or its placeholder when it fails."""
     full_key = f"report-figure:v{FIGURE_VERSION}:{key}" if key else None
     found = cache.get(full_key) if full_key else None
@@ -67,15 +69,20 @@ def _drawn(title: str, draw: Callable[[], bytes], *, key: str | None = None) -> 
             found = _data_uri(draw())
         except Exception:
             logger.exception("The report figure %r could not be drawn; the report shows a placeholder", title)
-            return Figure(title, "")
+            return Figure(title, "", caption)
         if full_key:
             cache.set(full_key, found, settings.HYDRATA_TILE_CACHE_SECONDS)
-    return Figure(title, found)
+    return Figure(title, found, caption)
 
 
-def result_maps(run: Run) -> list[Figure]:
+def depth_caption(cut_off_m: float) -> str:
+    return f"Peak depth (depths of {cut_off_m:g} m or less, the inundation threshold, shown as not flooded)"
+
+
+def result_maps(run: Run, *, cut_off_m: float) -> list[Figure]:
     """Peak depth, speed, hazard and time of first inundation, each over the terrain's hillshade; a run from before
-    a raster existed has no map of it."""
+    a raster existed has no map of it. The depth map draws a depth of `cut_off_m` or less (the inundation threshold)
+    as not flooded, and says so in its legend and caption."""
     terrain = run.scenario.terrain
     if terrain is None or not terrain.dem_key:
         return []
@@ -85,6 +92,10 @@ def result_maps(run: Run) -> list[Figure]:
     for layer, style in MAP_LAYERS.items():
         if layer not in available:
             continue
+        caption = ""
+        if layer == ResultLayer.MAX_DEPTH:
+            units = f"m (not flooded at {cut_off_m:g} m or less)"
+            style, caption = replace(style, units=units, dry_at=cut_off_m), depth_caption(cut_off_m)
 
         def draw(layer: ResultLayer = layer, style: MapLayer = style) -> bytes:
             storage = get_storage()
@@ -93,7 +104,8 @@ def result_maps(run: Run) -> list[Figure]:
                 dem = stack.enter_context(storage.local_path(key=terrain.dem_key))
                 return report_figures.result_map(raster=raster, dem=dem, layer=style, crs=crs)
 
-        figures.append(_drawn(style.title, draw, key=f"run:{run.pk}:{run.results_prefix}:{layer}"))
+        key = f"run:{run.pk}:{run.results_prefix}:{layer}:{style.dry_at}"
+        figures.append(_drawn(style.title, draw, key=key, caption=caption))
     return figures
 
 
@@ -114,6 +126,39 @@ def boundary_figure(run: Run, package: RunPackage | None) -> Figure | None:
             )
 
     return _drawn("Model boundary", draw, key=f"run:{run.pk}:boundary:{run.package_prefix}")
+
+
+def locality_figure(run: Run, package: RunPackage | None) -> Figure | None:
+    """Where the model lies: its boundary over the whole terrain's hillshade with the terrain's extent, coordinates
+    in the project's CRS, a scale bar and a north arrow (drawn from the project's own data: no map tiles)."""
+    ring = package.ring() if package is not None else None
+    if package is None or ring is None:
+        return None
+    outline = list(ring.points)
+    dem_key = package.key(run, str(package.manifest.get("elevation") or "inputs/dem.tif"))
+
+    def draw() -> bytes:
+        with get_storage().local_path(key=dem_key) as dem:
+            return report_figures.locality_map(dem=dem, outline=outline, crs=package.manifest["epsg"])
+
+    return _drawn(
+        "Locality: the model boundary on the terrain", draw, key=f"run:{run.pk}:locality:{run.package_prefix}"
+    )
+
+
+def mesh_figure(run: Run, package: RunPackage | None) -> Figure | None:
+    """The triangles of the mesh the run was built with (its package's mesh file)."""
+    relative = str(package.manifest.get("mesh") or "") if package is not None else ""
+    if package is None or not relative:
+        return None
+    mesh_key = package.key(run, relative)
+    crs = package.manifest["epsg"]
+
+    def draw() -> bytes:
+        with get_storage().local_path(key=mesh_key) as path:
+            return report_figures.mesh_map(mesh=mesh_read(path), crs=crs)
+
+    return _drawn("Mesh", draw, key=f"run:{run.pk}:mesh:{run.package_prefix}")
 
 
 def _seconds(rows: list[dict[str, Any]]) -> list[float]:

@@ -15,9 +15,12 @@ from hydrata.anuga.models import Run, Scenario, TimeSeries
 from hydrata.anuga.selectors.approvals import approvals_current, scenario_state_digest
 from hydrata.anuga.selectors.links import run_link
 from hydrata.anuga.selectors.projects import reads_in_full
+from hydrata.anuga.selectors.run_series import recorded_series
 from hydrata.anuga.selectors.runs import run_get
 from hydrata.anuga.selectors.scenarios import layer_features, scenario_forcing, scenario_geometry
+from hydrata.compute.forcing import DEFAULT_MANNINGS
 from hydrata.compute.geometry import feature_name
+from hydrata.compute.solver import default_algorithm_parameters, vertical_datum
 from hydrata.core.errors import Conflict
 from hydrata.observations.api.serializers import comparison_detail
 from hydrata.observations.models import Comparison
@@ -134,8 +137,11 @@ def _model(run: Run, package: RunPackage | None) -> dict[str, Any]:
     else:
         geometry = scenario_geometry(scenario=scenario) if scenario.boundary is not None else None
         regions, tags = (geometry.regions, geometry.ring.boundary_tags()) if geometry else ([], {})
+    terrain = scenario.terrain
     return {
-        "terrain": scenario.terrain,
+        "terrain": terrain,
+        "vertical_datum": vertical_datum(terrain.native_crs or terrain.crs) if terrain is not None else None,
+        "default_mannings": DEFAULT_MANNINGS,
         "triangles": run.mesh_triangle_count,
         "resolution": run.resolution,
         "regions": regions,
@@ -161,6 +167,72 @@ def _stage_edges(scenario: Scenario) -> list[dict[str, Any]]:
             stage = properties.get("stage", properties.get("data"))
             edges.append({"feature": feature_name(index, feature), "type": properties["boundary"], "stage": stage})
     return edges
+
+
+def _solver(statistics: dict[str, Any]) -> dict[str, Any]:
+    """The solver and its wet/dry settings: as the run recorded them (compute/solver.py `solver_record`), or, for a
+    run from before runs recorded them, as the installed ANUGA starts every domain (the simulation sets none)."""
+    recorded = statistics.get("solver") or {}
+    parameters = dict(recorded.get("parameters") or default_algorithm_parameters())
+    return {
+        "anuga_version": recorded.get("anuga_version") or _version_of("anuga"),
+        "recorded": bool(recorded),
+        "parameters": {
+            name: f"{value:g}" if isinstance(value, float) else str(value) for name, value in parameters.items()
+        },
+    }
+
+
+def _last_output(run: Run, recorded: dict[str, Any]) -> float:
+    times = recorded.get("t") or []
+    return float(times[-1]) if times else float(run.duration)
+
+
+def _peaks_at_the_end(run: Run, statistics: dict[str, Any]) -> dict[str, Any]:
+    """Every peak the run reached at its last output time (the flood may still have been rising when it stopped):
+    the overall peak depth, speed and stage, each gauge's depth and each flow line's discharge, from the run's
+    own statistics and recorded series."""
+    recorded = recorded_series(run)
+    last = _last_output(run, recorded)
+    tolerance = 1e-6 * max(1.0, abs(last))
+    found = []
+    for key, what in (
+        ("peak_depth_at", "Peak depth"),
+        ("peak_speed_at", "Peak speed"),
+        ("peak_stage_at", "Peak stage"),
+    ):
+        at = statistics.get(key) or {}
+        if at.get("t") is not None and float(at["t"]) >= last - tolerance:
+            found.append(what)
+    kinds = (("gauges", "depth", "Depth at gauge"), ("flow_lines", "discharge", "Discharge through flow line"))
+    for kind, value, what in kinds:
+        for item in recorded.get(kind) or []:
+            values = [abs(number) for number in item.get(value) or [] if number is not None]
+            if values and max(values) > 0 and values[-1] >= max(values):
+                found.append(f"{what} “{item['name']}”")
+    return {"last_s": last, "peaks": found}
+
+
+def _approvals_of_what_ran(run: Run) -> list[Any]:
+    """The sign-offs of the scenario as this run was built from it (its state digest), newest first."""
+    if not run.state_digest:
+        return []
+    found = run.scenario.approvals.filter(state_digest=run.state_digest).select_related("approved_by")
+    return list(found.order_by("-approved_at"))
+
+
+def _document_control(run: Run) -> dict[str, Any]:
+    """Prepared by (who built and launched the run, and through which agent grant), checked by and approved (the
+    scenario's sign-offs of what ran), and the revision (the run and the scenario state it ran). Withheld, like
+    the provenance, from a reader who sees the project only because it is public (run_report)."""
+    grant = AgentGrant.objects.filter(pk=run.launched_by_grant_id).first() if run.launched_by_grant_id else None
+    return {
+        "prepared_by": run.created_by,
+        "launched_by": run.launched_by,
+        "grant": grant,
+        "approvals": _approvals_of_what_ran(run),
+        "revision": f"run {run.pk}" + (f", scenario state {run.state_digest[:12]}" if run.state_digest else ""),
+    }
 
 
 def _hazard_rows(statistics: dict[str, Any]) -> list[tuple[str, float]]:
@@ -198,6 +270,13 @@ def _scatter(comparison: Comparison) -> figures.Figure | None:
     return figures.scatter_figure(comparison.points, key=f"comparison:{comparison.pk}:{comparison.computed_at}")
 
 
+def _cut_off(run: Run, statistics: dict[str, Any]) -> float:
+    """The depth at or under which the depth map draws a cell as not flooded: the inundation threshold the run
+    used, or the scenario's."""
+    used = statistics.get("inundation_threshold_m")
+    return float(used if used is not None else run.scenario.inundation_threshold_m)
+
+
 def run_report(*, user: User, run_id: int) -> Report:
     run = report_run_get(user=user, run_id=run_id)
     scenario = run.scenario
@@ -211,9 +290,11 @@ def run_report(*, user: User, run_id: int) -> Report:
         forcing = scenario_forcing(scenario=scenario)
         series = _forcing_series(scenario, forcing)
     boundary = figures.boundary_figure(run, package)
+    locality = figures.locality_figure(run, package)
+    mesh = figures.mesh_figure(run, package)
     forcing_charts = figures.forcing_charts(series=series)
     mass_error = figures.mass_error_figure(health)
-    maps = figures.result_maps(run)
+    maps = figures.result_maps(run, cut_off_m=_cut_off(run, statistics))
     hydrographs = figures.hydrograph_charts(run)
     comparisons = [
         {**_with_points_shown(comparison_detail(comparison)), "scatter": _scatter(comparison)}
@@ -221,9 +302,13 @@ def run_report(*, user: User, run_id: int) -> Report:
     ]
     in_full = reads_in_full(user=user, project_id=scenario.project_id)
     scatters = [comparison["scatter"] for comparison in comparisons if comparison["scatter"]]
-    every_figure = [item for item in (boundary, *forcing_charts, mass_error, *maps, *hydrographs, *scatters) if item]
-    sections = ["Model", "Forcing", "Health", "Results"]
+    every_figure = [
+        item for item in (locality, boundary, mesh, *forcing_charts, mass_error, *maps, *hydrographs, *scatters) if item
+    ]
+    sections = ["Document control"] if in_full else []
+    sections += ["Model", "Solver", "Forcing", "Health", "Results"]
     sections += ["Comparison with observations"] if comparisons else []
+    sections += ["Limitations"]
     sections += ["Provenance"] if in_full else []
     context = {
         "run": run,
@@ -234,9 +319,15 @@ def run_report(*, user: User, run_id: int) -> Report:
         "hazard_rows": _hazard_rows(statistics),
         "depth_bands": sorted((statistics.get("flooded_area_m2_by_depth_band") or {}).items()),
         "model": _model(run, package),
+        "solver": _solver(statistics),
+        "at_the_end": _peaks_at_the_end(run, statistics),
+        "document_control": _document_control(run) if in_full else None,
         "forcing": forcing,
         "design_storm": package.design_storm if package else None,
         "boundary_figure": boundary,
+        "locality_figure": locality,
+        "mesh_figure": mesh,
+        "depth_cut_off_m": _cut_off(run, statistics),
         "forcing_charts": forcing_charts,
         "mass_error_figure": mass_error,
         "maps": maps,

@@ -39,9 +39,12 @@ def region_named(name: str) -> dict[str, Any]:
     }
 
 
-def complete_run_of_package(owner, *, name: str = "report", rain_series: str | None = None) -> Run:
+def complete_run_of_package(
+    owner, *, name: str = "report", rain_series: str | None = None, hazard: bool | None = None
+) -> Run:
     """A built small_test scenario (its project, scenario, time series, mesh region, gauge and flow line all named
-    `name`; rain from the series `rain_series`, default `name`), completed with results on the terrain's grid."""
+    `name`; rain from the series `rain_series`, default `name`), completed with results on the terrain's grid (with
+    the hazard classes of its depth and speed when `hazard`)."""
     project = make_project(owner, name=name)
     client = api_for(owner)
     with_terrain(client, project.pk)
@@ -74,7 +77,7 @@ def complete_run_of_package(owner, *, name: str = "report", rain_series: str | N
     assert build.status_code == 202, build.content
     run = Run.objects.get(pk=build.json()["run"]["id"])
     assert run.status == "built", run.error_message
-    run = make_finished_run(project, run=run)
+    run = make_finished_run(project, run=run, hazard=hazard)
     recorded = {
         "t": [0.0, 30.0, 60.0],
         "gauges": [{"name": name, **{key: [0.0, 0.5, 0.2] for key in ("stage", "depth", "speed", "xvel", "yvel")}}],

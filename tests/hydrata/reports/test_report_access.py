@@ -79,7 +79,7 @@ def test_a_run_that_is_not_complete_is_refused_saying_what_to_do(finished):
     assert page.status_code == 409 and b"complete" in page.content
 
 
-def test_a_reader_of_a_public_project_gets_its_published_report_without_the_cost_or_provenance():
+def test_a_reader_of_a_public_project_gets_its_published_report_without_the_cost_provenance_or_document_control():
     owner, reader = make_user(), make_user()
     run = make_finished_run(make_project(owner, is_public=True))
     Run.objects.filter(pk=run.pk).update(compute_cost="1.23")
@@ -91,6 +91,7 @@ def test_a_reader_of_a_public_project_gets_its_published_report_without_the_cost
     assert page.status_code == 200 and b"Peak depth" in page.content
     assert b'id="provenance"' not in page.content and b"1.23" not in page.content
     assert "Provenance" not in summary["sections"] and "Results" in summary["sections"]
+    assert b'id="document-control"' not in page.content and "Document control" not in summary["sections"]
 
 
 def test_the_report_lists_the_stage_edges_the_initial_water_and_the_soils_with_their_volumes():
