@@ -70,7 +70,9 @@ class Terrain(models.Model):
     source_key = models.CharField(max_length=300)
     dem_key = models.CharField(max_length=300, blank=True)
     hillshade_key = models.CharField(max_length=300, blank=True)
-    native_crs = models.CharField(max_length=100, blank=True)
+    native_crs = models.TextField(
+        blank=True, help_text="The file's CRS: an EPSG code, else its WKT (a compound one runs to ~870 characters)."
+    )
     crs = models.CharField(max_length=32, blank=True)
     reprojected = models.BooleanField(default=False)
     width = models.PositiveIntegerField(null=True, blank=True)

@@ -19,6 +19,7 @@ from rasterio.warp import Resampling, calculate_default_transform, reproject
 from rest_framework.test import APIClient
 
 from hydrata.anuga.models import InputLayer, Terrain, TerrainUpload
+from hydrata.compute.terrain_raster import crs_label
 from tests.data import DEM, dem_truth
 from tests.factories import make_grant, make_project, make_user
 
@@ -591,3 +592,13 @@ def test_a_strangers_terrain_is_project_not_found():
 
     assert listed.status_code == detail.status_code == 404
     assert listed.json()["code"] == detail.json()["code"] == "PROJECT_NOT_FOUND"
+
+
+def test_a_compound_crs_without_one_epsg_code_is_kept_whole_where_the_terrain_stores_it():
+    # GDA2020 / MGA zone 56 + AHD height, a common DEM's CRS, has no EPSG code of its own: its label is its WKT, which a
+    # 100-character column cut short (PostgreSQL refused the whole terrain; SQLite kept it, so only production failed).
+    label = crs_label(rasterio.crs.CRS.from_string("EPSG:7856+5711"))
+
+    assert len(label) > 100 and "AHD" in label
+    column = Terrain._meta.get_field("native_crs")
+    assert column.max_length is None or column.max_length >= len(label)
