@@ -50,8 +50,10 @@ EXPECTS: dict[str, str] = {
 
 def argument_problem(*, tool: str, error: ValidationError, schema: dict[str, Any]) -> str:
     """`error` (the argument model's) as sentences, each naming the argument and how to put it right."""
-    # A misspelt argument first: it is often why the others read as missing.
-    problems = sorted(error.errors(include_url=False), key=lambda problem: problem["type"] != "extra_forbidden")
+    # A misspelt argument first (it is often why others read as missing), then each value given that is wrong, then
+    # what is missing: past the cap, the caller still hears about everything it did send.
+    order = {"extra_forbidden": 0, "missing": 2}
+    problems = sorted(error.errors(include_url=False), key=lambda problem: order.get(problem["type"], 1))
     sentences = [_sentence(problem, schema=schema) for problem in problems[:MAX_ERRORS]]
     if len(problems) > MAX_ERRORS:
         sentences.append(f"And {len(problems) - MAX_ERRORS} more problems of the same call.")
@@ -73,10 +75,19 @@ def _sentence(problem: Any, *, schema: dict[str, Any]) -> str:
     if kind == "missing":
         what = str(node.get("description", "")).rstrip(".")
         return f"`{where}` is required{': ' + what if what else ''}{shown}."
-    expects = _expects(kind, problem.get("ctx") or {}, fallback=problem["msg"])
+    ctx = dict(problem.get("ctx") or {})
+    if kind in ("enum", "literal_error") and node.get("enum"):
+        # pydantic's own list is of the members' reprs (<Quantity.PEAK_STAGE: 'peak_stage'>): the values instead
+        ctx["expected"] = _one_of([str(value) for value in node["enum"]])
+    expects = _expects(kind, ctx, fallback=problem["msg"])
     got = _json(problem.get("input"))
     got = got if len(got) <= MAX_GOT else got[: MAX_GOT - 1] + "…"
     return f"`{where}` expects {expects}{shown}; it got {got}."
+
+
+def _one_of(values: list[str]) -> str:
+    quoted = [f"'{value}'" for value in values]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
 
 
 def _expects(kind: str, ctx: dict[str, Any], *, fallback: str) -> str:

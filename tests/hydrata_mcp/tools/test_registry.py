@@ -168,3 +168,37 @@ def test_an_argument_error_reads_as_a_sentence_naming_the_argument_what_it_expec
         assert sentence in text
     for pydantic_report in ("validation error", "[type=", "http", "Input should", "Field required"):
         assert pydantic_report not in text
+
+
+def enum_arguments(schema: dict) -> dict[str, tuple[list, bool]]:
+    """Each argument with a closed set of values: its values, and whether it is a list of them."""
+    found = {}
+    for name, node in schema.get("properties", {}).items():
+        if "enum" in node:
+            found[name] = (node["enum"], False)
+        elif "enum" in node.get("items", {}):
+            found[name] = (node["items"]["enum"], True)
+    return found
+
+
+def test_a_value_outside_any_closed_set_names_the_values_it_takes_as_plain_words_never_an_enums_repr(live_asgi):
+    _, key = make_grant(level="launch")
+    schemas = listed_tools(live_asgi.url, key)
+    calls = [
+        (name, argument, values, ["nope"] if many else "nope")
+        for name, schema in schemas.items()
+        for argument, (values, many) in enum_arguments(schema).items()
+    ]
+    assert len(calls) >= 5  # kinds, quantities, statistics, scenario inputs to clear...
+
+    async def session():
+        async with mcp_client(live_asgi.url, key, **APPS_HOST) as client:
+            return [(call, await client.call_tool(call[0], {call[1]: call[3]})) for call in calls]
+
+    wrong = {}
+    for (name, argument, values, _), result in run(session):
+        text = result.content[0].text
+        enum_repr = re.search(r"<\w+\.\w+:|\b[A-Z]\w+\.[A-Z_]{2,}\b", text)  # <Kind.X: 'x'>, or Kind.X
+        if not result.is_error or f"'{values[0]}'" not in text or enum_repr:
+            wrong[f"{name}.{argument}"] = text
+    assert wrong == {}
