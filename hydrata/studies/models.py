@@ -58,6 +58,18 @@ class DesignStudy(models.Model):
     status_message = models.TextField(blank=True, help_text="Why it ended as it did, for the person.")
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    started_fingerprint = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="The study's fingerprint when it started: what its members ran (blank for a draft, or a study "
+        "started before it was kept). The sign-offs of it are the ones it ran under.",
+    )
+    started_state_parts = models.JSONField(
+        null=True, blank=True, help_text="Each part of the fingerprint by name with its hash when it started."
+    )
+    sign_off_required_at_start = models.BooleanField(
+        null=True, blank=True, help_text="Whether its start needed the account owner's sign-off (null before kept)."
+    )
     compute_cost = models.DecimalField(
         max_digits=12, decimal_places=2, null=True, blank=True, help_text="What starting it charged: its members' sum."
     )

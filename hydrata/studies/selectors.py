@@ -10,14 +10,14 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from hydrata.anuga.models import Project
-from hydrata.anuga.selectors.approvals import scenario_state_digest
+from hydrata.anuga.selectors.approvals import scenario_state_parts, state_changes, state_digest_of
 from hydrata.anuga.selectors.links import project_link
 from hydrata.anuga.selectors.projects import Reader
 from hydrata.compute.arr.ifd import IfdTable
 from hydrata.compute.arr.losses import PreBurst, StormLosses
 from hydrata.compute.arr.patterns import TemporalPattern
 from hydrata.core.errors import NotFound
-from hydrata.studies.models import DesignInput, DesignMember, DesignStudy
+from hydrata.studies.models import DesignInput, DesignMember, DesignStudy, DesignStudyApproval
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.links import Panel
 from hydrata_contract.states import TERMINAL_RUN_STATES, RunStatus
@@ -99,21 +99,42 @@ def storm_losses(*, design_input: DesignInput) -> StormLosses:
     )
 
 
+# The parts of a study's state that are the study's own, besides its base scenario's (scenario_state_parts).
+STUDY_FACTORS_PART = "the study's design inputs and factors"
+STUDY_MEMBERS_PART = "the members' storms"
+
+
 def study_fingerprint(*, study: DesignStudy) -> str:
     """SHA-256 of everything a study's members compute from: the base scenario's state (its approval digest), where
     the storms fall, the design inputs (their digests, taken once when stored) and the factors the storms are derived
     from, and each member's storm and simulated time. Any change to one of them changes it. No storm is built or read:
     a member's is a function of these (services/studies.py, `study_storms`)."""
+    return study_state(study=study)[0]
+
+
+def study_state(*, study: DesignStudy) -> tuple[str, dict[str, str]]:
+    """The study's fingerprint (study_fingerprint) and its parts by name, each with its SHA-256: the base scenario's
+    parts, STUDY_FACTORS_PART and STUDY_MEMBERS_PART; `state_changes` names the parts that differ. One pass."""
+    scenario_parts = scenario_state_parts(scenario=study.base_scenario)
     digest = hashlib.sha256()
-    digest.update(scenario_state_digest(scenario=study.base_scenario).encode())
+    digest.update(state_digest_of(parts=scenario_parts).encode())
     forcing = {field: getattr(study, field) for field in STUDY_FORCING_FIELDS}
     used = [study.ifd_id, study.temporal_patterns_id, study.storm_losses_id]
     digests = dict(DesignInput.objects.filter(pk__in=[pk for pk in used if pk]).values_list("pk", "digest"))
     forcing["inputs"] = [digests.get(pk) if pk else None for pk in used]
-    digest.update(json.dumps(forcing, sort_keys=True).encode())
+    factors = json.dumps(forcing, sort_keys=True).encode()
+    digest.update(factors)
+    members = hashlib.sha256()
     for member in study.members.order_by("id").values_list("id", *MEMBER_FORCING_FIELDS).iterator(chunk_size=1000):
-        digest.update(json.dumps(member).encode())
-    return digest.hexdigest()
+        row = json.dumps(member).encode()
+        digest.update(row)
+        members.update(b"%d:%s" % (len(row), row))
+    parts = {
+        **scenario_parts,
+        STUDY_FACTORS_PART: hashlib.sha256(factors).hexdigest(),
+        STUDY_MEMBERS_PART: members.hexdigest(),
+    }
+    return digest.hexdigest(), parts
 
 
 def study_approved_by(*, study: DesignStudy, user: User, fingerprint: str) -> bool:
@@ -121,15 +142,38 @@ def study_approved_by(*, study: DesignStudy, user: User, fingerprint: str) -> bo
 
 
 def study_approval_summary(*, study: DesignStudy, user: User, fingerprint: str | None = None) -> dict[str, Any]:
-    """Who signed the study off as it is now; `fingerprint` when the caller has just computed it."""
-    fingerprint = fingerprint or study_fingerprint(study=study)
+    """Who signed the study off as it is now; `fingerprint` when the caller has just computed it. Once it started:
+    the sign-offs it ran under (those of the fingerprint it started with, given before it started), whether its start
+    needed one, and whether it changed since (and what, by name)."""
+    parts: dict[str, str] | None = None
+    if fingerprint is None:
+        fingerprint, parts = study_state(study=study)
     current = list(study.approvals.filter(fingerprint=fingerprint).select_related("approved_by"))
+    started = study.started_fingerprint
+    ran_under = (
+        study.approvals.filter(fingerprint=started, approved_at__lte=study.started_at).select_related("approved_by")
+        if started and study.started_at
+        else []
+    )
+    changes: list[str] = []
+    if started and fingerprint != started and study.started_state_parts:
+        parts = parts if parts is not None else study_state(study=study)[1]
+        changes = state_changes(before=study.started_state_parts, after=parts)
     return {
         "approved": bool(current),
         "approved_by_you": any(approval.approved_by_id == user.pk for approval in current),
-        "approvals": [{"by": approval.approved_by.get_username(), "at": approval.approved_at} for approval in current],
+        "approvals": [_signed(approval) for approval in current],
         "fingerprint": fingerprint,
+        "started_fingerprint": started or None,
+        "started_approvals": [_signed(approval) for approval in ran_under],
+        "sign_off_required_at_start": study.sign_off_required_at_start,
+        "changed_since_start": None if not started else fingerprint != started,
+        "changes_since_start": changes,
     }
+
+
+def _signed(approval: DesignStudyApproval) -> dict[str, Any]:
+    return {"by": approval.approved_by.get_username(), "at": approval.approved_at}
 
 
 def study_member_runs(*, study: DesignStudy) -> QuerySet[DesignMember]:

@@ -76,12 +76,26 @@ class StudyProgress(Answer):
 
 
 class StudyApproval(Answer):
-    """The sign-off: a person's, over every member's storm and the base scenario as they are now."""
+    """The sign-off: a person's, over every member's storm and the base scenario as they are now; once the study
+    started, the sign-offs it ran under and whether it changed since."""
 
     approved: bool
     approved_by_you: bool
     approvals: list[dict[str, Any]]
     fingerprint: str
+    started_fingerprint: str | None = Field(
+        default=None, description="What it started with; None for a draft or a study started before it was kept."
+    )
+    started_approvals: list[dict[str, Any]] = Field(
+        default_factory=list, description="The sign-offs it ran under: of started_fingerprint, before the start."
+    )
+    sign_off_required_at_start: bool | None = Field(
+        default=None, description="Whether its start needed the account owner's sign-off; None if not known."
+    )
+    changed_since_start: bool | None = Field(
+        default=None, description="Whether the fingerprint now differs from started_fingerprint."
+    )
+    changes_since_start: list[str] = Field(default_factory=list, description="What changed since, by name.")
 
 
 class StudyLayer(Answer):

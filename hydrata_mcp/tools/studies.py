@@ -107,8 +107,28 @@ def _handed_back(
             "durations_min": study["durations_min"],
             **({"warnings": warnings} if warnings else {}),
         },
-        say_to_user=" ".join([_said(study, storms, made=made), *warnings]),
+        say_to_user=" ".join([_said(study, storms, made=made), *_ran_under(study), *warnings]),
     )
+
+
+def _ran_under(study: dict[str, Any]) -> list[str]:
+    """What a started study ran under, as the Study panel says it: the sign-off of the fingerprint it started with (or
+    that it had none, and whether one was asked), and what changed since; an auditor's question, not whether it is
+    signed off as it is now. Said to a project member's agent only (a public reader is told no sign-off)."""
+    approval = study.get("approval") or {}
+    if study["status"] == StudyStatus.DRAFT or not approval.get("started_fingerprint"):
+        return []
+    ran = "is running" if study["status"] == StudyStatus.RUNNING else "ran"
+    signed = [f"{entry['by']} on {str(entry['at'])[:10]}" for entry in approval["started_approvals"]]
+    if signed:
+        said = f"It {ran} as signed off by {' and '.join(signed)}."
+    else:
+        none_asked = " (none was required)" if approval["sign_off_required_at_start"] is False else ""
+        said = f"It {ran} without a sign-off{none_asked}."
+    if approval["changed_since_start"]:
+        changes = ", ".join(approval["changes_since_start"]) or "the study or its base scenario"
+        said += f" Changed since it started: {changes}."
+    return [said]
 
 
 def _said(study: dict[str, Any], storms: list[Storms], *, made: bool) -> str:

@@ -28,7 +28,7 @@ from hydrata.core.broker import broker_lost_its_messages
 from hydrata.core.errors import Conflict, Forbidden
 from hydrata.storage import get_storage
 from hydrata.studies.models import DesignMember, DesignStudy, DesignStudyApproval
-from hydrata.studies.selectors import study_approved_by, study_fingerprint, study_link
+from hydrata.studies.selectors import study_approved_by, study_fingerprint, study_link, study_state
 from hydrata.studies.services.studies import study_member_prices, study_storms
 from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.errors import ErrorCode
@@ -55,13 +55,14 @@ def design_study_approve(*, study: DesignStudy, user: User, grant: AgentGrant | 
     return found or DesignStudyApproval.objects.create(study=study, approved_by=user, fingerprint=fingerprint)
 
 
-def _approval_check(study: DesignStudy, grant: AgentGrant | None) -> None:
-    """409 APPROVAL_REQUIRED when the grant's account asks its owner to sign off first, and the owner has not signed
-    the study off as it is now (a member's storm or the base scenario changed since leaves the sign-off stale)."""
+def _approval_check(study: DesignStudy, grant: AgentGrant | None, fingerprint: str) -> bool:
+    """Whether the start needs a sign-off (an agent's, whose account asks its owner to sign off first); 409
+    APPROVAL_REQUIRED when it does and the owner has not signed the study off as it is now, its `fingerprint` (a
+    member's storm or the base scenario changed since leaves the sign-off stale)."""
     if grant is None or not runs_need_approval(user=grant.user):
-        return
-    if study_approved_by(study=study, user=grant.user, fingerprint=study_fingerprint(study=study)):
-        return
+        return False
+    if study_approved_by(study=study, user=grant.user, fingerprint=fingerprint):
+        return True
     link = study_link(study)
     raise Conflict(
         f"This account asks that its owner sign a study off before an agent runs it, and design study "
@@ -94,7 +95,8 @@ def design_study_start(*, study: DesignStudy, user: User, grant: AgentGrant | No
             )
         scenario = Scenario.objects.select_for_update().get(pk=study.base_scenario_id)
         build = _current_build(scenario)
-        _approval_check(study, grant)
+        fingerprint, parts = study_state(study=study)
+        required = _approval_check(study, grant, fingerprint)
         members = list(study.members.order_by("id"))
         storms = study_storms(study=study)
         prices = _member_prices(scenario, members)
@@ -121,6 +123,9 @@ def design_study_start(*, study: DesignStudy, user: User, grant: AgentGrant | No
         Run.objects.bulk_update(runs, ["package_prefix", "package_sha256"])
         DesignMember.objects.bulk_update(members, ["run"])
         study.status, study.started_at = StudyStatus.RUNNING, timezone.now()
+        # what it ran under, for an auditor once the study or its base changes: the sign-offs of this fingerprint
+        study.started_fingerprint, study.started_state_parts = fingerprint, parts
+        study.sign_off_required_at_start = required
         study.compute_cost = sum((run.compute_cost or Decimal("0") for run in runs), Decimal("0.00"))
         study.save()
         transaction.on_commit(lambda: _enqueue_members(study.pk, [run.pk for run in runs]))

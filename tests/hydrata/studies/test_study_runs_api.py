@@ -215,6 +215,50 @@ def test_the_sign_off_gates_every_way_in_and_a_changed_member_storm_needs_a_new_
     assert started.structured_content["status"] == "running" and len(member_runs(study)) == 4
 
 
+def test_a_started_study_reports_the_sign_off_it_ran_under_after_its_base_scenario_changes(live_asgi):
+    grant, key = make_grant(level="launch")
+    account_set_runs_need_approval(user=grant.user, required=True)
+    project_id, study = drafted_study(live_asgi.url, key)
+    owner = person(grant.user)
+    signed = owner.post(study_path(project_id, study, "approve/")).json()
+    assert start(live_asgi.url, key, project_id, study).status_code == 202
+    ran = owner.get(study_path(project_id, study)).json()["approval"]
+
+    with api(live_asgi.url, key) as http:  # the base scenario changes after the study started
+        changed = http.patch(f"{PROJECTS}{project_id}/scenarios/{study['base_scenario']}/", json={"duration": 900})
+    assert changed.status_code == 200, changed.text
+    now = owner.get(study_path(project_id, study)).json()["approval"]
+
+    assert ran["started_fingerprint"] == signed["fingerprint"] == ran["fingerprint"]
+    assert ran["changed_since_start"] is False and ran["changes_since_start"] == []
+    assert not now["approved"] and now["fingerprint"] != signed["fingerprint"]  # not signed off as it is now, but
+    assert now["started_fingerprint"] == signed["fingerprint"]  # it ran as signed off, and that is still said
+    assert now["started_approvals"] == signed["approvals"] and now["started_approvals"][0]["by"] == grant.user.username
+    assert now["sign_off_required_at_start"] is True
+    assert now["changed_since_start"] is True and now["changes_since_start"] == ["the scenario's settings"]
+    told = call(live_asgi.url, key, "get_design_study", {"project_id": project_id, "study_id": study["id"]})
+    said = told.structured_content["say_to_user"]
+    assert f"It is running as signed off by {grant.user.username} on {signed['approvals'][0]['at'][:10]}." in said
+    assert "Changed since it started: the scenario's settings." in said
+
+
+def test_a_study_started_where_no_sign_off_was_asked_reports_that_it_ran_without_one_none_required(live_asgi):
+    _, key = make_grant(level="launch")
+    project_id, study = drafted_study(live_asgi.url, key)
+    with api(live_asgi.url, key) as http:
+        draft = http.get(study_path(project_id, study)).json()["approval"]
+        assert start(live_asgi.url, key, project_id, study).status_code == 202
+        ran = http.get(study_path(project_id, study)).json()["approval"]
+
+    assert draft["started_fingerprint"] is None and draft["sign_off_required_at_start"] is None
+    assert draft["changed_since_start"] is None and draft["started_approvals"] == []
+    assert ran["started_fingerprint"] == draft["fingerprint"] and ran["started_approvals"] == []
+    assert ran["sign_off_required_at_start"] is False and ran["changed_since_start"] is False
+    told = call(live_asgi.url, key, "get_design_study", {"project_id": project_id, "study_id": study["id"]})
+    said = told.structured_content["say_to_user"]
+    assert "It is running without a sign-off (none was required)." in said and "Changed since" not in said
+
+
 def test_cancel_stops_every_member_and_gives_back_what_none_computed(live_asgi):
     grant, key = make_grant(level="launch")
     project_id, study = drafted_study(live_asgi.url, key)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from hydrata.anuga.models import Terrain
+from hydrata.studies.models import DesignStudy
 from hydrata_contract.hazard import HazardClass
 from tests.browser import off_the_browser_thread, response_is_png, sign_in, visit, wait_for_panel
 from tests.data import ARR
@@ -245,4 +246,76 @@ def test_a_study_name_an_agent_wrote_is_text_in_the_study_panel_and_never_runs(t
     assert HOSTILE_NAME in tab.page.inner_text("#panel")
     assert tab.page.locator("#panel img, #panel script").count() == 0
     assert tab.page.title() != "ran"
+    assert_clean(tab)
+
+
+def call_tool(site, name: str, arguments: dict) -> dict:
+    async def session():
+        async with mcp_client(site.url, site.key) as client:
+            called = await client.call_tool(name, arguments)
+            assert not called.is_error, called.content[0].text
+            return called.structured_content
+
+    return off_the_browser_thread(asyncio.run, session())
+
+
+def reopen(tab, url: str) -> None:
+    """Open another link in a tab already signed in: the page loads afresh."""
+    tab.page.goto(url)
+    tab.page.reload()
+    wait_for_panel(tab, "study")
+
+
+def test_a_started_study_says_the_sign_off_it_ran_under_and_what_changed_since_not_whether_it_is_signed_off_now(
+    tab, site, studies
+):
+    open_link(tab, site, studies.complete["ui_url"], "study")
+    ran_unsigned = tab.page.inner_text("#study-sign-off")
+    assert "Ran without a sign-off (none was required)." in ran_unsigned
+    assert "Not signed off" not in ran_unsigned and tab.page.locator("#study-changed").count() == 0
+
+    draft = rest(site, study_path(studies, studies.draft["id"])).json()
+    body = {key: draft[key] for key in ("base_scenario", "aeps", "durations_min", "initial_loss_mm")}
+    body |= {"name": "signed, then run", "continuing_loss_mm_h": draft["continuing_loss_mm_h"], **draft["inputs"]}
+
+    def make():
+        with api(site.url, site.key) as http:
+            return http.post(f"{PROJECTS}{studies.project_id}/design-studies/", json=body)
+
+    made = off_the_browser_thread(make)
+    assert made.status_code == 201, made.text
+    study = made.json()
+    reopen(tab, study["ui_url"])
+    tab.page.click("#study-approve")
+    tab.page.wait_for_selector("#study-sign-off[data-approved=true]")
+    ids = {"project_id": studies.project_id, "study_id": study["id"]}
+    assert call_tool(site, "start_design_study", ids)["status"] == "running"
+    assert call_tool(site, "cancel_design_study", ids)["status"] == "cancelled"
+
+    def change_the_base():
+        with api(site.url, site.key) as http:
+            path = f"{PROJECTS}{studies.project_id}/scenarios/{study['base_scenario']}/"
+            return http.patch(path, json={"duration": 1200})
+
+    changed = off_the_browser_thread(change_the_base)
+    assert changed.status_code == 200, changed.text
+    reopen(tab, study["ui_url"])
+    ran_signed = tab.page.inner_text("#study-sign-off")
+    assert f"Ran as signed off by {site.username} on " in ran_signed and "Not signed off" not in ran_signed
+    assert tab.page.inner_text("#study-changed") == "Changed since it ran: the scenario's settings."
+    started = rest(site, study_path(studies, study["id"])).json()["approval"]["started_fingerprint"]
+    assert tab.page.inner_text("#study-fingerprint") == started
+    tab.page.locator("#study-sign-off").scroll_into_view_if_needed()
+    tab.screenshot("map-study-ran-signed-off")
+
+    reopen(tab, studies.complete["ui_url"])
+    assert tab.page.inner_text("#study-changed") == "Changed since it ran: the scenario's settings."
+    assert "Ran without a sign-off (none was required)." in tab.page.inner_text("#study-sign-off")
+
+    # a study started before what it ran under was kept: not said to have run without a sign-off
+    forget = {"started_fingerprint": "", "started_state_parts": None, "sign_off_required_at_start": None}
+    off_the_browser_thread(lambda: DesignStudy.objects.filter(pk=study["id"]).update(**forget))
+    reopen(tab, study["ui_url"])
+    before_kept = tab.page.inner_text("#study-sign-off")
+    assert "Started before the sign-off it ran under was recorded." in before_kept and "Ran " not in before_kept
     assert_clean(tab)

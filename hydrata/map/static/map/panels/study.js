@@ -128,31 +128,28 @@ function estimate(study) {
   ])]);
 }
 
-// The sign-off, as the Scenario panel's: who signed the study off as it is now, what is signed (its fingerprint over
-// every member's storm and the base scenario, and its estimate), and the button for the project's owners and
-// editors while the study is a draft. The site's session only: agents are refused by the platform.
+// The sign-off, as the Scenario panel's. A draft: who signed it off as it is now, what is signed (its fingerprint
+// over every member's storm and the base scenario, and its estimate), and the button for the project's owners and
+// editors. A started study: the sign-off it ran under (or that it ran without one, and whether one was asked),
+// and what changed since. The site's session only: agents are refused by the platform.
 function signOff(context, path, study, state) {
   var approval = study.approval;
+  var draft = study.status === contract.studyStatus.DRAFT;
   var box = dom.el("section", { "class": "panel-section sign-off", id: "study-sign-off",
                                 "data-approved": String(approval.approved_by_you) }, [
     dom.el("h3", { text: "Sign-off" })
   ]);
-  approval.approvals.forEach(function (entry) {
-    box.appendChild(dom.el("p", { "class": "approved", text: "Signed off for its runs by " + entry.by + " on " +
-                                                             dom.when(entry.at) + "." }));
-  });
-  if (!approval.approved) {
-    box.appendChild(dom.el("p", { text: "Not signed off as it is now." }));
-  }
+  (draft ? asItIsNow(approval) : asItRan(approval)).forEach(function (line) { box.appendChild(line); });
   box.appendChild(dom.facts([
     ["Members", dom.number(study.estimate.members, 0) + " storms"],
     ["Price", dom.money(study.estimate.compute_cost_estimate) + " (estimate)"]
   ]));
   box.appendChild(dom.el("p", { "class": "fingerprint" }, [
-    "Fingerprint (every member's storm and the base scenario): ",
-    dom.el("code", { id: "study-fingerprint", text: approval.fingerprint })
+    (draft || !approval.started_fingerprint ? "Fingerprint" : "Fingerprint it ran with") +
+      " (every member's storm and the base scenario): ",
+    dom.el("code", { id: "study-fingerprint", text: approval.started_fingerprint || approval.fingerprint })
   ]));
-  if (study.status !== contract.studyStatus.DRAFT) { return box; }
+  if (!draft) { return box; }
   if (WRITE_ROLES.indexOf(context.project.role) < 0) {
     box.appendChild(dom.el("p", { "class": "hint", text: "Only the project's owners and editors can sign it off." }));
     return box;
@@ -180,6 +177,42 @@ function signOff(context, path, study, state) {
   box.appendChild(button);
   box.appendChild(message);
   return box;
+}
+
+function asItIsNow(approval) {
+  var lines = approval.approvals.map(function (entry) {
+    return dom.el("p", { "class": "approved", text: "Signed off for its runs by " + entry.by + " on " +
+                                                    dom.when(entry.at) + "." });
+  });
+  if (!approval.approved) { lines.push(dom.el("p", { text: "Not signed off as it is now." })); }
+  return lines;
+}
+
+// What a started study ran under: an auditor reads this, not whether it is signed off as it is now.
+function asItRan(approval) {
+  var lines = approval.started_approvals.map(function (entry) {
+    return dom.el("p", { "class": "approved", text: "Ran as signed off by " + entry.by + " on " +
+                                                    dom.when(entry.at) + "." });
+  });
+  if (!approval.started_fingerprint) {
+    lines.push(dom.el("p", { text: "Started before the sign-off it ran under was recorded." }));
+    return lines;
+  }
+  if (!lines.length) {
+    lines.push(dom.el("p", { text: approval.sign_off_required_at_start === false
+      ? "Ran without a sign-off (none was required)." : "Ran without a sign-off." }));
+  }
+  if (approval.changed_since_start) {
+    lines.push(dom.el("p", { "class": "changed", id: "study-changed",
+                             text: "Changed since it ran: " + inWords(approval.changes_since_start) + "." }));
+  }
+  return lines;
+}
+
+// "the friction layer and the scenario's settings", as the platform names the parts that changed.
+function inWords(changes) {
+  if (!changes.length) { return "the study or its base scenario"; }
+  return changes.length === 1 ? changes[0] : changes.slice(0, -1).join(", ") + " and " + changes[changes.length - 1];
 }
 
 function finished(context, path, study, results, state) {
