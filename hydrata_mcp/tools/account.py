@@ -28,7 +28,7 @@ class Suggestion(BaseModel):
     summary: str
 
 
-@tool(title="Describe this agent grant", read_only=True, idempotent=True)
+@tool(title="Describe this grant", read_only=True, idempotent=True)
 async def get_agent_grant(ctx: Context) -> AgentGrant:
     """The grant in use (agent key or signed-in app): level, account, paused, spend and limit, expiry. Call it
     when unsure what you may do."""

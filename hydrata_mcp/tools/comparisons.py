@@ -124,7 +124,7 @@ def _handed_back(data: dict[str, Any]) -> ComparisonHandBack:
     )
 
 
-@tool(title="Compare a run with flood observations", relied_on=COMPARISON_NAMES)
+@tool(title="Compare with observations", relied_on=COMPARISON_NAMES)
 async def compare_run_with_observations(ctx: Context, run_id: RunId, event_id: EventId) -> ComparisonHandBack:
     """Compare a complete run's peaks with a flood event's observations point by point (error = modelled -
     observed), with metrics; again for the same pair updates it."""
@@ -146,7 +146,7 @@ async def get_comparison(ctx: Context, comparison_id: ComparisonId) -> Compariso
     return comparison_of((await api.get(f"{COMPARISONS}{comparison_id}/")).data)
 
 
-@tool(title="Rank runs against flood observations")
+@tool(title="Rank runs by observations")
 async def rank_runs_against_observations(
     ctx: Context,
     project_id: ProjectId,

@@ -118,7 +118,7 @@ async def list_inputs(ctx: Context, project_id: ProjectId) -> ProjectInputs:
 
 
 @tool(
-    title="Attach an uploaded layer to the model",
+    title="Attach an input layer",
     relied_on=("outcome", "kind", "row_id", "dataset_pk", "feature_count"),
 )
 async def attach_input_layer(
@@ -129,8 +129,8 @@ async def attach_input_layer(
     timeout_seconds: TimeoutSeconds = DEFAULT_TIMEOUT_SECONDS,
     poll_interval_seconds: PollIntervalSeconds = DEFAULT_POLL_INTERVAL_SECONDS,
 ) -> Attachment:
-    """Attach an imported GeoJSON upload to the project's default row of its kind; outcome attached, timed_out,
-    upload_failed, no_default_row or no_dataset. Properties: boundary lines, `boundary` Reflective, Transmissive,
+    """Attach an imported GeoJSON upload to its kind's default row; outcome attached, timed_out, upload_failed,
+    no_default_row or no_dataset. Properties: boundary lines, `boundary` Reflective, Transmissive,
     Dirichlet or DirichletZeroMomentum (`stage` m or series), NormalDepth (`slope`), `location` External/Internal;
     friction polygons, `mannings`; inflow lines, `type` Surface, `data` m3/s or series; rainfall polygons, `data`
     mm/hr or series; structure polygons, `method` Reflective, Raised (`height`) or Mannings (`mannings`); breakline

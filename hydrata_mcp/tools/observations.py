@@ -34,7 +34,7 @@ EventId = Annotated[int, Field(ge=1, description="From list_observations.")]
 ObservationId = Annotated[int, Field(ge=1, description="From list_observations.")]
 QuantityArg = Annotated[
     Literal[Quantity.PEAK_STAGE, Quantity.PEAK_DEPTH],
-    Field(description="peak_stage: highest water level (m, datum); peak_depth: deepest water (m)."),
+    Field(description="peak_stage: highest level (m, datum); peak_depth: deepest water (m)."),
 ]
 Coordinate = Annotated[float, Field(allow_inf_nan=False)]
 Metres = Annotated[float, Field(allow_inf_nan=False, description="Metres.")]
@@ -197,7 +197,7 @@ async def create_flood_event(
     )
 
 
-@tool(title="Record a flood observation", relied_on=("id",))
+@tool(title="Record an observation", relied_on=("id",))
 async def create_observation(
     ctx: Context,
     project_id: ProjectId,
@@ -235,7 +235,7 @@ async def create_observation(
     return _changed(data, "recorded")
 
 
-@tool(title="Import flood observations from an upload", relied_on=("outcome", "imported", "observation_count"))
+@tool(title="Import observations", relied_on=("outcome", "imported", "observation_count"))
 async def import_observations(
     ctx: Context,
     project_id: ProjectId,
@@ -335,7 +335,7 @@ async def import_observations(
     )
 
 
-@tool(title="Change a flood observation", idempotent=True, relied_on=("id",))
+@tool(title="Change an observation", idempotent=True, relied_on=("id",))
 async def update_observation(
     ctx: Context,
     project_id: ProjectId,
@@ -374,7 +374,7 @@ async def update_observation(
     return _changed(data, "updated")
 
 
-@tool(title="Delete a flood observation", destructive=True, idempotent=True, relied_on=("id", "deleted"))
+@tool(title="Delete an observation", destructive=True, idempotent=True, relied_on=("id", "deleted"))
 async def delete_observation(ctx: Context, project_id: ProjectId, observation_id: ObservationId) -> DeletedObservation:
     """Delete an observation for good; earlier comparisons say they are stale until recompute_comparison."""
     api = PlatformClient.for_context(ctx)

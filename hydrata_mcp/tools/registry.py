@@ -50,20 +50,24 @@ class ToolSpec:
         return self.fn.__name__
 
     def annotations(self) -> ToolAnnotations:
+        """The title and the hints. A hint whose value is the spec's default for an absent one (readOnlyHint and
+        idempotentHint false) is left out: a client reads the same, and the catalog is a line shorter per tool.
+        destructiveHint and openWorldHint default to true, so their false is always said."""
         return ToolAnnotations(
             title=self.title,
-            read_only_hint=self.read_only,
+            read_only_hint=self.read_only or None,
             destructive_hint=self.destructive,
-            idempotent_hint=self.idempotent,
+            idempotent_hint=self.idempotent or None,
             open_world_hint=False,
         )
 
     def to_tool(self) -> Tool:
-        # The title is published once, as the annotation TOOLS.md asks for: clients show a tool's `title`, else
-        # its `annotations.title` (the spec's order), so a second copy would only cost every catalog its bytes.
+        # The title twice, as each reader looks for it: the top-level `title` clients show first (the 2025-06-18
+        # spec on), and the `annotations.title` TOOLS.md names and older clients read.
         built = Tool.from_function(
             self.fn,
             name=self.name,
+            title=self.title,
             description=inspect.getdoc(self.fn),
             annotations=self.annotations(),
             meta=ui_meta(name=self.name, app_only=self.app_only),

@@ -138,7 +138,7 @@ IMPACT_SUMMARY = (
 
 
 @tool(
-    title="Compare two runs (impact map)",
+    title="Compare two runs",
     read_only=True,
     idempotent=True,
     relied_on=tuple(f"statistics.{key}" for key in IMPACT_SUMMARY),

@@ -308,7 +308,7 @@ async def cancel_run(ctx: Context, run_id: RunId) -> LaunchedRun:
     return _launched(data, states.RunStatus.CANCELLED, f"Run {run_id} is being cancelled (now {data['status']}).")
 
 
-@tool(title="Retry a failed run", relied_on=("id", "status"))
+@tool(title="Retry a run", relied_on=("id", "status"))
 async def retry_run(ctx: Context, run_id: RunId) -> LaunchedRun:
     """Retry a run that ended in error as a new run (built again, then computed); it spends money like
     start_simulation."""
@@ -325,7 +325,7 @@ async def retry_run(ctx: Context, run_id: RunId) -> LaunchedRun:
 )
 async def get_run_results(ctx: Context, run_id: RunId) -> Annotated[CallToolResult, RunResults]:
     """A complete run's peaks (where, when), flooded areas by depth and ARR 2019 hazard class, mass balance
-    (read the warnings), the model's health, result layers, and a PNG of maximum depth."""
+    (read the warnings), model health, result layers and a PNG of maximum depth."""
     api = PlatformClient.for_context(ctx)
     answer, preview = await asyncio.gather(api.get(f"{RUNS}{run_id}/results/"), _preview(api, run_id))
     data = answer.data
@@ -357,7 +357,7 @@ async def _preview(api: PlatformClient, run_id: int) -> dict[str, Any] | None:
 
 
 @tool(
-    title="Sample run results at points",
+    title="Sample run results",
     read_only=True,
     idempotent=True,
     relied_on=tuple(f"points.{key}" for key in ("x", "y", "peak_depth", "peak_stage", "peak_speed")),

@@ -398,7 +398,7 @@ async def clone_scenario(
 
 
 @tool(
-    title="Build a scenario (mesh it)",
+    title="Build a scenario",
     relied_on=("outcome", "computed_status", "run_id", "mesh_triangle_count", "mesh_triangle_count_estimate", "posted"),
 )
 async def build_scenario(

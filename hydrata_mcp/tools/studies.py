@@ -207,7 +207,7 @@ def _results(results: dict[str, Any] | None) -> dict[str, Any] | None:
     return {**results, "aeps": aeps}
 
 
-@tool(title="Create a design flood study", relied_on=("id", "estimate"))
+@tool(title="Create a design study", relied_on=("id", "estimate"))
 async def create_design_study(
     ctx: Context,
     project_id: ProjectId,
@@ -252,7 +252,7 @@ async def create_design_study(
     return _handed_back(study, made=True)
 
 
-@tool(title="Get a design flood study", read_only=True, idempotent=True, relied_on=("id", "estimate"))
+@tool(title="Get a design study", read_only=True, idempotent=True, relied_on=("id", "estimate"))
 async def get_design_study(
     ctx: Context,
     project_id: ProjectId,
@@ -271,7 +271,7 @@ async def get_design_study(
     return _handed_back(study, sampled=sampled)
 
 
-@tool(title="Start a design flood study", relied_on=("id", "status"))
+@tool(title="Start a design study", relied_on=("id", "status"))
 async def start_design_study(ctx: Context, project_id: ProjectId, study_id: StudyId) -> DesignStudy:
     """Run every member; charges the whole price. Needs the base built and, if asked, signed off."""
     api = PlatformClient.for_context(ctx)
@@ -279,7 +279,7 @@ async def start_design_study(ctx: Context, project_id: ProjectId, study_id: Stud
     return _handed_back((await api.get(_study_path(project_id, study_id))).data)
 
 
-@tool(title="Cancel a design flood study", destructive=True, relied_on=("id", "status"))
+@tool(title="Cancel a design study", destructive=True, relied_on=("id", "status"))
 async def cancel_design_study(ctx: Context, project_id: ProjectId, study_id: StudyId) -> DesignStudy:
     """Stop every member; each costs only what it computed."""
     api = PlatformClient.for_context(ctx)
@@ -287,7 +287,7 @@ async def cancel_design_study(ctx: Context, project_id: ProjectId, study_id: Stu
     return _handed_back((await api.get(_study_path(project_id, study_id))).data)
 
 
-@tool(title="List design flood studies", read_only=True, idempotent=True)
+@tool(title="List design studies", read_only=True, idempotent=True)
 async def list_design_studies(ctx: Context, project_id: ProjectId, page: Page = 1) -> StudyList:
     """A project's design studies, newest first."""
     api = PlatformClient.for_context(ctx)

@@ -70,7 +70,7 @@ def terrain_record(data: dict[str, Any]) -> TerrainRecord:
     return TerrainRecord.model_validate({name: data.get(name) for name in TerrainRecord.model_fields})
 
 
-@tool(title="Get an upload URL for terrain", relied_on=("upload_url", "staging_key", "process_id", "expires_in"))
+@tool(title="Get a terrain upload URL", relied_on=("upload_url", "staging_key", "process_id", "expires_in"))
 async def presign_terrain_upload(
     ctx: Context,
     project_id: ProjectId,
@@ -124,7 +124,7 @@ async def finalize_terrain_upload(
 
 
 @tool(
-    title="Get terrain (waits for its import)",
+    title="Get terrain",
     read_only=True,
     idempotent=True,
     relied_on=("outcome", "status", "terrain.id", "polls", "elapsed_seconds"),

@@ -117,8 +117,8 @@ async def create_time_series(
         str | None,
         Field(
             max_length=30,
-            description="hyetograph (required): mm/hr, mm/interval (depth in the interval ending at each row) or "
-            "mm cumulative; hydrograph: m3/s; stage: m.",
+            description="hyetograph (required): mm/hr, mm/interval (in the interval ending at the row) or mm "
+            "cumulative; hydrograph: m3/s; stage: m.",
         ),
     ] = None,
     description: Annotated[str, Field(description="Free text.")] = "",

@@ -107,7 +107,7 @@ class ComparisonPoints(BaseModel):
     ui_url: str
 
 
-@tool(title="Map view: a run's depth overlay", read_only=True, idempotent=True, app_only=True)
+@tool(title="Map view: run depth", read_only=True, idempotent=True, app_only=True)
 async def get_map_depth_overlay(ctx: Context, run_id: RunId) -> Annotated[CallToolResult, DepthOverlay]:
     """For the map view only: the maximum depth of a complete run as one PNG over the mesh's extent, with its
     bounds in WGS84, units and legend."""
@@ -149,7 +149,7 @@ async def get_map_depth_overlay(ctx: Context, run_id: RunId) -> Annotated[CallTo
     )
 
 
-@tool(title="Map view: a scenario's layers and mesh outline", read_only=True, idempotent=True, app_only=True)
+@tool(title="Map view: scenario layers", read_only=True, idempotent=True, app_only=True)
 async def get_map_scenario_layers(ctx: Context, project_id: ProjectId, scenario_id: ScenarioId) -> ScenarioLayers:
     """For the map view only: the scenario's input layers as GeoJSON (WGS84, simplified to a bounded size) and
     its built mesh's outline."""
@@ -187,7 +187,7 @@ def _to_wgs84(crs: str) -> Transformer:
     return Transformer.from_crs(crs, "EPSG:4326", always_xy=True)
 
 
-@tool(title="Map view: a comparison's points", read_only=True, idempotent=True, app_only=True)
+@tool(title="Map view: comparison points", read_only=True, idempotent=True, app_only=True)
 async def get_map_comparison_points(ctx: Context, comparison_id: ComparisonId) -> ComparisonPoints:
     """For the map view only: a comparison's observation points in WGS84 with observed, modelled and error."""
     api = PlatformClient.for_context(ctx)

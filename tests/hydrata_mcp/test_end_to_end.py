@@ -52,8 +52,8 @@ def test_an_agent_lists_tools_creates_a_project_and_reads_it_back(live_asgi, mod
     by_name = {t.name: t for t in tools}
     assert set(by_name) >= FIRST_TOOLS
     for name, listed in by_name.items():
-        assert listed.annotations.title
-        assert listed.annotations.read_only_hint is (name in READ_ONLY)
+        assert listed.title and listed.annotations.title == listed.title
+        assert bool(listed.annotations.read_only_hint) is (name in READ_ONLY)  # absent: the spec's false
         assert listed.annotations.destructive_hint is (
             name in {"cancel_run", "delete_observation", "cancel_design_study"}
         )

@@ -188,11 +188,13 @@ def test_every_tool_keeps_its_description_annotations_and_output_schema(catalog)
 
 def _lost(tool) -> list[str]:
     lost = [] if tool.description else ["description"]
+    if not tool.title:
+        lost.append("title")
     hints = tool.annotations
     if hints is None or not hints.title:
         lost.append("annotations")
-    elif None in (hints.read_only_hint, hints.destructive_hint, hints.idempotent_hint, hints.open_world_hint):
-        lost.append("a hint")
+    elif None in (hints.destructive_hint, hints.open_world_hint):
+        lost.append("a hint whose absence reads as true")
     schema = tool.output_schema or {}
     if schema.get("type") != "object" or not schema.get("properties"):
         lost.append("output schema")

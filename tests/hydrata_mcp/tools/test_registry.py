@@ -57,29 +57,41 @@ def test_a_tool_schema_forbids_arguments_it_does_not_name(live_asgi, name):
     assert schema["additionalProperties"] is False
 
 
+# The spec's value for a hint a tool leaves out (the registry leaves out readOnlyHint and idempotentHint when false).
+HINT_DEFAULTS = {"read_only_hint": False, "destructive_hint": True, "idempotent_hint": False, "open_world_hint": True}
+
+
+def hint(annotations, name: str) -> bool:
+    """A hint as a client reads it: the value given, else the spec's default."""
+    given = getattr(annotations, name)
+    return HINT_DEFAULTS[name] if given is None else given
+
+
 def hint_problems(tool) -> list[str]:
     hints, spec = tool.annotations, REGISTRY[tool.name]
     problems = []
     if not (hints.title and hints.title == spec.title):
         problems.append("no title annotation")
-    if tool.title not in (None, hints.title):
-        problems.append("a second title that differs")
-    if {type(hints.read_only_hint), type(hints.destructive_hint), type(hints.idempotent_hint)} != {bool}:
-        problems.append("a hint is missing")
-    if (hints.read_only_hint, hints.destructive_hint, hints.idempotent_hint) != (
+    if tool.title != spec.title:
+        problems.append("no top-level title, or one that differs")
+    if any(type(getattr(hints, name)) not in (bool, type(None)) for name in HINT_DEFAULTS):
+        problems.append("a hint is not a boolean")
+    if (hint(hints, "read_only_hint"), hint(hints, "destructive_hint"), hint(hints, "idempotent_hint")) != (
         spec.read_only,
         spec.destructive,
         spec.idempotent,
     ):
         problems.append("hints differ from the registry")
-    if hints.read_only_hint and not (hints.idempotent_hint and not hints.destructive_hint):
+    if hint(hints, "open_world_hint"):
+        problems.append("open world: every tool reaches the platform alone")
+    if hint(hints, "read_only_hint") and not (hint(hints, "idempotent_hint") and not hint(hints, "destructive_hint")):
         problems.append("read-only but not idempotent, or destructive")  # reading twice is reading once
     if tool.output_schema is None or tool.output_schema.get("type") != "object":
         problems.append("no output schema")
     return problems
 
 
-def test_every_tool_publishes_a_title_annotation_all_three_hints_and_an_output_schema(live_asgi):
+def test_every_tool_publishes_a_title_at_top_level_and_as_annotation_its_hints_and_an_output_schema(live_asgi):
     _, key = make_grant(level="read")
 
     tools = listed(live_asgi.url, key)
