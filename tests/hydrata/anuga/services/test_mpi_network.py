@@ -4,6 +4,7 @@ with ANUGA, never initialises MPI itself."""
 import os
 import socket
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -95,11 +96,22 @@ def mpi_loaded(pid: int) -> bool:
     return "libmpi" in Path(f"/proc/{pid}/maps").read_text()
 
 
-def test_a_two_rank_runs_ranks_listen_on_loopback_alone_and_the_worker_never_initialises_mpi(live_asgi, start_worker):
+@dataclass(frozen=True)
+class TwoRankRun:
+    rank_addresses: dict[int, set[str]]
+    namespaces: set[str]
+    interfaces: set[str]
+    worker_addresses: set[str]
+    worker_has_mpi: bool
+    worker_had_mpi_after_the_build: bool
+
+
+def two_rank_run(url: str, start_worker) -> TwoRankRun:
+    """Build small_test on a real worker, start a two-rank run, and read its processes' sockets while it computes."""
     worker = start_worker()  # it builds the mesh, then runs the child under mpiexec
     _, key = make_grant(level="launch")
-    model = small_test_model(live_asgi.url, key)
-    with api(live_asgi.url, key) as http:
+    model = small_test_model(url, key)
+    with api(url, key) as http:
         scenario = http.post(
             f"{PROJECTS}{model.project_id}/scenarios/", json={"name": "s", "resolution": 10, "duration": 6 * 3600}
         ).json()
@@ -108,7 +120,7 @@ def test_a_two_rank_runs_ranks_listen_on_loopback_alone_and_the_worker_never_ini
         while Run.objects.get(pk=build).status != RunStatus.BUILT:
             assert time.monotonic() < deadline, "the worker did not build the scenario"
             time.sleep(0.5)
-        assert not mpi_loaded(worker.process.pid)  # the build imported ANUGA in the worker, and MPI stayed out
+        mpi_after_the_build = mpi_loaded(worker.process.pid)  # the build imported ANUGA in the worker
         run_id = http.post(f"/api/v2/anuga/scenarios/{scenario['id']}/run/", json={"ranks": 2}).json()["id"]
 
         ranks: list[int] = []
@@ -120,20 +132,52 @@ def test_a_two_rank_runs_ranks_listen_on_loopback_alone_and_the_worker_never_ini
             ranks = [pid for pid in tree if is_rank(pid)]
             time.sleep(0.2)
         time.sleep(3)  # past MPI_Init in both ranks
-        rank_addresses = {pid: listening_addresses(pid) for pid in ranks}
         launcher = Run.objects.get(pk=run_id).child_pid  # mpiexec, whose Hydra port every rank inherits
-        namespaces = {network_namespace(pid) for pid in [launcher, *ranks]}
-        seen = {name for pid in [launcher, *ranks] for name in interfaces(pid)}
-        worker_addresses = listening_addresses(worker.process.pid)
-        worker_has_mpi = mpi_loaded(worker.process.pid)
+        seen = TwoRankRun(
+            rank_addresses={pid: listening_addresses(pid) for pid in ranks},
+            namespaces={network_namespace(pid) for pid in [launcher, *ranks]},
+            interfaces={name for pid in [launcher, *ranks] for name in interfaces(pid)},
+            worker_addresses=listening_addresses(worker.process.pid),
+            worker_has_mpi=mpi_loaded(worker.process.pid),
+            worker_had_mpi_after_the_build=mpi_after_the_build,
+        )
         http.post(f"/api/v2/anuga/runs/{run_id}/cancel/")
+    return seen
 
-    # Each rank listens (UCX's loopback transport), and on loopback alone, Hydra's control port aside.
-    assert len(rank_addresses) == 2, rank_addresses
-    assert all(any(is_loopback(host) for host in addresses) for addresses in rank_addresses.values()), rank_addresses
-    own = {pid: addresses - HYDRA_CONTROL_PORT for pid, addresses in rank_addresses.items()}
+
+def ranks_listen_on_loopback_alone(seen: TwoRankRun) -> None:
+    """Each rank listens (UCX's loopback transport), and on loopback alone, Hydra's control port aside."""
+    assert len(seen.rank_addresses) == 2, seen.rank_addresses
+    assert all(any(is_loopback(host) for host in found) for found in seen.rank_addresses.values()), seen
+    own = {pid: found - HYDRA_CONTROL_PORT for pid, found in seen.rank_addresses.items()}
+    assert all(is_loopback(host) for found in own.values() for host in found), seen.rank_addresses
+
+
+def worker_stays_out_of_mpi(seen: TwoRankRun) -> None:
+    assert not seen.worker_had_mpi_after_the_build
+    assert not seen.worker_has_mpi and all(is_loopback(host) for host in seen.worker_addresses), seen
+
+
+def test_a_two_rank_runs_ranks_listen_on_loopback_alone_and_the_worker_never_initialises_mpi(live_asgi, start_worker):
+    seen = two_rank_run(live_asgi.url, start_worker)
+
+    ranks_listen_on_loopback_alone(seen)
     # ... and Hydra's, which binds every interface, in a namespace of the run's own with loopback alone.
-    assert namespaces != {network_namespace(os.getpid())} and len(namespaces) == 1, namespaces
-    assert seen == {"lo"}, seen
-    assert all(is_loopback(host) for addresses in own.values() for host in addresses), rank_addresses
-    assert not worker_has_mpi and all(is_loopback(host) for host in worker_addresses), worker_addresses
+    assert seen.namespaces != {network_namespace(os.getpid())} and len(seen.namespaces) == 1, seen.namespaces
+    assert seen.interfaces == {"lo"}, seen.interfaces
+    worker_stays_out_of_mpi(seen)
+
+
+def test_without_a_network_namespace_the_ranks_own_listeners_are_on_loopback_alone(
+    live_asgi, start_worker, monkeypatch
+):
+    """HYDRATA_MPI_NETWORK_NAMESPACE=off, as on a machine that refuses unshare: the run shares the machine's
+    network, so only UCX_NET_DEVICES=lo keeps the ranks' own listeners off it (Hydra's port is the known limit)."""
+    monkeypatch.setenv("HYDRATA_MPI_NETWORK_NAMESPACE", "off")  # the worker process reads it at its start
+
+    seen = two_rank_run(live_asgi.url, start_worker)
+
+    assert seen.namespaces == {network_namespace(os.getpid())}, seen.namespaces
+    assert seen.interfaces - {"lo"}, "the test machine has an interface besides loopback to listen on"
+    ranks_listen_on_loopback_alone(seen)
+    worker_stays_out_of_mpi(seen)
