@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from hydrata_contract.requests.base import NAME_MAX_LENGTH
 from hydrata_contract.requests.runs import RunSampleQuery
-from hydrata_contract.requests.studies import DesignInputCreate, DesignStudyCreate
+from hydrata_contract.requests.studies import DesignStudyCreate
 from hydrata_contract.studies import StudyStatus
 from hydrata_mcp.bodies import body
 from hydrata_mcp.client import PlatformClient
@@ -212,26 +212,20 @@ async def create_design_study(
     ctx: Context,
     project_id: ProjectId,
     base_scenario_id: Annotated[int, Field(ge=1, description="From list_scenarios.")],
-    ifd_csv: Annotated[str, Field(description="BoM IFD depths CSV.")],
-    patterns_csv: Annotated[str, Field(description="Data Hub *_Increments.csv.")],
+    ifd: Annotated[int, Field(description="Uploaded BoM IFD CSV.")],
+    temporal_patterns: Annotated[int, Field(description="Uploaded Data Hub increments CSV.")],
     aeps: Annotated[list[str], Field(description='e.g. ["1%"]')],
     durations_min: Annotated[list[int], Field(description="Minutes.")],
-    losses_txt: Annotated[str | None, Field(description="Data Hub .txt (losses, pre-burst).")] = None,
-    initial_loss_mm: Annotated[float | None, Field(description="Else from losses_txt.")] = None,
-    continuing_loss_mm_h: Annotated[float | None, Field(description="Else from losses_txt.")] = None,
+    storm_losses: Annotated[int | None, Field(description="Uploaded Data Hub .txt.")] = None,
+    initial_loss_mm: Annotated[float | None, Field(description="Else storm_losses'.")] = None,
+    continuing_loss_mm_h: Annotated[float | None, Field(description="Else storm_losses'.")] = None,
     areal_reduction_factor: Annotated[float | None, Field(description="Default 1.")] = None,
     climate_factor: Annotated[float | None, Field(description="Default 1.")] = None,
     central_statistic: Annotated[Literal["median", "mean"] | None, Field(description="Default median.")] = None,
 ) -> DesignStudy:
     """ARR 2019 storms per AEP x duration x pattern on a scenario, priced; runs nothing."""
     api = PlatformClient.for_context(ctx)
-    inputs_path = f"{PROJECTS}{project_id}/design-inputs/"
-    files = {"ifd": ifd_csv, "temporal_patterns": patterns_csv, "storm_losses": losses_txt}
-    inputs = {}
-    for kind, text in files.items():
-        if text is not None:
-            sent = body(DesignInputCreate, kind=kind, content=text)
-            inputs[kind] = (await api.post(inputs_path, json=sent)).data["id"]
+    inputs = {"ifd": ifd, "temporal_patterns": temporal_patterns, "storm_losses": storm_losses}
     settings = {
         "initial_loss_mm": initial_loss_mm,
         "continuing_loss_mm_h": continuing_loss_mm_h,
@@ -243,7 +237,7 @@ async def create_design_study(
         DesignStudyCreate,
         name=f"ARR 2019: {', '.join(aeps)} AEP"[:NAME_MAX_LENGTH],
         base_scenario=base_scenario_id,
-        **inputs,
+        **{kind: input_id for kind, input_id in inputs.items() if input_id is not None},
         aeps=aeps,
         durations_min=durations_min,
         **{name: value for name, value in settings.items() if value is not None},

@@ -16,9 +16,8 @@ from hydrata.studies.models import DesignMember, DesignStudy
 from hydrata_contract.layers import ResultLayer
 from hydrata_contract.states import RunStatus
 from hydrata_mcp.tools.time_series import figure
-from tests.data import ARR
 from tests.factories import make_grant
-from tests.hydrata.studies.helpers import assert_figures_equal, figures_of_rasters
+from tests.hydrata.studies.helpers import SHORT_FILES, assert_figures_equal, figures_of_rasters, uploaded_inputs
 from tests.hydrata_mcp.test_results import with_gauges
 from tests.hydrata_mcp.test_runs import gone, scan_for_signatures
 from tests.mcp_client import call, mcp_client
@@ -34,7 +33,7 @@ MEMBER_FILES = {layer.filename for layer in ENVELOPED} | {
 }
 
 
-async def made_study(client, project_id: int, *, duration: int, gauged: bool = True) -> dict:
+async def made_study(client, project_id: int, *, inputs: dict[str, int], duration: int, gauged: bool = True) -> dict:
     """A built base scenario and a study of it: 1% AEP, 5 and 10 minutes, two patterns each (four members); a base
     without gauges or flow lines (`gauged=False`) is warned of."""
     scenario = (
@@ -51,8 +50,7 @@ async def made_study(client, project_id: int, *, duration: int, gauged: bool = T
         {
             "project_id": project_id,
             "base_scenario_id": scenario["id"],
-            "ifd_csv": (ARR / "Synthetic_IFD_Depths_Short.csv").read_text(),
-            "patterns_csv": (ARR / "Synthetic_Increments_Two_Patterns.csv").read_text(),
+            **inputs,
             "aeps": ["1%"],
             "durations_min": [5, 10],
             "initial_loss_mm": 5,
@@ -88,10 +86,11 @@ def test_a_small_study_runs_on_a_real_worker_and_its_envelopes_equal_numpy_over_
 ):
     _, key = make_grant(level="launch")
     model = with_gauges(live_asgi.url, key)
+    inputs = uploaded_inputs(live_asgi.url, key, model.project_id, SHORT_FILES)
 
     async def session():
         async with mcp_client(live_asgi.url, key) as client:
-            study = await made_study(client, model.project_id, duration=300)
+            study = await made_study(client, model.project_id, inputs=inputs, duration=300)
             started = await client.call_tool(
                 "start_design_study", {"project_id": model.project_id, "study_id": study["id"]}
             )
@@ -177,10 +176,11 @@ def test_a_small_study_runs_on_a_real_worker_and_its_envelopes_equal_numpy_over_
 def test_cancelling_a_study_stops_the_member_computing_and_every_member_queued(live_asgi, celery_worker):
     _, key = make_grant(level="launch")
     model = with_gauges(live_asgi.url, key)
+    inputs = uploaded_inputs(live_asgi.url, key, model.project_id, SHORT_FILES)
 
     async def session():
         async with mcp_client(live_asgi.url, key) as client:
-            study = await made_study(client, model.project_id, duration=200_000)
+            study = await made_study(client, model.project_id, inputs=inputs, duration=200_000)
             await client.call_tool("start_design_study", {"project_id": model.project_id, "study_id": study["id"]})
             computing = Run.objects.filter(study_member=True).exclude(child_pid=None)
             child = await sync_to_async(until)(

@@ -24,7 +24,7 @@ from hydrata_mcp.tools.registry import registered_tools
 from tests.data import BOUNDARY, RAINFALL
 from tests.factories import make_finished_run, make_grant, make_project, make_user
 from tests.hydrata.observations.helpers import INSIDE, api_for, event_of, observation, point, points, upload
-from tests.hydrata.studies.helpers import tool_files
+from tests.hydrata.studies.helpers import uploaded_inputs
 from tests.hydrata_mcp.test_model_building import put_terrain, upload_geojson
 from tests.mcp_client import mcp_client
 from tests.processes import ROOT
@@ -189,9 +189,10 @@ def test_every_link_a_tool_hands_back_opens_the_map_on_exactly_what_the_tool_cha
                 expect=lambda retry: {"panel": "run", "scenario": clone["id"], "run": retry["id"]},
             )
             # A design study of the built base: made, read, started (its members only queue) and cancelled.
+            inputs = await asyncio.to_thread(uploaded_inputs, live_asgi.url, key, pid)
             study = await w.call(
                 "create_design_study",
-                {"project_id": pid, "base_scenario_id": sid, **tool_files(), "aeps": ["1%"], "durations_min": [30]},
+                {"project_id": pid, "base_scenario_id": sid, **inputs, "aeps": ["1%"], "durations_min": [30]},
                 expect=lambda study: {"panel": "study", "scenario": sid, "study": study["id"]},
             )
             for tool in ("get_design_study", "start_design_study", "cancel_design_study"):

@@ -15,6 +15,7 @@ from hydrata.studies.models import DesignMember
 from hydrata.studies.services.studies import study_storms
 from tests.data import BOUNDARY
 from tests.factories import make_grant
+from tests.hydrata.studies.helpers import SHORT_FILES, uploaded_inputs
 from tests.hydrata_mcp.test_design_study_runs import follow, made_study
 from tests.hydrata_mcp.test_model_building import upload_geojson as upload_for_tool
 from tests.hydrata_mcp.test_results import completed, tool
@@ -169,10 +170,11 @@ def test_a_design_study_on_a_base_with_soils_takes_the_soils_losses_there_and_it
     with api(live_asgi.url, key) as http:
         soil = layer(polygon(WEST_HALF, **sandy))
         assert attach(http, model, "soil", upload_geojson(http, "soil.geojson", soil)).status_code == 200
+    inputs = uploaded_inputs(live_asgi.url, key, model.project_id, SHORT_FILES)
 
     async def session():
         async with mcp_client(live_asgi.url, key) as client:
-            study = await made_study(client, model.project_id, duration=600, gauged=False)
+            study = await made_study(client, model.project_id, inputs=inputs, duration=600, gauged=False)
             await tool(client, "start_design_study", {"project_id": model.project_id, "study_id": study["id"]})
             return (await follow(client, model.project_id, study["id"], {"complete", "error", "cancelled"}))[-1]
 

@@ -10,7 +10,7 @@ from affine import Affine
 
 from hydrata.storage import get_storage
 from tests.data import ARR
-from tests.model_setup import PROJECTS
+from tests.model_setup import PROJECTS, api
 
 FILES = {
     "ifd": "Synthetic_IFD_Depths.csv",
@@ -19,13 +19,24 @@ FILES = {
 }
 
 
-# create_design_study's argument for each kind of design input.
-TOOL_ARGUMENTS = {"ifd": "ifd_csv", "temporal_patterns": "patterns_csv", "storm_losses": "losses_txt"}
+# The shorter files of the studies that run on a worker: two patterns, five durations (no losses file).
+SHORT_FILES = {"ifd": "Synthetic_IFD_Depths_Short.csv", "temporal_patterns": "Synthetic_Increments_Two_Patterns.csv"}
 
 
-def tool_files(files: dict[str, str] = FILES) -> dict[str, str]:
-    """Each synthetic design input of `files` as create_design_study takes it: argument -> the file's text."""
-    return {TOOL_ARGUMENTS[kind]: (ARR / file).read_text() for kind, file in files.items()}
+def uploaded_inputs(url: str, key: str, project_id: int, files: dict[str, str] = FILES) -> dict[str, int]:
+    """Each design input of `files` uploaded as an agent uploads it (the server's instructions: multipart `kind`
+    and `base_file`), as create_design_study takes them: kind -> id."""
+    ids = {}
+    with api(url, key) as http:
+        for kind, file in files.items():
+            created = http.post(
+                f"{PROJECTS}{project_id}/design-inputs/",
+                data={"kind": kind},
+                files={"base_file": (file, (ARR / file).read_bytes(), "text/csv")},
+            )
+            assert created.status_code == 201, created.text
+            ids[kind] = created.json()["id"]
+    return ids
 
 
 def upload_inputs(http: httpx.Client, project_id: int, files: dict[str, str] = FILES) -> dict[str, int]:

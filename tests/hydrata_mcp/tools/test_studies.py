@@ -1,14 +1,15 @@
-"""The design-study tools through the official MCP client, on the small_test model: the study made from the
-engineer's files with its storms and price, read back; a malformed file refused with its rows named."""
+"""The design-study tools through the official MCP client, on the small_test model: the study made from the design
+inputs the agent uploaded, with its storms and price, read back; an input of the wrong kind or of another project
+refused, naming it."""
 
 import pytest
 
 from hydrata.studies.models import DesignStudy
 from tests.data import ARR
-from tests.factories import make_grant
-from tests.hydrata.studies.helpers import base_scenario, tool_files
+from tests.factories import make_grant, make_project
+from tests.hydrata.studies.helpers import FILES, base_scenario, uploaded_inputs
 from tests.mcp_client import call
-from tests.model_setup import api, small_test_model
+from tests.model_setup import PROJECTS, api, small_test_model
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -19,14 +20,15 @@ def arranged(live_asgi):
     built = small_test_model(live_asgi.url, key)
     with api(live_asgi.url, key) as http:
         scenario = base_scenario(http, built.project_id)
-    return built, scenario, key, grant.user
+    inputs = uploaded_inputs(live_asgi.url, key, built.project_id)
+    return built, {**scenario, "inputs": inputs}, key, grant.user
 
 
 def arguments(built, scenario, **more):
     return {
         "project_id": built.project_id,
         "base_scenario_id": scenario["id"],
-        **tool_files(),
+        **scenario["inputs"],
         "aeps": ["1%"],
         "durations_min": [30, 60],
         **more,
@@ -71,16 +73,43 @@ def test_a_study_of_a_base_without_gauges_or_flow_lines_is_made_with_a_warning_t
     assert result["say_to_user"].endswith(warning)
 
 
-def test_a_malformed_file_is_refused_with_its_bad_rows_and_no_study_is_made(live_asgi, arranged):
+def test_a_design_input_of_the_wrong_kind_is_refused_naming_it_and_no_study_is_made(live_asgi, arranged):
     built, scenario, key, _ = arranged
-    malformed = (ARR / "Malformed_IFD_Depths.csv").read_text()
+    patterns = scenario["inputs"]["temporal_patterns"]
 
-    refused = call(live_asgi.url, key, "create_design_study", arguments(built, scenario, ifd_csv=malformed))
+    refused = call(live_asgi.url, key, "create_design_study", arguments(built, scenario, ifd=patterns))
 
     text = refused.content[0].text
-    assert refused.is_error and "ARR_FILE_INVALID" in text
-    assert "line 10" in text and "line 11" in text and "line 13" in text
+    assert refused.is_error and "DESIGN_INPUT_WRONG_KIND" in text
+    assert f"ifd is design input {patterns}" in text
     assert not DesignStudy.objects.exists()
+
+
+def test_another_projects_design_input_is_not_found_and_no_study_is_made(live_asgi, arranged):
+    built, scenario, key, _ = arranged
+    stranger, stranger_key = make_grant(level="draft")
+    elsewhere = make_project(stranger.user)
+    theirs = uploaded_inputs(live_asgi.url, stranger_key, elsewhere.pk, {"ifd": FILES["ifd"]})
+
+    refused = call(live_asgi.url, key, "create_design_study", arguments(built, scenario, ifd=theirs["ifd"]))
+
+    assert refused.is_error and "NOT_FOUND" in refused.content[0].text
+    assert not DesignStudy.objects.exists()
+
+
+def test_a_malformed_file_is_refused_at_its_upload_with_its_bad_rows_named(live_asgi, arranged):
+    built, _, key, _ = arranged
+    malformed = (ARR / "Malformed_IFD_Depths.csv").read_bytes()
+
+    with api(live_asgi.url, key) as http:
+        refused = http.post(
+            f"{PROJECTS}{built.project_id}/design-inputs/",
+            data={"kind": "ifd"},
+            files={"base_file": ("Malformed_IFD_Depths.csv", malformed, "text/csv")},
+        )
+
+    assert refused.status_code == 400 and refused.json()["code"] == "ARR_FILE_INVALID"
+    assert all(f"line {line}" in refused.text for line in (10, 11, 13))
 
 
 def test_a_read_key_may_read_a_study_but_not_make_one(live_asgi, arranged):

@@ -15,20 +15,18 @@ from hydrata.anuga.models import Terrain
 from hydrata.studies.models import DesignStudy
 from hydrata_contract.hazard import HazardClass
 from tests.browser import off_the_browser_thread, response_is_png, sign_in, visit, wait_for_panel
-from tests.data import ARR
 from tests.factories import make_user
 from tests.hydrata.map.browser.conftest import PASSWORD
 from tests.hydrata.map.browser.test_map_panels import assert_clean, open_link
+from tests.hydrata.studies.helpers import SHORT_FILES, uploaded_inputs
 from tests.hydrata_mcp.test_design_study_runs import follow, made_study
 from tests.hydrata_mcp.test_results import with_gauges
 from tests.mcp_client import mcp_client
 from tests.model_setup import PROJECTS, api
 
 ENVELOPE_TILES = r"/design-studies/\d+/tiles/1pct/{layer}/\d+/\d+/\d+\.png"
-# A second study's storms, as made_study makes the first (tests/hydrata_mcp/test_design_study_runs.py).
+# A second study's storms, of made_study's design inputs (tests/hydrata_mcp/test_design_study_runs.py).
 STORMS = {
-    "ifd_csv": (ARR / "Synthetic_IFD_Depths_Short.csv").read_text(),
-    "patterns_csv": (ARR / "Synthetic_Increments_Two_Patterns.csv").read_text(),
     "aeps": ["1%"],
     "durations_min": [5, 10],
     "initial_loss_mm": 5,
@@ -48,10 +46,11 @@ class Studies:
 def studies(site) -> Studies:
     def arrange() -> Studies:
         model = with_gauges(site.url, site.key)
+        inputs = uploaded_inputs(site.url, site.key, model.project_id, SHORT_FILES)
 
         async def session():
             async with mcp_client(site.url, site.key) as client:
-                study = await made_study(client, model.project_id, duration=300)
+                study = await made_study(client, model.project_id, inputs=inputs, duration=300)
                 started = await client.call_tool(
                     "start_design_study", {"project_id": model.project_id, "study_id": study["id"]}
                 )
@@ -59,7 +58,7 @@ def studies(site) -> Studies:
                 seen = await follow(client, model.project_id, study["id"], {"complete", "error", "cancelled"})
                 draft = await client.call_tool(
                     "create_design_study",
-                    {"project_id": model.project_id, "base_scenario_id": study["base_scenario"], **STORMS},
+                    {"project_id": model.project_id, "base_scenario_id": study["base_scenario"], **inputs, **STORMS},
                 )
                 assert not draft.is_error, draft.content[0].text
                 return seen[-1], draft.structured_content
