@@ -29,8 +29,9 @@ How to work:
   multipart field `base_file` to /api/v2/uploads/upload/ with the same Authorization header; it answers
   {"execution_id": ...}, which attach_input_layer or import_observations takes. An ARR design input (the BoM
   IFD depths CSV, the Data Hub's *_Increments.csv or its .txt of losses): POST it as multipart fields `kind`
-  (ifd, temporal_patterns or storm_losses) and `base_file` to /api/v2/projects/<project_id>/design-inputs/; it
-  answers {"id": ...}, which create_design_study takes as that kind's argument.
+  (ifd, temporal_patterns or storm_losses) and `base_file` to
+  /api/v2/anuga/projects/<project_id>/design-inputs/; it answers {"id": ...}, which create_design_study takes
+  as ifd, temporal_patterns or losses.
 - Waiting tools (timeout_seconds) return outcome `timed_out` as a normal result: call them again with the
   same arguments. Paginated tools (page): ask for next_page while it is not null.
 - A refusal carries a machine code (e.g. MESH_TOO_LARGE, BOUNDARY_NO_EXTERNAL); relay its detail.

@@ -216,16 +216,16 @@ async def create_design_study(
     temporal_patterns: Annotated[int, Field(description="Uploaded Data Hub increments CSV.")],
     aeps: Annotated[list[str], Field(description='e.g. ["1%"]')],
     durations_min: Annotated[list[int], Field(description="Minutes.")],
-    storm_losses: Annotated[int | None, Field(description="Uploaded Data Hub .txt.")] = None,
-    initial_loss_mm: Annotated[float | None, Field(description="Else storm_losses'.")] = None,
-    continuing_loss_mm_h: Annotated[float | None, Field(description="Else storm_losses'.")] = None,
+    losses: Annotated[int | None, Field(description="Uploaded Data Hub .txt.")] = None,
+    initial_loss_mm: Annotated[float | None, Field(description="Else the losses'.")] = None,
+    continuing_loss_mm_h: Annotated[float | None, Field(description="Else the losses'.")] = None,
     areal_reduction_factor: Annotated[float | None, Field(description="Default 1.")] = None,
     climate_factor: Annotated[float | None, Field(description="Default 1.")] = None,
     central_statistic: Annotated[Literal["median", "mean"] | None, Field(description="Default median.")] = None,
 ) -> DesignStudy:
     """ARR 2019 storms per AEP x duration x pattern on a scenario, priced; runs nothing."""
     api = PlatformClient.for_context(ctx)
-    inputs = {"ifd": ifd, "temporal_patterns": temporal_patterns, "storm_losses": storm_losses}
+    inputs = {"ifd": ifd, "temporal_patterns": temporal_patterns, "storm_losses": losses}
     settings = {
         "initial_loss_mm": initial_loss_mm,
         "continuing_loss_mm_h": continuing_loss_mm_h,

@@ -19,13 +19,15 @@ FILES = {
 }
 
 
-# The shorter files of the studies that run on a worker: two patterns, five durations (no losses file).
+# create_design_study's argument for each kind of design input (TOOLS.md's names).
+TOOL_ARGUMENTS = {"ifd": "ifd", "temporal_patterns": "temporal_patterns", "storm_losses": "losses"}
+# The shorter files of the studies that run on a worker: two patterns, and no losses file.
 SHORT_FILES = {"ifd": "Synthetic_IFD_Depths_Short.csv", "temporal_patterns": "Synthetic_Increments_Two_Patterns.csv"}
 
 
 def uploaded_inputs(url: str, key: str, project_id: int, files: dict[str, str] = FILES) -> dict[str, int]:
     """Each design input of `files` uploaded as an agent uploads it (the server's instructions: multipart `kind`
-    and `base_file`), as create_design_study takes them: kind -> id."""
+    and `base_file`), as create_design_study takes them: its argument for the kind -> id."""
     ids = {}
     with api(url, key) as http:
         for kind, file in files.items():
@@ -35,7 +37,7 @@ def uploaded_inputs(url: str, key: str, project_id: int, files: dict[str, str] =
                 files={"base_file": (file, (ARR / file).read_bytes(), "text/csv")},
             )
             assert created.status_code == 201, created.text
-            ids[kind] = created.json()["id"]
+            ids[TOOL_ARGUMENTS[kind]] = created.json()["id"]
     return ids
 
 
