@@ -1,4 +1,5 @@
-"""The lives of a run, of a terrain and of an upload: their states and, for a run, the phases of its simulation."""
+"""The lives of a run, of a terrain and of an upload: their states and, for a run, the phases of its simulation; and
+the parts of a scenario's or a study's state that changed, in words."""
 
 from hydrata_contract.labelled import Labelled
 
@@ -63,3 +64,12 @@ class WorkQueue(Labelled):
 class QueueState(Labelled):
     QUEUED = "queued", "Queued"
     RUNNING = "running", "Running"
+
+
+def changes_in_words(changes: list[str]) -> str:
+    """The parts of a state that changed, as the platform names them: 'the rainfall layer and the time series
+    'storm'' (the first five), or '' when nothing is known. Both wings say them so."""
+    shown = changes[:5] + ([f"{len(changes) - 5} more"] if len(changes) > 5 else [])
+    if len(shown) < 2:
+        return "".join(shown)
+    return ", ".join(shown[:-1]) + " and " + shown[-1]

@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 from hydrata_contract.requests.base import NAME_MAX_LENGTH
 from hydrata_contract.requests.runs import RunSampleQuery
 from hydrata_contract.requests.studies import DesignStudyCreate
+from hydrata_contract.states import changes_in_words
 from hydrata_contract.studies import StudyStatus
 from hydrata_mcp.bodies import body
 from hydrata_mcp.client import PlatformClient
@@ -126,7 +127,7 @@ def _ran_under(study: dict[str, Any]) -> list[str]:
         none_asked = " (none was required)" if approval["sign_off_required_at_start"] is False else ""
         said = f"It {ran} without a sign-off{none_asked}."
     if approval["changed_since_start"]:
-        changes = ", ".join(approval["changes_since_start"]) or "the study or its base scenario"
+        changes = changes_in_words(approval["changes_since_start"]) or "the study or its base scenario"
         said += f" Changed since it started: {changes}."
     return [said]
 

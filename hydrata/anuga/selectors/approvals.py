@@ -94,14 +94,6 @@ def state_changes(*, before: dict[str, str], after: dict[str, str]) -> list[str]
     return [name for name in sorted({*before, *after}) if before.get(name) != after.get(name)]
 
 
-def changes_in_words(changes: list[str]) -> str:
-    """'the rainfall layer and the time series 'storm'' (the first five), or '' when nothing is known."""
-    shown = changes[:5] + ([f"{len(changes) - 5} more"] if len(changes) > 5 else [])
-    if len(shown) < 2:
-        return "".join(shown)
-    return ", ".join(shown[:-1]) + " and " + shown[-1]
-
-
 # The input kinds whose features may name a time series: inflow and rainfall `data`, a Dirichlet edge's `stage`.
 SERIES_NAMING_INPUTS = ("boundary", "inflow", "rainfall")
 

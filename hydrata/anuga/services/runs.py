@@ -14,7 +14,6 @@ from hydrata.agents.models import AgentGrant
 from hydrata.anuga.models import Run, Scenario
 from hydrata.anuga.selectors.approvals import (
     build_state,
-    changes_in_words,
     scenario_state_parts,
     state_digest_of,
 )
@@ -30,7 +29,14 @@ from hydrata.core.broker import broker_lost_its_messages
 from hydrata.core.errors import Conflict, ValidationFailed
 from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.errors import ErrorCode
-from hydrata_contract.states import BUILD_IN_FLIGHT, TERMINAL_RUN_STATES, WORKER_REPORTING, RunPhase, RunStatus
+from hydrata_contract.states import (
+    BUILD_IN_FLIGHT,
+    TERMINAL_RUN_STATES,
+    WORKER_REPORTING,
+    RunPhase,
+    RunStatus,
+    changes_in_words,
+)
 
 NOT_STARTED = (RunStatus.CREATED, RunStatus.BUILDING, RunStatus.BUILT, RunStatus.QUEUED)
 SIMULATING = (RunStatus.QUEUED, RunStatus.COMPUTING, RunStatus.PROCESSING)

@@ -1,4 +1,4 @@
-// What several panels share: framing on the union of boxes, sections, and link lists.
+// What several panels share: framing on the union of boxes, sections, link lists, and what changed in words.
 import * as dom from "../../map_core/dom.js";
 
 export function union(boxes) {
@@ -30,6 +30,13 @@ export function linkList(items) {
     return dom.el("li", {}, [dom.el("a", { href: item.href, text: item.text }),
                                item.meta ? dom.el("span", { "class": "meta", text: item.meta }) : null]);
   }));
+}
+
+// What changed since a build, a sign-off or a start, as the platform names the parts ("the rainfall layer and the
+// time series 'storm'"); `none` when it names none (an approval or a start from before it did).
+export function changedParts(changes, none) {
+  if (!changes || !changes.length) { return none; }
+  return changes.length === 1 ? changes[0] : changes.slice(0, -1).join(", ") + " and " + changes[changes.length - 1];
 }
 
 export function rowById(context, id) {

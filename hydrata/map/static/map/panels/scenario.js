@@ -131,11 +131,9 @@ function addMesh(context, scenario, alive) {
   });
 }
 
-// What changed since a build or a sign-off, by name ("the rainfall layer and the time series 'storm'"): the
-// platform names the parts; an approval from before it did names none.
+// What changed since a build or a sign-off, by name.
 function changedSince(changes) {
-  if (!changes || !changes.length) { return "the scenario or its inputs"; }
-  return changes.length === 1 ? changes[0] : changes.slice(0, -1).join(", ") + " and " + changes[changes.length - 1];
+  return kit.changedParts(changes, "the scenario or its inputs");
 }
 
 // The sign-off: who approved the scenario as it is now, and the button for owners and editors.

@@ -204,15 +204,10 @@ function asItRan(approval) {
   }
   if (approval.changed_since_start) {
     lines.push(dom.el("p", { "class": "changed", id: "study-changed",
-                             text: "Changed since it ran: " + inWords(approval.changes_since_start) + "." }));
+                             text: "Changed since it ran: " +
+                               kit.changedParts(approval.changes_since_start, "the study or its base scenario") + "." }));
   }
   return lines;
-}
-
-// "the friction layer and the scenario's settings", as the platform names the parts that changed.
-function inWords(changes) {
-  if (!changes.length) { return "the study or its base scenario"; }
-  return changes.length === 1 ? changes[0] : changes.slice(0, -1).join(", ") + " and " + changes[changes.length - 1];
 }
 
 function finished(context, path, study, results, state) {
