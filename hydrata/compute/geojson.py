@@ -60,7 +60,7 @@ class InspectedCollection:
 
 def geojson_inspect(*, data: bytes, max_features: int, max_edge_tests: int) -> InspectedCollection:
     """Parse and check a GeoJSON FeatureCollection, or raise GeoJSONRejected saying what is wrong and where.
-    `max_edge_tests` bounds the work of GEOS's validity check over all the features (see `edge_tests_bound`)."""
+    `max_edge_tests` bounds the work of GEOS's validity check over all the features (see `edge_tests_count`)."""
     document = _json_parse(data)
     if not isinstance(document, dict):
         raise GeoJSONRejected(
