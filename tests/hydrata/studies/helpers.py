@@ -28,27 +28,23 @@ SHORT_FILES = {"ifd": "Synthetic_IFD_Depths_Short.csv", "temporal_patterns": "Sy
 def uploaded_inputs(url: str, key: str, project_id: int, files: dict[str, str] = FILES) -> dict[str, int]:
     """Each design input of `files` uploaded as an agent uploads it (the server's instructions: multipart `kind`
     and `base_file`), as create_design_study takes them: its argument for the kind -> id."""
-    ids = {}
     with api(url, key) as http:
-        for kind, file in files.items():
-            created = http.post(
-                f"{PROJECTS}{project_id}/design-inputs/",
-                data={"kind": kind},
-                files={"base_file": (file, (ARR / file).read_bytes(), "text/csv")},
-            )
-            assert created.status_code == 201, created.text
-            ids[TOOL_ARGUMENTS[kind]] = created.json()["id"]
-    return ids
+        ids = upload_inputs(http, project_id, files, multipart=True)
+    return {TOOL_ARGUMENTS[kind]: input_id for kind, input_id in ids.items()}
 
 
-def upload_inputs(http: httpx.Client, project_id: int, files: dict[str, str] = FILES) -> dict[str, int]:
-    """Each synthetic design input of `files` (kind -> file in tests/data/arr), stored in the project: kind -> id."""
+def upload_inputs(
+    http: httpx.Client, project_id: int, files: dict[str, str] = FILES, *, multipart: bool = False
+) -> dict[str, int]:
+    """Each synthetic design input of `files` (kind -> file in tests/data/arr), stored in the project: kind -> id.
+    Sent as its text in JSON (`content`), or with `multipart` as a file (`base_file`)."""
     ids = {}
     for kind, file in files.items():
-        created = http.post(
-            f"{PROJECTS}{project_id}/design-inputs/",
-            json={"kind": kind, "name": file, "content": (ARR / file).read_text()},
-        )
+        path = f"{PROJECTS}{project_id}/design-inputs/"
+        if multipart:
+            created = http.post(path, data={"kind": kind}, files={"base_file": (file, (ARR / file).read_bytes())})
+        else:
+            created = http.post(path, json={"kind": kind, "name": file, "content": (ARR / file).read_text()})
         assert created.status_code == 201, created.text
         ids[kind] = created.json()["id"]
     return ids
