@@ -1,7 +1,8 @@
 """What the site as built costs the solver: 20 culverts (ANUGA's Boyd_box_operator, with the platform's recorder of
 what each moves) and 10 weirs (riverwalls) on a mesh of about 100,000 triangles, against the same mesh without them.
 
-    .venv/bin/python benchmarks/site_cost.py [--resolution 5] [--chunks 4] [--chunk-seconds 2] [--apart]
+    .venv/bin/python benchmarks/site_cost.py [--resolution 5] [--chunks 20] [--chunk-seconds 2] [--apart]
+                                             [--anuga-leveling]
 
 Builds one mesh with mesh_build (a 1000 m x 800 m plane sloping 1 % in x, the weir lines as breaklines, so both
 domains have the very same triangles), two domains on it with water 0.5 m deep everywhere (so every culvert runs
@@ -11,10 +12,11 @@ seconds per step of each and the extra the site costs, in one run. The issue's b
 
 With --apart, three more domains on the same mesh run interleaved with those two, to tell the costs apart: the
 culverts alone, the culverts without the platform's recorder (so ANUGA's operators alone), and the weirs alone;
-and, in the culverts-alone domain, the CPU seconds a step inside ANUGA's Boyd operators, inside ANUGA's inlet
-leveling within them (`anuga.structures.inlet.level_stages_to_average`) and inside the platform's recorder, timed
-by wrappers around those calls (they change no result, and cost every domain with culverts well under 0.1 ms a
-step).
+and, in the culverts-alone domain, the CPU seconds a step inside ANUGA's Boyd operators, inside the inlet leveling
+within them (the platform's closed form, `hydrata.compute.inlet_level.level_by_volume`; with --anuga-leveling,
+ANUGA's own bisection, `anuga.structures.inlet.level_stages_to_average`, as before the closed form) and inside the
+platform's recorder, timed by wrappers around those calls (they change no result, and cost every domain with
+culverts well under 0.1 ms a step).
 """
 
 import argparse
@@ -60,7 +62,9 @@ def site() -> tuple[list[dict], list[dict]]:
     return culverts, weirs
 
 
-def domain_on(mesh: Path, anuga, *, culverts: list[dict], weirs: list[dict], recorder: bool = True):
+def domain_on(
+    mesh: Path, anuga, *, culverts: list[dict], weirs: list[dict], recorder: bool = True, anuga_leveling: bool = False
+):
     from hydrata.compute.culverts import CulvertVolumes, add_culverts, culvert_recorder
     from hydrata.compute.weirs import add_weirs
 
@@ -73,6 +77,10 @@ def domain_on(mesh: Path, anuga, *, culverts: list[dict], weirs: list[dict], rec
     domain.set_boundary({tag: anuga.Reflective_boundary(domain) for tag in domain.get_boundary_tags()})
     add_weirs(domain, weirs, ground=ground, log=lambda _: None)
     built = add_culverts(domain, culverts, anuga=anuga, log=lambda _: None)
+    if anuga_leveling:  # ANUGA's Inlet.set_average_depth again, with its bisection
+        for _, operator in built:
+            for inlet in operator.inlets:
+                del inlet.set_average_depth
     if built and recorder:
         culvert_recorder(domain, CulvertVolumes(built), anuga=anuga)
     return domain
@@ -82,6 +90,8 @@ def time_the_parts(spent: dict[str, dict[str, float]], current: list[str], opera
     """Wrap ANUGA's inlet leveling and the Boyd operators' and the recorder's calls so that each adds its CPU
     seconds to spent[the domain evolving now][its part]."""
     import anuga.structures.inlet as inlet
+
+    import hydrata.compute.culverts as culverts
 
     def timed(call, part: str):
         def wrapper(*args, **kwargs):
@@ -94,6 +104,7 @@ def time_the_parts(spent: dict[str, dict[str, float]], current: list[str], opera
         return wrapper
 
     inlet.level_stages_to_average = timed(inlet.level_stages_to_average, "leveling")
+    culverts.level_by_volume = timed(culverts.level_by_volume, "leveling")
     for cls in operator_classes:
         part = "recorder" if cls.__name__ == "CulvertRecorder" else "operators" if "Boyd" in cls.__name__ else None
         if part:
@@ -103,9 +114,12 @@ def time_the_parts(spent: dict[str, dict[str, float]], current: list[str], opera
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--resolution", type=float, default=5.0)
-    parser.add_argument("--chunks", type=int, default=4)
+    parser.add_argument("--chunks", type=int, default=20)
     parser.add_argument("--chunk-seconds", type=float, default=2.0)
     parser.add_argument("--apart", action="store_true", help="also the culverts and the weirs alone")
+    parser.add_argument(
+        "--anuga-leveling", action="store_true", help="the culverts level their inlets by ANUGA's bisection"
+    )
     options = parser.parse_args()
 
     from hydrata.compute.forcing import import_anuga
@@ -120,6 +134,7 @@ def main() -> None:
         [line([corners[k], corners[(k + 1) % 4]], boundary="Reflective", location="External") for k in range(4)]
     )
     culverts, weirs = site()
+    bisect = options.anuga_leveling
     with tempfile.TemporaryDirectory() as directory:
         started = time.perf_counter()
         mesh = mesh_build(
@@ -132,11 +147,13 @@ def main() -> None:
         with contextlib.redirect_stdout(io.StringIO()):
             domains = {
                 "plain": domain_on(mesh.path, anuga, culverts=[], weirs=[]),
-                "site": domain_on(mesh.path, anuga, culverts=culverts, weirs=weirs),
+                "site": domain_on(mesh.path, anuga, culverts=culverts, weirs=weirs, anuga_leveling=bisect),
             }
             if options.apart:
-                domains["culverts"] = domain_on(mesh.path, anuga, culverts=culverts, weirs=[])
-                domains["boyd"] = domain_on(mesh.path, anuga, culverts=culverts, weirs=[], recorder=False)
+                domains["culverts"] = domain_on(mesh.path, anuga, culverts=culverts, weirs=[], anuga_leveling=bisect)
+                domains["boyd"] = domain_on(
+                    mesh.path, anuga, culverts=culverts, weirs=[], recorder=False, anuga_leveling=bisect
+                )
                 domains["weirs"] = domain_on(mesh.path, anuga, culverts=[], weirs=weirs)
         print(f"mesh {mesh.triangle_count} triangles, set up in {time.perf_counter() - started:.1f} s")
     cpu = dict.fromkeys(domains, 0.0)
@@ -172,7 +189,7 @@ def main() -> None:
         plain = 1000 * per_step["plain"]
         print(
             f"a step of the culverts alone: ANUGA's Boyd operators {parts['operators']:.3f} ms "
-            f"({100 * parts['operators'] / plain:.2f} % of a plain step), of which its inlet leveling "
+            f"({100 * parts['operators'] / plain:.2f} % of a plain step), of which the inlet leveling "
             f"{parts['leveling']:.3f} ms ({100 * parts['leveling'] / plain:.2f} %); the platform's recorder "
             f"{parts['recorder']:.4f} ms ({100 * parts['recorder'] / plain:.3f} %)"
         )
