@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 from celery import Celery
-from celery.signals import celeryd_after_setup, worker_init
+from celery.signals import celeryd_after_setup, worker_init, worker_process_shutdown
 from kombu import Queue
 
 from hydrata_contract.states import WorkQueue
@@ -77,6 +77,14 @@ def no_mpi_in_the_worker(**_: Any) -> None:
     then kept an MPI listener on the machine's address for the rest of its life. With mpi4py's MPI module barred,
     ANUGA takes its serial interface; only the simulation child, a process of its own, runs under MPI."""
     keep_mpi_out()
+
+
+@worker_process_shutdown.connect
+def end_the_fork_server(**_: Any) -> None:
+    """A pool process that shuts down ends the simulation fork server it started (hydrata/compute/fork_server.py)."""
+    from hydrata.anuga.services.fork_server import close_fork_server
+
+    close_fork_server()
 
 
 def keep_mpi_out() -> None:

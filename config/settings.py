@@ -557,6 +557,9 @@ HYDRATA_RUN_MAX_FILE_BYTES = int(os.environ.get("HYDRATA_RUN_MAX_FILE_BYTES", st
 HYDRATA_MPI_NETWORK_NAMESPACE = os.environ.get("HYDRATA_MPI_NETWORK_NAMESPACE", "auto")
 if HYDRATA_MPI_NETWORK_NAMESPACE not in ("auto", "off"):
     raise ImproperlyConfigured("HYDRATA_MPI_NETWORK_NAMESPACE is auto or off")
+# A serial run's child is forked by a fork server that has imported the simulation's modules once
+# (hydrata/compute/fork_server.py), not started by exec: about 1.2 s less a run. Off: every child by exec.
+HYDRATA_FORK_SERVER = _env_bool("HYDRATA_FORK_SERVER", True)
 # A design-input file is read in a child process of the web process (hydrata/compute/bounded.py) under these
 # limits: an honest 4 MiB file takes about a second of CPU and 150 MB; over the CPU or memory limit the file is
 # refused (FILE_TOO_COSTLY), past the wall clock (a starved machine) the request is 503 and may be sent again.

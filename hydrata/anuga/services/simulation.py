@@ -25,6 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from hydrata.anuga.models import Run, Scenario
+from hydrata.anuga.services.fork_server import ForkedChild, forked_child
 from hydrata.anuga.services.run_endings import (
     RESULT_FILES,
     end_run,
@@ -54,6 +55,8 @@ from hydrata_contract.layers import DEPTH_FRAME_GLOB
 from hydrata_contract.states import RunPhase, RunStatus
 
 logger = logging.getLogger(__name__)
+
+Child = subprocess.Popen | ForkedChild
 
 # The watch wakes at once when the child exits, and otherwise every few seconds to copy its progress and check
 # for a cancel: on a machine with few cores, each wake-up (file read, DB queries) is time taken from ANUGA.
@@ -131,7 +134,8 @@ def _simulate_in(run: Run, workdir: Path) -> Run:
         if child.poll() is None:  # this side failed (or its task hit its time limit): never leave the child running
             _terminate(child)
     clock.mark("watch")  # the wall: the child's; the CPU: this worker's own, copying progress and checking cancels
-    clock.add("child", wall=0.0, cpu=children_cpu_seconds() - children_cpu)
+    child_cpu = child.cpu_seconds if isinstance(child, ForkedChild) else children_cpu_seconds() - children_cpu
+    clock.add("child", wall=0.0, cpu=child_cpu)
     if outcome == RunStatus.CANCELLED:
         last = _last_progress(output / "progress.jsonl")
         return database_retried(lambda: run_cancelled(run, last), what=f"ending run {run.pk} cancelled")
@@ -175,7 +179,7 @@ def _download_package(run: Run, destination: Path) -> None:
             shutil.copyfileobj(stream, out)
 
 
-def _failed(run: Run, child: subprocess.Popen, workdir: Path, limits: ChildLimits, *, timed_out: bool) -> Run:
+def _failed(run: Run, child: Child, workdir: Path, limits: ChildLimits, *, timed_out: bool) -> Run:
     output = workdir / "output"
     stderr_tail = (workdir / "child.stderr").read_text(errors="replace")[-4000:]
     logger.warning("Run %s: the simulation exited with %s: %s", run.pk, child.returncode, stderr_tail)
@@ -194,18 +198,24 @@ def _failed(run: Run, child: subprocess.Popen, workdir: Path, limits: ChildLimit
     )
 
 
-def _spawn(
-    run: Run, package: Path, output: Path, stderr_path: Path, limits: ChildLimits, options: list[str]
-) -> subprocess.Popen:
-    """The child, or mpiexec and its ranks. mpiexec forwards a SIGTERM to every rank, and reports a rank that ended
-    badly on its stdout, which goes with the child's stderr (each rank sends its own stdout to run.log)."""
+def _spawn(run: Run, package: Path, output: Path, stderr_path: Path, limits: ChildLimits, options: list[str]) -> Child:
+    """The child, forked by the worker's fork server (services/fork_server.py) or else started by exec; or mpiexec
+    and its ranks. mpiexec forwards a SIGTERM to every rank, and reports a rank that ended badly on its stdout, which
+    goes with the child's stderr (each rank sends its own stdout to run.log)."""
     ranks = run.ranks
     threads = threads_per_rank(ranks=ranks)
     arguments = ["--package", str(package), "--output", str(output), *options]
+    environment = child_environment(threads=threads)
     with stderr_path.open("wb") as stderr:
+        if ranks == 1:
+            forked = forked_child(
+                arguments=arguments, cwd=output, env=environment, limits=limits, stderr=stderr.fileno()
+            )
+            if forked is not None:
+                return forked
         return subprocess.Popen(
             child_command(ranks=ranks, arguments=arguments),
-            env=child_environment(threads=threads),
+            env=environment,
             stdout=stderr if ranks > 1 else subprocess.DEVNULL,
             stderr=stderr,
             preexec_fn=child_setup(limits),
@@ -213,11 +223,12 @@ def _spawn(
         )
 
 
-def _watch(run: Run, child: subprocess.Popen, progress_path: Path, *, wall_seconds: float) -> str:
+def _watch(run: Run, child: Child, progress_path: Path, *, wall_seconds: float) -> str:
     """Copy progress into the run until the child ends; stop it on cancel or past its wall-clock limit.
     Returns 'exited', 'cancelled' or 'timed_out'."""
     offset, last_beat, started = 0, 0.0, time.monotonic()
-    exit_signal = os.pidfd_open(child.pid)  # readable once the child has exited
+    # readable once the child has exited (a forked child: once its server has said so)
+    exit_signal = child.exit_descriptor() if isinstance(child, ForkedChild) else os.pidfd_open(child.pid)
     try:
         while child.poll() is None:
             offset, latest = _new_progress(progress_path, offset)
@@ -270,7 +281,7 @@ def _first_error(path: Path) -> str:
     return ""
 
 
-def _terminate(child: subprocess.Popen) -> None:
+def _terminate(child: Child) -> None:
     child.terminate()
     try:
         child.wait(timeout=TERMINATE_GRACE_SECONDS)
