@@ -192,7 +192,8 @@ def _check_kinds(inputs: StudyInputs) -> None:
     for field, given, kind in expected:
         if given is not None and given.kind != kind:
             raise ValidationFailed(
-                f"{field} is design input {given.pk}, a {given.get_kind_display()}; it must be a {kind.label}.",
+                f"Design input {given.pk} is the {given.get_kind_display()}, not the {kind.label} this study "
+                f"needs there: upload one of kind {kind.value} and give its id.",
                 code=ErrorCode.DESIGN_INPUT_WRONG_KIND,
                 field=field,
             )

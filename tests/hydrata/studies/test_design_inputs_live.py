@@ -12,7 +12,7 @@ import pytest
 
 from hydrata.studies.models import DesignInput
 from tests.factories import make_grant, make_project
-from tests.hostile_files import ifd_honest
+from tests.hostile_files import ifd_honest, patterns_honest
 from tests.hydrata.compute.test_bounded import children_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -34,23 +34,31 @@ def the_reader(*, seconds: float = 60) -> int:
     raise AssertionError("no child process read the file")
 
 
-def start_upload(pool: ThreadPoolExecutor, live_asgi, key: str, project) -> object:
+def start_upload(pool: ThreadPoolExecutor, live_asgi, key: str, project, *, kind: str = "ifd") -> object:
+    content = FILES[kind](LARGEST).encode()
+    assert len(content) >= 2_000_000
     return pool.submit(
         httpx.post,
         f"{live_asgi.url}/api/v2/anuga/projects/{project.pk}/design-inputs/",
         headers={"Authorization": f"Bearer {key}"},
-        data={"kind": "ifd"},
-        files={"base_file": ("ifd.csv", ifd_honest(LARGEST).encode(), "text/csv")},
+        data={"kind": kind},
+        files={"base_file": (f"{kind}.csv", content, "text/csv")},
         timeout=300,
     )
 
 
-def test_while_a_file_is_being_read_the_web_process_answers_other_requests(live_asgi):
+# Honest files in the real layouts: the BoM's IFD depths table, and the ARR Data Hub's increments file
+# (EventID,Duration,TimeStep,Region,AEP,Increments), each blown up to the largest a file may be.
+FILES = {"ifd": ifd_honest, "temporal_patterns": patterns_honest}
+
+
+@pytest.mark.parametrize("kind", sorted(FILES))
+def test_while_a_file_is_being_read_the_web_process_answers_other_requests(live_asgi, kind):
     grant, key = make_grant(level="draft")
     project = make_project(grant.user)
 
     with ThreadPoolExecutor(1) as pool:
-        upload = start_upload(pool, live_asgi, key, project)
+        upload = start_upload(pool, live_asgi, key, project, kind=kind)
         reader = the_reader()
         os.kill(reader, signal.SIGSTOP)  # the read now takes as long as the test wants
         try:
@@ -67,7 +75,10 @@ def test_while_a_file_is_being_read_the_web_process_answers_other_requests(live_
     assert other.status_code == 200 and other.json()["id"] == project.pk
     assert still_reading  # answered while the file was being read, not after
     assert created.status_code == 201, created.text[:300]
-    assert len(created.json()["summary"]["durations_min"]) > 2000
+    if kind == "ifd":
+        assert len(created.json()["summary"]["durations_min"]) > 2000
+    else:
+        assert created.json()["summary"]["pattern_count"] > 10_000
 
 
 def test_a_read_that_does_not_end_in_time_is_stopped_answered_503_and_stores_nothing(live_asgi, settings):

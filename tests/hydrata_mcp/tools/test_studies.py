@@ -74,6 +74,8 @@ def test_a_study_of_a_base_without_gauges_or_flow_lines_is_made_with_a_warning_t
 
 
 def test_a_design_input_of_the_wrong_kind_is_refused_naming_it_and_no_study_is_made(live_asgi, arranged):
+    """The refusal says what the input is and what was needed, not the platform's field name (the tool's
+    `losses` is the platform's `storm_losses`)."""
     built, scenario, key, _ = arranged
     patterns = scenario["inputs"]["temporal_patterns"]
 
@@ -81,7 +83,7 @@ def test_a_design_input_of_the_wrong_kind_is_refused_naming_it_and_no_study_is_m
 
     text = refused.content[0].text
     assert refused.is_error and "DESIGN_INPUT_WRONG_KIND" in text
-    assert f"ifd is design input {patterns}" in text
+    assert f"Design input {patterns} is the Temporal patterns" in text and "not the IFD depths table" in text
     assert not DesignStudy.objects.exists()
 
 
