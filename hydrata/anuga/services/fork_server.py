@@ -117,11 +117,7 @@ class ForkServer:
             "arguments": arguments,
             "cwd": str(cwd),
             "env": env,
-            "limits": {
-                "cpu_seconds": limits.cpu_seconds,
-                "address_space_bytes": limits.address_space_bytes,
-                "file_bytes": limits.file_bytes,
-            },
+            "limits": limits.process_limits(),
         }
         try:
             send(self.connection, request, fds=[stderr])

@@ -44,7 +44,6 @@ logger = logging.getLogger(__name__)
 
 # MPICH's Hydra (the mpiexec of the mpich wheel, installed next to the interpreter) reports a rank that ended badly
 # on its standard output: "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Killed (signal 9)".
-MPIEXEC = Path(sys.executable).parent / "mpiexec"
 # Rest of the line, stripped after: a lazy match before a trailing \s*$ is quadratic on a line of spaces.
 HYDRA_EXIT_STRING = re.compile(r"TERMINATED WITH THE EXIT STRING:(?P<reason>[^\n]*)")
 HYDRA_SIGNAL = re.compile(r"\(signal (?P<number>\d+)\)")
@@ -60,6 +59,15 @@ class ChildLimits:
     wall_seconds: int
     address_space_bytes: int  # 0: no limit
     file_bytes: int  # 0: no limit
+
+    def process_limits(self) -> dict[str, int]:
+        """What the child's process takes on itself (process_limits.child_preexec's arguments), wherever it is
+        started: by exec, by the fork server or on a compute node. The wall clock is its watcher's."""
+        return {
+            "cpu_seconds": self.cpu_seconds,
+            "address_space_bytes": self.address_space_bytes,
+            "file_bytes": self.file_bytes,
+        }
 
 
 def child_limits(*, run: Run) -> ChildLimits:
@@ -105,10 +113,16 @@ def child_command(*, ranks: int, arguments: list[str]) -> list[str]:
     command = [sys.executable, "-m", "hydrata.compute.simulate", *arguments]
     if ranks == 1:
         return command
-    launcher = [str(MPIEXEC), "-n", str(ranks)]
+    launcher = mpiexec(python=Path(sys.executable), ranks=ranks)
     if loopback_namespace():
         launcher = [*LOOPBACK_NAMESPACE, sys.executable, "-m", "hydrata.compute.loopback_exec", *launcher]
     return [*launcher, *command]
+
+
+def mpiexec(*, python: Path, ranks: int) -> list[str]:
+    """mpiexec from the MPI wheels beside `python` (this worker's interpreter, or a compute node's), for `ranks`
+    processes; under Slurm it starts them across the job's allocation."""
+    return [str(python.parent / "mpiexec"), "-n", str(ranks)]
 
 
 # A user namespace (no privilege needed where the kernel allows unprivileged ones) holding a network namespace with
@@ -168,9 +182,7 @@ def child_environment(*, threads: int) -> dict[str, str]:
 def child_setup(limits: ChildLimits) -> Callable[[], None]:
     """What runs in the child between fork and exec: die with the worker, then take on the limits (the same
     function a compute node's remote_run uses, so one place sets them)."""
-    return child_preexec(
-        cpu_seconds=limits.cpu_seconds, address_space_bytes=limits.address_space_bytes, file_bytes=limits.file_bytes
-    )
+    return child_preexec(**limits.process_limits())
 
 
 def limit_exceeded(

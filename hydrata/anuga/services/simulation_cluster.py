@@ -29,7 +29,7 @@ from hydrata.anuga.services.run_endings import (
     run_completed,
     run_failed,
 )
-from hydrata.anuga.services.simulation_child import ChildLimits, child_arguments, child_limits
+from hydrata.anuga.services.simulation_child import ChildLimits, child_arguments, child_limits, mpiexec
 from hydrata.anuga.services.slurm import SLURM
 from hydrata.storage import get_storage
 from hydrata.storage.errors import StorageError
@@ -132,11 +132,7 @@ def job_spec(run: Run, *, limits: ChildLimits, threads: int) -> dict[str, Any]:
         "content_type": TRANSFER_CONTENT_TYPE,
         "arguments": child_arguments(run=run, threads=threads),
         "launcher": node_launcher(ranks=run.ranks),
-        "limits": {
-            "cpu_seconds": limits.cpu_seconds,
-            "address_space_bytes": limits.address_space_bytes,
-            "file_bytes": limits.file_bytes,
-        },
+        "limits": limits.process_limits(),
     }
 
 
@@ -145,7 +141,7 @@ def node_launcher(*, ranks: int) -> list[str]:
     the ranks across the job's allocation (its tasks), on as many nodes as the cluster gave it."""
     if ranks <= 1:
         return []
-    return [str(Path(settings.HYDRATA_SLURM_PYTHON).parent / "mpiexec"), "-n", str(ranks)]
+    return mpiexec(python=Path(settings.HYDRATA_SLURM_PYTHON), ranks=ranks)
 
 
 def result_names() -> tuple[str, ...]:
