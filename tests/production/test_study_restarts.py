@@ -25,10 +25,12 @@ from tests.production.stack import POSTGRES_FOLDER, REDIS_FOLDER, restart_postgr
 pytestmark = pytest.mark.django_db(transaction=True)
 
 # 2% and 1% AEP, 5 and 10 minutes, two patterns each: eight members on two workers, so while two compute and each
-# worker holds one more, four wait in Redis's queue. Each simulates an hour on a coarse small_test mesh.
+# worker holds one more, four wait in Redis's queue. Each simulates four hours on a coarse small_test mesh: long
+# enough to be computing through both restarts now that a member costs about 0.5 s beyond its evolve loop (with one
+# hour, all eight ended before the reader saw the first restart over).
 FILES = {"ifd": "Synthetic_IFD_Depths_Short.csv", "temporal_patterns": "Synthetic_Increments_Two_Patterns.csv"}
 MEMBERS = 8
-SIMULATED_S = 3600
+SIMULATED_S = 4 * 3600
 SETTLED = {"complete", "error", "cancelled"}
 
 
