@@ -33,11 +33,14 @@ TASK_QUEUES: dict[str, WorkQueue] = {
     "anuga.runs_reap_stale": WorkQueue.INTERACTIVE,
     "anuga.storage_cleanup": WorkQueue.INTERACTIVE,
     "studies.design_studies_advance": WorkQueue.INTERACTIVE,
+    "calibration.calibration_studies_advance": WorkQueue.INTERACTIVE,
     # A report's PDF: a reader waits on it (HYDRATA_REPORT_WAIT_SECONDS), never behind a study's members.
     "reports.render_pdf": WorkQueue.INTERACTIVE,
     # A study's own work: the advance each member's end sends, and the envelopes over all members.
     "studies.design_study_advance": WorkQueue.STUDIES,
     "studies.design_study_envelopes": WorkQueue.STUDIES,
+    # A calibration's advance: reads the ended member and proposes the next.
+    "calibration.calibration_study_advance": WorkQueue.STUDIES,
 }
 
 

@@ -81,6 +81,7 @@ INSTALLED_APPS = [
     "hydrata.uploads",
     "hydrata.observations",
     "hydrata.studies",
+    "hydrata.calibration",
     "hydrata.map",
     "hydrata.reports",
     "hydrata_mcp",
@@ -425,6 +426,12 @@ CELERY_BEAT_SCHEDULE = {
     # A design study's members report through their task's link; this sweep sees those whose worker was lost.
     "design-studies-advance": {
         "task": "studies.design_studies_advance",
+        "schedule": HYDRATA_RUN_REAP_INTERVAL_SECONDS,
+        "options": {"expires": HYDRATA_RUN_REAP_INTERVAL_SECONDS},
+    },
+    # The same for calibration studies: a member whose worker was lost is read as failed, and the search goes on.
+    "calibration-studies-advance": {
+        "task": "calibration.calibration_studies_advance",
         "schedule": HYDRATA_RUN_REAP_INTERVAL_SECONDS,
         "options": {"expires": HYDRATA_RUN_REAP_INTERVAL_SECONDS},
     },

@@ -34,6 +34,7 @@ urlpatterns = [
     path("api/v2/anuga/", include("hydrata.anuga.api.urls")),
     path("api/v2/anuga/", include("hydrata.observations.api.urls")),
     path("api/v2/anuga/", include("hydrata.studies.api.urls")),
+    path("api/v2/anuga/", include("hydrata.calibration.api.urls")),
     path("api/v2/anuga/", include("hydrata.reports.api.urls")),
     path("api/v2/", include("hydrata.agents.api.urls")),
     path("api/v2/", include("hydrata.uploads.api.urls")),

@@ -15,6 +15,7 @@ class Panel(Labelled):
     OBSERVATIONS = "observations", "Observations"
     COMPARISON = "comparison", "Comparison"
     STUDY = "study", "Design study"
+    CALIBRATION = "calibration", "Calibration"
 
 
 # The query parameters a link may carry besides `panel`, in the order they are written.
@@ -68,10 +69,12 @@ def relink(link: str, *, panel: Panel | None = None, **ids: int | None) -> str:
 
 
 def report_url(*, site_url: str, kind: "ReportKind", object_id: int, pdf: bool = False) -> str:
-    """The site's report page of a run or a comparison, or its PDF: for people signed in (never a signed link)."""
+    """The site's report page of a run, a comparison or a calibration study, or its PDF: for people signed in
+    (never a signed link)."""
     return f"{site_url}/reports/{kind}/{object_id}/" + ("report.pdf" if pdf else "")
 
 
 class ReportKind(Labelled):
     RUN = "runs", "Run report"
     COMPARISON = "comparisons", "Comparison report"
+    CALIBRATION = "calibration", "Calibration study report"

@@ -41,7 +41,7 @@ def test_uploads_imports_nothing_of_anuga():
 
 
 # The floors above observations (docs/architecture.md, "Floors of the platform"): they may read it.
-ABOVE_OBSERVATIONS = ("hydrata.observations", "hydrata.reports")
+ABOVE_OBSERVATIONS = ("hydrata.observations", "hydrata.calibration", "hydrata.reports")
 
 
 def test_nothing_below_observations_imports_it():

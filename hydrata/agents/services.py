@@ -181,6 +181,13 @@ def agent_spend_refund(*, reference: str, keep: Decimal, description: str) -> De
     return refund
 
 
+@transaction.atomic
+def agent_spend_rereference(*, reference: str, to: str, description: str) -> int:
+    """Move what was charged under `reference` to `to` (a study's prepaid member, to the run that became it), so that
+    a refund of `to` gives it back; the month's spend is unchanged. Returns how many entries moved."""
+    return AgentSpend.objects.filter(reference=reference).update(reference=to[:100], description=description[:200])
+
+
 @dataclass(frozen=True)
 class SpendItem:
     amount: Decimal

@@ -21,6 +21,8 @@ from hydrata.anuga.selectors.run_series import recorded_series
 from hydrata.compute import report_figures
 from hydrata.compute.mesh import mesh_read
 from hydrata.compute.report_figures import ChartSeries, MapLayer
+from hydrata.reports import calibration_charts
+from hydrata.reports.calibration_charts import MorrisPoint
 from hydrata.reports.run_package import PackageSeries, RunPackage
 from hydrata.storage import get_storage
 from hydrata_contract.hazard import HazardClass
@@ -239,4 +241,34 @@ def scatter_figure(points: list[dict[str, Any]], *, key: str | None = None) -> F
             tolerance=[point["tolerance"] for point in compared],
         ),
         key=key,
+    )
+
+
+def convergence_figure(
+    *, index: Sequence[int], objective: Sequence[float | None], best_line: bool, key: str | None = None
+) -> Figure | None:
+    """Each member's RMSE by its index, with the running best when `best_line` (an optimiser's search); kept in
+    the cache under `key` (a study as it ended) when given. None when no member gave an RMSE."""
+    if all(value is None for value in objective):
+        return None
+    return _drawn(
+        "Convergence: each member's RMSE and the best so far" if best_line else "Each member's RMSE",
+        lambda: calibration_charts.convergence_chart(index=index, objective=objective, best_line=best_line),
+        key=key,
+    )
+
+
+def morris_figure(points: Sequence[MorrisPoint], *, key: str | None = None, caption: str = "") -> Figure | None:
+    """The Morris screen's mu* against sigma, one point per parameter; None when no output could be screened."""
+    if not points:
+        return None
+    return _drawn(
+        "Morris screen: μ* against σ",
+        lambda: calibration_charts.morris_chart(
+            points=points,
+            x_label="μ* as a share of each output's largest, mean over the outputs (influence)",
+            y_label="σ as a share of each output's largest μ*, mean over the outputs",
+        ),
+        key=key,
+        caption=caption,
     )

@@ -1,7 +1,10 @@
 """What a report holds, read through the same selectors the API answers from (a run's statistics as
-`get_run_results` reads them, its forcing as `get_scenario` reads it, a comparison as `get_comparison` reads it), so
-every number in a report is the one the tools hand back."""
+`get_run_results` reads them, its forcing as `get_scenario` reads it, a comparison as `get_comparison` reads it, a
+calibration study's results as `get_calibration_study` hands them back), so every number in a report is the one the
+tools hand back."""
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -14,24 +17,29 @@ from hydrata.agents.models import AgentActivity, AgentGrant
 from hydrata.anuga.models import Run, Scenario, TimeSeries
 from hydrata.anuga.selectors.approvals import approvals_current, scenario_state_digest
 from hydrata.anuga.selectors.links import run_link
-from hydrata.anuga.selectors.projects import reads_in_full
+from hydrata.anuga.selectors.projects import project_get, reader_of, reads_in_full
 from hydrata.anuga.selectors.run_series import recorded_series
 from hydrata.anuga.selectors.runs import run_get
 from hydrata.anuga.selectors.scenarios import layer_features, scenario_forcing, scenario_geometry
+from hydrata.calibration.models import CalibrationStudy
+from hydrata.calibration.selectors import calibration_link, calibration_members, calibration_study_get, study_parameters
 from hydrata.compute.forcing import DEFAULT_MANNINGS
 from hydrata.compute.geometry import feature_name
 from hydrata.compute.solver import default_algorithm_parameters, vertical_datum
-from hydrata.core.errors import Conflict
+from hydrata.core.errors import Conflict, NotFound
 from hydrata.observations.api.serializers import comparison_detail
-from hydrata.observations.models import Comparison
-from hydrata.observations.selectors import comparison_get
+from hydrata.observations.models import Comparison, Observation
+from hydrata.observations.selectors import comparison_get, comparison_is_stale
 from hydrata.reports import figures
+from hydrata.reports.calibration_charts import MorrisPoint
 from hydrata.reports.run_package import PackageSeries, RunPackage, run_package
+from hydrata_contract.calibration import CalibrationMethod
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.hazard import HazardClass
 from hydrata_contract.inputs import BoundaryType
 from hydrata_contract.links import ReportKind, report_url
 from hydrata_contract.states import RunStatus
+from hydrata_contract.studies import StudyStatus
 
 ACTIVITY_ROWS = 40
 POINT_ROWS = 50  # a report's table of compared points: the largest errors; the full list is the comparison's
@@ -41,6 +49,10 @@ POINT_ROWS = 50  # a report's table of compared points: the largest errors; the 
 class Section:
     title: str
     anchor: str
+
+
+def _report_url(kind: ReportKind, object_id: int, *, pdf: bool = False) -> str:
+    return report_url(site_url=settings.HYDRATA_SITE_URL, kind=kind, object_id=object_id, pdf=pdf)
 
 
 @dataclass
@@ -56,11 +68,11 @@ class Report:
 
     @property
     def ui_url(self) -> str:
-        return report_url(site_url=settings.HYDRATA_SITE_URL, kind=self.kind, object_id=self.object_id)
+        return _report_url(self.kind, self.object_id)
 
     @property
     def pdf_url(self) -> str:
-        return report_url(site_url=settings.HYDRATA_SITE_URL, kind=self.kind, object_id=self.object_id, pdf=True)
+        return _report_url(self.kind, self.object_id, pdf=True)
 
 
 def _version_of(package: str) -> str:
@@ -364,3 +376,178 @@ def _ranking_key(comparison: Comparison) -> tuple[bool, float, float, int]:
     from hydrata.compute.comparison import ranking_key
 
     return ranking_key(comparison.run_id, comparison.metrics)
+
+
+def report_calibration_study_get(*, user: User, study_id: int) -> CalibrationStudy:
+    """A complete calibration study of a project the caller reads in full (a project shares its studies with its
+    members only, as the API does: 404 otherwise); one not complete is refused with what to do."""
+    missing = NotFound(
+        f"Calibration study {study_id} does not exist or is not visible to this caller.",
+        code=ErrorCode.CALIBRATION_STUDY_NOT_FOUND,
+    )
+    project_id = CalibrationStudy.objects.filter(pk=study_id).values_list("project_id", flat=True).first()
+    if project_id is None:
+        raise missing
+    try:
+        project = project_get(user=user, project_id=project_id)
+        reader = reader_of(user=user, project_id=project_id, agent=False)
+        study = calibration_study_get(project=project, study_id=study_id, reader=reader)
+    except NotFound:
+        raise missing from None
+    if study.status != StudyStatus.COMPLETE or not study.results:
+        raise Conflict(
+            f"Calibration study {study.pk} is {study.status}: a report is made of a complete study's results. Wait "
+            "for it with get_calibration_study, or report on a complete study of the project.",
+            code=ErrorCode.STUDY_NOT_COMPLETE,
+            status=study.status,
+        )
+    return study
+
+
+def _figure_key(study: CalibrationStudy, what: str, drawn: Any) -> str:
+    """A figure of a study as it ended, named by what it draws (a study's results do not change once complete)."""
+    digest = hashlib.sha256(json.dumps(drawn, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    return f"calibration:{study.pk}:{what}:{digest}"
+
+
+def _sig(value: Any) -> str:
+    """A parameter's value as the report writes it: five significant figures (n, mm, mm/h and factors alike)."""
+    return "—" if value is None else f"{float(value):.5g}"
+
+
+def _best_fit(study: CalibrationStudy, best: dict[str, Any]) -> dict[str, Any]:
+    """The best member as comparison_table.html lays a comparison out: its statistics and every observation's fit
+    (each with its quantity, read from the event), largest error first."""
+    rows = list(best.get("fit") or [])
+    quantities = dict(
+        Observation.objects.filter(event=study.event, pk__in=[row["observation_id"] for row in rows]).values_list(
+            "pk", "quantity"
+        )
+    )
+    shown = [{**row, "quantity": quantities.get(row["observation_id"], "—")} for row in rows]
+    shown.sort(key=lambda row: -1.0 if row.get("error") is None else -abs(row["error"]))
+    comparison = (
+        Comparison.objects.filter(pk=best["comparison"], event=study.event)
+        .select_related("event", "run__scenario")
+        .first()
+        if best.get("comparison") is not None
+        else None
+    )
+    run = comparison.run if comparison is not None else None
+    return {
+        "id": best.get("comparison"),
+        "run": best.get("run"),
+        "event_name": study.event.name,
+        "scenario_name": run.scenario.name if run is not None else study.base_scenario.name,
+        "is_stale": comparison_is_stale(comparison=comparison) if comparison is not None else False,
+        "metrics": best.get("metrics") or {},
+        "points_shown": shown,
+        "points_total": len(shown),
+        "report_url": _report_url(ReportKind.COMPARISON, comparison.pk) if comparison is not None else "",
+        "run_report_url": (
+            _report_url(ReportKind.RUN, run.pk) if run is not None and run.status == RunStatus.COMPLETE else ""
+        ),
+    }
+
+
+def _morris_points(morris: dict[str, Any]) -> list[MorrisPoint]:
+    """Each parameter's mu* and sigma as a share of each output's largest mu*, the mean over the outputs (so a
+    peak in metres and an area in square metres weigh alike, as the ranking weighs them)."""
+    shares: dict[str, list[tuple[float, float]]] = {}
+    for output in morris.get("outputs") or []:
+        effects = output.get("effects") or []
+        largest = max((float(effect["mu_star"]) for effect in effects), default=0.0)
+        for effect in effects:
+            scale = 1.0 / largest if largest > 0 else 0.0
+            shares.setdefault(str(effect["parameter"]), []).append(
+                (float(effect["mu_star"]) * scale, float(effect["sigma"]) * scale)
+            )
+    return [
+        MorrisPoint(
+            parameter=label,
+            mu_star=sum(mu for mu, _ in found) / len(found),
+            sigma=sum(sigma for _, sigma in found) / len(found),
+        )
+        for label, found in shares.items()
+    ]
+
+
+def _output_named(output: dict[str, Any]) -> str:
+    """What a Morris output is, for people: an observation's peak, a gauge's peak depth, or the wet area."""
+    kind, name = output.get("output"), output.get("name")
+    if kind == "observation":
+        return f"Peak at observation {name}"
+    if kind == "gauge":
+        return f"Peak depth at gauge “{name}”"
+    if kind == "wet_area":
+        return "Wet area (m²)"
+    return f"{kind} {name}"
+
+
+def calibration_report(*, user: User, study_id: int) -> Report:
+    """A complete calibration study: what it searched and against what, what it cost, each parameter's range and
+    best value, the best fit at every observation, how the search converged, and a Morris screen's ranking."""
+    study = report_calibration_study_get(user=user, study_id=study_id)
+    results = dict(study.results or {})
+    best = results.get("best")
+    morris = results.get("morris")
+    values = (best or {}).get("values") or {}
+    parameters = [
+        {
+            "label": p.label,
+            "target": p.target,
+            "low": _sig(p.low),
+            "high": _sig(p.high),
+            "best": _sig(values.get(p.label)),
+        }
+        for p in study_parameters(study)
+    ]
+    members = list(calibration_members(study=study))
+    index = [member.index for member in members]
+    objective = [member.objective for member in members]
+    optimise = study.method == CalibrationMethod.OPTIMISE
+    convergence = figures.convergence_figure(
+        index=index,
+        objective=objective,
+        best_line=optimise,
+        key=_figure_key(study, "convergence", [index, objective, optimise]),
+    )
+    points = _morris_points(morris) if morris else []
+    screen = figures.morris_figure(
+        points,
+        key=_figure_key(study, "morris", [[p.parameter, p.mu_star, p.sigma] for p in points]),
+        caption="Each parameter's μ* against its σ, as a share of each output's largest μ* and the mean over the "
+        "outputs; above the dashed line σ exceeds μ*: the parameter acts through interactions or non-linearly.",
+    )
+    effects = [
+        {"output": _output_named(output), "trajectories": output.get("trajectories"), "effect": effect}
+        for output in (morris or {}).get("outputs") or []
+        for effect in output.get("effects") or []
+    ]
+    context = {
+        "study": study,
+        "project": study.project,
+        "scenario": study.base_scenario,
+        "event": study.event,
+        "method": CalibrationMethod(study.method),
+        "results": results,
+        "estimate": study.estimate or {},
+        "parameters": parameters,
+        "best": best,
+        "fit": _best_fit(study, best) if best else None,
+        "morris": morris,
+        "morris_effects": effects,
+        "convergence": convergence,
+        "screen": screen,
+        "failed_members": sum(1 for member in members if member.objective is None),
+        "map_url": calibration_link(study),
+    }
+    sections = ["Study", "Parameters"]
+    sections += ["Best fit"] if best else []
+    sections += ["Convergence"]
+    sections += ["Morris screen"] if morris else []
+    title = f"Calibration study {study.pk}: {study.name}"
+    shown = [item.title for item in (convergence, screen) if item]
+    report = Report(ReportKind.CALIBRATION, study.pk, title, context, shown, sections)
+    report.context["report"] = report
+    return report

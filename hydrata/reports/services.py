@@ -30,7 +30,11 @@ from hydrata.storage import get_storage
 
 logger = logging.getLogger(__name__)
 
-TEMPLATES = {"runs": "reports/run.html", "comparisons": "reports/comparison.html"}
+TEMPLATES = {
+    "runs": "reports/run.html",
+    "comparisons": "reports/comparison.html",
+    "calibration": "reports/calibration.html",
+}
 DOCUMENTS = "reports/documents"
 POLL_SECONDS = 0.2
 PDF_FILE_BYTES = 512 * 1024 * 1024  # the most PDF the child may write

@@ -8,4 +8,6 @@ urlpatterns = [
     path("runs/<int:run_id>/report.pdf", views.run_report_pdf, name="run-pdf"),
     path("comparisons/<int:comparison_id>/", views.comparison_report_page, name="comparison"),
     path("comparisons/<int:comparison_id>/report.pdf", views.comparison_report_pdf, name="comparison-pdf"),
+    path("calibration/<int:study_id>/", views.calibration_report_page, name="calibration"),
+    path("calibration/<int:study_id>/report.pdf", views.calibration_report_pdf, name="calibration-pdf"),
 ]

@@ -1,5 +1,6 @@
-"""The report pages and their PDFs on the site, for a person signed in who may see the project (404 otherwise); a
-run that is not complete is a 409 page saying so. A PDF a worker has not laid out yet is a 503 with Retry-After."""
+"""The report pages and their PDFs on the site, for a person signed in who may see the project (404 otherwise; a
+calibration study, as the API, only for the project's members); a run or a calibration study that is not complete is a
+409 page saying so. A PDF a worker has not laid out yet is a 503 with Retry-After."""
 
 from collections.abc import Callable
 
@@ -8,7 +9,7 @@ from django.http import Http404, HttpResponse
 
 from hydrata.core.errors import Conflict, NotFound
 from hydrata.core.requests import AuthenticatedHttpRequest
-from hydrata.reports.selectors import Report, comparison_report, run_report
+from hydrata.reports.selectors import Report, calibration_report, comparison_report, run_report
 from hydrata.reports.services import report_html, report_laid_out, report_pdf_bytes
 
 RETRY_SECONDS = 5
@@ -63,3 +64,13 @@ def comparison_report_page(request: AuthenticatedHttpRequest, comparison_id: int
 @login_required
 def comparison_report_pdf(request: AuthenticatedHttpRequest, comparison_id: int) -> HttpResponse:
     return _serve(request, lambda: comparison_report(user=request.user, comparison_id=comparison_id), _pdf(request))
+
+
+@login_required
+def calibration_report_page(request: AuthenticatedHttpRequest, study_id: int) -> HttpResponse:
+    return _serve(request, lambda: calibration_report(user=request.user, study_id=study_id), _page(request))
+
+
+@login_required
+def calibration_report_pdf(request: AuthenticatedHttpRequest, study_id: int) -> HttpResponse:
+    return _serve(request, lambda: calibration_report(user=request.user, study_id=study_id), _pdf(request))

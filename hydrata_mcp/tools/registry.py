@@ -30,6 +30,7 @@ TOOL_MODULES = (
     "hydrata_mcp.tools.observations",
     "hydrata_mcp.tools.comparisons",
     "hydrata_mcp.tools.studies",
+    "hydrata_mcp.tools.calibration",
     "hydrata_mcp.tools.account",
     "hydrata_mcp.ui.tools",
 )

@@ -26,6 +26,8 @@ PLATFORM_TASKS = {
     "hydrata.uploads.tasks.dataset_import_task": "dataset_import",
     "studies.design_study_advance": "study_advance",
     "studies.design_studies_advance": "study_advance",
+    "calibration.calibration_study_advance": "study_advance",
+    "calibration.calibration_studies_advance": "study_advance",
     "studies.design_study_envelopes": "study_envelopes",
     "reports.render_pdf": "report_pdf",
 }
@@ -92,6 +94,8 @@ PLATFORM_QUEUES = {
     "hydrata.uploads.tasks.dataset_import_task": "interactive",
     "studies.design_study_advance": "studies",
     "studies.design_studies_advance": "interactive",
+    "calibration.calibration_study_advance": "studies",
+    "calibration.calibration_studies_advance": "interactive",
     "studies.design_study_envelopes": "studies",
     "reports.render_pdf": "interactive",
 }

@@ -28,6 +28,7 @@ def test_every_panel_is_spelt_as_the_map_reads_it():
         "observations",
         "comparison",
         "study",
+        "calibration",
     ]
 
 

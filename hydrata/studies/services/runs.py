@@ -75,7 +75,7 @@ def _approval_check(study: DesignStudy, grant: AgentGrant | None, fingerprint: s
 
 
 @dataclass(frozen=True)
-class _Build:
+class BaseBuild:
     """The base scenario's build that every member shares: its package and its mesh."""
 
     run: Run
@@ -94,7 +94,7 @@ def design_study_start(*, study: DesignStudy, user: User, grant: AgentGrant | No
                 status=study.status,
             )
         scenario = Scenario.objects.select_for_update().get(pk=study.base_scenario_id)
-        build = _current_build(scenario)
+        build = base_build(scenario)
         fingerprint, parts = study_state(study=study)
         required = _approval_check(study, grant, fingerprint)
         members = list(study.members.order_by("id"))
@@ -132,7 +132,7 @@ def design_study_start(*, study: DesignStudy, user: User, grant: AgentGrant | No
     return study
 
 
-def _current_build(scenario: Scenario) -> _Build:
+def base_build(scenario: Scenario) -> BaseBuild:
     run = latest_run(scenario=scenario)
     current = (
         run is not None
@@ -148,7 +148,7 @@ def _current_build(scenario: Scenario) -> _Build:
             computed_status=run.status if run else RunStatus.CREATED,
         )
     with get_storage().open(key=f"{run.package_prefix}/scenario.json") as stream:
-        return _Build(run=run, manifest=json.load(stream))
+        return BaseBuild(run=run, manifest=json.load(stream))
 
 
 def _member_prices(scenario: Scenario, members: list[DesignMember]) -> dict[int, Decimal]:
@@ -176,7 +176,7 @@ def _member_run(build: Run, member: DesignMember, *, price: Decimal, user: User,
 
 
 def _write_member_package(
-    study: DesignStudy, build: _Build, member: DesignMember, storm_of: DesignStorm, run: Run
+    study: DesignStudy, build: BaseBuild, member: DesignMember, storm_of: DesignStorm, run: Run
 ) -> str:
     """The member's own files: scenario.json naming its rain and storm, and the build's for the rest."""
     prefix = f"studies/{study.pk}/members/{member.pk}/package"
@@ -240,7 +240,7 @@ def _storm_series(name: str, storm: DesignStorm, depths: tuple[float, ...]) -> d
     return {"name": name, "series_type": SeriesType.HYETOGRAPH, "units": MM_PER_INTERVAL, "rows": rows}
 
 
-def _soil_layer(study: DesignStudy, build: _Build, member: DesignMember) -> dict[str, Any] | None:
+def _soil_layer(study: DesignStudy, build: BaseBuild, member: DesignMember) -> dict[str, Any] | None:
     """None when the base scenario has no soils (the member's rain is then the storm after the study's losses).
     Otherwise the base's soils, each with its own losses, then one polygon over the whole model with the study's
     (the burst's initial loss and the continuing loss), which the child applies where no soil of the base lies:
@@ -265,7 +265,7 @@ def _soil_layer(study: DesignStudy, build: _Build, member: DesignMember) -> dict
     return {"type": "FeatureCollection", "crs": crs, "features": [*(layer.get("features") or []), everywhere]}
 
 
-def _rain_layer(study: DesignStudy, build: _Build, storm: str) -> dict[str, Any]:
+def _rain_layer(study: DesignStudy, build: BaseBuild, storm: str) -> dict[str, Any]:
     """The base scenario's rainfall polygons with the storm for their rain, or one polygon over the whole model."""
     crs = build.manifest["epsg"]
     if study.rain_binding == RainBinding.RAINFALL_LAYER and build.manifest.get("rainfall"):

@@ -128,6 +128,13 @@ def world(settings) -> tuple[APIClient, dict[str, Any], dict[str, dict[str, Any]
             "aeps": ["1%"],
             "durations_min": [60],
         },
+        "/api/v2/anuga/projects/{project_id}/calibration-studies/": {
+            "name": "c",
+            "base_scenario": run.scenario_id,
+            "event": event.pk,
+            "parameters": [{"target": "rain", "low": 0.5, "high": 2.0}],
+            "budget": 4,
+        },
         "/api/v2/anuga/runs/{run_id}/compare/": {"event": event.pk},
         "/api/v2/anuga/runs/{run_id}/sample/": {"points": [middle]},
         "/api/v2/anuga/projects/{project_id}/design-studies/{study_id}/sample/": {"points": [middle]},

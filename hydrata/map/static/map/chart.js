@@ -178,3 +178,44 @@ export function boxes(items, options) {
   });
   return root;
 }
+
+// A scatter of numbers (a calibration's members' objectives by index, or Morris's mu* against sigma): each point a
+// circle with its `title` as a tooltip and `data` as data-* attributes, a `label` written beside it when given;
+// `options.line` ([{x, y}]) is drawn through as a step line (a running best). Both axes start at zero or below.
+export function scatter(points, options) {
+  var root = frame(options.title);
+  var line = options.line || [];
+  var xs = points.map(function (p) { return p.x; }).concat(line.map(function (p) { return p.x; }), [0]);
+  var ys = points.map(function (p) { return p.y; }).concat(line.map(function (p) { return p.y; }), [0]);
+  var xTicks = ticks(Math.min.apply(null, xs), Math.max.apply(null, xs), 6);
+  var yTicks = ticks(Math.min.apply(null, ys), Math.max.apply(null, ys), 5);
+  var left = Math.min(Math.min.apply(null, xs), xTicks[0]);
+  var right = Math.max(Math.max.apply(null, xs), xTicks[xTicks.length - 1]);
+  right += (right - left) * 0.04;  // a point at the largest x stays whole inside the frame
+  var low = Math.min(Math.min.apply(null, ys), yTicks[0]);
+  var high = Math.max(Math.max.apply(null, ys), yTicks[yTicks.length - 1]);
+  var x = function (v) { return LEFT + ((v - left) / (right - left || 1)) * (WIDTH - LEFT - RIGHT); };
+  var y = function (v) { return HEIGHT - BOTTOM - ((v - low) / (high - low || 1)) * (HEIGHT - TOP - BOTTOM); };
+  axes(root, x, y, yTicks, xTicks.map(function (t) { return { value: t, label: number(t, 3) }; }),
+       options.yLabel, options.xLabel);
+  if (line.length) {
+    var path = line.map(function (p, i) {
+      var step = i ? "L" + x(p.x).toFixed(1) + " " + y(line[i - 1].y).toFixed(1) + " " : "";
+      return step + (i ? "L" : "M") + x(p.x).toFixed(1) + " " + y(p.y).toFixed(1);
+    });
+    root.appendChild(svg("path", { d: path.join(" "), "class": "line running" }));
+  }
+  points.forEach(function (p) {
+    var group = svg("g", { "class": "point" + (p.highlight ? " highlight" : "") });
+    Object.keys(p.data || {}).forEach(function (name) { group.setAttribute("data-" + name, String(p.data[name])); });
+    group.appendChild(svg("title", {}, p.title || ""));
+    group.appendChild(svg("circle", { cx: x(p.x), cy: y(p.y), r: 4 }));
+    if (p.label) {  // right of its point, or left of it in the chart's right half
+      var leftward = x(p.x) > LEFT + (WIDTH - LEFT - RIGHT) / 2;
+      group.appendChild(svg("text", { x: x(p.x) + (leftward ? -6 : 6), y: y(p.y) - 5, "class": "point-label",
+                                      "text-anchor": leftward ? "end" : "start" }, p.label));
+    }
+    root.appendChild(group);
+  });
+  return root;
+}

@@ -1,11 +1,13 @@
 // The map behind every ui_url: #/map/<base_map>?panel=&layer=&scenario=&run=&compare=&study= opens the project's map
-// with the panel the link names, framed on the object it names (run and compare: the impact map of the two). The
-// project list is the page's content without a link.
+// with the panel the link names, framed on the object it names (run and compare: the impact map of the two; study:
+// a design study in the Study panel, a calibration study in the Calibration panel). The project list is the page's
+// content without a link.
 import { terrainStatus } from "../map_core/contract.js";
 import * as dom from "../map_core/dom.js";
 import { KIND_TITLES } from "../map_core/styles.js";
 import * as api from "./api.js";
 import { MapView } from "./layers.js";
+import * as calibration from "./panels/calibration.js";
 import * as hydrology from "./panels/hydrology.js";
 import * as inputs from "./panels/inputs.js";
 import * as comparison from "./panels/comparison.js";
@@ -18,10 +20,12 @@ import * as terrain from "./panels/terrain.js";
 var LINK = /^#\/map\/(\d+)\/?(?:\?(.*))?$/;
 var PANEL_NAMES = { "terrain": "terrain", "inputs": "inputs", "time-series": "hydrology", "hydrology": "hydrology",
                     "scenario": "scenario", "run": "run", "observations": "observations",
-                    "comparison": "comparison", "study": "study" };
+                    "comparison": "comparison", "study": "study", "calibration": "calibration" };
 // The tabs, in their order.
 const PANELS = { terrain: terrain, inputs: inputs, hydrology: hydrology, scenario: scenario, run: run,
-                 observations: observations, comparison: comparison, study: study };
+                 observations: observations, comparison: comparison, study: study, calibration: calibration };
+// The panels whose `study` is an id of their own kind: a design study's id means nothing to the Calibration panel.
+var STUDY_PANELS = ["study", "calibration"];
 
 var page = {
   listView: document.getElementById("project-list"),
@@ -161,7 +165,9 @@ function addInputs(rows) {
 function renderTabs(active) {
   dom.clear(page.tabs);
   Object.keys(PANELS).forEach(function (name) {
-    var link = dom.el("a", { href: linkTo(name), role: "tab", "aria-selected": String(name === active),
+    var other = name !== active && STUDY_PANELS.indexOf(name) >= 0 && STUDY_PANELS.indexOf(active) >= 0;
+    var link = dom.el("a", { href: linkTo(name, other ? { study: null } : undefined), role: "tab",
+                               "aria-selected": String(name === active),
                                "class": name === active ? "tab active" : "tab", text: PANELS[name].title });
     page.tabs.appendChild(link);
   });

@@ -1,0 +1,148 @@
+"""Calibration and sensitivity studies: members are runs of a built base scenario with their own parameter values,
+fitted to a flood event's observations by an optimiser, or screened for influence (Morris); priced, then started,
+followed and read back as the best fit or the ranking."""
+
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import Context
+from pydantic import Field
+
+from hydrata_contract.requests.calibration import CalibrationParameter, CalibrationStudyCreate
+from hydrata_contract.studies import StudyStatus
+from hydrata_mcp.bodies import body
+from hydrata_mcp.client import PlatformClient
+from hydrata_mcp.handback import HandBack
+from hydrata_mcp.tools.arguments import ProjectId
+from hydrata_mcp.tools.projects import PROJECTS
+from hydrata_mcp.tools.registry import tool
+from hydrata_mcp.tools.time_series import figure
+
+CalibrationId = Annotated[int, Field(ge=1, description="From create_calibration_study.")]
+
+
+class CalibrationStudy(HandBack):
+    id: int
+    status: str
+    method: str
+    progress: dict[str, Any]
+    estimate: dict[str, Any]
+    results: dict[str, Any] | None
+    members: list[dict[str, Any]]
+
+
+def _handed_back(study: dict[str, Any], *, made: bool = False) -> CalibrationStudy:
+    progress, estimate, results = study["progress"], study["estimate"], study["results"]
+    members = [
+        {"index": m["index"], "values": m["values"], "run": m["run"], "objective": m["objective"]}
+        for m in study["members"]
+        if m["run"] is not None
+    ]
+    return CalibrationStudy(
+        id=study["id"],
+        status=study["status"],
+        method=study["method"],
+        progress=progress,
+        estimate=estimate,
+        results=results,
+        members=members,
+        ui_url=study["ui_url"],
+        summary={
+            **estimate,
+            **progress,
+            **_best(results),
+            **({"report": study["report_url"]} if study["report_url"] else {}),
+        },
+        say_to_user=_said(study, made=made),
+    )
+
+
+def _best(results: dict[str, Any] | None) -> dict[str, Any]:
+    best = (results or {}).get("best")
+    if best:
+        return {"best_values": best["values"], "best_rmse_m": best["objective"], "calibrated_run": best["run"]}
+    ranking = ((results or {}).get("morris") or {}).get("ranking")
+    return {"ranking": ranking} if ranking else {}
+
+
+def _said(study: dict[str, Any], *, made: bool) -> str:
+    progress, estimate, status = study["progress"], study["estimate"], study["status"]
+    link = f"See it here: {study['ui_url']}"
+    what = "fit to" if study["method"] == "optimise" else "Morris screen against"
+    ranges = ", ".join(f"{p['label']} {figure(p['low'])}-{figure(p['high'])}" for p in study["parameters"])
+    if status == StudyStatus.DRAFT:
+        return (
+            f"{'I made' if made else 'The'} calibration study '{study['name']}', a {what} flood event "
+            f"{study['event']}'s observations over {ranges}: {study['members_planned']} members at most, estimated "
+            f"at {figure(estimate['vcpu_hours_estimate'])} vCPU-hours, USD {estimate['compute_cost_estimate']}; "
+            f"nothing has been spent. {link}"
+        )
+    done = f"{progress['members_done']} of {progress['members_total']} members have ended"
+    if status == StudyStatus.RUNNING:
+        eta = progress["eta_seconds"]
+        return f"Calibration study {study['id']} is running: {done}" + (
+            f", about {figure(eta / 60)} min to go. {link}" if eta is not None else f". {link}"
+        )
+    results = study["results"] or {}
+    if status == StudyStatus.COMPLETE and results.get("best"):
+        best = results["best"]
+        values = ", ".join(f"{label} {figure(value)}" for label, value in best["values"].items())
+        return (
+            f"Calibration study {study['id']} is complete ({done}): the best fit is {values}, RMSE "
+            f"{figure(best['objective'])} m against the observations, in run {best['run']}. {link}"
+        )
+    if status == StudyStatus.COMPLETE and results.get("morris"):
+        ranking = ", ".join(f"{r['parameter']} {r['influence']:.2f}" for r in results["morris"]["ranking"])
+        return f"Calibration study {study['id']} is complete ({done}); influence, most first: {ranking}. {link}"
+    return f"Calibration study {study['id']} is {status.replace('_', ' ')}: {done}. {study['status_message']} {link}"
+
+
+@tool(title="Create a calibration study", relied_on=("id", "estimate"))
+async def create_calibration_study(
+    ctx: Context,
+    project_id: ProjectId,
+    base_scenario_id: Annotated[int, Field(ge=1, description="A built scenario.")],
+    event_id: Annotated[int, Field(ge=1, description="Its observations are fitted.")],
+    parameters: Annotated[list[CalibrationParameter], Field(description="What to vary, each over [low, high].")],
+    budget: Annotated[int, Field(description="Members at most.")],
+    method: Annotated[Literal["optimise", "morris"], Field(description="Fit, or screen influence.")] = "optimise",
+    in_flight: Annotated[int | None, Field(description="Members at once (workers).")] = None,
+) -> CalibrationStudy:
+    """Fit parameters to observations (optuna), or rank their influence (Morris); priced, runs nothing."""
+    api = PlatformClient.for_context(ctx)
+    sent = body(
+        CalibrationStudyCreate,
+        name=f"{'Calibration' if method == 'optimise' else 'Sensitivity'}: event {event_id}",
+        base_scenario=base_scenario_id,
+        event=event_id,
+        method=method,
+        parameters=[parameter.model_dump(mode="json", exclude_unset=True) for parameter in parameters],
+        budget=budget,
+        **({"in_flight": in_flight} if in_flight is not None else {}),
+    )
+    study = (await api.post(f"{PROJECTS}{project_id}/calibration-studies/", json=sent)).data
+    return _handed_back(study, made=True)
+
+
+@tool(title="Start a calibration study", relied_on=("id", "status"))
+async def start_calibration_study(ctx: Context, project_id: ProjectId, study_id: CalibrationId) -> CalibrationStudy:
+    """Charges every member at once; what is never run is given back. Needs a sign-off if asked."""
+    api = PlatformClient.for_context(ctx)
+    return _handed_back((await api.post(f"{_path(project_id, study_id)}start/")).data)
+
+
+@tool(title="Get a calibration study", read_only=True, idempotent=True, relied_on=("id", "status"))
+async def get_calibration_study(ctx: Context, project_id: ProjectId, study_id: CalibrationId) -> CalibrationStudy:
+    """Progress with ETA; then the best fit and calibrated run, or the Morris ranking; every member."""
+    api = PlatformClient.for_context(ctx)
+    return _handed_back((await api.get(_path(project_id, study_id))).data)
+
+
+@tool(title="Cancel a calibration study", destructive=True, relied_on=("id", "status"))
+async def cancel_calibration_study(ctx: Context, project_id: ProjectId, study_id: CalibrationId) -> CalibrationStudy:
+    """Stop it; members cost what they computed."""
+    api = PlatformClient.for_context(ctx)
+    return _handed_back((await api.post(f"{_path(project_id, study_id)}cancel/")).data)
+
+
+def _path(project_id: int, study_id: int) -> str:
+    return f"{PROJECTS}{project_id}/calibration-studies/{study_id}/"
