@@ -25,6 +25,14 @@ class CalibrationStudy(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     started_fingerprint = models.CharField(max_length=64, blank=True, help_text="What it ran under, once started.")
+    build = models.ForeignKey(
+        "anuga.Run",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The base scenario's build when it started: every member runs it, whatever changes later.",
+    )
     member_price = models.DecimalField(
         max_digits=12, decimal_places=2, null=True, blank=True, help_text="What each member was charged at the start."
     )

@@ -12,6 +12,7 @@ from hydrata.anuga.models import Run
 from hydrata.calibration.models import CalibrationMember, CalibrationStudy
 from hydrata.calibration.selectors import study_parameters
 from hydrata.compute.calibration import morris
+from hydrata.core.errors import PlatformError
 from hydrata.observations.services.comparisons import comparison_compute
 from hydrata.storage import get_storage
 from hydrata_contract.calibration import CalibrationMethod
@@ -33,7 +34,11 @@ def member_read(*, study: CalibrationStudy, member: CalibrationMember) -> None:
     if user is None:  # the person who made and started it was deleted: nothing to record the comparison under
         member.save(update_fields=["told"])
         return
-    comparison = comparison_compute(run=run, event=study.event, user=user)
+    try:
+        comparison = comparison_compute(run=run, event=study.event, user=user)
+    except PlatformError:  # e.g. the event's observations were all deleted since: it gives nothing, the study goes on
+        member.save(update_fields=["told"])
+        return
     member.objective = comparison.metrics.get("rmse")
     member.outputs = {
         "comparison": comparison.pk,

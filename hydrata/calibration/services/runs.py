@@ -34,7 +34,7 @@ from hydrata.compute.calibration.members import member_files
 from hydrata.compute.calibration.search import Told, propose
 from hydrata.core.errors import Conflict, Forbidden
 from hydrata.storage import get_storage
-from hydrata.studies.services.runs import BaseBuild, base_build
+from hydrata.studies.services.runs import BaseBuild, base_build, build_of
 from hydrata.studies.services.studies import study_member_prices
 from hydrata_contract.calibration import CalibrationMethod
 from hydrata_contract.compute import ComputeBackend
@@ -111,6 +111,7 @@ def calibration_study_start(*, study: CalibrationStudy, user: User, grant: Agent
             )
         study.status, study.started_at, study.started_fingerprint = StudyStatus.RUNNING, timezone.now(), fingerprint
         study.member_price, study.launched_by, study.launched_by_grant_id = price, user, grant.pk if grant else None
+        study.build = build.run
         study.save()
         launched = _launch_more(study, build)
         transaction.on_commit(lambda: _enqueue(study.pk, launched))
@@ -173,7 +174,7 @@ def _member_run(study: CalibrationStudy, build: BaseBuild) -> Run:
         study_member=True,
         status=RunStatus.QUEUED,
         phase=RunPhase.PREPARING_INPUTS,
-        duration=study.base_scenario.duration,
+        duration=build.run.duration,
         compute_backend=ComputeBackend.LOCAL,
         queued_at=timezone.now(),
         compute_cost=study.member_price,
@@ -210,7 +211,7 @@ def _write_member_package(
     manifest = {
         **build.manifest,
         "run_id": run.pk,
-        "duration": study.base_scenario.duration,
+        "duration": build.run.duration,
         "shared_prefix": build.run.package_prefix,
         "calibration": {
             "study": study.pk,
@@ -257,28 +258,39 @@ def calibration_study_advance(*, study_id: int) -> CalibrationStudy:
             if member.run is not None and member.run.status in TERMINAL_RUN_STATES:
                 member_read(study=study, member=member)
         launched: list[int] = []
-        if study.members.count() < study.members_planned or study.members.filter(run=None).exists():
-            launched = _launch_more(study, base_build(study.base_scenario))
+        more = study.members.count() < study.members_planned or study.members.filter(run=None).exists()
+        if more and study.build is not None:
+            launched = _launch_more(study, build_of(study.build))
         ended = study.members.filter(told=True).count()
-        if ended >= study.members_planned:
+        if ended >= study.members_planned or (more and study.build is None and not _computing(study)):
             _finish(study)
         transaction.on_commit(lambda: _enqueue(study_id, launched))
     return study
 
 
+def _computing(study: CalibrationStudy) -> bool:
+    return study.members.exclude(run=None).exclude(run__status__in=TERMINAL_RUN_STATES).exists()
+
+
 def _finish(study: CalibrationStudy) -> None:
     members = list(study.members.select_related("run").order_by("index"))
+    members_ran = [member for member in members if member.run is not None]
     study.results = study_results(study=study, members=members)
-    study.compute_cost = sum((m.run.compute_cost or Decimal("0") for m in members if m.run), Decimal("0.00"))
-    complete = sum(1 for m in members if m.run and m.run.status == RunStatus.COMPLETE)
+    study.compute_cost = sum((m.run.compute_cost or Decimal("0") for m in members_ran if m.run), Decimal("0.00"))
+    complete = sum(1 for m in members_ran if m.run and m.run.status == RunStatus.COMPLETE)
     study.status = StudyStatus.COMPLETE if complete else StudyStatus.ERROR
     study.status_message = "" if complete else "No member completed; each member's run says why."
+    if study.build is None and len(members_ran) < study.members_planned:
+        study.status_message = (
+            f"Ended after {len(members_ran)} of {study.members_planned} members: the build they ran was deleted. "
+            + study.status_message
+        ).strip()
     study.finished_at = timezone.now()
     study.save()
-    _refund_unlaunched(study, len(members))
+    _refund_unlaunched(study)
 
 
-def _refund_unlaunched(study: CalibrationStudy, launched: int) -> Decimal:
+def _refund_unlaunched(study: CalibrationStudy) -> Decimal:
     """Give back the charge of every planned member that never ran."""
     given = Decimal("0")
     for index in range(study.members_planned):
@@ -313,7 +325,7 @@ def calibration_study_cancel(*, study: CalibrationStudy) -> CalibrationStudy:
         )
         study.save()
         if study.started_at is not None:
-            _refund_unlaunched(study, launched)
+            _refund_unlaunched(study)
     return study
 
 

@@ -147,6 +147,11 @@ def base_build(scenario: Scenario) -> BaseBuild:
             code=ErrorCode.SCENARIO_NOT_BUILT,
             computed_status=run.status if run else RunStatus.CREATED,
         )
+    return build_of(run)
+
+
+def build_of(run: Run) -> BaseBuild:
+    """A build's package as members read it: the run and its scenario.json."""
     with get_storage().open(key=f"{run.package_prefix}/scenario.json") as stream:
         return BaseBuild(run=run, manifest=json.load(stream))
 

@@ -14,6 +14,7 @@ from hydrata.agents.models import AgentSpend
 from hydrata.agents.services import account_set_runs_need_approval, account_set_spend_limit
 from hydrata.anuga.models import Run
 from hydrata.calibration.models import CalibrationMember, CalibrationStudy
+from hydrata.calibration.services.runs import calibration_study_advance
 from hydrata.compute.forcing import friction_values
 from hydrata.storage import get_storage
 from hydrata_contract.states import RunStatus
@@ -244,3 +245,29 @@ def test_a_study_is_its_projects_own_another_account_and_a_read_key_cannot_reach
         assert http.get(path(arrangement, study)).status_code == 200
         assert http.post(path(arrangement, study, "start/")).status_code == 403
     assert CalibrationStudy.objects.get(pk=study["id"]).status == "draft"
+
+
+def test_a_member_that_ends_brings_the_next_on_the_build_the_study_started_with_though_the_base_changed(live_asgi):
+    grant, key = make_grant(level="launch")
+    arrangement = arranged(live_asgi.url, key)
+    study = created(live_asgi.url, key, arrangement, budget=3).json()
+    with api(live_asgi.url, key) as http:
+        assert http.post(path(arrangement, study, "start/")).status_code == 202
+        changed = http.patch(
+            f"{PROJECTS}{arrangement['project']}/scenarios/{arrangement['scenario']}/", json={"duration": 900}
+        )
+    assert changed.status_code == 200, changed.text
+    first = CalibrationMember.objects.filter(study_id=study["id"]).select_related("run").first()
+    Run.objects.filter(pk=first.run_id).update(status=RunStatus.ERROR, error_message="the simulation failed")
+
+    calibration_study_advance(study_id=study["id"])
+
+    members = list(CalibrationMember.objects.filter(study_id=study["id"]).select_related("run").order_by("index"))
+    assert [m.index for m in members] == [0, 1, 2] and members[0].told and members[0].objective is None
+    assert {m.run.package_sha256["mesh.msh"] for m in members} == {first.run.package_sha256["mesh.msh"]}
+    assert {m.run.duration for m in members} == {600}  # the build's, not the changed scenario's
+    with get_storage().open(key=f"{members[2].run.package_prefix}/scenario.json") as stream:
+        assert json.load(stream)["shared_prefix"] == CalibrationStudy.objects.get(pk=study["id"]).build.package_prefix
+    charged = AgentSpend.objects.filter(grant=grant)
+    assert not charged.filter(reference__startswith="calibration:").exists()  # every planned member is now a run's
+    assert sum(charged.values_list("amount", flat=True)) == Decimal(study["estimate"]["compute_cost_estimate"])
