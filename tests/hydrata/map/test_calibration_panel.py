@@ -5,6 +5,7 @@ REST detail answers with. The studies are rows written here (no simulation runs)
 Numbers are compared as the panel writes them: 3 decimals (see hydrata/map/static/map/panels/calibration.js)."""
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
@@ -18,7 +19,8 @@ from hydrata.calibration.models import CalibrationMember, CalibrationStudy
 from hydrata.calibration.selectors import calibration_link
 from hydrata.observations.models import FloodEvent, Observation
 from tests.browser import Visit, launch, sign_in, visit, wait_for_panel
-from tests.factories import PASSWORD, make_project, make_user
+from tests.factories import PASSWORD, make_grant, make_project, make_user
+from tests.mcp_client import call
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -54,6 +56,7 @@ class Studies:
     morris: int
     draft: int
     links: dict[str, str]
+    key: str  # a read key of the engineer's, for the tool
 
 
 def _study(project, scenario, event, user, **fields) -> CalibrationStudy:
@@ -203,7 +206,8 @@ def studies(live_asgi) -> Studies:
         compute_cost=None,
     )
     links = {study.name: calibration_link(study) for study in (optimised, morris, draft)}
-    return Studies(live_asgi.url, user.get_username(), project.pk, optimised.pk, morris.pk, draft.pk, links)
+    _, key = make_grant(user, level="read")
+    return Studies(live_asgi.url, user.get_username(), project.pk, optimised.pk, morris.pk, draft.pk, links, key)
 
 
 @pytest.fixture
@@ -280,6 +284,14 @@ def test_an_optimisers_link_shows_its_parameters_best_values_convergence_and_bes
     assert tab.page.title() != "ran"
     tab.page.locator("#calibration-convergence").scroll_into_view_if_needed()
     tab.screenshot("map-calibration")
+    # and the tool hands the agent the very numbers the panel shows
+    asked = {"project_id": studies.project_id, "study_id": detail["id"]}
+    with ThreadPoolExecutor(1) as aside:  # the MCP client runs its own event loop; Playwright's holds this thread
+        told = aside.submit(call, studies.url, studies.key, "get_calibration_study", asked).result()
+    assert not told.is_error, told.content[0].text
+    assert told.structured_content["results"] == detail["results"]
+    assert told.structured_content["summary"]["best_values"] == best["values"]
+    assert told.structured_content["summary"]["best_rmse_m"] == best["objective"]
 
 
 def test_a_morris_studys_chart_has_one_point_per_parameter_for_the_chosen_output_and_its_ranking_is_the_rest_ranking(
