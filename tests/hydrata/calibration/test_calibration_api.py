@@ -12,7 +12,7 @@ from django.test import Client
 from config.celery import app as celery_app
 from hydrata.agents.models import AgentSpend
 from hydrata.agents.services import account_set_runs_need_approval, account_set_spend_limit
-from hydrata.anuga.models import Run
+from hydrata.anuga.models import Project, Run
 from hydrata.calibration.models import CalibrationMember, CalibrationStudy
 from hydrata.calibration.services.runs import calibration_study_advance
 from hydrata.compute.forcing import friction_values
@@ -134,6 +134,9 @@ def test_cancel_gives_back_every_member_not_computed_and_ends_the_study(live_asg
         == "running"
     )
 
+    with api(live_asgi.url, key) as http:
+        computing = http.delete(path(arrangement, study))
+    assert computing.status_code == 409 and computing.json()["code"] == "STUDY_RUNNING", computing.text
     cancelled = call(
         live_asgi.url, key, "cancel_calibration_study", {"project_id": arrangement["project"], "study_id": study["id"]}
     )
@@ -147,6 +150,10 @@ def test_cancel_gives_back_every_member_not_computed_and_ends_the_study(live_asg
     assert {run.status for run in runs} == {RunStatus.CANCELLED}
     assert sum(AgentSpend.objects.filter(grant=grant).values_list("amount", flat=True)) == 0
     assert again.is_error and "STUDY_FINISHED" in again.content[0].text
+    with api(live_asgi.url, key) as http:  # ended, it may be deleted; its members' runs stay, with what they cost
+        assert http.delete(path(arrangement, study)).status_code == 204
+    assert not CalibrationStudy.objects.filter(pk=study["id"]).exists()
+    assert Run.objects.filter(pk__in=[run.pk for run in runs]).count() == len(runs)
 
 
 def test_the_sign_off_gates_the_start_and_only_a_person_gives_it(live_asgi):
@@ -241,6 +248,12 @@ def test_a_study_is_its_projects_own_another_account_and_a_read_key_cannot_reach
     assert seen.status_code == 404 and started.status_code == 404
     assert told.is_error and "NOT_FOUND" in told.content[0].text
     assert CalibrationStudy.objects.get(pk=study["id"]).status == "draft"
+    Project.objects.filter(pk=arrangement["project"]).update(is_public=True)  # a public project shares none
+    with api(live_asgi.url, stranger) as http:
+        listed = http.get(f"{PROJECTS}{arrangement['project']}/calibration-studies/")
+        still_unseen = http.get(path(arrangement, study))
+    assert listed.status_code == 200 and listed.json()["count"] == 0 and listed.json()["results"] == []
+    assert still_unseen.status_code == 404 and still_unseen.json()["code"] == "CALIBRATION_STUDY_NOT_FOUND"
     with api(live_asgi.url, reader) as http:
         assert http.get(path(arrangement, study)).status_code == 200
         assert http.post(path(arrangement, study, "start/")).status_code == 403
