@@ -20,7 +20,7 @@ from hydrata.agents.services import SpendItem, agent_spend_charge_all, agent_spe
 from hydrata.anuga.models import Run, Scenario
 from hydrata.anuga.selectors.approvals import runs_need_approval
 from hydrata.anuga.selectors.scenarios import scenario_geometry
-from hydrata.anuga.services.runs import run_cancel, run_from_build
+from hydrata.anuga.services.runs import run_cancel, run_from_build, run_lost_its_worker
 from hydrata.calibration.models import CalibrationApproval, CalibrationMember, CalibrationStudy
 from hydrata.calibration.selectors import (
     calibration_approved_by,
@@ -34,7 +34,7 @@ from hydrata.compute.calibration.members import member_files
 from hydrata.compute.calibration.search import Told, propose
 from hydrata.core.errors import Conflict, Forbidden
 from hydrata.storage import get_storage
-from hydrata.studies.services.runs import BaseBuild, base_build, build_of
+from hydrata.studies.services.runs import BaseBuild, base_build, build_of, member_retry
 from hydrata.studies.services.studies import study_member_prices
 from hydrata_contract.calibration import CalibrationMethod
 from hydrata_contract.compute import ComputeBackend
@@ -248,19 +248,24 @@ def _enqueue(study_id: int, run_ids: list[int]) -> None:
 
 
 def calibration_study_advance(*, study_id: int) -> CalibrationStudy:
-    """Read each member whose run has ended (its fit to the observations, its peaks), launch the next while the plan
-    has more and workers are free, and end the study once every planned member has ended."""
+    """Run once more each member whose worker was lost on its first run (as a design study's); read each member
+    whose run has ended (its fit to the observations, its peaks); launch the next while the plan has more and
+    workers are free; and end the study once every planned member has ended."""
     with transaction.atomic():
         study = CalibrationStudy.objects.select_for_update().select_related("base_scenario", "event").get(pk=study_id)
         if study.status != StudyStatus.RUNNING:
             return study
-        for member in study.members.select_related("run").filter(told=False).exclude(run=None):
-            if member.run is not None and member.run.status in TERMINAL_RUN_STATES:
-                member_read(study=study, member=member)
         launched: list[int] = []
+        for member in study.members.select_related("run").filter(told=False).exclude(run=None):
+            if member.run is not None and member.run.retry_of_id is None and run_lost_its_worker(run=member.run):
+                member.run = member_retry(member.run)  # once, uncharged: the loss was ours, not the member's
+                member.save(update_fields=["run"])
+                launched.append(member.run.pk)
+            elif member.run is not None and member.run.status in TERMINAL_RUN_STATES:
+                member_read(study=study, member=member)
         more = study.members.count() < study.members_planned or study.members.filter(run=None).exists()
         if more and study.build is not None:
-            launched = _launch_more(study, build_of(study.build))
+            launched += _launch_more(study, build_of(study.build))
         ended = study.members.filter(told=True).count()
         if ended >= study.members_planned or (more and study.build is None and not _computing(study)):
             _finish(study)
@@ -268,15 +273,22 @@ def calibration_study_advance(*, study_id: int) -> CalibrationStudy:
     return study
 
 
+def _cost(run: Run) -> Decimal:
+    """What a member's run cost: a retry's is its lost first run's (the retry is not charged)."""
+    if run.compute_cost is None and run.retry_of is not None:
+        return run.retry_of.compute_cost or Decimal("0")
+    return run.compute_cost or Decimal("0")
+
+
 def _computing(study: CalibrationStudy) -> bool:
     return study.members.exclude(run=None).exclude(run__status__in=TERMINAL_RUN_STATES).exists()
 
 
 def _finish(study: CalibrationStudy) -> None:
-    members = list(study.members.select_related("run").order_by("index"))
+    members = list(study.members.select_related("run__retry_of").order_by("index"))
     members_ran = [member for member in members if member.run is not None]
     study.results = study_results(study=study, members=members)
-    study.compute_cost = sum((m.run.compute_cost or Decimal("0") for m in members_ran if m.run), Decimal("0.00"))
+    study.compute_cost = sum((_cost(m.run) for m in members_ran if m.run), Decimal("0.00"))
     complete = sum(1 for m in members_ran if m.run and m.run.status == RunStatus.COMPLETE)
     study.status = StudyStatus.COMPLETE if complete else StudyStatus.ERROR
     study.status_message = "" if complete else "No member completed; each member's run says why."

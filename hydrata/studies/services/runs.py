@@ -361,7 +361,7 @@ def design_study_advance(*, study_id: int) -> DesignStudy:
         members = list(study.members.select_related("run").order_by("id"))
         for member in members:
             if member.run is not None and member.run.retry_of_id is None and run_lost_its_worker(run=member.run):
-                member.run = _member_retry(member.run)
+                member.run = member_retry(member.run)
                 member.save(update_fields=["run"])
                 retried.append(member.run.pk)
         statuses = [member.run.status if member.run else RunStatus.ERROR for member in members]
@@ -371,7 +371,7 @@ def design_study_advance(*, study_id: int) -> DesignStudy:
     return study
 
 
-def _member_retry(lost: Run) -> Run:
+def member_retry(lost: Run) -> Run:
     """A second run of a member whose worker was lost: the same package, no second charge (the loss was ours)."""
     retry = run_from_build(
         build=lost,

@@ -13,6 +13,7 @@ from config.celery import app as celery_app
 from hydrata.agents.models import AgentSpend
 from hydrata.agents.services import account_set_runs_need_approval, account_set_spend_limit
 from hydrata.anuga.models import Project, Run
+from hydrata.anuga.services.runs import run_cancel, runs_reap_stale
 from hydrata.calibration.models import CalibrationMember, CalibrationStudy
 from hydrata.calibration.services.runs import calibration_study_advance
 from hydrata.compute.forcing import friction_values
@@ -284,3 +285,36 @@ def test_a_member_that_ends_brings_the_next_on_the_build_the_study_started_with_
     charged = AgentSpend.objects.filter(grant=grant)
     assert not charged.filter(reference__startswith="calibration:").exists()  # every planned member is now a run's
     assert sum(charged.values_list("amount", flat=True)) == Decimal(study["estimate"]["compute_cost_estimate"])
+
+
+def test_a_member_whose_worker_is_lost_runs_once_more_uncharged_then_counts_as_failed_and_the_study_ends(live_asgi):
+    grant, key = make_grant(level="launch")
+    arrangement = arranged(live_asgi.url, key)
+    study = created(live_asgi.url, key, arrangement, budget=2).json()
+    with api(live_asgi.url, key) as http:
+        assert http.post(path(arrangement, study, "start/")).status_code == 202
+    member, other = CalibrationMember.objects.filter(study_id=study["id"]).select_related("run").order_by("index")
+
+    def lose(run: Run) -> None:
+        """The run computes on a worker that then went silent; the reaper's sweep ends it in error."""
+        Run.objects.filter(pk=run.pk).update(status=RunStatus.COMPUTING, heartbeat_at="2020-01-01T00:00:00Z")
+        assert runs_reap_stale() >= 1
+
+    first = member.run
+    lose(first)
+    calibration_study_advance(study_id=study["id"])
+    member.refresh_from_db()
+    retry = member.run
+    assert retry.pk != first.pk and retry.retry_of_id == first.pk and retry.status == RunStatus.QUEUED
+    assert retry.package_prefix == first.package_prefix and not member.told
+    assert not AgentSpend.objects.filter(reference=f"run:{retry.pk}").exists()
+
+    lose(retry)
+    run_cancel(run=other.run)
+    ended = calibration_study_advance(study_id=study["id"])
+    member.refresh_from_db()
+
+    assert member.run.pk == retry.pk, "a member is retried once only"
+    assert member.told and member.objective is None
+    assert ended.status == "error" and "No member completed" in ended.status_message
+    assert ended.results["best"] is None and ended.results["members_run"] == 2
