@@ -288,7 +288,7 @@ def test_a_member_that_ends_brings_the_next_on_the_build_the_study_started_with_
 
 
 def test_a_member_whose_worker_is_lost_runs_once_more_uncharged_then_counts_as_failed_and_the_study_ends(live_asgi):
-    grant, key = make_grant(level="launch")
+    _, key = make_grant(level="launch")
     arrangement = arranged(live_asgi.url, key)
     study = created(live_asgi.url, key, arrangement, budget=2).json()
     with api(live_asgi.url, key) as http:
