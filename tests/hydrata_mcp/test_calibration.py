@@ -8,7 +8,7 @@ import pytest
 from hydrata.calibration.models import CalibrationMember
 from hydrata.observations.models import Comparison
 from tests.factories import make_grant
-from tests.hydrata.calibration.helpers import TRUE_N, synthetic_truth
+from tests.hydrata.calibration.helpers import TRUE_N, Truth, synthetic_truth
 from tests.mcp_client import mcp_client
 from tests.model_setup import Stall
 
@@ -26,47 +26,46 @@ async def follow(client, project_id: int, study_id: int, *, seconds: float = 600
         await asyncio.sleep(1)
 
 
+BOTH = [  # the friction the water meets, and a polygon beyond the model's edge, where it never reaches
+    {"target": "friction", "name": "floodplain", "low": 0.02, "high": 0.10},
+    {"target": "friction", "name": "beyond the edge", "low": 0.01, "high": 0.2},
+]
+
+
+def made_and_run(url: str, key: str, truth: Truth, **arguments) -> tuple[dict, dict]:
+    """create_calibration_study on the truth's scenario and event, start_calibration_study, then
+    get_calibration_study until it ends: what create answered, and the last answer."""
+
+    async def session():
+        async with mcp_client(url, key) as client:
+            ids = {"project_id": truth.project_id}
+            where = {"base_scenario_id": truth.scenario_id, "event_id": truth.event_id}
+            made = await client.call_tool("create_calibration_study", {**ids, **where, **arguments})
+            assert not made.is_error, made.content[0].text
+            study = made.structured_content
+            started = await client.call_tool("start_calibration_study", {**ids, "study_id": study["id"]})
+            assert not started.is_error, started.content[0].text
+            return study, await follow(client, truth.project_id, study["id"])
+
+    return asyncio.run(session())
+
+
 def test_calibrating_n_recovers_the_truth_and_leaves_a_parameter_that_does_not_matter_anywhere_without_harm(
     live_asgi, celery_worker
 ):
     _, key = make_grant(level="launch")
     truth = synthetic_truth(live_asgi.url, key)
 
-    async def session():
-        async with mcp_client(live_asgi.url, key) as client:
-            made = await client.call_tool(
-                "create_calibration_study",
-                {
-                    "project_id": truth.project_id,
-                    "base_scenario_id": truth.scenario_id,
-                    "event_id": truth.event_id,
-                    "parameters": [
-                        {"target": "friction", "name": "floodplain", "low": 0.02, "high": 0.10},
-                        {"target": "friction", "name": "beyond the edge", "low": 0.01, "high": 0.2},
-                    ],
-                    "budget": 40,
-                    "in_flight": 2,
-                },
-            )
-            assert not made.is_error, made.content[0].text
-            study = made.structured_content
-            started = await client.call_tool(
-                "start_calibration_study", {"project_id": truth.project_id, "study_id": study["id"]}
-            )
-            assert not started.is_error, started.content[0].text
-            return await follow(client, truth.project_id, study["id"])
-
-    final = asyncio.run(session())
+    _, final = made_and_run(live_asgi.url, key, truth, parameters=BOTH, budget=40, in_flight=2)
 
     assert final["status"] == "complete", final
     best = final["results"]["best"]
-    print("best", best["values"], best["objective"], [(m["values"], m["objective"]) for m in final["members"]])
-    assert len(final["members"]) <= 40
-    assert abs(best["values"]["friction:floodplain"] - TRUE_N) <= 0.003
+    assert len(final["members"]) == 40 == CalibrationMember.objects.filter(study_id=final["id"]).count()
+    assert abs(best["values"]["friction:floodplain"] - TRUE_N) <= 0.003, best
     assert best["objective"] < 0.01
     comparison = Comparison.objects.get(pk=best["comparison"])
     assert comparison.run_id == best["run"] and comparison.metrics["rmse"] < 0.01
-    assert CalibrationMember.objects.filter(study_id=final["id"]).count() == 40
+    assert f"in run {best['run']}" in final["say_to_user"] and final["summary"]["calibrated_run"] == best["run"]
 
 
 def test_a_morris_screen_ranks_the_friction_the_water_meets_above_the_friction_it_never_reaches(
@@ -75,31 +74,9 @@ def test_a_morris_screen_ranks_the_friction_the_water_meets_above_the_friction_i
     _, key = make_grant(level="launch")
     truth = synthetic_truth(live_asgi.url, key)
 
-    async def session():
-        async with mcp_client(live_asgi.url, key) as client:
-            made = await client.call_tool(
-                "create_calibration_study",
-                {
-                    "project_id": truth.project_id,
-                    "base_scenario_id": truth.scenario_id,
-                    "event_id": truth.event_id,
-                    "parameters": [
-                        {"target": "friction", "name": "beyond the edge", "low": 0.01, "high": 0.2},
-                        {"target": "friction", "name": "floodplain", "low": 0.02, "high": 0.10},
-                    ],
-                    "budget": 13,
-                    "method": "morris",
-                },
-            )
-            assert not made.is_error, made.content[0].text
-            assert made.structured_content["estimate"]["members"] == 12  # four whole trajectories of three
-            await client.call_tool(
-                "start_calibration_study", {"project_id": truth.project_id, "study_id": made.structured_content["id"]}
-            )
-            return await follow(client, truth.project_id, made.structured_content["id"])
+    made, final = made_and_run(live_asgi.url, key, truth, parameters=BOTH[::-1], budget=13, method="morris")
 
-    final = asyncio.run(session())
-
+    assert made["estimate"]["members"] == 12  # four whole trajectories of three
     assert final["status"] == "complete", final
     screen = final["results"]["morris"]
     assert [row["parameter"] for row in screen["ranking"]] == ["friction:floodplain", "friction:beyond the edge"]
