@@ -31,6 +31,7 @@ READ_ONLY = {
     "compare_runs",
     "get_design_study",
     "list_design_studies",
+    "get_calibration_study",
     "get_run_report",
 }
 FIRST_TOOLS = {"list_projects", "get_project", "create_project", "get_agent_grant", "suggest_capability"}
@@ -55,7 +56,7 @@ def test_an_agent_lists_tools_creates_a_project_and_reads_it_back(live_asgi, mod
         assert listed.title and listed.annotations.title == listed.title
         assert bool(listed.annotations.read_only_hint) is (name in READ_ONLY)  # absent: the spec's false
         assert listed.annotations.destructive_hint is (
-            name in {"cancel_run", "delete_observation", "cancel_design_study"}
+            name in {"cancel_run", "delete_observation", "cancel_design_study", "cancel_calibration_study"}
         )
         assert listed.output_schema["type"] == "object"
         assert listed.description

@@ -202,6 +202,36 @@ def test_every_link_a_tool_hands_back_opens_the_map_on_exactly_what_the_tool_cha
                     expect={"panel": "study", "scenario": sid, "study": study["id"]},
                 )
 
+            # A calibration study of the built base against an event with one observation: made, started (its
+            # members only queue), read and cancelled, each linking the Calibration panel on it.
+            marked = await w.call(
+                "create_flood_event",
+                {"project_id": pid, "name": "Calibration", "started_at": "2022-03-01T00:00:00Z"},
+                as_="create_flood_event (calibration)",
+            )
+            await w.call(
+                "create_observation",
+                {"project_id": pid, "event_id": marked["id"], "quantity": "peak_depth", "value_m": 0.5, "x": 251010.0,
+                 "y": 6271810.0},
+                as_="create_observation (calibration)",
+            )  # fmt: skip
+            calibration = await w.call(
+                "create_calibration_study",
+                {
+                    "project_id": pid,
+                    "base_scenario_id": sid,
+                    "event_id": marked["id"],
+                    "parameters": [{"target": "rain", "low": 0.5, "high": 2.0}],
+                    "budget": 2,
+                },
+                expect=lambda study: {"panel": "calibration", "scenario": sid, "study": study["id"]},
+            )
+            for tool in ("start_calibration_study", "get_calibration_study", "cancel_calibration_study"):
+                await w.call(
+                    tool,
+                    {"project_id": pid, "study_id": calibration["id"]},
+                    expect={"panel": "calibration", "scenario": sid, "study": calibration["id"]},
+                )
             await w.call(
                 "get_map_depth_overlay", {"run_id": first}, expect={"panel": "run", "scenario": sid, "run": first}
             )
@@ -309,6 +339,7 @@ WALKED_WITH_A_RUN = {
     "retry_run", "get_map_depth_overlay", "compare_runs", "create_flood_event", "create_observation",
     "update_observation", "compare_run_with_observations", "recompute_comparison", "rank_runs_against_observations",
     "delete_observation", "create_design_study", "get_design_study", "start_design_study", "cancel_design_study",
+    "create_calibration_study", "start_calibration_study", "get_calibration_study", "cancel_calibration_study",
 }  # fmt: skip
 
 
