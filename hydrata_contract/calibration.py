@@ -1,6 +1,8 @@
 """What a calibration study is made of: what each of its parameters changes in the base scenario, and how it
 searches (an optimiser fitting the observations, or a Morris screen of the parameters' influence)."""
 
+from pydantic import BaseModel, ConfigDict
+
 from hydrata_contract.labelled import Labelled
 
 
@@ -35,3 +37,22 @@ class ParameterTarget(Labelled):
 class CalibrationMethod(Labelled):
     OPTIMISE = "optimise", "Optimiser (optuna TPE): the parameters that fit the observations best"
     MORRIS = "morris", "Morris screen (SALib): which parameters the peaks and the flooded area depend on"
+
+
+class ObservedPeak(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    observation: int
+    modelled: float | None
+
+
+class MemberOutputs(BaseModel):
+    """What an ended member gave (CalibrationMember.outputs, written and read through this model): its comparison
+    with the event, its peak at each observation, its peak depth at each gauge and its wet area (m²)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    comparison: int
+    observations: list[ObservedPeak]
+    gauges: dict[str, float | None]
+    wet_area_m2: float | None

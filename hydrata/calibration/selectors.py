@@ -16,6 +16,7 @@ from hydrata.anuga.selectors.projects import Reader
 from hydrata.calibration.models import CalibrationMember, CalibrationStudy
 from hydrata.core.errors import NotFound
 from hydrata.observations.selectors import fingerprint_of
+from hydrata_contract.answers.calibration import CalibrationResults
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.links import Panel
 from hydrata_contract.requests.calibration import CalibrationParameter
@@ -35,6 +36,11 @@ def calibration_study_get(*, project: Project, study_id: int, reader: Reader) ->
             f"Project {project.pk} has no calibration study {study_id}.", code=ErrorCode.CALIBRATION_STUDY_NOT_FOUND
         )
     return found
+
+
+def calibration_results(*, study: CalibrationStudy) -> CalibrationResults | None:
+    """The study's results (a JSON column) read back as the contract's model."""
+    return None if study.results is None else CalibrationResults.model_validate(study.results)
 
 
 def study_parameters(study: CalibrationStudy) -> list[CalibrationParameter]:

@@ -7,6 +7,14 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
+from hydrata_contract.answers.calibration import (
+    CalibrationMemberRow,
+    CalibrationProgress,
+    CalibrationResults,
+    CalibrationStudyDetail,
+)
+from hydrata_contract.answers.studies import StudyEstimate
+from hydrata_contract.calibration import CalibrationMethod
 from hydrata_contract.requests.calibration import CalibrationParameter, CalibrationStudyCreate
 from hydrata_contract.studies import StudyStatus
 from hydrata_mcp.bodies import body
@@ -21,79 +29,79 @@ CalibrationId = Annotated[int, Field(ge=1, description="From create_calibration_
 
 
 class CalibrationStudy(HandBack):
+    """get_calibration_study's hand-back: the contract's answer (CalibrationStudyDetail) projected, its members only
+    those launched."""
+
     id: int
-    status: str
-    method: str
-    progress: dict[str, Any]
-    estimate: dict[str, Any]
-    results: dict[str, Any] | None
-    members: list[dict[str, Any]]
+    status: StudyStatus
+    method: CalibrationMethod
+    progress: CalibrationProgress
+    estimate: StudyEstimate
+    results: CalibrationResults | None
+    members: list[CalibrationMemberRow]
 
 
-def _handed_back(study: dict[str, Any], *, made: bool = False) -> CalibrationStudy:
-    progress, estimate, results = study["progress"], study["estimate"], study["results"]
-    members = [
-        {"index": m["index"], "values": m["values"], "run": m["run"], "objective": m["objective"]}
-        for m in study["members"]
-        if m["run"] is not None
-    ]
+def _handed_back(answered: dict[str, Any], *, made: bool = False) -> CalibrationStudy:
+    study = CalibrationStudyDetail.model_validate(answered)
     return CalibrationStudy(
-        id=study["id"],
-        status=study["status"],
-        method=study["method"],
-        progress=progress,
-        estimate=estimate,
-        results=results,
-        members=members,
-        ui_url=study["ui_url"],
+        id=study.id,
+        status=study.status,
+        method=study.method,
+        progress=study.progress,
+        estimate=study.estimate,
+        results=study.results,
+        members=[member for member in study.members if member.run is not None],
+        ui_url=study.ui_url,
         summary={
-            **estimate,
-            **progress,
-            **_best(results),
-            **({"report": study["report_url"]} if study["report_url"] else {}),
+            **study.estimate.model_dump(),
+            **study.progress.model_dump(),
+            **_best(study.results),
+            **({"report": study.report_url} if study.report_url else {}),
         },
         say_to_user=_said(study, made=made),
     )
 
 
-def _best(results: dict[str, Any] | None) -> dict[str, Any]:
-    best = (results or {}).get("best")
-    if best:
-        return {"best_values": best["values"], "best_rmse_m": best["objective"], "calibrated_run": best["run"]}
-    ranking = ((results or {}).get("morris") or {}).get("ranking")
-    return {"ranking": ranking} if ranking else {}
+def _best(results: CalibrationResults | None) -> dict[str, Any]:
+    if results is not None and results.best is not None:
+        best = results.best
+        return {"best_values": best.values, "best_rmse_m": best.objective, "calibrated_run": best.run}
+    if results is not None and results.morris is not None:
+        return {"ranking": [rank.model_dump() for rank in results.morris.ranking]}
+    return {}
 
 
-def _said(study: dict[str, Any], *, made: bool) -> str:
-    progress, estimate, status = study["progress"], study["estimate"], study["status"]
-    link = f"See it here: {study['ui_url']}"
-    what = "fit to" if study["method"] == "optimise" else "Morris screen against"
-    ranges = ", ".join(f"{p['label']} {figure(p['low'])}-{figure(p['high'])}" for p in study["parameters"])
+def _said(study: CalibrationStudyDetail, *, made: bool) -> str:
+    progress, estimate, status = study.progress, study.estimate, study.status
+    link = f"See it here: {study.ui_url}"
+    what = "fit to" if study.method == CalibrationMethod.OPTIMISE else "Morris screen against"
+    ranges = ", ".join(f"{p.label} {figure(p.low)}-{figure(p.high)}" for p in study.parameters)
     if status == StudyStatus.DRAFT:
         return (
-            f"{'I made' if made else 'The'} calibration study '{study['name']}', a {what} flood event "
-            f"{study['event']}'s observations over {ranges}: {study['members_planned']} members at most, estimated "
-            f"at {figure(estimate['vcpu_hours_estimate'])} vCPU-hours, USD {estimate['compute_cost_estimate']}; "
+            f"{'I made' if made else 'The'} calibration study '{study.name}', a {what} flood event "
+            f"{study.event}'s observations over {ranges}: {study.members_planned} members at most, estimated "
+            f"at {figure(estimate.vcpu_hours_estimate)} vCPU-hours, USD {estimate.compute_cost_estimate}; "
             f"nothing has been spent. {link}"
         )
-    done = f"{progress['members_done']} of {progress['members_total']} members have ended"
+    done = f"{progress.members_done} of {progress.members_total} members have ended"
     if status == StudyStatus.RUNNING:
-        eta = progress["eta_seconds"]
-        return f"Calibration study {study['id']} is running: {done}" + (
+        eta = progress.eta_seconds
+        return f"Calibration study {study.id} is running: {done}" + (
             f", about {figure(eta / 60)} min to go. {link}" if eta is not None else f". {link}"
         )
-    results = study["results"] or {}
-    if status == StudyStatus.COMPLETE and results.get("best"):
-        best = results["best"]
-        values = ", ".join(f"{label} {figure(value)}" for label, value in best["values"].items())
+    results = study.results
+    if status == StudyStatus.COMPLETE and results is not None and results.best is not None:
+        best = results.best
+        values = ", ".join(f"{label} {figure(value)}" for label, value in best.values.items())
+        rmse = "no" if best.objective is None else figure(best.objective)
         return (
-            f"Calibration study {study['id']} is complete ({done}): the best fit is {values}, RMSE "
-            f"{figure(best['objective'])} m against the observations, in run {best['run']}. {link}"
+            f"Calibration study {study.id} is complete ({done}): the best fit is {values}, RMSE {rmse} m against "
+            f"the observations, in run {best.run}. {link}"
         )
-    if status == StudyStatus.COMPLETE and results.get("morris"):
-        ranking = ", ".join(f"{r['parameter']} {r['influence']:.2f}" for r in results["morris"]["ranking"])
-        return f"Calibration study {study['id']} is complete ({done}); influence, most first: {ranking}. {link}"
-    return f"Calibration study {study['id']} is {status.replace('_', ' ')}: {done}. {study['status_message']} {link}"
+    if status == StudyStatus.COMPLETE and results is not None and results.morris is not None:
+        ranking = ", ".join(f"{r.parameter} {r.influence:.2f}" for r in results.morris.ranking)
+        return f"Calibration study {study.id} is complete ({done}); influence, most first: {ranking}. {link}"
+    return f"Calibration study {study.id} is {status.replace('_', ' ')}: {done}. {study.status_message} {link}"
 
 
 @tool(title="Create a calibration study", relied_on=("id", "estimate"))

@@ -30,7 +30,9 @@ class CalibrationStudyListCreateView(ProjectListView):
     @extend_schema(responses={200: answers.CalibrationStudyPage})
     def get(self, request: AuthenticatedRequest) -> Response:
         page = self.paginate_queryset(calibration_studies_of(project=self.project, reader=self.reader(request)))
-        response = self.get_paginated_response([calibration_study_answer(study) for study in page or []])
+        response = self.get_paginated_response(
+            [calibration_study_answer(study).model_dump(mode="json") for study in page or []]
+        )
         answer(answers.CalibrationStudyPage, response.data)
         return response
 
@@ -50,7 +52,7 @@ class CalibrationStudyListCreateView(ProjectListView):
             seed=fields.seed,
         )
         detail = calibration_study_detail(study, user=request.user)
-        return Response(answer(answers.CalibrationStudyDetail, detail), status=status.HTTP_201_CREATED)
+        return Response(detail.model_dump(mode="json"), status=status.HTTP_201_CREATED)
 
 
 class CalibrationStudyScopedView(ProjectScopedView):
@@ -64,7 +66,7 @@ class CalibrationStudyDetailView(CalibrationStudyScopedView):
     @extend_schema(responses={200: answers.CalibrationStudyDetail})
     def get(self, request: AuthenticatedRequest, study_id: int) -> Response:
         detail = calibration_study_detail(self.study_get(request, study_id), user=request.user)
-        return Response(answer(answers.CalibrationStudyDetail, detail))
+        return Response(detail.model_dump(mode="json"))
 
     @extend_schema(responses={204: None})
     def delete(self, request: AuthenticatedRequest, study_id: int) -> Response:
@@ -81,7 +83,7 @@ class CalibrationStudyApproveView(CalibrationStudyScopedView):
         study = self.study_get(request, study_id)
         calibration_study_approve(study=study, user=request.user, grant=grant_of(request))
         detail = calibration_study_detail(study, user=request.user)
-        return Response(answer(answers.CalibrationStudyDetail, detail), status=status.HTTP_201_CREATED)
+        return Response(detail.model_dump(mode="json"), status=status.HTTP_201_CREATED)
 
 
 class CalibrationStudyStartView(CalibrationStudyScopedView):
@@ -92,7 +94,7 @@ class CalibrationStudyStartView(CalibrationStudyScopedView):
         study = self.study_get(request, study_id)
         started = calibration_study_start(study=study, user=request.user, grant=grant_of(request))
         detail = calibration_study_detail(started, user=request.user)
-        return Response(answer(answers.CalibrationStudyDetail, detail), status=status.HTTP_202_ACCEPTED)
+        return Response(detail.model_dump(mode="json"), status=status.HTTP_202_ACCEPTED)
 
 
 class CalibrationStudyCancelView(CalibrationStudyScopedView):
@@ -101,4 +103,4 @@ class CalibrationStudyCancelView(CalibrationStudyScopedView):
     @extend_schema(request=None, responses={200: answers.CalibrationStudyDetail})
     def post(self, request: AuthenticatedRequest, study_id: int) -> Response:
         cancelled = calibration_study_cancel(study=self.study_get(request, study_id))
-        return Response(answer(answers.CalibrationStudyDetail, calibration_study_detail(cancelled, user=request.user)))
+        return Response(calibration_study_detail(cancelled, user=request.user).model_dump(mode="json"))

@@ -1,10 +1,8 @@
 """What each member gave (its fit to the event's observations, the comparison maths of any run; its peaks at the
 observations and gauges and its wet area) and, once every member has ended, the study's results: the best fit with
-every observation, or the Morris ranking of the parameters on each output."""
+every observation, or the Morris ranking. Both are written and read through the contract's models."""
 
 import json
-from dataclasses import asdict
-from typing import Any
 
 import numpy as np
 
@@ -13,13 +11,21 @@ from hydrata.calibration.models import CalibrationMember, CalibrationStudy
 from hydrata.calibration.selectors import study_parameters
 from hydrata.compute.calibration import morris
 from hydrata.core.errors import PlatformError
+from hydrata.observations.models import Comparison
 from hydrata.observations.services.comparisons import comparison_compute
 from hydrata.storage import get_storage
-from hydrata_contract.calibration import CalibrationMethod
+from hydrata_contract.answers.calibration import (
+    BestFit,
+    CalibrationResults,
+    FitRow,
+    MorrisEffect,
+    MorrisOutput,
+    MorrisRank,
+    MorrisResults,
+)
+from hydrata_contract.calibration import CalibrationMethod, MemberOutputs, ObservedPeak
 from hydrata_contract.requests.calibration import CalibrationParameter
 from hydrata_contract.states import RunStatus
-
-WET_AREA = "wet_area_m2"
 
 
 def member_read(*, study: CalibrationStudy, member: CalibrationMember) -> None:
@@ -27,11 +33,8 @@ def member_read(*, study: CalibrationStudy, member: CalibrationMember) -> None:
     rank_runs_against_observations makes), its objective the RMSE; one that did not complete gave nothing."""
     run = member.run
     member.told = True
-    if run is None or run.status != RunStatus.COMPLETE or not run.results_prefix:
-        member.save(update_fields=["told"])
-        return
-    user = study.launched_by or study.created_by
-    if user is None:  # the person who made and started it was deleted: nothing to record the comparison under
+    user = study.launched_by or study.created_by  # None: both were deleted, nothing to record a comparison under
+    if run is None or run.status != RunStatus.COMPLETE or not run.results_prefix or user is None:
         member.save(update_fields=["told"])
         return
     try:
@@ -40,15 +43,19 @@ def member_read(*, study: CalibrationStudy, member: CalibrationMember) -> None:
         member.save(update_fields=["told"])
         return
     member.objective = comparison.metrics.get("rmse")
-    member.outputs = {
-        "comparison": comparison.pk,
-        "observations": [
-            {"observation": row["observation_id"], "modelled": row["modelled"]} for row in comparison.points
+    member.outputs = MemberOutputs(
+        comparison=comparison.pk,
+        observations=[
+            ObservedPeak(observation=row["observation_id"], modelled=row["modelled"]) for row in comparison.points
         ],
-        "gauges": _gauge_peaks(run),
-        WET_AREA: (run.statistics or {}).get(WET_AREA),
-    }
+        gauges=_gauge_peaks(run),
+        wet_area_m2=(run.statistics or {}).get("wet_area_m2"),
+    ).model_dump(mode="json")
     member.save(update_fields=["told", "objective", "outputs"])
+
+
+def member_outputs(member: CalibrationMember) -> MemberOutputs | None:
+    return None if member.outputs is None else MemberOutputs.model_validate(member.outputs)
 
 
 def _gauge_peaks(run: Run) -> dict[str, float | None]:
@@ -65,87 +72,92 @@ def _gauge_peaks(run: Run) -> dict[str, float | None]:
     return peaks
 
 
-def study_results(*, study: CalibrationStudy, members: list[CalibrationMember]) -> dict[str, Any]:
+def study_results(*, study: CalibrationStudy, members: list[CalibrationMember]) -> CalibrationResults:
     parameters = study_parameters(study)
-    labels = [parameter.label for parameter in parameters]
     ran = [m for m in members if m.run is not None]
-    results: dict[str, Any] = {
-        "method": study.method,
-        "members_run": len(ran),
-        "members_complete": sum(1 for m in ran if m.objective is not None),
-        "best": None,
-        "morris": None,
-    }
-    if study.method == CalibrationMethod.OPTIMISE:
-        fitted = [m for m in ran if m.objective is not None]
-        if fitted:
-            best = min(fitted, key=lambda m: (m.objective, m.index))
-            results["best"] = _best(best, labels)
-        return results
-    results["morris"] = _morris(study, parameters, members)
-    return results
+    fitted = [m for m in ran if m.objective is not None]
+    best = None
+    if study.method == CalibrationMethod.OPTIMISE and fitted:
+        best = _best(min(fitted, key=lambda m: (m.objective, m.index)), [p.label for p in parameters])
+    return CalibrationResults(
+        method=CalibrationMethod(study.method),
+        members_run=len(ran),
+        members_complete=len(fitted),
+        best=best,
+        morris=_morris(study, parameters, members) if study.method == CalibrationMethod.MORRIS else None,
+    )
 
 
-def _best(best: CalibrationMember, labels: list[str]) -> dict[str, Any]:
-    from hydrata.observations.models import Comparison
-
-    outputs = best.outputs or {}
-    found = outputs.get("comparison")
-    comparison = Comparison.objects.filter(pk=found).first() if found is not None else None
-    return {
-        "member": best.index,
-        "run": best.run_id,
-        "values": dict(zip(labels, best.values, strict=True)),
-        "objective": best.objective,
-        "comparison": comparison.pk if comparison else None,
-        "metrics": comparison.metrics if comparison else None,
-        "fit": [
-            {key: row[key] for key in ("observation_id", "observed", "modelled", "error", "within_tolerance")}
+def _best(best: CalibrationMember, labels: list[str]) -> BestFit:
+    outputs = member_outputs(best)
+    comparison = Comparison.objects.filter(pk=outputs.comparison).first() if outputs is not None else None
+    return BestFit(
+        member=best.index,
+        run=best.run_id,
+        values=dict(zip(labels, best.values, strict=True)),
+        objective=best.objective,
+        comparison=comparison.pk if comparison else None,
+        metrics=comparison.metrics if comparison else None,
+        fit=[
+            FitRow(
+                observation_id=row["observation_id"],
+                observed=row["observed"],
+                modelled=row["modelled"],
+                error=row["error"],
+                within_tolerance=row["within_tolerance"],
+            )
             for row in (comparison.points if comparison else [])
         ],
-    }
+    )
+
+
+def _outputs(members: list[CalibrationMember]) -> dict[tuple[str, str], list[float | None]]:
+    """Each output by (kind, name), one value per member in order (None where the member gave none)."""
+    outputs: dict[tuple[str, str], list[float | None]] = {}
+    for position, member in enumerate(members):
+        found = member_outputs(member)
+        if found is None:
+            continue
+        read = [("observation", str(peak.observation), peak.modelled) for peak in found.observations]
+        read += [("gauge", name, peak) for name, peak in found.gauges.items()]
+        read.append(("wet_area", "wet area (m²)", found.wet_area_m2))
+        for kind, name, value in read:
+            outputs.setdefault((kind, name), [None] * len(members))[position] = value
+    return outputs
 
 
 def _morris(
     study: CalibrationStudy, parameters: list[CalibrationParameter], members: list[CalibrationMember]
-) -> dict[str, Any]:
+) -> MorrisResults:
     """Each output's effects, and the parameters ranked over all outputs by their mu* as a share of each output's
     largest (so a peak in metres and an area in square metres weigh alike)."""
     values = [m.values for m in members]
-    outputs: dict[str, list[float | None]] = {}
-    names: dict[str, tuple[str, str]] = {}
-    for position, member in enumerate(members):
-        found = member.outputs or {}
-        read: dict[str, tuple[str, str, float | None]] = {}
-        for row in found.get("observations") or []:
-            read[f"observation:{row['observation']}"] = ("observation", str(row["observation"]), row["modelled"])
-        for name, peak in (found.get("gauges") or {}).items():
-            read[f"gauge:{name}"] = ("gauge", name, peak)
-        if WET_AREA in found:
-            read[WET_AREA] = ("wet_area", "wet area (m²)", found[WET_AREA])
-        for key, (kind, name, value) in read.items():
-            outputs.setdefault(key, [None] * len(members))[position] = value
-            names[key] = (kind, name)
-    tables: list[dict[str, Any]] = []
+    tables: list[MorrisOutput] = []
     shares: dict[str, list[float]] = {parameter.label: [] for parameter in parameters}
-    for key, series in outputs.items():
+    for (kind, name), series in _outputs(members).items():
         found = morris.effects(parameters=parameters, values=values, outputs=series, seed=study.seed)
         if found is None:
             continue
         effects, trajectories = found
-        kind, name = names[key]
         tables.append(
-            {"output": kind, "name": name, "trajectories": trajectories, "effects": [asdict(e) for e in effects]}
+            MorrisOutput(
+                output=kind,
+                name=name,
+                trajectories=trajectories,
+                effects=[
+                    MorrisEffect(parameter=e.parameter, mu_star=e.mu_star, sigma=e.sigma, mu_star_conf=e.mu_star_conf)
+                    for e in effects
+                ],
+            )
         )
         largest = max(effect.mu_star for effect in effects)
         for effect in effects:
             shares[effect.parameter].append(effect.mu_star / largest if largest > 0 else 0.0)
     influence = {label: float(np.mean(got)) if got else 0.0 for label, got in shares.items()}
-    ranking = [
-        {"parameter": label, "influence": influence[label]} for label in sorted(influence, key=lambda p: -influence[p])
-    ]
-    return {
-        "trajectories": morris.trajectories_in(budget=study.budget, parameters=len(parameters)),
-        "outputs": tables,
-        "ranking": ranking,
-    }
+    return MorrisResults(
+        trajectories=morris.trajectories_in(budget=study.budget, parameters=len(parameters)),
+        outputs=tables,
+        ranking=[
+            MorrisRank(parameter=p, influence=influence[p]) for p in sorted(influence, key=lambda p: -influence[p])
+        ],
+    )

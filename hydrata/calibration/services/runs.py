@@ -287,7 +287,7 @@ def _computing(study: CalibrationStudy) -> bool:
 def _finish(study: CalibrationStudy) -> None:
     members = list(study.members.select_related("run__retry_of").order_by("index"))
     members_ran = [member for member in members if member.run is not None]
-    study.results = study_results(study=study, members=members)
+    study.results = study_results(study=study, members=members).model_dump(mode="json")
     study.compute_cost = sum((_cost(m.run) for m in members_ran if m.run), Decimal("0.00"))
     complete = sum(1 for m in members_ran if m.run and m.run.status == RunStatus.COMPLETE)
     study.status = StudyStatus.COMPLETE if complete else StudyStatus.ERROR
