@@ -33,7 +33,7 @@ class CalibrationStudy(HandBack):
     those launched."""
 
     id: int
-    status: StudyStatus
+    status: str = Field(description="draft, running, complete, cancelled or error.")
     method: CalibrationMethod
     progress: CalibrationProgress
     estimate: StudyEstimate
