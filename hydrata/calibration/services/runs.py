@@ -7,6 +7,7 @@ A member is an `anuga.Run` of the base build (study_member): its own package hol
 and series its values change; the mesh and terrain are read from the build (`shared_prefix`)."""
 
 import json
+from dataclasses import dataclass
 from decimal import Decimal
 from hashlib import sha256
 from typing import Any
@@ -19,7 +20,6 @@ from hydrata.agents.models import AgentGrant
 from hydrata.agents.services import SpendItem, agent_spend_charge_all, agent_spend_refund, agent_spend_rereference
 from hydrata.anuga.models import Run, Scenario
 from hydrata.anuga.selectors.approvals import runs_need_approval
-from hydrata.anuga.selectors.scenarios import scenario_geometry
 from hydrata.anuga.services.runs import run_cancel, run_from_build, run_lost_its_worker
 from hydrata.calibration.models import CalibrationApproval, CalibrationMember, CalibrationStudy
 from hydrata.calibration.selectors import (
@@ -29,7 +29,7 @@ from hydrata.calibration.selectors import (
     study_parameters,
 )
 from hydrata.calibration.services.results import member_read, study_results
-from hydrata.calibration.services.studies import build_layers, build_series, targets_check
+from hydrata.calibration.services.studies import build_extent, build_layers, build_series, targets_check
 from hydrata.compute.calibration.members import member_files
 from hydrata.compute.calibration.search import Told, propose
 from hydrata.core.errors import Conflict, Forbidden
@@ -39,6 +39,7 @@ from hydrata.studies.services.studies import study_member_prices
 from hydrata_contract.calibration import CalibrationMethod
 from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.errors import ErrorCode
+from hydrata_contract.requests.calibration import CalibrationParameter
 from hydrata_contract.states import TERMINAL_RUN_STATES, RunPhase, RunStatus
 from hydrata_contract.studies import STUDY_FINISHED_STATES, StudyStatus
 
@@ -127,10 +128,10 @@ def _launch_more(study: CalibrationStudy, build: BaseBuild) -> list[int]:
     if free <= 0:
         return []
     waiting = [m for m in members if m.run is None]
+    parameters = study_parameters(study)
     if study.method == CalibrationMethod.OPTIMISE:
         room = min(free, study.members_planned - len(members))
         if room > 0:
-            parameters = study_parameters(study)
             told = [Told(values=tuple(m.values), objective=m.objective) for m in members if m.told]
             pending = [m.values for m in members if not m.told]
             proposed = propose(
@@ -148,14 +149,11 @@ def _launch_more(study: CalibrationStudy, build: BaseBuild) -> list[int]:
     chosen = waiting[:free]
     if not chosen:
         return []
-    layers, series = build_layers(build), build_series(build)
-    extent = scenario_geometry(scenario=study.base_scenario).ring.polygon().bounds
+    own = _BuildInputs(layers=build_layers(build), series=build_series(build), extent=build_extent(build))
     runs = []
     for member in chosen:
         run = _member_run(study, build)
-        run.package_prefix = _write_member_package(
-            study, build, member, run, layers=layers, series=series, extent=extent
-        )
+        run.package_prefix = _write_member_package(study, build, member, run, parameters=parameters, inputs=own)
         run.save(update_fields=["package_prefix", "package_sha256"])
         agent_spend_rereference(
             reference=_slot(study, member.index),
@@ -166,6 +164,15 @@ def _launch_more(study: CalibrationStudy, build: BaseBuild) -> list[int]:
         member.save(update_fields=["run"])
         runs.append(run.pk)
     return runs
+
+
+@dataclass(frozen=True)
+class _BuildInputs:
+    """What the members change, as the build has it: read once for every member a launch writes."""
+
+    layers: dict[str, dict[str, Any] | None]
+    series: dict[str, dict[str, Any]]
+    extent: tuple[float, float, float, float]
 
 
 def _member_run(study: CalibrationStudy, build: BaseBuild) -> Run:
@@ -192,18 +199,16 @@ def _write_member_package(
     member: CalibrationMember,
     run: Run,
     *,
-    layers: dict[str, dict[str, Any] | None],
-    series: dict[str, dict[str, Any]],
-    extent: tuple[float, float, float, float],
+    parameters: list[CalibrationParameter],
+    inputs: "_BuildInputs",
 ) -> str:
     """The member's own files: scenario.json naming its changed layers and series, and the build's for the rest."""
-    parameters = study_parameters(study)
     files = member_files(
         parameters=parameters,
         values=member.values,
-        layers=layers,
-        series=series,
-        extent=extent,
+        layers=inputs.layers,
+        series=inputs.series,
+        extent=inputs.extent,
         crs=build.manifest["epsg"],
     )
     prefix = f"calibration/{study.pk}/members/{member.index}/package"

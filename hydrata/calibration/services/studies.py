@@ -13,6 +13,7 @@ from hydrata.anuga.models import Project, Scenario
 from hydrata.calibration.models import CalibrationMember, CalibrationStudy
 from hydrata.compute.calibration import morris
 from hydrata.compute.calibration.members import TargetMissing, check_targets
+from hydrata.compute.geometry import boundary_ring
 from hydrata.core.errors import ValidationFailed
 from hydrata.observations.models import FloodEvent, Observation
 from hydrata.storage import get_storage
@@ -90,6 +91,14 @@ def build_layers(build: BaseBuild) -> dict[str, dict[str, Any] | None]:
         with storage.open(key=f"{build.run.package_prefix}/{relative}") as stream:
             layers[kind] = json.load(stream)
     return layers
+
+
+def build_extent(build: BaseBuild) -> tuple[float, float, float, float]:
+    """The model's bounds as the build drew them: the ring of its own boundary layer (in the project's CRS, as the
+    build wrote it), not the scenario's as it is now, which may have changed, or broken, since."""
+    with get_storage().open(key=f"{build.run.package_prefix}/{build.manifest['boundary']}") as stream:
+        features = json.load(stream).get("features") or []
+    return boundary_ring(features).polygon().bounds
 
 
 def build_series(build: BaseBuild) -> dict[str, dict[str, Any]]:

@@ -7,6 +7,7 @@ import json
 from decimal import Decimal
 
 import pytest
+import shapely.geometry
 from django.test import Client
 
 from config.celery import app as celery_app
@@ -47,7 +48,7 @@ def arranged(url: str, key: str, *, build: bool = True, observed: bool = True) -
             )
             assert made.status_code == 201, made.text
     celery_app.conf.task_always_eager = False
-    return {"project": model.project_id, "scenario": scenario.json()["id"], "event": event["id"]}
+    return {"project": model.project_id, "scenario": scenario.json()["id"], "event": event["id"], "model": model}
 
 
 def created(url: str, key: str, arrangement: dict, **fields) -> object:
@@ -264,13 +265,16 @@ def test_a_study_is_its_projects_own_another_account_and_a_read_key_cannot_reach
 def test_a_member_that_ends_brings_the_next_on_the_build_the_study_started_with_though_the_base_changed(live_asgi):
     grant, key = make_grant(level="launch")
     arrangement = arranged(live_asgi.url, key)
-    study = created(live_asgi.url, key, arrangement, budget=3).json()
+    everything = {"target": "all_friction", "low": 0.5, "high": 2.0}  # its last polygon spans the model
+    study = created(live_asgi.url, key, arrangement, budget=3, parameters=[N, everything]).json()
     with api(live_asgi.url, key) as http:
         assert http.post(path(arrangement, study, "start/")).status_code == 202
         changed = http.patch(
             f"{PROJECTS}{arrangement['project']}/scenarios/{arrangement['scenario']}/", json={"duration": 900}
         )
-    assert changed.status_code == 200, changed.text
+        # ...and its boundary taken away: the scenario as it is now has no model area at all
+        unbounded = attach(http, arrangement["model"], "boundary", None)
+    assert changed.status_code == 200 and unbounded.status_code == 200, (changed.text, unbounded.text)
     first = CalibrationMember.objects.filter(study_id=study["id"]).select_related("run").first()
     Run.objects.filter(pk=first.run_id).update(status=RunStatus.ERROR, error_message="the simulation failed")
 
@@ -281,7 +285,16 @@ def test_a_member_that_ends_brings_the_next_on_the_build_the_study_started_with_
     assert {m.run.package_sha256["mesh.msh"] for m in members} == {first.run.package_sha256["mesh.msh"]}
     assert {m.run.duration for m in members} == {600}  # the build's, not the changed scenario's
     with get_storage().open(key=f"{members[2].run.package_prefix}/scenario.json") as stream:
-        assert json.load(stream)["shared_prefix"] == CalibrationStudy.objects.get(pk=study["id"]).build.package_prefix
+        manifest = json.load(stream)
+    assert manifest["shared_prefix"] == CalibrationStudy.objects.get(pk=study["id"]).build.package_prefix
+    with get_storage().open(key=f"{members[2].run.package_prefix}/{manifest['friction']}") as stream:
+        spanning = json.load(stream)["features"][-1]
+    with get_storage().open(key=f"{manifest['shared_prefix']}/{manifest['boundary']}") as stream:
+        built = shapely.geometry.shape({"type": "GeometryCollection", "geometries": [
+            feature["geometry"] for feature in json.load(stream)["features"]
+        ]}).bounds  # fmt: skip
+    west, south, east, north = shapely.geometry.shape(spanning["geometry"]).bounds
+    assert (west, south, east, north) == (built[0] - 1, built[1] - 1, built[2] + 1, built[3] + 1)
     charged = AgentSpend.objects.filter(grant=grant)
     assert not charged.filter(reference__startswith="calibration:").exists()  # every planned member is now a run's
     assert sum(charged.values_list("amount", flat=True)) == Decimal(study["estimate"]["compute_cost_estimate"])
