@@ -51,10 +51,6 @@ class Section:
     anchor: str
 
 
-def _report_url(kind: ReportKind, object_id: int, *, pdf: bool = False) -> str:
-    return report_url(site_url=settings.HYDRATA_SITE_URL, kind=kind, object_id=object_id, pdf=pdf)
-
-
 @dataclass
 class Report:
     """What a report template shows: `context` for the template, the figures' titles in order, the sections."""
@@ -68,11 +64,11 @@ class Report:
 
     @property
     def ui_url(self) -> str:
-        return _report_url(self.kind, self.object_id)
+        return report_url(site_url=settings.HYDRATA_SITE_URL, kind=self.kind, object_id=self.object_id)
 
     @property
     def pdf_url(self) -> str:
-        return _report_url(self.kind, self.object_id, pdf=True)
+        return report_url(site_url=settings.HYDRATA_SITE_URL, kind=self.kind, object_id=self.object_id, pdf=True)
 
 
 def _version_of(package: str) -> str:
@@ -443,9 +439,15 @@ def _best_fit(study: CalibrationStudy, best: dict[str, Any]) -> dict[str, Any]:
         "metrics": best.get("metrics") or {},
         "points_shown": shown,
         "points_total": len(shown),
-        "report_url": _report_url(ReportKind.COMPARISON, comparison.pk) if comparison is not None else "",
+        "report_url": report_url(
+            site_url=settings.HYDRATA_SITE_URL, kind=ReportKind.COMPARISON, object_id=comparison.pk
+        )
+        if comparison is not None
+        else "",
         "run_report_url": (
-            _report_url(ReportKind.RUN, run.pk) if run is not None and run.status == RunStatus.COMPLETE else ""
+            report_url(site_url=settings.HYDRATA_SITE_URL, kind=ReportKind.RUN, object_id=run.pk)
+            if run is not None and run.status == RunStatus.COMPLETE
+            else ""
         ),
     }
 
