@@ -4,9 +4,13 @@ Starts the real ASGI app under uvicorn on loopback with a throwaway database and
 the official MCP client (once as a plain client, once as a host that negotiated MCP Apps and so also sees the
 app-only tools), and measures each tool as the compact JSON the server sends for it.
 
-    .venv/bin/python benchmarks/catalog.py
+    .venv/bin/python benchmarks/catalog.py [--dump FILE]
+
+`--dump FILE` also writes the Apps host's catalog (every tool's wire JSON, by name) to FILE, so two commits' catalogs
+can be compared: `scripts/catalog_diff.py BEFORE AFTER` lists each tool's fields gained or lost.
 """
 
+import argparse
 import asyncio
 import json
 import os
@@ -65,6 +69,9 @@ def report(title: str, tools: list) -> int:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dump", type=Path, help="write the Apps host's catalog, by tool name, to this JSON file")
+    options = parser.parse_args()
     workdir = tempfile.mkdtemp(prefix="hydrata-bench-")
     port = free_port()
     origin = f"http://127.0.0.1:{port}"
@@ -81,6 +88,9 @@ def main() -> None:
         server.terminate()
         server.wait(timeout=10)
 
+    if options.dump:
+        wire = {tool.name: tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in apps_catalog}
+        options.dump.write_text(json.dumps(wire, indent=1, sort_keys=True))
     per_tool = report("What a model sees (a client without MCP Apps)", model_catalog)
     report("What a host that negotiated MCP Apps lists (app-only tools included)", apps_catalog)
     print(f"\nreproduce: {COMMAND}\n")
