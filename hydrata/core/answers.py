@@ -1,12 +1,22 @@
 """The platform answers through the contract (hydrata_contract/answers): each view names the model of its answer.
-Where answers are checked (settings.HYDRATA_VALIDATE_ANSWERS: the tests, and DEBUG), every answer is held to its
-model on the way out, so a field added to one but not the other fails there instead of in a client. In production
-the answer goes out as built: a mismatch must not turn an answer into a 500."""
 
-from typing import Any
+A selector or service builds the answer as its contract model (with `from_attributes=True` where the model's
+fields are the row's own, so a field added to the row and the model needs no builder of its own), and the view
+sends it with `sent(...)`; a page of them is `page_answer(...)`. `answer(Model, data)` is the older form, for a dict
+built elsewhere: where answers are checked (settings.HYDRATA_VALIDATE_ANSWERS: the tests, and DEBUG) it is held to
+its model on the way out, so a field added to one but not the other fails there instead of in a client."""
+
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
 from django.conf import settings
 from pydantic import BaseModel
+from rest_framework.generics import GenericAPIView
+
+from hydrata.core.pagination import PageNumberPagination
+from hydrata_contract.answers.base import Page
+
+PageT = TypeVar("PageT", bound=Page)
 
 
 def answer(model: type[BaseModel], data: dict[str, Any]) -> dict[str, Any]:
@@ -14,3 +24,25 @@ def answer(model: type[BaseModel], data: dict[str, Any]) -> dict[str, Any]:
     if settings.HYDRATA_VALIDATE_ANSWERS:
         model.model_validate(data)
     return data
+
+
+def sent(model: BaseModel) -> dict[str, Any]:
+    """An answer model as the view sends it: its JSON form, every field (a null stays a null)."""
+    return model.model_dump(mode="json")
+
+
+def page_answer(*, view: GenericAPIView, model: type[PageT], results: Sequence[BaseModel], **extra: Any) -> PageT:
+    """The page `view.paginate_queryset(...)` has just cut, as its contract page model: count, the next and previous
+    page links, `results`, and what the page model adds (`ui_url` on a page of a project's things)."""
+    paginator = view.paginator
+    if not isinstance(paginator, PageNumberPagination) or paginator.page is None:
+        raise TypeError("page_answer comes after the view's paginate_queryset")
+    return model.model_validate(
+        {
+            "count": paginator.page.paginator.count,
+            "next": paginator.get_next_link(),
+            "previous": paginator.get_previous_link(),
+            "results": list(results),
+            **extra,
+        }
+    )
