@@ -2,10 +2,10 @@
 
 from pydantic import Field
 
-from hydrata_contract.answers.base import Answer
+from hydrata_contract.answers.base import Answer, Sparse
 
 
-class LegendStop(Answer):
+class LegendStop(Sparse):
     value: float
     colour: str = Field(description="#rrggbb")
     label: str | None = Field(
@@ -13,7 +13,7 @@ class LegendStop(Answer):
     )
 
 
-class TileLayer(Answer):
+class TileLayer(Sparse):
     """One entry of run_tile_layers / terrain_tile_layers."""
 
     name: str
@@ -37,7 +37,7 @@ class DepthFrames(Answer):
     legend: list[LegendStop] = Field(description="The colours, the same ramp as the maximum depth's.")
 
 
-class TileLayers(Answer):
+class TileLayers(Sparse):
     id: int
     results: list[TileLayer]
     frames: DepthFrames | None = Field(default=None, description="Runs only: the depth at the saved times.")

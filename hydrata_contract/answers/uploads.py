@@ -7,7 +7,7 @@ from uuid import UUID
 
 from pydantic import Field
 
-from hydrata_contract.answers.base import Answer
+from hydrata_contract.answers.base import Answer, Sparse
 from hydrata_contract.answers.queues import QueuePlace
 from hydrata_contract.states import UploadStatus
 
@@ -22,7 +22,7 @@ class UploadedResource(Answer):
     id: int = Field(description="The dataset's id (datasets/<id>/).")
 
 
-class ExecutionOutput(Answer):
+class ExecutionOutput(Sparse):
     """Empty until the import finished; then the dataset it made, if any."""
 
     resources: list[UploadedResource] = Field(default_factory=list, description="Absent until the import finished.")
