@@ -31,10 +31,10 @@ class DepthFrames(Answer):
     title: str
     units: str
     tiles: str = Field(description="The XYZ URL template, ending {z}/{x}/{y}.png?frame={frame}; frame indexes times.")
+    legend: list[LegendStop] = Field(description="The colours, the same ramp as the maximum depth's.")
     times: list[float] = Field(description="Seconds from the run's start of each kept frame; empty when none.")
     saved: int = Field(description="How many frames the run's output holds (kept are all of them or an even subset).")
     note: str = Field(description="Why there are no frames, or that an evenly spaced subset is kept; else empty.")
-    legend: list[LegendStop] = Field(description="The colours, the same ramp as the maximum depth's.")
 
 
 class TileLayers(Sparse):
