@@ -10,7 +10,7 @@ from hydrata_contract.inputs import InputKind
 
 
 class InputLayer(Answer):
-    """InputLayerOutput: one input row of a project, and the dataset attached to it (`gn_layer`)."""
+    """One input row of a project, and the dataset attached to it (`gn_layer`)."""
 
     id: int
     kind: InputKind

@@ -23,7 +23,7 @@ class TerrainPresign(Answer):
 
 
 class Terrain(Sparse):
-    """TerrainOutput; a browser session's answer leaves out the signed hillshade link."""
+    """A terrain; a browser session's answer leaves out the signed hillshade link."""
 
     id: int
     project: int

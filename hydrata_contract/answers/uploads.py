@@ -29,7 +29,7 @@ class ExecutionOutput(Sparse):
 
 
 class ExecutionStatus(Answer):
-    """ExecutionStatusOutput (hydrata/uploads/api/serializers.py): GeoNode's execution-status shape."""
+    """GeoNode's execution-status shape."""
 
     exec_id: UUID
     status: UploadStatus
@@ -44,7 +44,7 @@ class ExecutionStatus(Answer):
 
 
 class UploadedDataset(Answer):
-    """DatasetOutput (hydrata/uploads/api/serializers.py)."""
+    """A dataset an upload's import made."""
 
     pk: int
     title: str
