@@ -24,6 +24,7 @@ from hydrata.compute.tiles import (
 )
 from hydrata.core.errors import NotFound, ValidationFailed
 from hydrata.storage import get_storage
+from hydrata_contract.answers.tiles import TileLayers
 from hydrata_contract.compute import RunOutputs
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.hazard import HazardClass
@@ -57,6 +58,25 @@ IMPACT_TITLES = {
 }
 TERRAIN_STYLES = {"hillshade": ("Hillshade", ""), "elevation": ("Elevation", "m")}
 ELEVATION_COLOURS = ("terrain", 0.25)  # skip the ramp's blues: land must not look like water
+
+
+def run_layers(*, run: Run) -> TileLayers:
+    """A finished run's tiled layers, and the depth at its saved times (`frames`)."""
+    return TileLayers.model_validate(
+        {"id": run.pk, "results": run_tile_layers(run=run), "frames": run_depth_frames(run=run)}
+    )
+
+
+def impact_layers(*, run: Run, other: Run, prefix: str, files: dict[str, str]) -> TileLayers:
+    """The impact map of `other` against `run` as tiled layers (no `frames`)."""
+    return TileLayers.model_validate(
+        {"id": run.pk, "results": impact_tile_layers(run=run, other=other, prefix=prefix, files=files)}
+    )
+
+
+def terrain_layers(*, terrain: Terrain) -> TileLayers:
+    """A ready terrain's tiled layers, hillshade and elevation (no `frames`)."""
+    return TileLayers.model_validate({"id": terrain.pk, "results": terrain_tile_layers(terrain=terrain)})
 
 
 def run_tile_layers(*, run: Run) -> list[dict[str, Any]]:
