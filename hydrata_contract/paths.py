@@ -38,6 +38,10 @@ class Route:
                 raise TypeError(f"{self.name}: {key} must be a whole number from 0, was {value!r}")
         return API_PREFIX + _PARAMETER.sub(lambda match: str(values[match[1]]), self.template)
 
+    def tiles(self, **values: int | str) -> str:
+        """The XYZ template of a tile route: its path with `{z}`, `{x}` and `{y}` left for the map to fill in."""
+        return self.url(**values, z="{z}", x="{x}", y="{y}")
+
     def shown(self) -> str:
         """The path as people read it in prose, each parameter in angle brackets: /api/v2/anuga/runs/<run_id>/."""
         return API_PREFIX + _PARAMETER.sub(lambda match: f"<{match[1]}>", self.template)
