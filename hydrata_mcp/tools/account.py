@@ -4,6 +4,7 @@ from typing import Annotated
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
+from hydrata_contract import paths
 from hydrata_contract.requests.agents import CapabilitySuggestionCreate
 from hydrata_mcp.bodies import body
 from hydrata_mcp.client import PlatformClient
@@ -33,7 +34,7 @@ async def get_agent_grant(ctx: Context) -> AgentGrant:
     """The grant in use (agent key or signed-in app): level, account, paused, spend and limit, expiry. Call it
     when unsure what you may do."""
     api = PlatformClient.for_context(ctx)
-    response = await api.get("/api/v2/agents/me/")
+    response = await api.get(paths.AGENT_ME.url())
     return AgentGrant(**{name: response.data.get(name) for name in AgentGrant.model_fields})
 
 
@@ -47,5 +48,5 @@ async def suggest_capability(
     """Tell the Hydrata team about something you needed that no tool does. It is recorded with its id."""
     api = PlatformClient.for_context(ctx)
     suggested = body(CapabilitySuggestionCreate, summary=summary, details=details, workflow=workflow)
-    response = await api.post("/api/v2/capability-suggestions/", json=suggested)
+    response = await api.post(paths.CAPABILITY_SUGGESTIONS.url(), json=suggested)
     return Suggestion(id=response.data["id"], summary=response.data["summary"])

@@ -6,6 +6,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
 
+from hydrata_contract import paths
 from hydrata_contract.observations import Quantity
 from hydrata_contract.requests.observations import (
     FloodEventCreate,
@@ -27,7 +28,6 @@ from hydrata_mcp.polling import (
     wait_for,
 )
 from hydrata_mcp.tools.arguments import Page, PageSize, ProjectId
-from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
 
 EventId = Annotated[int, Field(ge=1, description="From list_observations.")]
@@ -155,8 +155,8 @@ async def list_observations(
     params: dict[str, Any] = {"page": page, "page_size": page_size}
     if event_id is not None:
         params["event"] = event_id
-    events = (await api.get(f"{PROJECTS}{project_id}/events/")).data["results"]
-    data = (await api.get(f"{PROJECTS}{project_id}/observations/", params=params)).data
+    events = (await api.get(paths.EVENTS.url(project_id=project_id))).data["results"]
+    data = (await api.get(paths.OBSERVATIONS.url(project_id=project_id), params=params)).data
     return ObservationList(
         events=[event_of(e) for e in events],
         **page_numbers(data),
@@ -177,7 +177,7 @@ async def create_flood_event(
     api = PlatformClient.for_context(ctx)
     data = (
         await api.post(
-            f"{PROJECTS}{project_id}/events/",
+            paths.EVENTS.url(project_id=project_id),
             json=body(FloodEventCreate, name=name, started_at=started_at, ended_at=ended_at, description=description),
         )
     ).data
@@ -216,7 +216,7 @@ async def create_observation(
     api = PlatformClient.for_context(ctx)
     data = (
         await api.post(
-            f"{PROJECTS}{project_id}/observations/",
+            paths.OBSERVATIONS.url(project_id=project_id),
             json=body(
                 ObservationCreate,
                 event=event_id,
@@ -255,10 +255,10 @@ async def import_observations(
     outcome imported, timed_out, upload_failed or no_dataset."""
     api = PlatformClient.for_context(ctx)
     # The event first: an unknown one is refused before any wait, and its answer holds the map link.
-    link = (await api.get(f"{PROJECTS}{project_id}/events/{event_id}/")).data["ui_url"]
+    link = (await api.get(paths.EVENT_DETAIL.url(project_id=project_id, event_id=event_id))).data["ui_url"]
 
     async def read() -> dict[str, Any]:
-        return (await api.get(f"/api/v2/resource-service/execution-status/{execution_id}")).data
+        return (await api.get(paths.EXECUTION_STATUS.url(execution_id=str(execution_id)))).data
 
     waited = await wait_for(
         ctx,
@@ -307,7 +307,7 @@ async def import_observations(
         )
     data = (
         await api.post(
-            f"{PROJECTS}{project_id}/events/{event_id}/observations/import/",
+            paths.OBSERVATIONS_IMPORT.url(project_id=project_id, event_id=event_id),
             json=body(
                 ObservationsImport,
                 execution_id=str(execution_id),
@@ -369,7 +369,7 @@ async def update_observation(
     if not given:
         raise ToolError("Nothing to change: give at least one field, e.g. value_m.")
     api = PlatformClient.for_context(ctx)
-    path = f"{PROJECTS}{project_id}/observations/{observation_id}/"
+    path = paths.OBSERVATION_DETAIL.url(project_id=project_id, observation_id=observation_id)
     data = (await api.patch(path, json=body(ObservationChanges, **given))).data
     return _changed(data, "updated")
 
@@ -378,7 +378,7 @@ async def update_observation(
 async def delete_observation(ctx: Context, project_id: ProjectId, observation_id: ObservationId) -> DeletedObservation:
     """Delete an observation for good; earlier comparisons say they are stale until recompute_comparison."""
     api = PlatformClient.for_context(ctx)
-    path = f"{PROJECTS}{project_id}/observations/{observation_id}/"
+    path = paths.OBSERVATION_DETAIL.url(project_id=project_id, observation_id=observation_id)
     data = (await api.get(path)).data
     observation = observation_of(data)
     await api.request("DELETE", path)

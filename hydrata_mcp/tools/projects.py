@@ -4,6 +4,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
+from hydrata_contract import paths
 from hydrata_contract.requests.projects import ProjectCreate
 from hydrata_mcp.bodies import body
 from hydrata_mcp.client import PlatformClient
@@ -11,8 +12,6 @@ from hydrata_mcp.handback import HandBack
 from hydrata_mcp.pagination import page_numbers
 from hydrata_mcp.tools.arguments import Page, PageSize, ProjectId
 from hydrata_mcp.tools.registry import tool
-
-PROJECTS = "/api/v2/anuga/projects/"
 
 
 class Project(BaseModel):
@@ -47,7 +46,7 @@ def _project(record: dict[str, Any]) -> Project:
 async def list_projects(ctx: Context, page: Page = 1, page_size: PageSize = 100) -> ProjectPage:
     """List the projects this account can see (own, shared and public), newest first."""
     api = PlatformClient.for_context(ctx)
-    response = await api.get(PROJECTS, params={"page": page, "page_size": page_size})
+    response = await api.get(paths.PROJECTS.url(), params={"page": page, "page_size": page_size})
     return ProjectPage(**page_numbers(response.data), results=[_project(r) for r in response.data["results"]])
 
 
@@ -55,7 +54,7 @@ async def list_projects(ctx: Context, page: Page = 1, page_size: PageSize = 100)
 async def get_project(ctx: Context, project_id: ProjectId) -> Project:
     """Read a project: name, projection, visibility, the caller's role, base map and map link."""
     api = PlatformClient.for_context(ctx)
-    response = await api.get(f"{PROJECTS}{project_id}/")
+    response = await api.get(paths.PROJECT_DETAIL.url(project_id=project_id))
     return _project(response.data)
 
 
@@ -69,7 +68,7 @@ async def create_project(
 ) -> CreatedProject:
     """Create a private project owned by the caller's account; terrain, inputs and scenarios live inside it."""
     api = PlatformClient.for_context(ctx)
-    response = await api.post(PROJECTS, json=body(ProjectCreate, name=name, projection=projection))
+    response = await api.post(paths.PROJECTS.url(), json=body(ProjectCreate, name=name, projection=projection))
     project = _project(response.data)
     return CreatedProject(
         **project.model_dump(),

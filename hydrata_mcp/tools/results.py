@@ -8,12 +8,13 @@ from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, ImageContent, TextContent
 from pydantic import BaseModel, Field
 
+from hydrata_contract import paths
 from hydrata_contract.requests.runs import RunSeriesQuery
 from hydrata_mcp.bodies import body
 from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.handback import HandBack
 from hydrata_mcp.tools.registry import tool
-from hydrata_mcp.tools.runs import RUNS, Point, ResultLayer, RunId
+from hydrata_mcp.tools.runs import Point, ResultLayer, RunId
 
 Names = Annotated[list[Annotated[str, Field(min_length=1, max_length=200)]] | None, Field(max_length=50)]
 
@@ -118,7 +119,7 @@ async def get_run_time_series(
     asked = body(
         RunSeriesQuery, gauges=gauges, flow_lines=flow_lines, points=[point.model_dump() for point in points or []]
     )
-    data = (await api.post(f"{RUNS}{run_id}/time-series/", json=asked)).data
+    data = (await api.post(paths.RUN_TIME_SERIES.url(run_id=run_id), json=asked)).data
     result = TimeSeries(id=data["id"], crs=data["crs"], series=[Series(**item) for item in data["series"]])
     return CallToolResult(
         content=[TextContent(type="text", text=result.model_dump_json(indent=2)), _image(data["chart"])],
@@ -151,7 +152,7 @@ async def compare_runs(
     """Impact (afflux, other - run) of two complete runs on one DEM grid: max depth and stage up and down, areas
     changed over 1 cm, gauge peaks (two resolutions: mesh convergence), layers, PNG."""
     api = PlatformClient.for_context(ctx)
-    data = (await api.get(f"{RUNS}{run_id}/impact/{other_run_id}/")).data
+    data = (await api.get(paths.RUN_IMPACT.url(run_id=run_id, other_run_id=other_run_id))).data
     statistics = ImpactStatistics(**data["statistics"])
     link = data["ui_url"]
     gauges = [GaugeChange(**gauge) for gauge in data["gauges"]]

@@ -17,24 +17,11 @@ from hydrata.core.requests import AuthenticatedRequest
 from hydrata_contract.answers import inputs as answers
 from hydrata_contract.inputs import InputKind
 from hydrata_contract.links import Panel
+from hydrata_contract.paths import INPUT_SEGMENTS
 from hydrata_contract.requests.inputs import InputLayerAttach
 
-# The REST path of each kind, as the Hydrata API names them.
-KIND_PATHS = {
-    "boundaries": InputKind.BOUNDARY,
-    "frictions": InputKind.FRICTION,
-    "inflows": InputKind.INFLOW,
-    "rainfalls": InputKind.RAINFALL,
-    "structures": InputKind.STRUCTURE,
-    "breaklines": InputKind.BREAKLINE,
-    "culverts": InputKind.CULVERT,
-    "weirs": InputKind.WEIR,
-    "mesh-regions": InputKind.MESH_REGION,
-    "gauges": InputKind.GAUGE,
-    "flow-lines": InputKind.FLOW_LINE,
-    "initial-conditions": InputKind.INITIAL_CONDITION,
-    "soils": InputKind.SOIL,
-}
+# The REST path segment of each kind (hydrata_contract/paths.py), to the kind it serves.
+KIND_PATHS = {segment: kind for kind, segment in INPUT_SEGMENTS.items()}
 
 
 class InputLayerListView(ProjectListView):
