@@ -18,9 +18,9 @@ house's error body with a code of the contract (hydrata_contract/errors.py), and
 import io
 import json
 import re
-from datetime import timedelta
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from functools import cache
 from typing import Any
 
@@ -470,7 +470,7 @@ def wrong_answer(operation: Operation, response) -> str | None:
     if not content_type.startswith("application/json"):
         return f"{status} answered {content_type}, declares JSON"
     try:
-        model.model_validate(response.json())
+        model.model_validate_json(response.content, strict=True)
     except ValidationError as error:
         return f"{status} does not validate against {model.__name__}: {error}"
     return None
