@@ -64,8 +64,22 @@ NOT_CALLED = {
     # Swagger UI, an HTML page for people.
     ("GET", "/api/v2/schema/docs/"): "an HTML page",
 }
-# Refusals this world answers where success needs what a unit test does not have: (method, route) -> (status, code).
+# Refusals the owner's agent key is expected to get in this world, (method, route) -> (status, code): where success
+# would need what a unit test does not have (a worker). None today: every route answers its success.
 EXPECTED_REFUSALS: dict[tuple[str, str], tuple[int, str]] = {}
+# The reads refused to the other faces, by design: a stranger is not shown a design input, a calibration study or
+# another account's uploads; a browser has no agent grant to describe.
+PROJECT = "/api/v2/anuga/projects/<int:project_id>/"
+REFUSED_TO: dict[str, dict[tuple[str, str], tuple[int, str]]] = {
+    "stranger": {
+        ("GET", f"{PROJECT}design-inputs/<int:input_id>/"): (404, "DESIGN_INPUT_NOT_FOUND"),
+        ("GET", f"{PROJECT}calibration-studies/<int:study_id>/"): (404, "CALIBRATION_STUDY_NOT_FOUND"),
+        ("GET", "/api/v2/resource-service/execution-status/<str:execution_id>"): (404, "EXECUTION_NOT_FOUND"),
+        ("GET", "/api/v2/resource-service/execution-status/<str:execution_id>/"): (404, "EXECUTION_NOT_FOUND"),
+        ("GET", "/api/v2/datasets/<int:dataset_id>/"): (404, "DATASET_NOT_FOUND"),
+    },
+    "browser": {("GET", "/api/v2/agents/me/"): (400, "NO_AGENT_GRANT")},
+}
 
 # The JSON routes outside /api/v2/: none answers a contract model, and none is called here. The /mcp/ wing speaks
 # MCP (tests/hydrata_mcp); the OAuth routes answer the shapes of their RFCs (tests/hydrata/oauth); storage moves
@@ -169,7 +183,9 @@ def test_the_routes_left_out_of_the_walk_are_still_routes_and_every_json_route_o
     operations = {(operation.method, operation.route) for operation in api_operations()}
     routes = {route for route, _ in url_patterns(get_resolver().url_patterns)}
 
-    assert set(NOT_CALLED) <= operations and set(EXPECTED_REFUSALS) <= operations
+    assert (
+        set(NOT_CALLED) | set(EXPECTED_REFUSALS) | {pair for face in REFUSED_TO.values() for pair in face} <= operations
+    )
     outside = {route for route in routes if not route.startswith(API) and not PAGES.match(route)}
     assert outside == set(OUTSIDE_THE_API), sorted(outside ^ set(OUTSIDE_THE_API))
 
@@ -196,7 +212,8 @@ def a_png() -> bytes:
 @dataclass
 class World:
     agent: APIClient  # the owner's launch key
-    person: APIClient  # the owner signed in: only a person approves
+    person: APIClient  # the owner signed in: only a person approves; a browser's answers carry no signed link
+    stranger: APIClient  # another account's read key: the project is public, so it reads the reduced answers
     ids: dict[str, Any]  # a path argument's name -> its value (some by the route's own segment, see path_value)
     bodies: dict[tuple[str, str], Any]  # (method, route) -> its body
 
@@ -347,7 +364,7 @@ def world(settings, django_capture_on_commit_callbacks) -> World:
         "spare scenario_id": spare["id"],
     }
     middle = {"x": INSIDE[0], "y": INSIDE[1]}
-    projects_route = "/api/v2/anuga/projects/<int:project_id>/"
+    projects_route = PROJECT
     bodies: dict[tuple[str, str], Any] = {
         ("POST", "/api/v2/anuga/projects/"): {"name": "p", "projection": "EPSG:28356"},
         ("POST", f"{projects_route}events/"): {"name": "e", "started_at": "2022-03-01T00:00:00Z"},
@@ -399,7 +416,10 @@ def world(settings, django_capture_on_commit_callbacks) -> World:
             for segment in KIND_PATHS
         },
     }
-    return World(agent=agent, person=person, ids=ids, bodies=bodies)
+    Project.objects.filter(pk=record.pk).update(is_public=True)
+    stranger = APIClient(raise_request_exception=False)
+    stranger.credentials(HTTP_AUTHORIZATION=f"Bearer {make_grant(level='read')[1]}")
+    return World(agent=agent, person=person, stranger=stranger, ids=ids, bodies=bodies)
 
 
 def path_value(route: str, method: str, name: str, ids: dict[str, Any]) -> Any:
@@ -422,10 +442,12 @@ def path_value(route: str, method: str, name: str, ids: dict[str, Any]) -> Any:
     return ids[name]
 
 
-def ask(world: World, operation: Operation):
+def ask(world: World, operation: Operation, client: APIClient | None = None):
+    """The operation asked once, by `client` (default: the owner's agent key, or the owner for an approval)."""
     route, method = operation.route, operation.method
     url = CONVERTER.sub(lambda match: str(path_value(route, method, match["name"], world.ids)), route)
-    client = world.person if route.endswith("/approve/") else world.agent  # an agent key never approves
+    if client is None:
+        client = world.person if route.endswith("/approve/") else world.agent  # an agent key never approves
     body = world.bodies.get((method, route))
     if method in ("GET", "DELETE"):
         return getattr(client, method.lower())(url)
@@ -444,8 +466,11 @@ def walk_order(operation: Operation) -> int:
     return {"GET": 0, "DELETE": 2}.get(operation.method, 1)
 
 
-def wrong_answer(operation: Operation, response) -> str | None:
-    """What is wrong with the answer, held to what the handler declares; None when it is right."""
+def wrong_answer(
+    operation: Operation, response, *, refusals: dict[tuple[str, str], tuple[int, str]] = EXPECTED_REFUSALS
+) -> str | None:
+    """What is wrong with the answer, held to what the handler declares; None when it is right. A refusal is right
+    only as the house's error body with a code of the contract, and only where `refusals` expects it."""
     declared = declared_responses(operation)
     status = response.status_code
     content_type = response.get("Content-Type", "")
@@ -456,7 +481,7 @@ def wrong_answer(operation: Operation, response) -> str | None:
         errors = [error.message for error in OAS31Validator(ERROR_BODY).iter_errors(body)]
         if errors or body.get("code") not in ErrorCode.__members__:
             return f"{status} is not the error body with a contract code: {body}"
-        expected = EXPECTED_REFUSALS.get((operation.method, operation.route))
+        expected = refusals.get((operation.method, operation.route))
         if expected != (status, body["code"]):
             return f"an unexpected refusal {status} {body['code']}: {body['detail']}"
         return None
@@ -481,6 +506,15 @@ def test_every_answer_of_every_api_route_validates_against_its_declared_contract
     operations = [op for op in api_operations() if (op.method, op.route) not in NOT_CALLED]
     wrong = []
 
+    # The other faces of each read first (a write changes what a read answers): a stranger's reduced answers and
+    # the owner's browser's.
+    for face, client in (("stranger", world.stranger), ("browser", world.person)):
+        for operation in operations:
+            if operation.method == "GET":
+                response = ask(world, operation, client)
+                problem = wrong_answer(operation, response, refusals=REFUSED_TO[face])
+                if problem:
+                    wrong.append(f"{operation} ({face}): {problem}")
     for operation in sorted(operations, key=walk_order):
         response = ask(world, operation)
         problem = wrong_answer(operation, response)
