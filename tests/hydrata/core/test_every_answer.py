@@ -3,17 +3,18 @@
 The walk of the URLconf is the source: each route under /api/v2/ and each HTTP method its DRF view handles. For each
 (route, method) the responses the handler declares to drf-spectacular (`@extend_schema(responses=...)`) name the
 contract model of each success status (hydrata_contract/answers). Each is then asked once, through Django's test
-client, against one arranged world: a project with a finished run (its result rasters and recorded time series),
-a second run to compare it with, a flood event with an observation and a comparison, time series, a complete design
-study (its envelopes computed by the study's own service) and a draft one, a calibration study, design inputs, an
-upload and its dataset, and the agent key that asks. Path arguments are filled by name from that world; writes send
-a valid body.
+client, against one arranged world: a project with a built scenario and finished runs (result rasters, a preview,
+recorded time series), a flood event with an observation and a comparison, time series, a complete design study (its
+envelopes computed by the study's own service) and a draft one, a calibration study, design inputs, an upload and its
+dataset. Path arguments are filled by name from that world; writes send a valid body. The owner's agent key asks
+everything; each read is asked too by a stranger's key (the project is public: the reduced answers, withheld fields
+empty) and by the owner's browser (no signed links).
 
 The answer check the platform does where `HYDRATA_VALIDATE_ANSWERS` is set (hydrata/core/answers.py) is turned off:
-this test validates what went over the wire itself, so it holds whatever builds the answer, in DEBUG or not. A success
-status must be one the handler declares and its JSON must validate against the declared model; a refusal must be the
-house's error body with a code of the contract (hydrata_contract/errors.py), and only the few refusals listed below
-(each with why) are expected. A route added without a declared model, or not reachable from this world, fails here."""
+this test validates what went over the wire itself, strictly (a number sent as text fails), so it holds whatever
+builds the answer, in DEBUG or not. A success status must be one the handler declares, with the body it declares; a
+refusal must be the house's error body with a code of the contract (hydrata_contract/errors.py), and only where listed
+below. A route added without a declared model, or one this world cannot reach, fails here."""
 
 import io
 import json
