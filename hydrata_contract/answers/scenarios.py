@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, RootModel
 
 from hydrata_contract.answers.base import Answer, Page, map_link
-from hydrata_contract.answers.runs import BuiltRun, RunCompact
+from hydrata_contract.answers.runs import BuiltRun, Given, RunCompact
 from hydrata_contract.states import RunStatus
 
 # [lon, lat]
@@ -89,7 +89,7 @@ class ScenarioPublic(Answer):
     reduced: Literal[True]
 
 
-class ForcingPart(Answer):
+class ForcingPart(Given):
     feature: str
     data: Any = Field(description="The feature's `data`: a number, or a time series name.")
     total_depth_mm: float | None = None
