@@ -199,6 +199,15 @@ class VolumeBalance(Given):
     error_pct: float | None = None
 
 
+class SolverRecord(Given):
+    """compute/solver.py: solver_record. The ANUGA version and the domain's parameters the run computed with."""
+
+    model_config = ConfigDict(extra="allow")
+
+    anuga_version: str | None = None
+    parameters: dict[str, Any] | None = None
+
+
 class RunStatistics(Given):
     """compute/run_statistics.py: run_statistics; the run's `statistics` column, written and read through this
     model. Every key may be missing from a run written before it existed, and a run's statistics.json may hold keys
@@ -230,6 +239,7 @@ class RunStatistics(Given):
     wall_seconds: float | None = None
     triangles: int | None = None
     health: ModelHealth | None = Field(default=None, description="Is the model healthy? With the evidence.")
+    solver: SolverRecord | None = Field(default=None, description="The solver and its settings, as the run ran.")
 
 
 class RunDetail(RunState, ResultLayers):
