@@ -17,8 +17,9 @@ class Given(Answer):
     JSON form, as the platform has always sent it (a run with no results has no `gn_layer_*` key, a member's answer
     no `reduced`), and a JSON column's model dumps back what was written."""
 
+    # No return annotation: pydantic would publish it as the model's serialized schema (`Any` is an empty one).
     @model_serializer(mode="wrap")
-    def _as_given(self, handler: SerializerFunctionWrapHandler) -> Any:
+    def _as_given(self, handler: SerializerFunctionWrapHandler):
         data = handler(self)
         return {key: value for key, value in data.items() if key in self.model_fields_set}
 

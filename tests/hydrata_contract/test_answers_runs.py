@@ -36,3 +36,10 @@ def test_statistics_dump_back_what_was_written_with_a_key_of_their_own_time_and_
     assert statistics.model_dump(mode="json") == written
     assert statistics.volume_balance is not None and statistics.volume_balance.losses_m3 == 2.0
     assert statistics.wet_area_m2 is None and statistics.health is None
+
+
+def test_an_answer_sent_as_given_still_publishes_every_field_in_its_schema():
+    published = RunResults.model_json_schema(mode="serialization")
+
+    assert published == RunResults.model_json_schema(mode="validation")
+    assert {"id", "statistics", "gn_layer_max_depth", "s3_log_url"} <= set(published["properties"])
