@@ -19,7 +19,7 @@ from hydrata.anuga.selectors.approvals import approvals_current, scenario_state_
 from hydrata.anuga.selectors.links import run_link
 from hydrata.anuga.selectors.projects import project_get, reader_of, reads_in_full
 from hydrata.anuga.selectors.run_series import recorded_series
-from hydrata.anuga.selectors.runs import run_get
+from hydrata.anuga.selectors.runs import run_get, run_statistics
 from hydrata.anuga.selectors.scenarios import layer_features, scenario_forcing, scenario_geometry
 from hydrata.calibration.models import CalibrationStudy
 from hydrata.calibration.selectors import calibration_link, calibration_members, calibration_study_get, study_parameters
@@ -33,6 +33,7 @@ from hydrata.observations.selectors import comparison_get, comparison_is_stale
 from hydrata.reports import figures
 from hydrata.reports.calibration_charts import MorrisPoint
 from hydrata.reports.run_package import PackageSeries, RunPackage, run_package
+from hydrata_contract.answers.runs import RunStatistics
 from hydrata_contract.calibration import CalibrationMethod
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.hazard import HazardClass
@@ -177,14 +178,14 @@ def _stage_edges(scenario: Scenario) -> list[dict[str, Any]]:
     return edges
 
 
-def _solver(statistics: dict[str, Any]) -> dict[str, Any]:
+def _solver(statistics: RunStatistics) -> dict[str, Any]:
     """The solver and its wet/dry settings: as the run recorded them (compute/solver.py `solver_record`), or, for a
     run from before runs recorded them, as the installed ANUGA starts every domain (the simulation sets none)."""
-    recorded = statistics.get("solver") or {}
-    parameters = dict(recorded.get("parameters") or default_algorithm_parameters())
+    recorded = statistics.solver
+    parameters = dict((recorded and recorded.parameters) or default_algorithm_parameters())
     return {
-        "anuga_version": recorded.get("anuga_version") or _version_of("anuga"),
-        "recorded": bool(recorded),
+        "anuga_version": (recorded and recorded.anuga_version) or _version_of("anuga"),
+        "recorded": bool(recorded and recorded.model_dump()),
         "parameters": {
             name: f"{value:g}" if isinstance(value, float) else str(value) for name, value in parameters.items()
         },
@@ -196,7 +197,7 @@ def _last_output(run: Run, recorded: dict[str, Any]) -> float:
     return float(times[-1]) if times else float(run.duration)
 
 
-def _peaks_at_the_end(run: Run, statistics: dict[str, Any]) -> dict[str, Any]:
+def _peaks_at_the_end(run: Run, statistics: RunStatistics) -> dict[str, Any]:
     """Every peak the run reached at its last output time (the flood may still have been rising when it stopped):
     the overall peak depth, speed and stage, each gauge's depth and each flow line's discharge, from the run's
     own statistics and recorded series."""
@@ -204,13 +205,12 @@ def _peaks_at_the_end(run: Run, statistics: dict[str, Any]) -> dict[str, Any]:
     last = _last_output(run, recorded)
     tolerance = 1e-6 * max(1.0, abs(last))
     found = []
-    for key, what in (
-        ("peak_depth_at", "Peak depth"),
-        ("peak_speed_at", "Peak speed"),
-        ("peak_stage_at", "Peak stage"),
+    for at, what in (
+        (statistics.peak_depth_at, "Peak depth"),
+        (statistics.peak_speed_at, "Peak speed"),
+        (statistics.peak_stage_at, "Peak stage"),
     ):
-        at = statistics.get(key) or {}
-        if at.get("t") is not None and float(at["t"]) >= last - tolerance:
+        if at is not None and at.t is not None and float(at.t) >= last - tolerance:
             found.append(what)
     kinds = (("gauges", "depth", "Depth at gauge"), ("flow_lines", "discharge", "Discharge through flow line"))
     for kind, value, what in kinds:
@@ -243,8 +243,8 @@ def _document_control(run: Run) -> dict[str, Any]:
     }
 
 
-def _hazard_rows(statistics: dict[str, Any]) -> list[tuple[str, float]]:
-    areas = statistics.get("hazard_area_m2_by_class") or {}
+def _hazard_rows(statistics: RunStatistics) -> list[tuple[str, float]]:
+    areas = statistics.hazard_area_m2_by_class or {}
     return [(hazard.label, areas[hazard.value]) for hazard in HazardClass if hazard.value in areas]
 
 
@@ -278,18 +278,18 @@ def _scatter(comparison: Comparison) -> figures.Figure | None:
     return figures.scatter_figure(comparison.points, key=f"comparison:{comparison.pk}:{comparison.computed_at}")
 
 
-def _cut_off(run: Run, statistics: dict[str, Any]) -> float:
+def _cut_off(run: Run, statistics: RunStatistics) -> float:
     """The depth at or under which the depth map draws a cell as not flooded: the inundation threshold the run
     used, or the scenario's."""
-    used = statistics.get("inundation_threshold_m")
+    used = statistics.inundation_threshold_m
     return float(used if used is not None else run.scenario.inundation_threshold_m)
 
 
 def run_report(*, user: User, run_id: int) -> Report:
     run = report_run_get(user=user, run_id=run_id)
     scenario = run.scenario
-    statistics = dict(run.statistics or {})
-    health = statistics.get("health")
+    statistics = run_statistics(run=run) or RunStatistics()
+    health = statistics.health
     package = run_package(run)
     series: list[TimeSeries] | list[PackageSeries]
     if package is not None:
@@ -301,7 +301,7 @@ def run_report(*, user: User, run_id: int) -> Report:
     locality = figures.locality_figure(run, package)
     mesh = figures.mesh_figure(run, package)
     forcing_charts = figures.forcing_charts(series=series)
-    mass_error = figures.mass_error_figure(health)
+    mass_error = figures.mass_error_figure(None if health is None else health.model_dump())
     maps = figures.result_maps(run, cut_off_m=_cut_off(run, statistics))
     hydrographs = figures.hydrograph_charts(run)
     comparisons = [
@@ -325,7 +325,7 @@ def run_report(*, user: User, run_id: int) -> Report:
         "statistics": statistics,
         "health": health,
         "hazard_rows": _hazard_rows(statistics),
-        "depth_bands": sorted((statistics.get("flooded_area_m2_by_depth_band") or {}).items()),
+        "depth_bands": sorted((statistics.flooded_area_m2_by_depth_band or {}).items()),
         "model": _model(run, package),
         "solver": _solver(statistics),
         "at_the_end": _peaks_at_the_end(run, statistics),

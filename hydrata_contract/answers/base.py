@@ -10,7 +10,8 @@ class Answer(BaseModel):
 class Sparse(Answer):
     """An answer whose fields with a default are sent only when they were given: the wire leaves such a field out
     rather than sending it null (a browser's terrain has no `s3_hillshade_url` key, a row without forcing no
-    `forcing`). Built from a dict or a row, what the source did not hold is not sent."""
+    `forcing`, a run with no results no `gn_layer_*` key). Built from a dict or a row, what the source did not hold
+    is not sent, and a JSON column's model dumps back what was written."""
 
     # No return annotation: pydantic then describes the answer (its JSON schema) by its fields, not as any value.
     @model_serializer(mode="wrap")

@@ -6,13 +6,13 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from hydrata_contract.answers.base import Answer, Page, Picture, Withheld, map_link
+from hydrata_contract.answers.base import Answer, Page, Picture, Sparse, Withheld, map_link
 from hydrata_contract.answers.queues import QueuePlace
 from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.states import RunPhase, RunStatus
 
 
-class RunState(Withheld):
+class RunState(Sparse, Withheld):
     """run_status. A public reader's answer has the withheld fields empty (see `withheld`)."""
 
     id: int
@@ -58,7 +58,7 @@ def _signed() -> Any:
     return Field(default=None, description="A signed download link; agents only, members only.")
 
 
-class ResultLayers(Answer):
+class ResultLayers(Sparse):
     """result_layers: each raster of a finished run, and its signed download link for those who may have one."""
 
     gn_layer_max_depth: ResultLayerEntry | None = _entry()
@@ -169,9 +169,38 @@ class ModelHealth(Answer):
     mass_error: MassError
 
 
-class RunStatistics(Answer):
-    """compute/run_statistics.py: run_statistics. Every key may be missing from a run written before it existed,
-    and a run's statistics.json may hold keys of its own time: they pass through as written."""
+class VolumeBalance(Sparse):
+    """compute/run_statistics.py: VolumeAccount.as_json, m³ (error_pct a %). A run written before a key existed
+    lacks it."""
+
+    model_config = ConfigDict(extra="allow")
+
+    initial_m3: float | None = None
+    rainfall_m3: float | None = None
+    inflow_m3: float | None = None
+    boundary_in_m3: float | None = None
+    boundary_out_m3: float | None = None
+    losses_m3: float | None = None
+    rainfall_excess_m3: float | None = None
+    final_m3: float | None = None
+    came_in_m3: float | None = None
+    error_m3: float | None = None
+    error_pct: float | None = None
+
+
+class SolverRecord(Sparse):
+    """compute/solver.py: solver_record. The ANUGA version and the domain's parameters the run computed with."""
+
+    model_config = ConfigDict(extra="allow")
+
+    anuga_version: str | None = None
+    parameters: dict[str, Any] | None = None
+
+
+class RunStatistics(Sparse):
+    """compute/run_statistics.py: run_statistics; the run's `statistics` column, written and read through this
+    model. Every key may be missing from a run written before it existed, and a run's statistics.json may hold keys
+    of its own time: they pass through as written."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -190,7 +219,7 @@ class RunStatistics(Answer):
     volume_out_m3: float | None = None
     final_volume_m3: float | None = None
     boundary_net_inflow_m3: float | None = None
-    volume_balance: dict[str, float | None] | None = None
+    volume_balance: VolumeBalance | None = None
     mass_balance_error_pct: float | None = None
     warnings: list[str] | None = None
     gauges: list[str] | None = None
@@ -199,6 +228,7 @@ class RunStatistics(Answer):
     wall_seconds: float | None = None
     triangles: int | None = None
     health: ModelHealth | None = Field(default=None, description="Is the model healthy? With the evidence.")
+    solver: SolverRecord | None = Field(default=None, description="The solver and its settings, as the run ran.")
 
 
 class RunDetail(RunState, ResultLayers):
@@ -261,7 +291,7 @@ class RunSample(Answer):
     points: list[SampledPoint]
 
 
-class Series(Answer):
+class Series(Sparse):
     """run_time_series: a gauge (x, y, stage, depth, speed, xvel, yvel), a flow line (discharge) or a point (x, y,
     stage, depth, speed; null off the mesh), each value at the times `t`.
 
@@ -299,7 +329,7 @@ class GaugeChange(Answer):
     change_pct: float | None = Field(description="Of the run's peak; null where it is under 1 cm.")
 
 
-class RunImpact(Answer):
+class RunImpact(Sparse):
     """RunImpactView: other - run on maximum depth and stage, and peak depth at each gauge both recorded (the same
     scenario at two resolutions: a mesh-convergence check)."""
 
@@ -320,7 +350,7 @@ class RunImpact(Answer):
     image: Picture
 
 
-class RunCompact(Withheld):
+class RunCompact(Sparse, Withheld):
     """run_compact: the latest run as a scenario's answer carries it. In a page of scenarios a public reader's has
     the withheld fields empty (see `withheld`)."""
 

@@ -89,7 +89,7 @@ class ScenarioPublic(Answer):
     reduced: Literal[True]
 
 
-class ForcingPart(Answer):
+class ForcingPart(Sparse):
     feature: str
     data: Any = Field(description="The feature's `data`: a number, or a time series name.")
     total_depth_mm: float | None = None

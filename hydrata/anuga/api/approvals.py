@@ -8,7 +8,7 @@ from hydrata.agents.permissions import grant_of
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.selectors.approvals import approval_summary
 from hydrata.anuga.services.approvals import scenario_approve
-from hydrata.core.answers import answer
+from hydrata.core.answers import sent
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata_contract.answers.scenarios import Approval
 
@@ -21,5 +21,4 @@ class ScenarioApproveView(ProjectScopedView):
     def post(self, request: AuthenticatedRequest, scenario_id: int) -> Response:
         scenario = self.scenario_get(scenario_id)
         scenario_approve(scenario=scenario, user=request.user, grant=grant_of(request))
-        summary = approval_summary(scenario=scenario, user=request.user)
-        return Response(answer(Approval, summary), status=status.HTTP_201_CREATED)
+        return Response(sent(approval_summary(scenario=scenario, user=request.user)), status=status.HTTP_201_CREATED)

@@ -15,7 +15,6 @@ from hydrata.core.answers import page_answer, sent
 from hydrata.core.bodies import parsed
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata_contract.answers import inputs as answers
-from hydrata_contract.inputs import InputKind
 from hydrata_contract.links import Panel
 from hydrata_contract.paths import INPUT_SEGMENTS
 from hydrata_contract.requests.inputs import InputLayerAttach

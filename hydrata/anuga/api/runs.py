@@ -1,4 +1,4 @@
-from typing import Any
+from typing import TypeVar
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -8,27 +8,33 @@ from rest_framework.views import APIView
 from hydrata.agents.permissions import grant_of
 from hydrata.anuga.api.base import ProjectListView, RunScopedView, published_face, reader
 from hydrata.anuga.models import Run
-from hydrata.anuga.selectors.links import run_link
+from hydrata.anuga.selectors.links import project_link
 from hydrata.anuga.selectors.projects import project_get_writable
-from hydrata.anuga.selectors.queue import run_queue_place
-from hydrata.anuga.selectors.run_results import preview_png, result_layers, sample
-from hydrata.anuga.selectors.run_series import run_time_series, series_chart_png
-from hydrata.anuga.selectors.runs import phase_of, run_get, runs_of, worker_silent_seconds
+from hydrata.anuga.selectors.run_answers import (
+    run_detail,
+    run_impact,
+    run_preview,
+    run_results,
+    run_sample,
+    run_series,
+    run_state,
+)
+from hydrata.anuga.selectors.runs import run_get, runs_of
 from hydrata.anuga.selectors.scenarios import scenario_get_visible
 from hydrata.anuga.services.run_impact import comparable, runs_impact
 from hydrata.anuga.services.runs import run_cancel, run_retry, run_start
-from hydrata.core.answers import answer
+from hydrata.core.answers import page_answer, sent
 from hydrata.core.bodies import parsed
 from hydrata.core.errors import Conflict
 from hydrata.core.projections import crs_code_validate
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata_contract.answers import runs as answers
+from hydrata_contract.answers.base import Withheld
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.links import Panel
 from hydrata_contract.requests.runs import PointXY, RunSampleQuery, RunSeriesQuery, RunStart
 from hydrata_contract.states import RunStatus
 
-LOG_TAIL_LINES = 60
 # What a caller who sees a project only because it is public may read of its runs: their published results
 # (state, timing, statistics and the result layers' descriptions, the preview, values at points). Every other
 # field is withheld: the cost, the log, error details, the compute target, and every signed download link.
@@ -69,69 +75,21 @@ def xy(points: list[PointXY]) -> list[tuple[float, float]]:
     return [(point.x, point.y) for point in points]
 
 
-def run_status(run: Run) -> dict[str, Any]:
-    return {
-        "id": run.pk,
-        "status": run.status,
-        "phase": phase_of(run),
-        "progress_pct": round(run.progress_pct, 1),
-        "eta_seconds": run.eta_seconds,
-        "error_message": run.error_message,
-        "user_message": run.user_message,
-        "compute_backend": run.compute_backend or None,
-        "ranks": run.ranks,
-        "sim_time": run.sim_time,
-        "duration": run.duration,
-        "cancel_requested": run.cancel_requested,
-        "ui_url": run_link(run),
-        "updated_at": run.updated_at,
-        "worker_silent_seconds": worker_silent_seconds(run=run),
-        "queue": run_queue_place(run=run),
-    }
+WithheldT = TypeVar("WithheldT", bound=Withheld)
 
 
-def run_detail(run: Run, *, signed_links: bool) -> dict[str, Any]:
-    return {
-        **run_status(run),
-        "scenario": run.scenario_id,
-        "project": run.scenario.project_id,
-        "scenario_name": run.scenario.name,
-        "resolution": run.resolution,
-        "mesh_triangle_count": run.mesh_triangle_count,
-        "mesh_triangle_count_estimate": run.mesh_triangle_count_estimate,
-        "compute_cost": None if run.compute_cost is None else str(run.compute_cost),
-        "currency": "USD",
-        "retry_of": run.retry_of_id,
-        "created_at": run.created_at,
-        "build_started_at": run.build_started_at,
-        "build_finished_at": run.build_finished_at,
-        "queued_at": run.queued_at,
-        "started_at": run.started_at,
-        "finished_at": run.finished_at,
-        "wall_seconds": _wall_seconds(run),
-        "log_tail": run.log.splitlines()[-LOG_TAIL_LINES:],
-        "statistics": run.statistics,
-        **result_layers(run, signed_links=signed_links),
-    }
-
-
-def run_answer(data: dict[str, Any], *, in_full: bool) -> dict[str, Any]:
+def published_run(answer: WithheldT, *, in_full: bool) -> WithheldT:
     """The one place a run's answer is cut down for a public reader (see PUBLISHED_RUN_FIELDS). Withheld fields
     keep their key with an empty value, so a client reads one shape; signed links are left out altogether."""
     if in_full:
-        return data
-    return published_face(
-        data,
+        return answer
+    face = published_face(
+        answer.model_dump(),
         keep=lambda key: key in PUBLISHED_RUN_FIELDS or key.startswith("gn_layer_"),
         empty=WITHHELD_AS,
         drop=lambda key: key.startswith("s3_"),
     )
-
-
-def _wall_seconds(run: Run) -> float | None:
-    if run.started_at and run.finished_at:
-        return round((run.finished_at - run.started_at).total_seconds(), 1)
-    return None
+    return type(answer).model_validate(face)
 
 
 class ScenarioRunView(APIView):
@@ -149,8 +107,8 @@ class ScenarioRunView(APIView):
             compute_backend=start.compute_backend,
             ranks=start.ranks,
         )
-        detail = run_detail(run, signed_links=reader(request, project_id=scenario.project_id).signed_links)
-        return Response(answer(answers.RunDetail, detail), status=status.HTTP_202_ACCEPTED)
+        detail = run_detail(run=run, signed_links=reader(request, project_id=scenario.project_id).signed_links)
+        return Response(sent(detail), status=status.HTTP_202_ACCEPTED)
 
 
 class RunStatusView(RunScopedView):
@@ -161,8 +119,7 @@ class RunStatusView(RunScopedView):
 
     @extend_schema(responses={200: answers.RunState})
     def get(self, request: AuthenticatedRequest) -> Response:
-        run, in_full = self.run, self.reader(request).in_full
-        return Response(answer(answers.RunState, run_answer(run_status(run), in_full=in_full)))
+        return Response(sent(published_run(run_state(run=self.run), in_full=self.reader(request).in_full)))
 
 
 class RunDetailView(RunScopedView):
@@ -170,9 +127,9 @@ class RunDetailView(RunScopedView):
 
     @extend_schema(responses={200: answers.RunDetail})
     def get(self, request: AuthenticatedRequest) -> Response:
-        run, policy = self.run, self.reader(request)
-        detail = run_detail(run, signed_links=policy.signed_links)
-        return Response(answer(answers.RunDetail, run_answer(detail, in_full=policy.in_full)))
+        policy = self.reader(request)
+        detail = run_detail(run=self.run, signed_links=policy.signed_links)
+        return Response(sent(published_run(detail, in_full=policy.in_full)))
 
 
 class RunCancelView(RunScopedView):
@@ -181,7 +138,7 @@ class RunCancelView(RunScopedView):
     @extend_schema(request=None, responses={202: answers.RunState})
     def post(self, request: AuthenticatedRequest) -> Response:
         run = run_cancel(run=self.run)
-        return Response(answer(answers.RunState, run_status(run)), status=status.HTTP_202_ACCEPTED)
+        return Response(sent(run_state(run=run)), status=status.HTTP_202_ACCEPTED)
 
 
 class RunRetryView(RunScopedView):
@@ -190,8 +147,8 @@ class RunRetryView(RunScopedView):
     @extend_schema(request=None, responses={202: answers.RunDetail})
     def post(self, request: AuthenticatedRequest) -> Response:
         retry = run_retry(run=self.run, user=request.user, grant=grant_of(request))
-        detail = run_detail(retry, signed_links=self.reader(request).signed_links)
-        return Response(answer(answers.RunDetail, detail), status=status.HTTP_202_ACCEPTED)
+        detail = run_detail(run=retry, signed_links=self.reader(request).signed_links)
+        return Response(sent(detail), status=status.HTTP_202_ACCEPTED)
 
 
 class ProjectRunsView(ProjectListView):
@@ -210,10 +167,10 @@ class ProjectRunsView(ProjectListView):
             )
         page = self.paginate_queryset(runs_of(project=self.project, status=wanted))
         policy = self.reader(request)
-        details = [run_detail(run, signed_links=policy.signed_links) for run in page or []]
-        response = self.get_paginated_response([run_answer(detail, in_full=policy.in_full) for detail in details])
-        answer(answers.RunPage, response.data)
-        return response
+        details = [run_detail(run=run, signed_links=policy.signed_links) for run in page or []]
+        results = [published_run(detail, in_full=policy.in_full) for detail in details]
+        ui_url = project_link(self.project, self.list_panel)
+        return Response(sent(page_answer(view=self, model=answers.RunPage, results=results, ui_url=ui_url)))
 
 
 def finished_run(run: Run) -> Run:
@@ -231,16 +188,9 @@ class RunResultsView(RunScopedView):
 
     @extend_schema(responses={200: answers.RunResults})
     def get(self, request: AuthenticatedRequest) -> Response:
-        run, policy = self.run, self.reader(request)
-        finished_run(run)
-        results = {
-            "id": run.pk,
-            "status": run.status,
-            "ui_url": run_link(run),
-            "statistics": run.statistics,
-            **result_layers(run, signed_links=policy.signed_links),
-        }
-        return Response(answer(answers.RunResults, run_answer(results, in_full=policy.in_full)))
+        policy = self.reader(request)
+        results = run_results(run=finished_run(self.run), signed_links=policy.signed_links)
+        return Response(sent(published_run(results, in_full=policy.in_full)))
 
 
 class RunPreviewView(RunScopedView):
@@ -248,8 +198,7 @@ class RunPreviewView(RunScopedView):
 
     @extend_schema(responses={200: answers.RunPreview})
     def get(self, request: AuthenticatedRequest) -> Response:
-        run = finished_run(self.run)
-        return Response(answer(answers.RunPreview, {"id": run.pk, "mime_type": "image/png", "data": preview_png(run)}))
+        return Response(sent(run_preview(run=finished_run(self.run))))
 
 
 class RunSampleView(RunScopedView):
@@ -261,8 +210,7 @@ class RunSampleView(RunScopedView):
         run = finished_run(self.run)
         body = parsed(RunSampleQuery, request)
         crs = crs_of(body.crs, run)
-        sampled = {"id": run.pk, "crs": crs, "points": sample(run, points=xy(body.points), crs=crs)}
-        return Response(answer(answers.RunSample, sampled))
+        return Response(sent(run_sample(run=run, points=xy(body.points), crs=crs)))
 
 
 class RunTimeSeriesView(RunScopedView):
@@ -275,11 +223,8 @@ class RunTimeSeriesView(RunScopedView):
         asked = parsed(RunSeriesQuery, request)
         crs = crs_of(asked.crs, run)
         finished_run(run)
-        series = run_time_series(
-            run, gauges=asked.gauges, flow_lines=asked.flow_lines, crs=crs, points=xy(asked.points)
-        )
-        chart = {"mime_type": "image/png", "data": series_chart_png(run, series)}
-        return Response(answer(answers.RunTimeSeries, {"id": run.pk, "crs": crs, "series": series, "chart": chart}))
+        series = run_series(run=run, gauges=asked.gauges, flow_lines=asked.flow_lines, points=xy(asked.points), crs=crs)
+        return Response(sent(series))
 
 
 class RunImpactView(RunScopedView):
@@ -291,14 +236,11 @@ class RunImpactView(RunScopedView):
         other = comparable(run, run_get(user=request.user, run_id=other_run_id))
         for finished in (run, other):
             finished_run(finished)
-        impact = {
-            "id": run.pk,
-            "project": run.scenario.project_id,
-            "scenario": run.scenario_id,
-            "ui_url": run_link(run, compare=other.pk),
-            **runs_impact(run=run, other=other),
-        }
         # Signed links only for those who read the run in full through an agent (the public-reader policy).
-        if not self.reader(request).signed_links:
-            impact = {key: value for key, value in impact.items() if not key.startswith("s3_")}
-        return Response(answer(answers.RunImpact, impact))
+        impact = run_impact(
+            run=run,
+            other=other,
+            impact=runs_impact(run=run, other=other),
+            signed_links=self.reader(request).signed_links,
+        )
+        return Response(sent(impact))

@@ -14,6 +14,7 @@ from hydrata.agents.selectors import account_for_user
 from hydrata.anuga.models import InputLayer, Run, Scenario, ScenarioApproval, Terrain, TimeSeries
 from hydrata.storage.errors import StorageObjectNotFound
 from hydrata.uploads.selectors import dataset_features
+from hydrata_contract.answers.scenarios import Approval, ApprovalMark, StaleApproval
 
 # The digest covers every concrete field of these rows except the ones named here, each with why it changes nothing
 # a run computes or reports. A field added to a model later is in the digest unless it is added here with a reason
@@ -201,22 +202,24 @@ def runs_need_approval(*, user: User) -> bool:
     return bool(account and account.runs_need_approval)
 
 
-def approval_summary(*, scenario: Scenario, user: User) -> dict[str, Any]:
+def approval_summary(*, scenario: Scenario, user: User) -> Approval:
     """Whether the scenario's current state is approved, by whom, and whether the caller's agents need it."""
     current = approvals_current(scenario=scenario)
     latest = scenario.approvals.select_related("approved_by").first()
-    return {
-        "approved": bool(current),
-        "approved_by_you": any(approval.approved_by_id == user.pk for approval in current),
-        "approvals": [{"by": approval.approved_by.get_username(), "at": approval.approved_at} for approval in current],
-        "stale_approval": None
+    return Approval(
+        approved=bool(current),
+        approved_by_you=any(approval.approved_by_id == user.pk for approval in current),
+        approvals=[
+            ApprovalMark(by=approval.approved_by.get_username(), at=approval.approved_at) for approval in current
+        ],
+        stale_approval=None
         if latest is None or current
-        else {
-            "by": latest.approved_by.get_username(),
-            "at": latest.approved_at,
-            "changed": state_changes(before=latest.state_parts, after=scenario_state_parts(scenario=scenario))
+        else StaleApproval(
+            by=latest.approved_by.get_username(),
+            at=latest.approved_at,
+            changed=state_changes(before=latest.state_parts, after=scenario_state_parts(scenario=scenario))
             if latest.state_parts
             else [],
-        },
-        "required_for_your_agents": runs_need_approval(user=user),
-    }
+        ),
+        required_for_your_agents=runs_need_approval(user=user),
+    )

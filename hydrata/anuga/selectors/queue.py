@@ -8,6 +8,7 @@ from typing import Any
 
 from hydrata.anuga.models import Run, Terrain
 from hydrata.core.queues import QueuedWork, queue_place
+from hydrata_contract.answers.queues import QueuePlace
 from hydrata_contract.states import RunStatus, TerrainStatus, WorkQueue
 
 SIMULATING = (RunStatus.COMPUTING, RunStatus.PROCESSING)
@@ -42,14 +43,16 @@ QUEUED_WORK = (
 )
 
 
-def run_queue_place(*, run: Run) -> dict[str, Any] | None:
+def run_queue_place(*, run: Run) -> QueuePlace | None:
     """The run's build or simulation on its queue; None when it is neither waiting nor being worked on."""
     queue = WorkQueue.STUDIES if run.study_member else WorkQueue.INTERACTIVE
     if run.status in (RunStatus.CREATED, RunStatus.BUILDING):
-        return queue_place(queue=queue, started=run.status == RunStatus.BUILDING, queued_at=run.created_at)
-    if run.status in (RunStatus.QUEUED, *SIMULATING):
-        return queue_place(queue=queue, started=run.status != RunStatus.QUEUED, queued_at=run.queued_at)
-    return None
+        place = queue_place(queue=queue, started=run.status == RunStatus.BUILDING, queued_at=run.created_at)
+    elif run.status in (RunStatus.QUEUED, *SIMULATING):
+        place = queue_place(queue=queue, started=run.status != RunStatus.QUEUED, queued_at=run.queued_at)
+    else:
+        return None
+    return QueuePlace.model_validate(place)
 
 
 def terrain_queue_place(*, terrain: Terrain) -> dict[str, Any] | None:

@@ -7,7 +7,7 @@ from typing import Any
 from django.conf import settings
 
 from hydrata.anuga.models import Run
-from hydrata.anuga.selectors.runs import run_outputs
+from hydrata.anuga.selectors.runs import run_outputs, run_statistics
 from hydrata.compute.sampling import sample_rasters
 from hydrata.compute.transformers import transformer_between
 from hydrata.core.errors import NotFound
@@ -41,8 +41,10 @@ def layers_of(run: Run) -> list[str]:
     """The result rasters this run has: a design study's member only those its study's envelopes read."""
     if run_outputs(run=run) == RunOutputs.ENVELOPE:
         return [layer.value for layer in ENVELOPE_LAYERS]
-    has_engineer_layers = "hazard_area_m2_by_class" in (run.statistics or {})
-    has_losses = ((run.statistics or {}).get("volume_balance") or {}).get("losses_m3", 0) > 0
+    statistics = run_statistics(run=run)
+    has_engineer_layers = statistics is not None and statistics.hazard_area_m2_by_class is not None
+    balance = statistics.volume_balance if statistics is not None else None
+    has_losses = (balance.losses_m3 or 0) > 0 if balance is not None else False
     return [
         name
         for name in LAYERS

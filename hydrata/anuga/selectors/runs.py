@@ -10,6 +10,7 @@ from hydrata.anuga.selectors.projects import projects_visible_to
 from hydrata.anuga.selectors.scenarios import scenario_finest_resolution
 from hydrata.compute.pricing import vcpu_hours_estimate
 from hydrata.core.errors import NotFound
+from hydrata_contract.answers.runs import RunStatistics
 from hydrata_contract.compute import RunOutputs
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.states import WORKER_REPORTING, RunPhase, RunStatus
@@ -56,6 +57,12 @@ def worker_silent_seconds(*, run: Run, now: datetime | None = None) -> int | Non
         return None
     silent = ((now or timezone.now()) - run.heartbeat_at).total_seconds()
     return int(silent) if silent > settings.HYDRATA_RUN_HEARTBEAT_TIMEOUT_SECONDS else None
+
+
+def run_statistics(*, run: Run) -> RunStatistics | None:
+    """The run's `statistics` column read through its contract model (the one reader of it); None before the run
+    completes. Keys of a run's own time pass through as written."""
+    return None if run.statistics is None else RunStatistics.model_validate(run.statistics)
 
 
 def run_outputs(*, run: Run) -> RunOutputs:

@@ -12,6 +12,7 @@ from hydrata.anuga.services.charges import refund_sentence, run_cost_of_computed
 from hydrata.anuga.services.simulation_child import LIMIT_HINT, ChildLimits, limit_exceeded
 from hydrata.compute.package import as_number
 from hydrata.core.records import record_update
+from hydrata_contract.answers.runs import RunStatistics
 from hydrata_contract.compute import EXIT_UNSTABLE
 from hydrata_contract.layers import DEPTH_FRAMES_INDEX, TOTAL_LOSS_FILE, ResultLayer
 from hydrata_contract.states import RunPhase, RunStatus
@@ -59,7 +60,7 @@ def record_progress(run: Run, latest: dict[str, Any] | None) -> None:
     Run.objects.filter(pk=run.pk, status=RunStatus.COMPUTING).update(**fields)
 
 
-def run_completed(run: Run, *, results_prefix: str, statistics: dict[str, Any], log: str) -> Run:
+def run_completed(run: Run, *, results_prefix: str, statistics: RunStatistics, log: str) -> Run:
     # A simulation that exits 0 has evolved to the end: its simulated time is the whole duration, even when it
     # finished before reporting any progress.
     return end_run(
@@ -68,7 +69,7 @@ def run_completed(run: Run, *, results_prefix: str, statistics: dict[str, Any], 
         phase=RunPhase.DONE,
         sim_time=float(run.duration),
         results_prefix=results_prefix,
-        statistics=statistics,
+        statistics=statistics.model_dump(mode="json"),
         log=log,
     )
 

@@ -51,6 +51,7 @@ from hydrata.compute.phase_clock import WORKER_PHASES_LINE, PhaseClock, children
 from hydrata.core.database import DATABASE_UNREACHABLE, connections_reset, database_retried
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
+from hydrata_contract.answers.runs import RunStatistics
 from hydrata_contract.layers import DEPTH_FRAME_GLOB
 from hydrata_contract.states import RunPhase, RunStatus
 
@@ -157,7 +158,7 @@ def _simulate_in(run: Run, workdir: Path) -> Run:
     )
     prefix = results_prefix(run)
     _store_results(output, prefix)
-    statistics = json.loads((output / "statistics.json").read_text())
+    statistics = RunStatistics.model_validate(json.loads((output / "statistics.json").read_text()))
     clock.mark("results_upload")
     log = _read(output / "run.log") + WORKER_PHASES_LINE + clock.as_json() + "\n"
     return database_retried(

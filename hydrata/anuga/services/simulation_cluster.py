@@ -33,6 +33,7 @@ from hydrata.anuga.services.simulation_child import ChildLimits, child_arguments
 from hydrata.anuga.services.slurm import SLURM
 from hydrata.storage import get_storage
 from hydrata.storage.errors import StorageError
+from hydrata_contract.answers.runs import RunStatistics
 from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.layers import depth_frame_filename
 from hydrata_contract.states import RunStatus
@@ -191,7 +192,7 @@ def _finish(run: Run, cluster: Cluster, *, job_id: str, outcome: str, state: Job
         return run_failed(
             run, returncode=returncode, timed_out=outcome == "timed_out", last=last, limits=limits, log=log
         )
-    statistics = _read_json(f"{results_prefix(run)}/statistics.json") or {}
+    statistics = RunStatistics.model_validate(_read_json(f"{results_prefix(run)}/statistics.json") or {})
     return run_completed(run, results_prefix=results_prefix(run), statistics=statistics, log=log)
 
 

@@ -7,6 +7,7 @@ import json
 import numpy as np
 
 from hydrata.anuga.models import Run
+from hydrata.anuga.selectors.runs import run_statistics
 from hydrata.calibration.models import CalibrationMember, CalibrationStudy
 from hydrata.calibration.selectors import study_parameters
 from hydrata.compute.calibration import morris
@@ -43,13 +44,14 @@ def member_read(*, study: CalibrationStudy, member: CalibrationMember) -> None:
         member.save(update_fields=["told"])
         return
     member.objective = comparison.metrics.get("rmse")
+    statistics = run_statistics(run=run)
     member.outputs = MemberOutputs(
         comparison=comparison.pk,
         observations=[
             ObservedPeak(observation=row["observation_id"], modelled=row["modelled"]) for row in comparison.points
         ],
         gauges=_gauge_peaks(run),
-        wet_area_m2=(run.statistics or {}).get("wet_area_m2"),
+        wet_area_m2=None if statistics is None else statistics.wet_area_m2,
     ).model_dump(mode="json")
     member.save(update_fields=["told", "objective", "outputs"])
 

@@ -15,8 +15,8 @@ from pydantic.fields import FieldInfo
 from config.celery import app as celery_app
 from hydrata.agents.models import AgentSpend
 from hydrata.agents.services import account_set_runs_need_approval
-from hydrata.anuga.api.scenarios import REFERENCES
 from hydrata.anuga.models import Project, Run, Scenario
+from hydrata.anuga.selectors.scenario_answers import REFERENCES
 from hydrata.anuga.tasks import run_build_task
 from hydrata_contract.requests.scenarios import ScenarioChanges
 from hydrata_contract.states import RunStatus

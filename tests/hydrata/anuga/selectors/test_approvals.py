@@ -154,12 +154,12 @@ def test_changing_a_value_in_the_middle_of_a_time_series_voids_the_approval(scen
     rows = copy.deepcopy(series.rows)
     rows[len(rows) // 2]["value"] = 999.0  # as an edit in the admin would: same count, same first and last time
 
-    before = approval_summary(scenario=Scenario.objects.get(pk=scenario.pk), user=owner)["approved"]
+    before = approval_summary(scenario=Scenario.objects.get(pk=scenario.pk), user=owner).approved
     TimeSeries.objects.filter(pk=series.pk).update(rows=rows)
     after = approval_summary(scenario=Scenario.objects.get(pk=scenario.pk), user=owner)
 
     assert before is True
-    assert after["approved"] is False and after["stale_approval"]["by"] == owner.username
+    assert after.approved is False and after.stale_approval is not None and after.stale_approval.by == owner.username
 
 
 def test_a_time_series_no_input_names_is_no_part_of_the_state_and_one_named_is_a_part_by_its_name(scenario):
@@ -183,9 +183,9 @@ def test_a_stale_approval_names_the_parts_that_changed_since(scenario):
     TimeSeries.objects.filter(pk=series.pk).update(rows=[*series.rows[:-1], {**series.rows[-1], "value": 99.0}])
     Scenario.objects.filter(pk=scenario.pk).update(duration=600)
 
-    stale = approval_summary(scenario=Scenario.objects.get(pk=scenario.pk), user=owner)["stale_approval"]
+    stale = approval_summary(scenario=Scenario.objects.get(pk=scenario.pk), user=owner).stale_approval
 
-    assert stale["changed"] == ["the scenario's settings", "the time series 'Creek'"]
+    assert stale is not None and stale.changed == ["the scenario's settings", "the time series 'Creek'"]
 
 
 def test_what_changes_nothing_a_run_reads_keeps_the_approval(scenario):
@@ -205,9 +205,9 @@ def test_what_changes_nothing_a_run_reads_keeps_the_approval(scenario):
             "model_start": start.astimezone(timezone.get_fixed_timezone(600)),
         },
     )
-    in_memory = approval_summary(scenario=same, user=owner)["approved"]
+    in_memory = approval_summary(scenario=same, user=owner).approved
     input_layer_attach(layer=boundary, user=owner, dataset_id=boundary.dataset_id)
     Scenario.objects.filter(pk=scenario.pk).update(latest_run_is_valid=True)
 
     assert in_memory is True
-    assert approval_summary(scenario=Scenario.objects.get(pk=scenario.pk), user=owner)["approved"] is True
+    assert approval_summary(scenario=Scenario.objects.get(pk=scenario.pk), user=owner).approved is True
