@@ -4,7 +4,6 @@ with its members only, as it does its design inputs), and what a study is signed
 import hashlib
 import json
 from datetime import datetime
-from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
@@ -16,7 +15,7 @@ from hydrata.anuga.selectors.projects import Reader
 from hydrata.calibration.models import CalibrationMember, CalibrationStudy
 from hydrata.core.errors import NotFound
 from hydrata.observations.selectors import fingerprint_of
-from hydrata_contract.answers.calibration import CalibrationResults
+from hydrata_contract.answers.calibration import CalibrationProgress, CalibrationResults
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.links import Panel
 from hydrata_contract.requests.calibration import CalibrationParameter
@@ -78,7 +77,7 @@ def calibration_members(*, study: CalibrationStudy) -> QuerySet[CalibrationMembe
     return study.members.select_related("run").order_by("index")
 
 
-def calibration_progress(*, study: CalibrationStudy, now: datetime) -> dict[str, Any]:
+def calibration_progress(*, study: CalibrationStudy, now: datetime) -> CalibrationProgress:
     """Members ended over those planned, and an ETA from the share done since the start: an ended member counts
     whole, a computing one by its own progress, one not yet proposed as nothing."""
     runs = list(study.members.values_list("run__status", "run__progress_pct"))
@@ -92,10 +91,10 @@ def calibration_progress(*, study: CalibrationStudy, now: datetime) -> dict[str,
     if study.status == StudyStatus.RUNNING and study.started_at and 0 < share < 1:
         elapsed = (now - study.started_at).total_seconds()
         eta = round(elapsed * (1 - share) / share, 1)
-    return {
-        "members_done": ended,
-        "members_started": len(runs),
-        "members_total": total,
-        "progress_pct": round(100.0 * share, 1),
-        "eta_seconds": eta,
-    }
+    return CalibrationProgress(
+        members_done=ended,
+        members_started=len(runs),
+        members_total=total,
+        progress_pct=round(100.0 * share, 1),
+        eta_seconds=eta,
+    )

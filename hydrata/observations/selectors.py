@@ -1,7 +1,5 @@
 """Reads of events, observations and comparisons, always through a project the caller may see: else a 404."""
 
-from typing import Any
-
 from django.contrib.auth.models import User
 from django.db.models import Count, QuerySet
 
@@ -11,6 +9,7 @@ from hydrata.compute.comparison import observations_fingerprint, ranking_key
 from hydrata.core.errors import NotFound
 from hydrata.observations.checks import bbox_wgs84, points_wgs84
 from hydrata.observations.models import Comparison, FloodEvent, Observation
+from hydrata_contract.answers.observations import ComparedPoint, ComparisonMetrics, EventPoints
 from hydrata_contract.errors import ErrorCode
 
 
@@ -92,7 +91,17 @@ def comparison_is_stale(*, comparison: Comparison) -> bool:
     return comparison.observations_fingerprint != fingerprint_of(event=comparison.event)
 
 
-def event_points(*, event: FloodEvent) -> dict[str, Any]:
+def comparison_metrics(comparison: Comparison) -> ComparisonMetrics:
+    """The comparison's metrics (a JSON column) read back as the contract's model."""
+    return ComparisonMetrics.model_validate(comparison.metrics)
+
+
+def comparison_points(comparison: Comparison) -> list[ComparedPoint]:
+    """The comparison's rows (a JSON column), one per observation, read back as the contract's model."""
+    return [ComparedPoint.model_validate(row) for row in comparison.points]
+
+
+def event_points(*, event: FloodEvent) -> EventPoints:
     """The event's observations as GeoJSON points in WGS84, for the map (the API keeps them in the project CRS)."""
     observations = list(Observation.objects.filter(event=event).order_by("id"))
     native = [(o.x, o.y) for o in observations]
@@ -112,16 +121,18 @@ def event_points(*, event: FloodEvent) -> dict[str, Any]:
         }
         for o, (lon, lat) in zip(observations, places, strict=True)
     ]
-    return {
-        "type": "FeatureCollection",
-        "event": event.pk,
-        "feature_count": len(features),
-        "bbox_wgs84": bbox_wgs84(project=event.project, points=native),
-        "features": features,
-    }
+    return EventPoints(
+        type="FeatureCollection",
+        event=event.pk,
+        feature_count=len(features),
+        bbox_wgs84=bbox_wgs84(project=event.project, points=native),
+        features=features,
+    )
 
 
 def event_comparisons_ranked(*, event: FloodEvent) -> list[Comparison]:
     """Every run compared with the event, in the order a ranking of those runs puts them (best first)."""
     comparisons = Comparison.objects.filter(event=event).select_related("event__project", "run__scenario")
-    return sorted(comparisons, key=lambda comparison: ranking_key(comparison.run_id, comparison.metrics))
+    return sorted(
+        comparisons, key=lambda comparison: ranking_key(comparison.run_id, comparison_metrics(comparison).model_dump())
+    )

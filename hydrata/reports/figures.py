@@ -25,6 +25,7 @@ from hydrata.reports import calibration_charts
 from hydrata.reports.calibration_charts import MorrisPoint
 from hydrata.reports.run_package import PackageSeries, RunPackage
 from hydrata.storage import get_storage
+from hydrata_contract.answers.observations import ComparedPoint
 from hydrata_contract.hazard import HazardClass
 from hydrata_contract.layers import ResultLayer
 
@@ -228,17 +229,17 @@ def mass_error_figure(health: dict[str, Any] | None) -> Figure | None:
     )
 
 
-def scatter_figure(points: list[dict[str, Any]], *, key: str | None = None) -> Figure | None:
+def scatter_figure(points: Sequence[ComparedPoint], *, key: str | None = None) -> Figure | None:
     """Observed against modelled, kept in the cache under `key` (a comparison as it was computed) when given."""
-    compared = [point for point in points if point.get("modelled") is not None]
+    compared = [point for point in points if point.modelled is not None]
     if not compared:
         return None
     return _drawn(
         "Observed against modelled",
         lambda: report_figures.scatter_chart(
-            observed=[point["observed"] for point in compared],
-            modelled=[point["modelled"] for point in compared],
-            tolerance=[point["tolerance"] for point in compared],
+            observed=[point.observed for point in compared],
+            modelled=[point.modelled for point in compared if point.modelled is not None],
+            tolerance=[point.tolerance for point in compared],
         ),
         key=key,
     )

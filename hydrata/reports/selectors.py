@@ -22,18 +22,26 @@ from hydrata.anuga.selectors.run_series import recorded_series
 from hydrata.anuga.selectors.runs import run_get, run_statistics
 from hydrata.anuga.selectors.scenarios import layer_features, scenario_forcing, scenario_geometry
 from hydrata.calibration.models import CalibrationStudy
-from hydrata.calibration.selectors import calibration_link, calibration_members, calibration_study_get, study_parameters
+from hydrata.calibration.selectors import (
+    calibration_link,
+    calibration_members,
+    calibration_results,
+    calibration_study_get,
+    study_parameters,
+)
 from hydrata.compute.forcing import DEFAULT_MANNINGS
 from hydrata.compute.geometry import feature_name
 from hydrata.compute.solver import default_algorithm_parameters, vertical_datum
 from hydrata.core.errors import Conflict, NotFound
-from hydrata.observations.api.serializers import comparison_detail
+from hydrata.observations.api.answers import comparison_detail
 from hydrata.observations.models import Comparison, Observation
-from hydrata.observations.selectors import comparison_get, comparison_is_stale
+from hydrata.observations.selectors import comparison_get, comparison_is_stale, comparison_metrics, comparison_points
 from hydrata.reports import figures
 from hydrata.reports.calibration_charts import MorrisPoint
 from hydrata.reports.run_package import PackageSeries, RunPackage, run_package
+from hydrata_contract.answers.calibration import BestFit, MorrisOutput, MorrisResults
 from hydrata_contract.answers.runs import RunStatistics
+from hydrata_contract.answers.studies import StudyEstimate
 from hydrata_contract.calibration import CalibrationMethod
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.hazard import HazardClass
@@ -275,7 +283,9 @@ def _with_points_shown(detail: dict[str, Any]) -> dict[str, Any]:
 
 
 def _scatter(comparison: Comparison) -> figures.Figure | None:
-    return figures.scatter_figure(comparison.points, key=f"comparison:{comparison.pk}:{comparison.computed_at}")
+    return figures.scatter_figure(
+        comparison_points(comparison), key=f"comparison:{comparison.pk}:{comparison.computed_at}"
+    )
 
 
 def _cut_off(run: Run, statistics: RunStatistics) -> float:
@@ -305,7 +315,7 @@ def run_report(*, user: User, run_id: int) -> Report:
     maps = figures.result_maps(run, cut_off_m=_cut_off(run, statistics))
     hydrographs = figures.hydrograph_charts(run)
     comparisons = [
-        {**_with_points_shown(comparison_detail(comparison)), "scatter": _scatter(comparison)}
+        {**_with_points_shown(comparison_detail(comparison).model_dump()), "scatter": _scatter(comparison)}
         for comparison in Comparison.objects.filter(run=run).select_related("event__project", "run__scenario")
     ]
     in_full = reads_in_full(user=user, project_id=scenario.project_id)
@@ -353,7 +363,7 @@ def run_report(*, user: User, run_id: int) -> Report:
 def comparison_report(*, user: User, comparison_id: int) -> Report:
     """A comparison's statistics, each point, the scatter, and the ranking of every run compared with the event."""
     comparison = comparison_get(user=user, comparison_id=comparison_id)
-    detail = _with_points_shown(comparison_detail(comparison))
+    detail = _with_points_shown(comparison_detail(comparison).model_dump())
     scatter = _scatter(comparison)
     ranked = sorted(
         Comparison.objects.filter(event=comparison.event).select_related("run__scenario"),
@@ -371,7 +381,7 @@ def comparison_report(*, user: User, comparison_id: int) -> Report:
 def _ranking_key(comparison: Comparison) -> tuple[bool, float, float, int]:
     from hydrata.compute.comparison import ranking_key
 
-    return ranking_key(comparison.run_id, comparison.metrics)
+    return ranking_key(comparison.run_id, comparison_metrics(comparison).model_dump())
 
 
 def report_calibration_study_get(*, user: User, study_id: int) -> CalibrationStudy:
@@ -411,32 +421,31 @@ def _sig(value: Any) -> str:
     return "—" if value is None else f"{float(value):.5g}"
 
 
-def _best_fit(study: CalibrationStudy, best: dict[str, Any]) -> dict[str, Any]:
+def _best_fit(study: CalibrationStudy, best: BestFit) -> dict[str, Any]:
     """The best member as comparison_table.html lays a comparison out: its statistics and every observation's fit
     (each with its quantity, read from the event), largest error first."""
-    rows = list(best.get("fit") or [])
     quantities = dict(
-        Observation.objects.filter(event=study.event, pk__in=[row["observation_id"] for row in rows]).values_list(
+        Observation.objects.filter(event=study.event, pk__in=[row.observation_id for row in best.fit]).values_list(
             "pk", "quantity"
         )
     )
-    shown = [{**row, "quantity": quantities.get(row["observation_id"], "—")} for row in rows]
-    shown.sort(key=lambda row: -1.0 if row.get("error") is None else -abs(row["error"]))
+    shown = [{**row.model_dump(), "quantity": quantities.get(row.observation_id, "—")} for row in best.fit]
+    shown.sort(key=lambda row: -1.0 if row["error"] is None else -abs(row["error"]))
     comparison = (
-        Comparison.objects.filter(pk=best["comparison"], event=study.event)
+        Comparison.objects.filter(pk=best.comparison, event=study.event)
         .select_related("event", "run__scenario")
         .first()
-        if best.get("comparison") is not None
+        if best.comparison is not None
         else None
     )
     run = comparison.run if comparison is not None else None
     return {
-        "id": best.get("comparison"),
-        "run": best.get("run"),
+        "id": best.comparison,
+        "run": best.run,
         "event_name": study.event.name,
         "scenario_name": run.scenario.name if run is not None else study.base_scenario.name,
         "is_stale": comparison_is_stale(comparison=comparison) if comparison is not None else False,
-        "metrics": best.get("metrics") or {},
+        "metrics": best.metrics or {},
         "points_shown": shown,
         "points_total": len(shown),
         "report_url": report_url(
@@ -452,31 +461,26 @@ def _best_fit(study: CalibrationStudy, best: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _morris_points(morris: dict[str, Any]) -> list[MorrisPoint]:
-    """Each parameter's mu* and sigma as a share of each output's largest mu*, the mean over the outputs (so a
-    peak in metres and an area in square metres weigh alike, as the ranking weighs them)."""
-    shares: dict[str, list[tuple[float, float]]] = {}
-    for output in morris.get("outputs") or []:
-        effects = output.get("effects") or []
-        largest = max((float(effect["mu_star"]) for effect in effects), default=0.0)
-        for effect in effects:
-            scale = 1.0 / largest if largest > 0 else 0.0
-            shares.setdefault(str(effect["parameter"]), []).append(
-                (float(effect["mu_star"]) * scale, float(effect["sigma"]) * scale)
-            )
+def _morris_points(morris: MorrisResults) -> list[MorrisPoint]:
+    """Each parameter's influence (the ranking's: its mu* as a share of each output's largest mu*, the mean over the
+    outputs, so a peak in metres and an area in square metres weigh alike) against its sigma as the same share; a
+    parameter no output's effects name is not drawn."""
+    sigmas: dict[str, list[float]] = {}
+    for output in morris.outputs:
+        largest = max((effect.mu_star for effect in output.effects), default=0.0)
+        scale = 1.0 / largest if largest > 0 else 0.0
+        for effect in output.effects:
+            sigmas.setdefault(effect.parameter, []).append(effect.sigma * scale)
     return [
-        MorrisPoint(
-            parameter=label,
-            mu_star=sum(mu for mu, _ in found) / len(found),
-            sigma=sum(sigma for _, sigma in found) / len(found),
-        )
-        for label, found in shares.items()
+        MorrisPoint(parameter=rank.parameter, mu_star=rank.influence, sigma=sum(found) / len(found))
+        for rank in morris.ranking
+        if (found := sigmas.get(rank.parameter))
     ]
 
 
-def _output_named(output: dict[str, Any]) -> str:
+def _output_named(output: MorrisOutput) -> str:
     """What a Morris output is, for people: an observation's peak, a gauge's peak depth, or the wet area."""
-    kind, name = output.get("output"), output.get("name")
+    kind, name = output.output, output.name
     if kind == "observation":
         return f"Peak at observation {name}"
     if kind == "gauge":
@@ -490,10 +494,11 @@ def calibration_report(*, user: User, study_id: int) -> Report:
     """A complete calibration study: what it searched and against what, what it cost, each parameter's range and
     best value, the best fit at every observation, how the search converged, and a Morris screen's ranking."""
     study = report_calibration_study_get(user=user, study_id=study_id)
-    results = dict(study.results or {})
-    best = results.get("best")
-    morris = results.get("morris")
-    values = (best or {}).get("values") or {}
+    results = calibration_results(study=study)
+    if results is None:  # report_calibration_study_get refuses a study without results
+        raise Conflict(f"Calibration study {study.pk} has no results.", code=ErrorCode.STUDY_NOT_COMPLETE)
+    best, morris = results.best, results.morris
+    values = best.values if best is not None else {}
     parameters = [
         {
             "label": p.label,
@@ -522,9 +527,9 @@ def calibration_report(*, user: User, study_id: int) -> Report:
         "outputs; above the dashed line σ exceeds μ*: the parameter acts through interactions or non-linearly.",
     )
     effects = [
-        {"output": _output_named(output), "trajectories": output.get("trajectories"), "effect": effect}
-        for output in (morris or {}).get("outputs") or []
-        for effect in output.get("effects") or []
+        {"output": _output_named(output), "trajectories": output.trajectories, "effect": effect}
+        for output in (morris.outputs if morris is not None else [])
+        for effect in output.effects
     ]
     context = {
         "study": study,
@@ -533,7 +538,7 @@ def calibration_report(*, user: User, study_id: int) -> Report:
         "event": study.event,
         "method": CalibrationMethod(study.method),
         "results": results,
-        "estimate": study.estimate or {},
+        "estimate": StudyEstimate.model_validate(study.estimate),
         "parameters": parameters,
         "best": best,
         "fit": _best_fit(study, best) if best else None,

@@ -20,13 +20,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
 from hydrata.compute.process_limits import child_preexec
 from hydrata.reports.pdf import stylesheet_path
-from hydrata.reports.selectors import Report
+from hydrata.reports.selectors import Report, run_report
 from hydrata.storage import get_storage
+from hydrata_contract.answers.reports import ReportSummary
 
 logger = logging.getLogger(__name__)
 
@@ -102,6 +104,20 @@ def report_laid_out(*, report: Report, wait_seconds: float | None = None) -> Lai
         if laid.pages is not None or laid.failed or time.monotonic() >= deadline:
             return laid
         time.sleep(POLL_SECONDS)
+
+
+def run_report_summary(*, user: User, run_id: int) -> ReportSummary:
+    """What a complete run's report holds and where a person opens it (the PDF laid out if a worker has done it)."""
+    report = run_report(user=user, run_id=run_id)
+    return ReportSummary(
+        id=run_id,
+        title=report.title,
+        pages=report_laid_out(report=report).pages,
+        figures=report.figures,
+        sections=report.sections,
+        ui_url=report.ui_url,
+        pdf_url=report.pdf_url,
+    )
 
 
 def report_pdf_bytes(laid: Laid) -> bytes:

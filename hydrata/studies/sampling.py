@@ -4,7 +4,6 @@ hazard class and the critical duration at each point, read by the one sampler of
 
 import math
 from contextlib import ExitStack
-from typing import Any
 
 from hydrata.compute.sampling import sample_rasters
 from hydrata.compute.transformers import transformer_between
@@ -12,6 +11,8 @@ from hydrata.core.errors import Conflict
 from hydrata.core.projections import crs_code_validate
 from hydrata.storage import get_storage
 from hydrata.studies.models import DesignStudy
+from hydrata.studies.selectors import study_results
+from hydrata_contract.answers.studies import AepSample, StudySample, StudySampledPoint
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.layers import CRITICAL_DURATION, ResultLayer
 from hydrata_contract.studies import StudyStatus
@@ -26,11 +27,12 @@ SAMPLED = {
 }
 
 
-def study_sample(*, study: DesignStudy, points: list[tuple[float, float]], crs: str) -> list[dict[str, Any]]:
+def study_sample(*, study: DesignStudy, points: list[tuple[float, float]], crs: str) -> StudySample:
     """Each AEP's values at the points (in `crs`, an authority code; blank: the project's), in order; x, y as given.
     A value is None off the grid or where the raster has none. The hazard envelope between two classes (the median
     of an even number of them) is the class above, as the map draws it; the critical duration is whole minutes."""
-    if study.status != StudyStatus.COMPLETE or not study.results:
+    results = study_results(study=study)
+    if study.status != StudyStatus.COMPLETE or results is None:
         raise Conflict(
             f"Design study {study.pk} has no envelopes yet (status {study.status}): they are sampled once it is "
             "complete.",
@@ -40,8 +42,8 @@ def study_sample(*, study: DesignStudy, points: list[tuple[float, float]], crs: 
     projected = _in_project_crs(study, points, crs)
     storage = get_storage()
     answered = []
-    for aep in study.results["aeps"]:
-        keys = {layer["name"]: layer["key"] for layer in aep["layers"]}
+    for aep in results.aeps:
+        keys = {layer.name: layer.key for layer in aep.layers}
         with ExitStack() as stack:
             rasters = {
                 name: stack.enter_context(storage.local_path(key=keys[layer]))
@@ -50,15 +52,17 @@ def study_sample(*, study: DesignStudy, points: list[tuple[float, float]], crs: 
             }
             sampled = sample_rasters(rasters=rasters, points=projected) if rasters else [{} for _ in points]
         answered.append(
-            {
-                "aep": aep["aep"],
-                "points": [
-                    {"x": x, "y": y, **{name: _typed(name, values.get(name)) for name in SAMPLED}}
+            AepSample(
+                aep=aep.aep,
+                points=[
+                    StudySampledPoint.model_validate(
+                        {"x": x, "y": y, **{name: _typed(name, values.get(name)) for name in SAMPLED}}
+                    )
                     for (x, y), values in zip(points, sampled, strict=True)
                 ],
-            }
+            )
         )
-    return answered
+    return StudySample(id=study.pk, crs=crs, aeps=answered)
 
 
 def study_crs(study: DesignStudy, asked: str) -> str:

@@ -18,10 +18,11 @@ from hydrata.compute.arr.losses import PreBurst, StormLosses
 from hydrata.compute.arr.patterns import TemporalPattern
 from hydrata.core.errors import NotFound
 from hydrata.studies.models import DesignInput, DesignMember, DesignStudy, DesignStudyApproval
+from hydrata_contract.answers.studies import StudyApproval, StudyProgress
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.links import Panel
 from hydrata_contract.states import TERMINAL_RUN_STATES, RunStatus
-from hydrata_contract.studies import StudyStatus
+from hydrata_contract.studies import StoredStudyResults, StudyStatus
 
 # What a member computes from, besides the base scenario and the study's inputs and factors: which storm, and how long.
 MEMBER_FORCING_FIELDS = ("aep", "duration_min", "pattern", "simulated_s")
@@ -60,6 +61,11 @@ def design_study_get(*, project: Project, study_id: int) -> DesignStudy:
     if found is None:
         raise NotFound(f"Project {project.pk} has no design study {study_id}.", code=ErrorCode.DESIGN_STUDY_NOT_FOUND)
     return found
+
+
+def study_results(*, study: DesignStudy) -> StoredStudyResults | None:
+    """The study's results (a JSON column) read back as the contract's model; None until its envelopes are written."""
+    return StoredStudyResults.model_validate(study.results) if study.results else None
 
 
 def study_link(study: DesignStudy) -> str:
@@ -141,7 +147,7 @@ def study_approved_by(*, study: DesignStudy, user: User, fingerprint: str) -> bo
     return study.approvals.filter(approved_by=user, fingerprint=fingerprint).exists()
 
 
-def study_approval_summary(*, study: DesignStudy, user: User, fingerprint: str | None = None) -> dict[str, Any]:
+def study_approval_summary(*, study: DesignStudy, user: User, fingerprint: str | None = None) -> StudyApproval:
     """Who signed the study off as it is now; `fingerprint` when the caller has just computed it. Once it started:
     the sign-offs it ran under (those of the fingerprint it started with, given before it started), whether its start
     needed one, and whether it changed since (and what, by name)."""
@@ -159,17 +165,17 @@ def study_approval_summary(*, study: DesignStudy, user: User, fingerprint: str |
     if started and fingerprint != started and study.started_state_parts:
         parts = parts if parts is not None else study_state(study=study)[1]
         changes = state_changes(before=study.started_state_parts, after=parts)
-    return {
-        "approved": bool(current),
-        "approved_by_you": any(approval.approved_by_id == user.pk for approval in current),
-        "approvals": [_signed(approval) for approval in current],
-        "fingerprint": fingerprint,
-        "started_fingerprint": started or None,
-        "started_approvals": [_signed(approval) for approval in ran_under],
-        "sign_off_required_at_start": study.sign_off_required_at_start,
-        "changed_since_start": None if not started else fingerprint != started,
-        "changes_since_start": changes,
-    }
+    return StudyApproval(
+        approved=bool(current),
+        approved_by_you=any(approval.approved_by_id == user.pk for approval in current),
+        approvals=[_signed(approval) for approval in current],
+        fingerprint=fingerprint,
+        started_fingerprint=started or None,
+        started_approvals=[_signed(approval) for approval in ran_under],
+        sign_off_required_at_start=study.sign_off_required_at_start,
+        changed_since_start=None if not started else fingerprint != started,
+        changes_since_start=changes,
+    )
 
 
 def _signed(approval: DesignStudyApproval) -> dict[str, Any]:
@@ -180,7 +186,7 @@ def study_member_runs(*, study: DesignStudy) -> QuerySet[DesignMember]:
     return study.members.select_related("run").order_by("id")
 
 
-def study_progress(*, study: DesignStudy, now: datetime) -> dict[str, Any]:
+def study_progress(*, study: DesignStudy, now: datetime) -> StudyProgress:
     """Members settled (complete, error or cancelled) over all, and an ETA from the share of the work done so far:
     a settled member counts whole, a computing one by its own progress."""
     runs = list(study.members.values_list("run__status", "run__progress_pct"))
@@ -198,12 +204,12 @@ def study_progress(*, study: DesignStudy, now: datetime) -> dict[str, Any]:
     for status, _ in runs:
         if status in counts:
             counts[status] += 1
-    return {
-        "members_done": settled,
-        "members_total": total,
-        "members_complete": counts[RunStatus.COMPLETE],
-        "members_failed": counts[RunStatus.ERROR],
-        "members_cancelled": counts[RunStatus.CANCELLED],
-        "progress_pct": round(100.0 * share, 1),
-        "eta_seconds": eta,
-    }
+    return StudyProgress(
+        members_done=settled,
+        members_total=total,
+        members_complete=counts[RunStatus.COMPLETE],
+        members_failed=counts[RunStatus.ERROR],
+        members_cancelled=counts[RunStatus.CANCELLED],
+        progress_pct=round(100.0 * share, 1),
+        eta_seconds=eta,
+    )

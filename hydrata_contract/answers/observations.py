@@ -11,7 +11,7 @@ from hydrata_contract.observations import Quantity
 
 
 class FloodEventDetail(Answer):
-    """EventOutput (hydrata/observations/api/serializers.py)."""
+    """event_answer (hydrata/observations/api/answers.py)."""
 
     id: int
     project: int
@@ -40,7 +40,7 @@ class GivenPosition(Answer):
 
 
 class ObservationDetail(Answer):
-    """ObservationOutput (hydrata/observations/api/serializers.py)."""
+    """observation_answer (hydrata/observations/api/answers.py)."""
 
     id: int
     event: int
@@ -107,7 +107,7 @@ class ComparedPoint(Answer):
 
 
 class ComparisonDetail(Answer):
-    """comparison_detail (hydrata/observations/api/serializers.py)."""
+    """comparison_detail (hydrata/observations/api/answers.py)."""
 
     id: int
     run: int
@@ -126,7 +126,7 @@ class ComparisonDetail(Answer):
 
 
 class RankedRun(Answer):
-    """comparisons._ranked."""
+    """ranking_answer (hydrata/observations/api/answers.py)."""
 
     rank: int
     run: int

@@ -8,7 +8,21 @@ from pydantic import Field
 
 from hydrata_contract.answers.base import Answer, Page, Withheld, map_link
 from hydrata_contract.states import RunStatus
-from hydrata_contract.studies import CentralStatistic, DesignInputKind, EnsembleQuantity, RainBinding, StudyStatus
+from hydrata_contract.studies import (
+    AepFigures,
+    CentralStatistic,
+    CriticalDurationArea,
+    DesignInputKind,
+    DurationPeaks,
+    EnsembleTable,
+    LeftOutMember,
+    Place,
+    RainBinding,
+    StudyStatus,
+)
+
+# Stored in a study's results and answered as they are (hydrata_contract/studies.py); named here for the answers.
+__all__ = ["AepFigures", "CriticalDurationArea", "DurationPeaks", "EnsembleTable", "LeftOutMember", "Place"]
 
 
 class DesignInputDetail(Answer):
@@ -106,53 +120,6 @@ class StudyLayer(Answer):
     )
 
 
-class DurationPeaks(Answer):
-    duration_min: int
-    patterns: list[int]
-    peaks: list[float | None]
-    central: float | None
-
-
-class EnsembleTable(Answer):
-    name: str
-    quantity: EnsembleQuantity = Field(description="peak_depth_m at a gauge, peak_discharge_m3_s across a flow line.")
-    durations: list[DurationPeaks]
-    critical_duration_min: int | None
-    design_value: float | None = Field(description="The critical duration's central value.")
-    pattern: int | None = Field(description="The representative pattern: its peak nearest the design value.")
-
-
-class Place(Answer):
-    x: float
-    y: float
-
-
-class CriticalDurationArea(Answer):
-    duration_min: int
-    area_m2: float
-    share_pct: float = Field(description="Of the flooded area.")
-
-
-class AepFigures(Answer):
-    """envelope_figures (hydrata/compute/envelope.py), read from the AEP's envelope rasters as they were written. A
-    cell is flooded where the depth envelope is at least 0.01 m; places are cell centres in the project's CRS."""
-
-    peak_depth_m: float | None
-    peak_depth_at: Place | None
-    peak_stage_m: float | None = Field(description="The highest water level over the flooded cells.")
-    peak_stage_at: Place | None
-    peak_speed_m_s: float | None = Field(description="Over the flooded cells.")
-    cell_area_m2: float
-    flooded_area_m2: float
-    flooded_area_m2_by_depth_band: dict[str, float] = Field(description="Bands [low, high) in metres, as a run's.")
-    hazard_area_m2_by_class: dict[str, float] = Field(
-        description="ARR 2019 H1-H6 of the flooded cells; a central value between two classes counts in the upper."
-    )
-    critical_durations: list[CriticalDurationArea] = Field(
-        description="Each duration's part of the flooded area: where its central peak depth was the envelope's."
-    )
-
-
 class AepResults(Answer):
     aep: str
     layers: list[StudyLayer]
@@ -161,15 +128,6 @@ class AepResults(Answer):
     )
     gauges: list[EnsembleTable]
     flow_lines: list[EnsembleTable]
-
-
-class LeftOutMember(Answer):
-    aep: str
-    duration_min: int
-    pattern: int
-    run: int | None
-    status: RunStatus
-    reason: str
 
 
 class StudyResults(Answer):

@@ -17,7 +17,6 @@ from hydrata.calibration.selectors import (
 from hydrata_contract.answers.calibration import (
     CalibrationApproval,
     CalibrationMemberRow,
-    CalibrationProgress,
     CalibrationStudyDetail,
     CalibrationStudySummary,
     ParameterRange,
@@ -75,7 +74,7 @@ def _summary(study: CalibrationStudy) -> dict:
         "status_message": study.status_message,
         "estimate": StudyEstimate.model_validate(study.estimate),
         "compute_cost": None if study.compute_cost is None else str(study.compute_cost),
-        "progress": CalibrationProgress(**calibration_progress(study=study, now=timezone.now())),
+        "progress": calibration_progress(study=study, now=timezone.now()),
         "started_at": study.started_at,
         "finished_at": study.finished_at,
         "created_at": study.created_at,

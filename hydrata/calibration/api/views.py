@@ -4,6 +4,7 @@ from rest_framework.response import Response
 
 from hydrata.agents.permissions import grant_of
 from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
+from hydrata.anuga.selectors.links import project_link
 from hydrata.calibration.api.answers import calibration_study_answer, calibration_study_detail
 from hydrata.calibration.models import CalibrationStudy
 from hydrata.calibration.selectors import calibration_studies_of, calibration_study_get
@@ -14,7 +15,7 @@ from hydrata.calibration.services.runs import (
     calibration_study_start,
 )
 from hydrata.calibration.services.studies import calibration_study_create
-from hydrata.core.answers import answer
+from hydrata.core.answers import page_answer, sent
 from hydrata.core.bodies import parsed
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata.observations.selectors import event_get
@@ -30,11 +31,10 @@ class CalibrationStudyListCreateView(ProjectListView):
     @extend_schema(responses={200: answers.CalibrationStudyPage})
     def get(self, request: AuthenticatedRequest) -> Response:
         page = self.paginate_queryset(calibration_studies_of(project=self.project, reader=self.reader(request)))
-        response = self.get_paginated_response(
-            [calibration_study_answer(study).model_dump(mode="json") for study in page or []]
-        )
-        answer(answers.CalibrationStudyPage, response.data)
-        return response
+        results = [calibration_study_answer(study) for study in page or []]
+        ui_url = project_link(self.project, self.list_panel)
+        page_model = page_answer(view=self, model=answers.CalibrationStudyPage, results=results, ui_url=ui_url)
+        return Response(sent(page_model))
 
     @extend_schema(request=CalibrationStudyCreate, responses={201: answers.CalibrationStudyDetail})
     def post(self, request: AuthenticatedRequest) -> Response:
@@ -52,7 +52,7 @@ class CalibrationStudyListCreateView(ProjectListView):
             seed=fields.seed,
         )
         detail = calibration_study_detail(study, user=request.user)
-        return Response(detail.model_dump(mode="json"), status=status.HTTP_201_CREATED)
+        return Response(sent(detail), status=status.HTTP_201_CREATED)
 
 
 class CalibrationStudyScopedView(ProjectScopedView):
@@ -66,7 +66,7 @@ class CalibrationStudyDetailView(CalibrationStudyScopedView):
     @extend_schema(responses={200: answers.CalibrationStudyDetail})
     def get(self, request: AuthenticatedRequest, study_id: int) -> Response:
         detail = calibration_study_detail(self.study_get(request, study_id), user=request.user)
-        return Response(detail.model_dump(mode="json"))
+        return Response(sent(detail))
 
     @extend_schema(responses={204: None})
     def delete(self, request: AuthenticatedRequest, study_id: int) -> Response:
@@ -83,7 +83,7 @@ class CalibrationStudyApproveView(CalibrationStudyScopedView):
         study = self.study_get(request, study_id)
         calibration_study_approve(study=study, user=request.user, grant=grant_of(request))
         detail = calibration_study_detail(study, user=request.user)
-        return Response(detail.model_dump(mode="json"), status=status.HTTP_201_CREATED)
+        return Response(sent(detail), status=status.HTTP_201_CREATED)
 
 
 class CalibrationStudyStartView(CalibrationStudyScopedView):
@@ -94,7 +94,7 @@ class CalibrationStudyStartView(CalibrationStudyScopedView):
         study = self.study_get(request, study_id)
         started = calibration_study_start(study=study, user=request.user, grant=grant_of(request))
         detail = calibration_study_detail(started, user=request.user)
-        return Response(detail.model_dump(mode="json"), status=status.HTTP_202_ACCEPTED)
+        return Response(sent(detail), status=status.HTTP_202_ACCEPTED)
 
 
 class CalibrationStudyCancelView(CalibrationStudyScopedView):
@@ -103,4 +103,4 @@ class CalibrationStudyCancelView(CalibrationStudyScopedView):
     @extend_schema(request=None, responses={200: answers.CalibrationStudyDetail})
     def post(self, request: AuthenticatedRequest, study_id: int) -> Response:
         cancelled = calibration_study_cancel(study=self.study_get(request, study_id))
-        return Response(calibration_study_detail(cancelled, user=request.user).model_dump(mode="json"))
+        return Response(sent(calibration_study_detail(cancelled, user=request.user)))

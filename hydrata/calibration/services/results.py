@@ -13,6 +13,7 @@ from hydrata.calibration.selectors import study_parameters
 from hydrata.compute.calibration import morris
 from hydrata.core.errors import PlatformError
 from hydrata.observations.models import Comparison
+from hydrata.observations.selectors import comparison_metrics, comparison_points
 from hydrata.observations.services.comparisons import comparison_compute
 from hydrata.storage import get_storage
 from hydrata_contract.answers.calibration import (
@@ -43,12 +44,13 @@ def member_read(*, study: CalibrationStudy, member: CalibrationMember) -> None:
     except PlatformError:  # e.g. the event's observations were all deleted since: it gives nothing, the study goes on
         member.save(update_fields=["told"])
         return
-    member.objective = comparison.metrics.get("rmse")
+    member.objective = comparison_metrics(comparison).rmse
     statistics = run_statistics(run=run)
     member.outputs = MemberOutputs(
         comparison=comparison.pk,
         observations=[
-            ObservedPeak(observation=row["observation_id"], modelled=row["modelled"]) for row in comparison.points
+            ObservedPeak(observation=point.observation_id, modelled=point.modelled)
+            for point in comparison_points(comparison)
         ],
         gauges=_gauge_peaks(run),
         wet_area_m2=None if statistics is None else statistics.wet_area_m2,
@@ -99,16 +101,16 @@ def _best(best: CalibrationMember, labels: list[str]) -> BestFit:
         values=dict(zip(labels, best.values, strict=True)),
         objective=best.objective,
         comparison=comparison.pk if comparison else None,
-        metrics=comparison.metrics if comparison else None,
+        metrics=comparison_metrics(comparison).model_dump(mode="json") if comparison else None,
         fit=[
             FitRow(
-                observation_id=row["observation_id"],
-                observed=row["observed"],
-                modelled=row["modelled"],
-                error=row["error"],
-                within_tolerance=row["within_tolerance"],
+                observation_id=point.observation_id,
+                observed=point.observed,
+                modelled=point.modelled,
+                error=point.error,
+                within_tolerance=point.within_tolerance,
             )
-            for row in (comparison.points if comparison else [])
+            for point in (comparison_points(comparison) if comparison else [])
         ],
     )
 

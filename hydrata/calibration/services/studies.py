@@ -70,7 +70,7 @@ def calibration_study_create(
             members_planned=planned,
             in_flight=planned if method == CalibrationMethod.MORRIS else in_flight,
             seed=seed,
-            estimate=estimate,
+            estimate=estimate.model_dump(mode="json"),
             created_by=user,
         )
         CalibrationMember.objects.bulk_create(

@@ -4,18 +4,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from hydrata.anuga.api.base import ProjectScopedView, RunScopedView
-from hydrata.anuga.selectors.links import comparison_link
 from hydrata.anuga.selectors.projects import project_get_writable
 from hydrata.anuga.selectors.runs import run_get
-from hydrata.compute.comparison import differing_settings
-from hydrata.core.answers import answer
+from hydrata.core.answers import sent
 from hydrata.core.bodies import parsed
 from hydrata.core.requests import AuthenticatedRequest
-from hydrata.observations.api.serializers import comparison_detail
+from hydrata.observations.api.answers import comparison_detail, ranking_answer
 from hydrata.observations.models import FloodEvent
-from hydrata.observations.run_reading import MODEL_SETTINGS
 from hydrata.observations.selectors import comparison_get, event_get, event_visible_get
-from hydrata.observations.services.comparisons import RankedRun, comparison_compute, comparison_recompute, runs_rank
+from hydrata.observations.services.comparisons import comparison_compute, comparison_recompute, runs_rank
 from hydrata_contract.answers import observations as answers
 from hydrata_contract.requests.observations import RunCompare, RunsRank
 
@@ -33,7 +30,7 @@ class ComparisonDetailView(APIView):
     @extend_schema(responses={200: answers.ComparisonDetail})
     def get(self, request: AuthenticatedRequest, comparison_id: int) -> Response:
         comparison = comparison_get(user=request.user, comparison_id=comparison_id)
-        return Response(answer(answers.ComparisonDetail, comparison_detail(comparison)))
+        return Response(sent(comparison_detail(comparison)))
 
 
 class ComparisonRecomputeView(APIView):
@@ -44,7 +41,7 @@ class ComparisonRecomputeView(APIView):
         comparison = comparison_get(user=request.user, comparison_id=comparison_id)
         project_get_writable(user=request.user, project_id=comparison.event.project_id)
         recomputed = comparison_recompute(comparison=comparison, user=request.user)
-        return Response(answer(answers.ComparisonDetail, comparison_detail(recomputed)))
+        return Response(sent(comparison_detail(recomputed)))
 
 
 class RunCompareView(RunScopedView):
@@ -57,7 +54,7 @@ class RunCompareView(RunScopedView):
         run = self.run
         event = _writable_event(request, parsed(RunCompare, request).event)
         comparison = comparison_compute(run=run, event=event, user=request.user)
-        return Response(answer(answers.ComparisonDetail, comparison_detail(comparison)), status=status.HTTP_201_CREATED)
+        return Response(sent(comparison_detail(comparison)), status=status.HTTP_201_CREATED)
 
 
 class RankingView(ProjectScopedView):
@@ -69,25 +66,4 @@ class RankingView(ProjectScopedView):
         event = event_get(project=self.project, event_id=body.event)
         runs = [run_get(user=request.user, run_id=run_id) for run_id in dict.fromkeys(body.runs)]
         ranked = runs_rank(event=event, runs=runs, user=request.user)
-        model_settings = [{name: entry.settings[name] for name in MODEL_SETTINGS} for entry in ranked]
-        best = ranked[0].comparison
-        ranking = {
-            "project": self.project.pk,
-            "ui_url": comparison_link(self.project, comparison=best.pk, run=best.run_id, event=event.pk),
-            "event": event.pk,
-            "event_name": event.name,
-            "differing": differing_settings(model_settings),
-            "results": [_ranked(entry) for entry in ranked],
-        }
-        return Response(answer(answers.Ranking, ranking))
-
-
-def _ranked(entry: RankedRun) -> dict:
-    comparison = entry.comparison
-    return {
-        "rank": entry.rank,
-        "run": comparison.run_id,
-        "comparison": comparison.pk,
-        "metrics": comparison.metrics,
-        "settings": entry.settings,
-    }
+        return Response(sent(ranking_answer(project=self.project, event=event, ranked=ranked)))

@@ -3,11 +3,10 @@ from rest_framework import status
 from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectScopedView
-from hydrata.core.answers import answer
+from hydrata.core.answers import sent
 from hydrata.core.bodies import parsed
 from hydrata.core.requests import AuthenticatedRequest
-from hydrata.observations.api.serializers import EventOutput, ranked_comparison
-from hydrata.observations.checks import bbox_wgs84
+from hydrata.observations.api.answers import event_answer, event_comparisons_answer, event_list_answer, import_answer
 from hydrata.observations.selectors import event_comparisons_ranked, event_get, event_points, events_of
 from hydrata.observations.services.imports import observations_import
 from hydrata.observations.services.observations import flood_event_create
@@ -20,14 +19,13 @@ class EventListCreateView(ProjectScopedView):
 
     @extend_schema(operation_id="anuga_projects_events_list", responses={200: answers.FloodEventList})
     def get(self, request: AuthenticatedRequest) -> Response:
-        events = EventOutput(events_of(project=self.project), many=True).data
-        return Response(answer(answers.FloodEventList, {"results": events}))
+        return Response(sent(event_list_answer(events_of(project=self.project))))
 
     @extend_schema(request=FloodEventCreate, responses={201: answers.FloodEventDetail})
     def post(self, request: AuthenticatedRequest) -> Response:
         body = parsed(FloodEventCreate, request).model_dump()
         event = flood_event_create(project=self.project, user=request.user, **body)
-        return Response(answer(answers.FloodEventDetail, EventOutput(event).data), status=status.HTTP_201_CREATED)
+        return Response(sent(event_answer(event)), status=status.HTTP_201_CREATED)
 
 
 class EventDetailView(ProjectScopedView):
@@ -35,8 +33,7 @@ class EventDetailView(ProjectScopedView):
 
     @extend_schema(responses={200: answers.FloodEventDetail})
     def get(self, request: AuthenticatedRequest, event_id: int) -> Response:
-        event = event_get(project=self.project, event_id=event_id)
-        return Response(answer(answers.FloodEventDetail, EventOutput(event).data))
+        return Response(sent(event_answer(event_get(project=self.project, event_id=event_id))))
 
 
 class ObservationImportView(ProjectScopedView):
@@ -47,17 +44,8 @@ class ObservationImportView(ProjectScopedView):
         event = event_get(project=self.project, event_id=event_id)
         body = parsed(ObservationsImport, request)
         created = observations_import(event=event, user=request.user, **body.model_dump())
-        values = [o.value_m for o in created]
-        imported = {
-            "event": event.pk,
-            "imported": len(created),
-            "quantity": body.quantity,
-            "value_min": min(values, default=None),
-            "value_max": max(values, default=None),
-            "bbox_wgs84": bbox_wgs84(project=self.project, points=[(o.x, o.y) for o in created]),
-            "observation_count": event.observations.count(),
-        }
-        return Response(answer(answers.ObservationImport, imported), status=status.HTTP_201_CREATED)
+        imported = import_answer(event=event, created=created, quantity=body.quantity)
+        return Response(sent(imported), status=status.HTTP_201_CREATED)
 
 
 class EventPointsView(ProjectScopedView):
@@ -68,7 +56,7 @@ class EventPointsView(ProjectScopedView):
     @extend_schema(responses={200: answers.EventPoints})
     def get(self, request: AuthenticatedRequest, event_id: int) -> Response:
         event = event_get(project=self.project, event_id=event_id)
-        return Response(answer(answers.EventPoints, event_points(event=event)))
+        return Response(sent(event_points(event=event)))
 
 
 class EventComparisonsView(ProjectScopedView):
@@ -79,8 +67,4 @@ class EventComparisonsView(ProjectScopedView):
     @extend_schema(responses={200: answers.EventComparisons})
     def get(self, request: AuthenticatedRequest, event_id: int) -> Response:
         event = event_get(project=self.project, event_id=event_id)
-        ranked = event_comparisons_ranked(event=event)
-        results = [ranked_comparison(comparison, rank=rank) for rank, comparison in enumerate(ranked, start=1)]
-        return Response(
-            answer(answers.EventComparisons, {"event": event.pk, "event_name": event.name, "results": results})
-        )
+        return Response(sent(event_comparisons_answer(event=event, ranked=event_comparisons_ranked(event=event))))

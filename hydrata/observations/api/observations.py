@@ -4,12 +4,13 @@ from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
 from hydrata.anuga.models import Project
+from hydrata.anuga.selectors.links import project_link
 from hydrata.compute.numbers import NumberRefused, whole_number
-from hydrata.core.answers import answer
+from hydrata.core.answers import page_answer, sent
 from hydrata.core.bodies import parsed
 from hydrata.core.errors import ValidationFailed
 from hydrata.core.requests import AuthenticatedRequest
-from hydrata.observations.api.serializers import ObservationOutput
+from hydrata.observations.api.answers import observation_answer
 from hydrata.observations.models import FloodEvent, Observation
 from hydrata.observations.selectors import event_get, observation_get, observations_of
 from hydrata.observations.services.observations import observation_create, observation_delete, observation_update
@@ -42,18 +43,16 @@ class ObservationListCreateView(ProjectListView):
     def get(self, request: AuthenticatedRequest) -> Response:
         event = _event_filter(self.project, request.query_params.get("event"))
         page = self.paginate_queryset(observations_of(project=self.project, event=event))
-        response = self.get_paginated_response(ObservationOutput(page, many=True).data)
-        answer(answers.ObservationPage, response.data)
-        return response
+        results = [observation_answer(observation) for observation in page or []]
+        ui_url = project_link(self.project, self.list_panel)
+        return Response(sent(page_answer(view=self, model=answers.ObservationPage, results=results, ui_url=ui_url)))
 
     @extend_schema(request=ObservationCreate, responses={201: answers.ObservationDetail})
     def post(self, request: AuthenticatedRequest) -> Response:
         fields = parsed(ObservationCreate, request).model_dump()
         event = event_get(project=self.project, event_id=fields.pop("event"))
         observation = observation_create(event=event, user=request.user, **fields)
-        return Response(
-            answer(answers.ObservationDetail, ObservationOutput(observation).data), status=status.HTTP_201_CREATED
-        )
+        return Response(sent(observation_answer(observation)), status=status.HTTP_201_CREATED)
 
 
 class ObservationDetailView(ProjectScopedView):
@@ -61,7 +60,7 @@ class ObservationDetailView(ProjectScopedView):
 
     @extend_schema(responses={200: answers.ObservationDetail})
     def get(self, request: AuthenticatedRequest, observation_id: int) -> Response:
-        return Response(answer(answers.ObservationDetail, ObservationOutput(self._observation(observation_id)).data))
+        return Response(sent(observation_answer(self._observation(observation_id))))
 
     @extend_schema(request=ObservationChanges, responses={200: answers.ObservationDetail})
     def patch(self, request: AuthenticatedRequest, observation_id: int) -> Response:
@@ -70,7 +69,7 @@ class ObservationDetailView(ProjectScopedView):
         if "event" in changes:
             changes["event"] = event_get(project=self.project, event_id=changes["event"])
         updated = observation_update(observation=observation, changes=changes)
-        return Response(answer(answers.ObservationDetail, ObservationOutput(updated).data))
+        return Response(sent(observation_answer(updated)))
 
     @extend_schema(responses={204: None})
     def delete(self, request: AuthenticatedRequest, observation_id: int) -> Response:

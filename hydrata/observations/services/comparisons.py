@@ -12,7 +12,8 @@ from hydrata.compute.comparison import METHOD, Observed, compare, observations_f
 from hydrata.core.errors import Conflict, ValidationFailed
 from hydrata.observations.models import Comparison, FloodEvent, Observation
 from hydrata.observations.run_reading import run_peaks, run_settings
-from hydrata.observations.selectors import observation_state
+from hydrata.observations.selectors import comparison_metrics, observation_state
+from hydrata_contract.answers.observations import ComparedPoint, ComparisonMetrics
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.states import RunStatus
 
@@ -70,7 +71,7 @@ def runs_rank(*, event: FloodEvent, runs: list[Run], user: User) -> list[RankedR
         comparable_check(run=run, event=event)
     with transaction.atomic():
         comparisons = [comparison_compute(run=run, event=event, user=user) for run in runs]
-    ordered = sorted(comparisons, key=lambda c: ranking_key(c.run_id, c.metrics))
+    ordered = sorted(comparisons, key=lambda c: ranking_key(c.run_id, comparison_metrics(c).model_dump()))
     return [
         RankedRun(rank=position, comparison=comparison, settings=run_settings(run=comparison.run))
         for position, comparison in enumerate(ordered, start=1)
@@ -90,14 +91,14 @@ def _store(*, run: Run, event: FloodEvent, observations: list[Observation], user
         ],
         peaks,
     )
-    points = [{**row, "x": o.x, "y": o.y} for row, o in zip(rows, observations, strict=True)]
+    points = [ComparedPoint(**row, x=o.x, y=o.y) for row, o in zip(rows, observations, strict=True)]
     comparison, _ = Comparison.objects.update_or_create(
         run=run,
         event=event,
         defaults={
             "method": METHOD,
-            "points": points,
-            "metrics": metrics,
+            "points": [point.model_dump(mode="json") for point in points],
+            "metrics": ComparisonMetrics(**metrics).model_dump(mode="json"),
             "computed_at": timezone.now(),
             "created_by": user,
             "observations_fingerprint": observations_fingerprint(observation_state(o) for o in observations),

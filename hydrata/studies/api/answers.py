@@ -4,11 +4,12 @@ caller who sees the project only because it is public reads a study's members, p
 price, its cost, its design inputs or what is derived from them, its sign-off, or a signed link; and only an agent
 reading in full gets signed links (a person's session never does)."""
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.utils import timezone
+from pydantic import BaseModel
 
 from hydrata.anuga.api.base import published_face
 from hydrata.anuga.selectors.links import project_link
@@ -16,8 +17,23 @@ from hydrata.anuga.selectors.projects import Reader
 from hydrata.compute.series_units import MM_PER_INTERVAL
 from hydrata.storage import get_storage
 from hydrata.studies.models import DesignInput, DesignMember, DesignStudy
-from hydrata.studies.selectors import study_approval_summary, study_link, study_progress
+from hydrata.studies.selectors import study_approval_summary, study_link, study_progress, study_results
+from hydrata_contract.answers.studies import (
+    AepResults,
+    DesignInputDetail,
+    DesignMemberSummary,
+    DesignStudyDetail,
+    DesignStudySummary,
+    StudyEstimate,
+    StudyInputs,
+    StudyLayer,
+    StudyResults,
+)
 from hydrata_contract.links import Panel
+from hydrata_contract.states import RunStatus
+from hydrata_contract.studies import CentralStatistic, DesignInputKind, RainBinding, StoredLayer, StudyStatus
+
+StudyAnswer = TypeVar("StudyAnswer", DesignStudySummary, DesignStudyDetail)
 
 MEMBER_FIELDS = (
     "aep",
@@ -33,16 +49,23 @@ MEMBER_FIELDS = (
 )
 
 
-def design_input_answer(design_input: DesignInput) -> dict[str, Any]:
-    return {
-        "id": design_input.pk,
-        "project": design_input.project_id,
-        "kind": design_input.kind,
-        "name": design_input.name,
-        "summary": design_input.summary,
-        "ui_url": project_link(design_input.project, Panel.TIME_SERIES),
-        "created_at": design_input.created_at,
-    }
+def as_built(model: BaseModel) -> dict[str, Any]:
+    """A study's answer as the view sends it: its JSON form, with only the fields it was given (`sent`'s, less the
+    keys a study's answer never had: a full reader's `reduced` and `withheld`, a layer's `url` when no link is
+    signed, an AEP's `figures` in a study that predates them)."""
+    return model.model_dump(mode="json", exclude_unset=True)
+
+
+def design_input_answer(design_input: DesignInput) -> DesignInputDetail:
+    return DesignInputDetail(
+        id=design_input.pk,
+        project=design_input.project_id,
+        kind=DesignInputKind(design_input.kind),
+        name=design_input.name,
+        summary=design_input.summary,
+        ui_url=project_link(design_input.project, Panel.TIME_SERIES),
+        created_at=design_input.created_at,
+    )
 
 
 # What a public reader reads of a study and of each member (an allowlist: a new field is withheld until named).
@@ -70,50 +93,49 @@ PUBLISHED_MEMBER_FIELDS = frozenset({"aep", "aep_bin", "duration_min", "pattern"
 WITHHELD_AS: dict[str, Any] = {"status_message": "", "warnings": []}
 
 
-def design_study_answer(study: DesignStudy, *, reader: Reader) -> dict[str, Any]:
-    data = {
-        "id": study.pk,
-        "project": study.project_id,
-        "name": study.name,
-        "base_scenario": study.base_scenario_id,
-        "inputs": {
-            "ifd": study.ifd_id,
-            "temporal_patterns": study.temporal_patterns_id,
-            "storm_losses": study.storm_losses_id,
-        },
-        "aeps": study.aeps,
-        "durations_min": study.durations_min,
-        "areal_reduction_factor": study.areal_reduction_factor,
-        "climate_factor": study.climate_factor,
-        "initial_loss_mm": study.initial_loss_mm,
-        "continuing_loss_mm_h": study.continuing_loss_mm_h,
-        "central_statistic": study.central_statistic,
-        "rain_binding": study.rain_binding,
-        "rainfall_layer": study.rainfall_layer_id,
-        "rain_units": MM_PER_INTERVAL,
-        "estimate": study.estimate,
-        "status": study.status,
-        "status_message": study.status_message,
-        "started_at": study.started_at,
-        "finished_at": study.finished_at,
-        "compute_cost": None if study.compute_cost is None else str(study.compute_cost),
-        "progress": study_progress(study=study, now=timezone.now()),
-        "ui_url": study_link(study),
-        "created_at": study.created_at,
-    }
-    return data if reader.in_full else _public(data)
+def design_study_answer(study: DesignStudy, *, reader: Reader) -> DesignStudySummary:
+    summary = DesignStudySummary(
+        id=study.pk,
+        project=study.project_id,
+        name=study.name,
+        base_scenario=study.base_scenario_id,
+        inputs=StudyInputs(
+            ifd=study.ifd_id, temporal_patterns=study.temporal_patterns_id, storm_losses=study.storm_losses_id
+        ),
+        aeps=study.aeps,
+        durations_min=study.durations_min,
+        areal_reduction_factor=study.areal_reduction_factor,
+        climate_factor=study.climate_factor,
+        initial_loss_mm=study.initial_loss_mm,
+        continuing_loss_mm_h=study.continuing_loss_mm_h,
+        central_statistic=CentralStatistic(study.central_statistic),
+        rain_binding=RainBinding(study.rain_binding),
+        rainfall_layer=study.rainfall_layer_id,
+        rain_units=MM_PER_INTERVAL,
+        estimate=StudyEstimate.model_validate(study.estimate),
+        status=StudyStatus(study.status),
+        status_message=study.status_message,
+        started_at=study.started_at,
+        finished_at=study.finished_at,
+        compute_cost=None if study.compute_cost is None else str(study.compute_cost),
+        progress=study_progress(study=study, now=timezone.now()),
+        ui_url=study_link(study),
+        created_at=study.created_at,
+    )
+    return summary if reader.in_full else _public(summary)
 
 
-def design_study_detail(study: DesignStudy, *, user: User, reader: Reader) -> dict[str, Any]:
+def design_study_detail(study: DesignStudy, *, user: User, reader: Reader) -> DesignStudyDetail:
     members = study.members.select_related("run").only(*MEMBER_FIELDS, "run__status").order_by("id")
-    data = {
-        **design_study_answer(study, reader=Reader(in_full=True, signed_links=reader.signed_links)),
-        "approval": study_approval_summary(study=study, user=user) if reader.in_full else None,
-        "members": [_member(member, in_full=reader.in_full) for member in members],
-        "results": _results(study, reader=reader),
-        "warnings": study_warnings(study),
-    }
-    return data if reader.in_full else _public(data)
+    summary = design_study_answer(study, reader=Reader(in_full=True, signed_links=reader.signed_links))
+    detail = DesignStudyDetail(
+        **{name: getattr(summary, name) for name in summary.model_fields_set},
+        approval=study_approval_summary(study=study, user=user) if reader.in_full else None,
+        members=[_member(member, in_full=reader.in_full) for member in members],
+        results=_results(study, reader=reader),
+        warnings=study_warnings(study),
+    )
+    return detail if reader.in_full else _public(detail)
 
 
 def study_warnings(study: DesignStudy) -> list[str]:
@@ -128,35 +150,46 @@ def study_warnings(study: DesignStudy) -> list[str]:
     return []
 
 
-def _public(data: dict[str, Any]) -> dict[str, Any]:
-    return published_face(data, keep=PUBLISHED_STUDY_FIELDS.__contains__, empty=WITHHELD_AS)
+def _public(answer: StudyAnswer) -> StudyAnswer:
+    """The answer as a public reader reads it (published_face: the withheld fields keep their keys, empty)."""
+    face = published_face(
+        answer.model_dump(exclude_unset=True), keep=PUBLISHED_STUDY_FIELDS.__contains__, empty=WITHHELD_AS
+    )
+    return type(answer).model_validate(face)
 
 
-def _member(member: DesignMember, *, in_full: bool) -> dict[str, Any]:
-    run = {"run": member.run_id, "run_status": member.run.status if member.run else None}
+def _member(member: DesignMember, *, in_full: bool) -> DesignMemberSummary:
+    run = {"run": member.run_id, "run_status": RunStatus(member.run.status) if member.run else None}
     data = {**{name: getattr(member, name) for name in MEMBER_FIELDS}, **run}
-    return data if in_full else {key: data[key] if key in PUBLISHED_MEMBER_FIELDS else None for key in data}
+    if not in_full:
+        data = {key: data[key] if key in PUBLISHED_MEMBER_FIELDS else None for key in data}
+    return DesignMemberSummary.model_validate(data)
 
 
-def _results(study: DesignStudy, *, reader: Reader) -> dict[str, Any] | None:
+def _results(study: DesignStudy, *, reader: Reader) -> StudyResults | None:
     """What the envelopes stored; each raster with a signed download link for an agent reading in full only. A public
     reader is not told why a member was left out (its run's error, withheld as a run's is)."""
-    if not study.results:
+    stored = study_results(study=study)
+    if stored is None:
         return None
     storage, expiry = get_storage(), settings.HYDRATA_DOWNLOAD_URL_EXPIRY_SECONDS
 
-    def layer_of(layer: dict[str, Any]) -> dict[str, Any]:
-        shown = {"name": layer["name"], "units": layer["units"]}
-        if reader.signed_links:
-            filename = f"study-{study.pk}-{'-'.join(layer['key'].split('/')[-2:])}"
-            shown["url"] = storage.presign_download(key=layer["key"], expires_in=expiry, filename=filename)
-        return shown
+    def layer_of(layer: StoredLayer) -> StudyLayer:
+        if not reader.signed_links:
+            return StudyLayer(name=layer.name, units=layer.units)
+        filename = f"study-{study.pk}-{'-'.join(layer.key.split('/')[-2:])}"
+        url = storage.presign_download(key=layer.key, expires_in=expiry, filename=filename)
+        return StudyLayer(name=layer.name, units=layer.units, url=url)
 
-    left_out = study.results["members_left_out"]
+    left_out = stored.members_left_out
     if not reader.in_full:
-        left_out = [{**member, "reason": ""} for member in left_out]
-    return {
-        **study.results,
-        "members_left_out": left_out,
-        "aeps": [{**aep, "layers": [layer_of(layer) for layer in aep["layers"]]} for aep in study.results["aeps"]],
-    }
+        left_out = [member.model_copy(update={"reason": ""}) for member in left_out]
+    aeps = [
+        AepResults.model_validate(
+            {**aep.model_dump(exclude_unset=True), "layers": [layer_of(layer) for layer in aep.layers]}
+        )
+        for aep in stored.aeps
+    ]
+    return StudyResults.model_validate(
+        {**stored.model_dump(exclude_unset=True), "members_left_out": left_out, "aeps": aeps}
+    )

@@ -6,7 +6,7 @@ from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.selectors.projects import project_get
-from hydrata.core.answers import answer
+from hydrata.core.answers import sent
 from hydrata.core.bodies import parsed
 from hydrata.core.requests import AuthenticatedRequest, authenticated_user
 from hydrata.studies.sampling import study_crs, study_sample
@@ -29,5 +29,4 @@ class DesignStudySampleView(ProjectScopedView):
         body = parsed(RunSampleQuery, request)
         crs = study_crs(study, body.crs)
         points = [(point.x, point.y) for point in body.points]
-        sampled = {"id": study.pk, "crs": crs, "aeps": study_sample(study=study, points=points, crs=crs)}
-        return Response(answer(answers.StudySample, sampled))
+        return Response(sent(study_sample(study=study, points=points, crs=crs)))

@@ -8,11 +8,12 @@ from rest_framework.response import Response
 from hydrata.agents.permissions import grant_of
 from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
 from hydrata.anuga.api.tiles import png, tile_address
-from hydrata.core.answers import answer
+from hydrata.anuga.selectors.links import project_link
+from hydrata.core.answers import page_answer, sent
 from hydrata.core.bodies import file_text, parsed
 from hydrata.core.errors import ValidationFailed
 from hydrata.core.requests import AuthenticatedRequest
-from hydrata.studies.api.answers import design_input_answer, design_study_answer, design_study_detail
+from hydrata.studies.api.answers import as_built, design_input_answer, design_study_answer, design_study_detail
 from hydrata.studies.selectors import (
     design_input_get,
     design_inputs_of,
@@ -44,9 +45,9 @@ class DesignInputListCreateView(ProjectListView):
     @extend_schema(responses={200: answers.DesignInputPage})
     def get(self, request: AuthenticatedRequest) -> Response:
         page = self.paginate_queryset(design_inputs_of(project=self.project, reader=self.reader(request)))
-        response = self.get_paginated_response([design_input_answer(item) for item in page or []])
-        answer(answers.DesignInputPage, response.data)
-        return response
+        results = [design_input_answer(item) for item in page or []]
+        ui_url = project_link(self.project, self.list_panel)
+        return Response(sent(page_answer(view=self, model=answers.DesignInputPage, results=results, ui_url=ui_url)))
 
     @extend_schema(
         request={"application/json": DesignInputCreate, "multipart/form-data": DesignInputCreate},
@@ -73,7 +74,7 @@ class DesignInputListCreateView(ProjectListView):
                 field="base_file" if uploaded is not None else "content",
             ),
         )
-        return Response(answer(answers.DesignInputDetail, design_input_answer(created)), status=status.HTTP_201_CREATED)
+        return Response(sent(design_input_answer(created)), status=status.HTTP_201_CREATED)
 
 
 class DesignInputDetailView(ProjectScopedView):
@@ -82,7 +83,7 @@ class DesignInputDetailView(ProjectScopedView):
     @extend_schema(responses={200: answers.DesignInputDetail})
     def get(self, request: AuthenticatedRequest, input_id: int) -> Response:
         found = design_input_get(project=self.project, input_id=input_id, reader=self.reader(request))
-        return Response(answer(answers.DesignInputDetail, design_input_answer(found)))
+        return Response(sent(design_input_answer(found)))
 
     @extend_schema(responses={204: None})
     def delete(self, request: AuthenticatedRequest, input_id: int) -> Response:
@@ -98,9 +99,9 @@ class DesignStudyListCreateView(ProjectListView):
     @extend_schema(responses={200: answers.DesignStudyPage})
     def get(self, request: AuthenticatedRequest) -> Response:
         page, reader = self.paginate_queryset(design_studies_of(project=self.project)), self.reader(request)
-        response = self.get_paginated_response([design_study_answer(study, reader=reader) for study in page or []])
-        answer(answers.DesignStudyPage, response.data)
-        return response
+        results = [design_study_answer(study, reader=reader) for study in page or []]
+        ui_url = project_link(self.project, self.list_panel)
+        return Response(as_built(page_answer(view=self, model=answers.DesignStudyPage, results=results, ui_url=ui_url)))
 
     @extend_schema(request=DesignStudyCreate, responses={201: answers.DesignStudyDetail})
     def post(self, request: AuthenticatedRequest) -> Response:
@@ -123,7 +124,7 @@ class DesignStudyListCreateView(ProjectListView):
             **fields,
         )
         detail = design_study_detail(study, user=request.user, reader=reader)
-        return Response(answer(answers.DesignStudyDetail, detail), status=status.HTTP_201_CREATED)
+        return Response(as_built(detail), status=status.HTTP_201_CREATED)
 
 
 class DesignStudyDetailView(ProjectScopedView):
@@ -133,7 +134,7 @@ class DesignStudyDetailView(ProjectScopedView):
     def get(self, request: AuthenticatedRequest, study_id: int) -> Response:
         study = design_study_get(project=self.project, study_id=study_id)
         detail = design_study_detail(study, user=request.user, reader=self.reader(request))
-        return Response(answer(answers.DesignStudyDetail, detail))
+        return Response(as_built(detail))
 
     @extend_schema(responses={204: None})
     def delete(self, request: AuthenticatedRequest, study_id: int) -> Response:
@@ -150,7 +151,7 @@ class DesignStudyApproveView(ProjectScopedView):
         study = design_study_get(project=self.project, study_id=study_id)
         approval = design_study_approve(study=study, user=request.user, grant=grant_of(request))
         summary = study_approval_summary(study=study, user=request.user, fingerprint=approval.fingerprint)
-        return Response(answer(answers.StudyApproval, summary), status=status.HTTP_201_CREATED)
+        return Response(sent(summary), status=status.HTTP_201_CREATED)
 
 
 class DesignStudyStartView(ProjectScopedView):
@@ -161,7 +162,7 @@ class DesignStudyStartView(ProjectScopedView):
         study = design_study_get(project=self.project, study_id=study_id)
         started = design_study_start(study=study, user=request.user, grant=grant_of(request))
         return Response(
-            answer(answers.DesignStudySummary, design_study_answer(started, reader=self.reader(request))),
+            as_built(design_study_answer(started, reader=self.reader(request))),
             status=status.HTTP_202_ACCEPTED,
         )
 
@@ -173,7 +174,7 @@ class DesignStudyCancelView(ProjectScopedView):
     def post(self, request: AuthenticatedRequest, study_id: int) -> Response:
         study = design_study_get(project=self.project, study_id=study_id)
         cancelled = design_study_cancel(study=study)
-        return Response(answer(answers.DesignStudySummary, design_study_answer(cancelled, reader=self.reader(request))))
+        return Response(as_built(design_study_answer(cancelled, reader=self.reader(request))))
 
 
 class DesignStudyTileLayersView(ProjectScopedView):
@@ -182,7 +183,7 @@ class DesignStudyTileLayersView(ProjectScopedView):
     @extend_schema(responses={200: StudyTileLayers})
     def get(self, request: AuthenticatedRequest, study_id: int) -> Response:
         study = design_study_get(project=self.project, study_id=study_id)
-        return Response(answer(StudyTileLayers, {"id": study.pk, "aeps": study_tile_layers(study=study)}))
+        return Response(sent(study_tile_layers(study=study)))
 
 
 class DesignStudyTileView(ProjectScopedView):

@@ -12,7 +12,6 @@ import tempfile
 from collections import defaultdict
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
 
 from django.utils import timezone
 
@@ -23,7 +22,17 @@ from hydrata.storage import get_storage
 from hydrata.studies.models import DesignMember, DesignStudy
 from hydrata_contract.layers import CRITICAL_DURATION, CRITICAL_DURATION_UNITS, ENVELOPE_LAYERS, ResultLayer
 from hydrata_contract.states import RunStatus
-from hydrata_contract.studies import CentralStatistic, EnsembleQuantity, StudyStatus
+from hydrata_contract.studies import (
+    AepFigures,
+    CentralStatistic,
+    EnsembleQuantity,
+    EnsembleTable,
+    LeftOutMember,
+    StoredAepResults,
+    StoredLayer,
+    StoredStudyResults,
+    StudyStatus,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -36,12 +45,12 @@ def design_study_envelopes(*, study_id: int) -> DesignStudy:
         study.members.filter(run__status=RunStatus.COMPLETE).select_related("run").order_by("aep", "duration_min")
     )
     try:
-        results = {
-            "central_statistic": study.central_statistic,
-            "members_used": len(completed),
-            "members_left_out": _left_out(study),
-            "aeps": [_aep_results(study, aep, [m for m in completed if m.aep == aep]) for aep in study.aeps],
-        }
+        results = StoredStudyResults(
+            central_statistic=CentralStatistic(study.central_statistic),
+            members_used=len(completed),
+            members_left_out=_left_out(study),
+            aeps=[_aep_results(study, aep, [m for m in completed if m.aep == aep]) for aep in study.aeps],
+        )
     except DATABASE_UNREACHABLE:
         raise  # not the envelopes' fault: the task tries again once the database is back
     except Exception:
@@ -52,28 +61,29 @@ def design_study_envelopes(*, study_id: int) -> DesignStudy:
             finished_at=timezone.now(),
             status_message="Computing the envelopes failed on our side; it has been logged.",
         )
-    return record_update(study, status=StudyStatus.COMPLETE, finished_at=timezone.now(), results=results)
+    stored = results.model_dump(mode="json")
+    return record_update(study, status=StudyStatus.COMPLETE, finished_at=timezone.now(), results=stored)
 
 
-def _left_out(study: DesignStudy) -> list[dict[str, Any]]:
+def _left_out(study: DesignStudy) -> list[LeftOutMember]:
     """Every member that did not complete, and why: none is dropped without a word."""
     missing = study.members.exclude(run__status=RunStatus.COMPLETE).select_related("run").order_by("id")
     return [
-        {
-            "aep": member.aep,
-            "duration_min": member.duration_min,
-            "pattern": member.pattern,
-            "run": member.run_id,
-            "status": member.run.status if member.run else RunStatus.ERROR,
-            "reason": (member.run.error_message or member.run.user_message) if member.run else "It never ran.",
-        }
+        LeftOutMember(
+            aep=member.aep,
+            duration_min=member.duration_min,
+            pattern=member.pattern,
+            run=member.run_id,
+            status=RunStatus(member.run.status) if member.run else RunStatus.ERROR,
+            reason=(member.run.error_message or member.run.user_message) if member.run else "It never ran.",
+        )
         for member in missing
     ]
 
 
-def _aep_results(study: DesignStudy, aep: str, members: list[DesignMember]) -> dict[str, Any]:
+def _aep_results(study: DesignStudy, aep: str, members: list[DesignMember]) -> StoredAepResults:
     if not members:
-        return {"aep": aep, "layers": [], "figures": None, "gauges": [], "flow_lines": []}
+        return StoredAepResults(aep=aep, layers=[], figures=None, gauges=[], flow_lines=[])
     prefix = f"studies/{study.pk}/results/{aep_slug(aep)}"
     storage = get_storage()
     with ExitStack() as files, tempfile.TemporaryDirectory(prefix=f"study-{study.pk}-") as workdir:
@@ -94,16 +104,22 @@ def _aep_results(study: DesignStudy, aep: str, members: list[DesignMember]) -> d
             key = f"{prefix}/{path.name}"
             with path.open("rb") as stream:
                 storage.save(key=key, data=stream, content_type="image/tiff")
-            layers.append({"name": name, "units": _units(name), "key": key})
+            layers.append(StoredLayer(name=name, units=_units(name), key=key))
     gauges, flow_lines = _series_tables(study, members)
-    return {"aep": aep, "layers": layers, "figures": figures, "gauges": gauges, "flow_lines": flow_lines}
+    return StoredAepResults(
+        aep=aep,
+        layers=layers,
+        figures=AepFigures.model_validate(figures),
+        gauges=gauges,
+        flow_lines=flow_lines,
+    )
 
 
 def _units(name: str) -> str:
     return CRITICAL_DURATION_UNITS if name == CRITICAL_DURATION else ResultLayer(name).units
 
 
-def _series_tables(study: DesignStudy, members: list[DesignMember]) -> tuple[list[dict], list[dict]]:
+def _series_tables(study: DesignStudy, members: list[DesignMember]) -> tuple[list[EnsembleTable], list[EnsembleTable]]:
     """Each gauge's peak depth and each flow line's peak discharge per duration and pattern, as ensemble tables."""
     gauges: dict[str, dict[int, dict[int, float]]] = defaultdict(lambda: defaultdict(dict))
     lines: dict[str, dict[int, dict[int, float]]] = defaultdict(lambda: defaultdict(dict))
@@ -121,11 +137,11 @@ def _series_tables(study: DesignStudy, members: list[DesignMember]) -> tuple[lis
     statistic = _statistic(study)
     return (
         [
-            {"name": name, "quantity": EnsembleQuantity.PEAK_DEPTH, **ensemble_table(p, statistic=statistic)}
+            EnsembleTable(name=name, quantity=EnsembleQuantity.PEAK_DEPTH, **ensemble_table(p, statistic=statistic))
             for name, p in gauges.items()
         ],
         [
-            {"name": name, "quantity": EnsembleQuantity.PEAK_DISCHARGE, **ensemble_table(p, statistic=statistic)}
+            EnsembleTable(name=name, quantity=EnsembleQuantity.PEAK_DISCHARGE, **ensemble_table(p, statistic=statistic))
             for name, p in lines.items()
         ],
     )

@@ -28,7 +28,7 @@ from hydrata.core.broker import broker_lost_its_messages
 from hydrata.core.errors import Conflict, Forbidden
 from hydrata.storage import get_storage
 from hydrata.studies.models import DesignMember, DesignStudy, DesignStudyApproval
-from hydrata.studies.selectors import study_approved_by, study_fingerprint, study_link, study_state
+from hydrata.studies.selectors import study_approved_by, study_fingerprint, study_link, study_results, study_state
 from hydrata.studies.services.studies import study_member_prices, study_storms
 from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.errors import ErrorCode
@@ -339,7 +339,8 @@ def design_study_delete(*, study: DesignStudy) -> None:
                 code=ErrorCode.STUDY_RUNNING,
                 status=study.status,
             )
-        results = [layer["key"] for aep in (study.results or {}).get("aeps", []) for layer in aep["layers"]]
+        stored = study_results(study=study)
+        results = [layer.key for aep in (stored.aeps if stored else []) for layer in aep.layers]
         study.delete()
         transaction.on_commit(lambda: _delete_files(results))
 

@@ -6,7 +6,6 @@ and factors (`study_storms`), which cannot change under it (an input in use cann
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -23,6 +22,7 @@ from hydrata.compute.pricing import compute_cost_estimate, triangle_steps_estima
 from hydrata.core.errors import Unprocessable, ValidationFailed
 from hydrata.studies.models import DesignInput, DesignMember, DesignStudy
 from hydrata.studies.selectors import ifd_table, storm_losses, temporal_patterns
+from hydrata_contract.answers.studies import StudyEstimate
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.studies import CentralStatistic, DesignInputKind, RainBinding
 
@@ -95,7 +95,7 @@ def design_study_create(
             central_statistic=central_statistic,
             rain_binding=RainBinding.RAINFALL_LAYER if base_scenario.rainfall_id else RainBinding.WHOLE_MODEL,
             rainfall_layer_id=base_scenario.rainfall_id,
-            estimate=estimate,
+            estimate=estimate.model_dump(mode="json"),
             created_by=user,
         )
         DesignMember.objects.bulk_create(
@@ -133,16 +133,17 @@ def study_storms(*, study: DesignStudy) -> dict[tuple[str, int, int], DesignStor
     return {(m.aep, m.duration_min, m.pattern): member_storm(m, factors=factors) for m in planned}
 
 
-def study_estimate(*, scenario: Scenario, simulated_s: list[int]) -> dict[str, Any]:
-    """The base scenario's mesh estimate priced for each member's simulated time, summed: a member is a run of it."""
+def study_estimate(*, scenario: Scenario, simulated_s: list[int]) -> StudyEstimate:
+    """The base scenario's mesh estimate priced for each member's simulated time, summed: a member is a run of it
+    (a study's `estimate` column is written from it, and read back through it)."""
     priced = _priced(scenario, simulated_s)
-    return {
-        "members": len(simulated_s),
-        "mesh_triangle_count_estimate": priced.triangles,
-        "triangle_steps": round(sum(priced.steps)),
-        "vcpu_hours_estimate": round(sum(priced.hours), 4),
-        "compute_cost_estimate": str(sum(priced.prices, Decimal("0.00"))),
-    }
+    return StudyEstimate(
+        members=len(simulated_s),
+        mesh_triangle_count_estimate=priced.triangles,
+        triangle_steps=round(sum(priced.steps)),
+        vcpu_hours_estimate=round(sum(priced.hours), 4),
+        compute_cost_estimate=str(sum(priced.prices, Decimal("0.00"))),
+    )
 
 
 def study_member_prices(*, scenario: Scenario, simulated_s: list[int]) -> list[Decimal]:
