@@ -3,7 +3,7 @@ the row's own fields by attribute (`from_attributes`), and only what is worked o
 `Run` and to the answer needs no builder of its own. A public reader's answer is the same model cut down by the
 view (api/runs.py: published_run)."""
 
-from typing import Any, TypeVar
+from typing import Any
 
 from hydrata.anuga.models import Run
 from hydrata.anuga.selectors.links import run_link
@@ -11,7 +11,8 @@ from hydrata.anuga.selectors.queue import run_queue_place
 from hydrata.anuga.selectors.run_results import preview_png, result_layers, sample
 from hydrata.anuga.selectors.run_series import run_time_series, series_chart_png
 from hydrata.anuga.selectors.runs import phase_of, run_statistics, worker_silent_seconds
-from hydrata_contract.answers.base import Answer, Picture
+from hydrata.core.rows import from_row
+from hydrata_contract.answers.base import Picture
 from hydrata_contract.answers.runs import (
     BuiltRun,
     RunCompact,
@@ -25,24 +26,6 @@ from hydrata_contract.answers.runs import (
 )
 
 LOG_TAIL_LINES = 60
-
-AnswerT = TypeVar("AnswerT", bound=Answer)
-
-
-class RowWith:
-    """A row read by attribute, with what an answer works out in place of (or beside) the row's own fields."""
-
-    def __init__(self, row: object, **computed: Any) -> None:
-        self._row = row
-        self.__dict__.update(computed)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._row, name)
-
-
-def built(model: type[AnswerT], row: object, **computed: Any) -> AnswerT:
-    """`model` of the row's own fields, and of `computed` where the answer works a field out."""
-    return model.model_validate(RowWith(row, **computed), from_attributes=True)
 
 
 def _state(run: Run) -> dict[str, Any]:
@@ -58,11 +41,11 @@ def _state(run: Run) -> dict[str, Any]:
 
 
 def run_state(*, run: Run) -> RunState:
-    return built(RunState, run, **_state(run))
+    return from_row(RunState, run, **_state(run))
 
 
 def run_detail(*, run: Run, signed_links: bool) -> RunDetail:
-    return built(
+    return from_row(
         RunDetail,
         run,
         **_state(run),
@@ -80,7 +63,7 @@ def run_detail(*, run: Run, signed_links: bool) -> RunDetail:
 
 
 def run_results(*, run: Run, signed_links: bool) -> RunResults:
-    return built(
+    return from_row(
         RunResults,
         run,
         ui_url=run_link(run),
@@ -91,12 +74,12 @@ def run_results(*, run: Run, signed_links: bool) -> RunResults:
 
 def run_compact(*, run: Run) -> RunCompact:
     """The latest run as a scenario's answer carries it."""
-    return built(RunCompact, run, queue=run_queue_place(run=run))
+    return from_row(RunCompact, run, queue=run_queue_place(run=run))
 
 
 def built_run(*, run: Run) -> BuiltRun:
     """The run a build request made or found."""
-    return built(BuiltRun, run, queue=run_queue_place(run=run))
+    return from_row(BuiltRun, run, queue=run_queue_place(run=run))
 
 
 def run_impact(*, run: Run, other: Run, impact: dict[str, Any], signed_links: bool) -> RunImpact:

@@ -1,13 +1,14 @@
 """A scenario's answers as the contract's models (hydrata_contract/answers/scenarios.py), built from the row as a
-run's are (run_answers.built): the row's own fields by attribute, and only what is worked out named here."""
+run's are (core.rows.from_row): the row's own fields by attribute, and only what is worked out named here."""
 
 from django.contrib.auth.models import User
 
 from hydrata.anuga.models import Run, Scenario
 from hydrata.anuga.selectors.approvals import approval_summary, build_state
 from hydrata.anuga.selectors.links import scenario_link
-from hydrata.anuga.selectors.run_answers import built, built_run, run_compact
+from hydrata.anuga.selectors.run_answers import built_run, run_compact
 from hydrata.anuga.selectors.scenarios import computed_status, latest_run, scenario_estimate, scenario_forcing
+from hydrata.core.rows import from_row
 from hydrata_contract.answers.runs import RunCompact
 from hydrata_contract.answers.scenarios import ScenarioBuild, ScenarioDetail, ScenarioPublic, ScenarioSummary
 
@@ -18,7 +19,7 @@ def scenario_detail(*, scenario: Scenario, user: User) -> ScenarioDetail:
     """A member's view: the scenario in full, its latest run, its estimate, its forcing and its approval."""
     run = latest_run(scenario=scenario)
     state = build_state(scenario=scenario)
-    return built(
+    return from_row(
         ScenarioDetail,
         scenario,
         project=scenario.project_id,
@@ -37,7 +38,7 @@ def scenario_detail(*, scenario: Scenario, user: User) -> ScenarioDetail:
 
 def scenario_public(*, scenario: Scenario) -> ScenarioPublic:
     """What a non-member reading a public project sees: no inputs, no runs, no prices."""
-    return built(
+    return from_row(
         ScenarioPublic,
         scenario,
         project=scenario.project_id,
@@ -49,7 +50,7 @@ def scenario_public(*, scenario: Scenario) -> ScenarioPublic:
 
 def scenario_summary(*, scenario: Scenario, run: Run | None, latest: RunCompact | None) -> ScenarioSummary:
     """One entry of a page of scenarios: `run` is its latest run, `latest` that run as the reader may read it."""
-    return built(
+    return from_row(
         ScenarioSummary,
         scenario,
         computed_status=computed_status(run=run),
