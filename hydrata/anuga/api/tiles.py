@@ -3,7 +3,6 @@
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers
 from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectScopedView, RunScopedView
@@ -21,35 +20,14 @@ from hydrata.anuga.selectors.tiles import (
     terrain_tile_layers,
 )
 from hydrata.anuga.services.run_impact import FILES, comparable, impact_prefix
-from hydrata.compute.tiles import tile_address_problem
 from hydrata.core.answers import answer
 from hydrata.core.errors import Conflict, ValidationFailed
 from hydrata.core.requests import AuthenticatedRequest
+from hydrata.core.tiles import png, tile_address
 from hydrata_contract.answers.tiles import TileLayers
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.layers import DEPTH_FRAMES_LAYER
 from hydrata_contract.states import TerrainStatus
-
-# Private: the tiles are scoped to the caller. The rasters behind a URL never change.
-CACHE_CONTROL = "private, max-age=86400"
-
-
-class TileAddress(serializers.Serializer):
-    z = serializers.IntegerField()
-    x = serializers.IntegerField()
-    y = serializers.IntegerField()
-
-
-def tile_address(z: str, x: str, y: str) -> tuple[int, int, int]:
-    """z/x/y as integers of the Web Mercator pyramid; anything else is a 400 saying why."""
-    address = TileAddress(data={"z": z, "x": x, "y": y})
-    if not address.is_valid():
-        raise ValidationFailed("A tile address is three whole numbers: /<z>/<x>/<y>.png.", code=ErrorCode.INVALID_TILE)
-    zoom, column, row = (address.validated_data[key] for key in ("z", "x", "y"))
-    problem = tile_address_problem(z=zoom, x=column, y=row)
-    if problem:
-        raise ValidationFailed(problem, code=ErrorCode.INVALID_TILE)
-    return zoom, column, row
 
 
 def frame_number(request: AuthenticatedRequest) -> int | None:
@@ -60,12 +38,6 @@ def frame_number(request: AuthenticatedRequest) -> int | None:
     if not text.isdigit() or len(text) > 6:
         raise ValidationFailed(f"frame must be a whole number, not {text[:20]!r}.", code=ErrorCode.INVALID_FRAME)
     return int(text)
-
-
-def png(content: bytes) -> HttpResponse:
-    response = HttpResponse(content, content_type="image/png")
-    response["Cache-Control"] = CACHE_CONTROL
-    return response
 
 
 class RunTileLayersView(RunScopedView):
