@@ -1,5 +1,7 @@
 """Which way the platform's imports point, read from the source with `ast` (function-local imports included):
-compute is the floor, uploads sits below anuga, and the anuga services import one another without cycles."""
+compute is the floor, uploads sits below anuga, the compute backends (hydrata/backends) sit below anuga's services,
+and the anuga services and the backends import one another without cycles. The rooms within compute are held by
+tests/hydrata/compute/test_trades.py."""
 
 from pathlib import Path
 
@@ -36,6 +38,26 @@ def test_compute_imports_no_django_and_no_other_part_of_the_platform():
     assert offenders(imports_of("hydrata.compute"), forbidden) == {}
 
 
+# What the compute backends may import (their docstring says it): compute, core, storage, anuga's models and selectors;
+# never anuga's services, api or tasks, which start them. `import hydrata` alone is the source tree's place (the
+# local backend starts its child from there).
+BACKENDS_MAY_IMPORT = (
+    "hydrata.compute",
+    "hydrata.core",
+    "hydrata.storage",
+    "hydrata.anuga.models",
+    "hydrata.anuga.selectors",
+)
+
+
+def test_the_backends_import_of_the_platform_only_compute_core_storage_and_anugas_models_and_selectors():
+    def forbidden(name: str) -> bool:
+        platform = is_under(name, "hydrata", "hydrata_mcp", "config") and name != "hydrata"
+        return platform and not is_under(name, "hydrata.backends", *BACKENDS_MAY_IMPORT)
+
+    assert offenders(imports_of("hydrata.backends"), forbidden) == {}
+
+
 def test_uploads_imports_nothing_of_anuga():
     assert offenders(imports_of("hydrata.uploads"), lambda name: is_under(name, "hydrata.anuga")) == {}
 
@@ -52,8 +74,8 @@ def test_nothing_below_observations_imports_it():
     assert offenders(below, lambda name: is_under(name, "hydrata.observations")) == {}
 
 
-def test_the_anuga_services_import_one_another_without_a_cycle():
-    services = {module for module in MODULES if module.startswith("hydrata.anuga.services.")}
+def test_the_anuga_services_and_the_backends_import_one_another_without_a_cycle():
+    services = {module for module in MODULES if is_under(module, "hydrata.anuga.services", "hydrata.backends")}
     edges = {
         (edge.source, edge.target)
         for edge in module_edges(PLATFORM)

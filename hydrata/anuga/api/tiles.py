@@ -1,7 +1,5 @@
 """Map tiles (XYZ PNG) of terrain and run results, readable by whoever may read the terrain or the run."""
 
-import re
-
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -21,43 +19,14 @@ from hydrata.anuga.selectors.tiles import (
     terrain_tile,
 )
 from hydrata.anuga.services.run_impact import FILES, comparable, impact_prefix
-from hydrata.compute.tiles import tile_address_problem
 from hydrata.core.answers import sent
 from hydrata.core.errors import Conflict, ValidationFailed
 from hydrata.core.requests import AuthenticatedRequest
+from hydrata.core.tiles import png, tile_address
 from hydrata_contract.answers.tiles import TileLayers
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.layers import DEPTH_FRAMES_LAYER
 from hydrata_contract.states import TerrainStatus
-
-# Private: the tiles are scoped to the caller. The rasters behind a URL never change.
-CACHE_CONTROL = "private, max-age=86400"
-
-
-# A whole number as the path spells it: digits, a sign, and a zero fraction ("3.0") allowed, as they always were.
-ZERO_FRACTION = re.compile(r"\.0*\s*$")
-LONGEST_NUMBER = 1000
-
-
-def whole_number(text: str) -> int:
-    """`text` as a whole number; ValueError when it is none."""
-    if len(text) > LONGEST_NUMBER:
-        raise ValueError(text[:20])
-    return int(ZERO_FRACTION.sub("", text))
-
-
-def tile_address(z: str, x: str, y: str) -> tuple[int, int, int]:
-    """z/x/y as integers of the Web Mercator pyramid; anything else is a 400 saying why."""
-    try:
-        zoom, column, row = whole_number(z), whole_number(x), whole_number(y)
-    except ValueError:
-        raise ValidationFailed(
-            "A tile address is three whole numbers: /<z>/<x>/<y>.png.", code=ErrorCode.INVALID_TILE
-        ) from None
-    problem = tile_address_problem(z=zoom, x=column, y=row)
-    if problem:
-        raise ValidationFailed(problem, code=ErrorCode.INVALID_TILE)
-    return zoom, column, row
 
 
 def frame_number(request: AuthenticatedRequest) -> int | None:
@@ -68,12 +37,6 @@ def frame_number(request: AuthenticatedRequest) -> int | None:
     if not text.isdigit() or len(text) > 6:
         raise ValidationFailed(f"frame must be a whole number, not {text[:20]!r}.", code=ErrorCode.INVALID_FRAME)
     return int(text)
-
-
-def png(content: bytes) -> HttpResponse:
-    response = HttpResponse(content, content_type="image/png")
-    response["Cache-Control"] = CACHE_CONTROL
-    return response
 
 
 class RunTileLayersView(RunScopedView):

@@ -4,6 +4,7 @@ from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
+from celery.canvas import Signature
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -197,6 +198,15 @@ def _enqueue_simulation(run_id: int) -> None:
     from hydrata.anuga.tasks import run_simulation_task
 
     run_simulation_task.delay(run_id)
+
+
+def run_queue_member(*, run_id: int, when_ended: Signature) -> None:
+    """Queue a study's member run (a design or calibration study's) on its own simulation task, `when_ended` (the
+    study's task that hears of it) linked to run when the run has ended. A lost worker sends nothing: the study's
+    sweep sees those."""
+    from hydrata.anuga.tasks import run_simulation_task
+
+    run_simulation_task.apply_async((run_id,), link=when_ended)
 
 
 def run_cancel(*, run: Run) -> Run:

@@ -20,7 +20,7 @@ from hydrata.agents.models import AgentGrant
 from hydrata.agents.services import SpendItem, agent_spend_charge_all, agent_spend_refund, agent_spend_rereference
 from hydrata.anuga.models import Run, Scenario
 from hydrata.anuga.selectors.approvals import runs_need_approval
-from hydrata.anuga.services.runs import run_cancel, run_from_build, run_lost_its_worker
+from hydrata.anuga.services.runs import run_cancel, run_from_build, run_lost_its_worker, run_queue_member
 from hydrata.calibration.models import CalibrationApproval, CalibrationMember, CalibrationStudy
 from hydrata.calibration.selectors import (
     calibration_approved_by,
@@ -245,11 +245,10 @@ def _write_member_package(
 def _enqueue(study_id: int, run_ids: list[int]) -> None:
     """Each run's own simulation task; its link tells the study when it has ended (a lost worker sends nothing:
     the sweep, calibration_studies_advance, sees those)."""
-    from hydrata.anuga.tasks import run_simulation_task
     from hydrata.calibration.tasks import calibration_study_advance_task
 
     for run_id in run_ids:
-        run_simulation_task.apply_async((run_id,), link=calibration_study_advance_task.si(study_id))
+        run_queue_member(run_id=run_id, when_ended=calibration_study_advance_task.si(study_id))
 
 
 def calibration_study_advance(*, study_id: int) -> CalibrationStudy:

@@ -7,12 +7,12 @@ from rest_framework.response import Response
 
 from hydrata.agents.permissions import grant_of
 from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
-from hydrata.anuga.api.tiles import png, tile_address
 from hydrata.anuga.selectors.links import project_link
 from hydrata.core.answers import page_answer, sent
 from hydrata.core.bodies import file_text, parsed
 from hydrata.core.errors import ValidationFailed
 from hydrata.core.requests import AuthenticatedRequest
+from hydrata.core.tiles import png, tile_address
 from hydrata.studies.api.answers import as_built, design_input_answer, design_study_answer, design_study_detail
 from hydrata.studies.selectors import (
     design_input_get,

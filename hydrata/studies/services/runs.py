@@ -21,7 +21,7 @@ from hydrata.agents.services import SpendItem, agent_spend_charge_all
 from hydrata.anuga.models import Run, Scenario
 from hydrata.anuga.selectors.approvals import runs_need_approval, scenario_state_digest
 from hydrata.anuga.selectors.scenarios import latest_run, scenario_geometry
-from hydrata.anuga.services.runs import run_cancel, run_from_build, run_lost_its_worker
+from hydrata.anuga.services.runs import run_cancel, run_from_build, run_lost_its_worker, run_queue_member
 from hydrata.compute.arr.storm import DesignStorm
 from hydrata.compute.series_units import MM_PER_INTERVAL
 from hydrata.core.broker import broker_lost_its_messages
@@ -301,10 +301,9 @@ def _enqueue_members(study_id: int, run_ids: list[int]) -> None:
 def _enqueue_member(study_id: int, run_id: int) -> None:
     """The run's own simulation task; its link tells the study when it has ended (a lost worker sends nothing:
     the sweep, design_studies_advance, sees those)."""
-    from hydrata.anuga.tasks import run_simulation_task
     from hydrata.studies.tasks import design_study_advance_task
 
-    run_simulation_task.apply_async((run_id,), link=design_study_advance_task.si(study_id))
+    run_queue_member(run_id=run_id, when_ended=design_study_advance_task.si(study_id))
 
 
 def design_study_cancel(*, study: DesignStudy) -> DesignStudy:

@@ -1,0 +1,1 @@
+"""Runs side by side: observed, impact, envelope. May import: errors, rasters, outputs, figures."""

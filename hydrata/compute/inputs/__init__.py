@@ -1,0 +1,1 @@
+"""What callers send, read and checked: numbers, GeoJSON, CRSs, input rules. May import: errors."""

@@ -1,0 +1,1 @@
+"""Children under limits, the fork server. May import: errors, scenario, outputs, simulation."""

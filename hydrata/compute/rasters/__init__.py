@@ -1,0 +1,1 @@
+"""The DEM, result grids' codes, web-map tiles, values at points. May import: errors."""

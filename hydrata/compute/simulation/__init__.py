@@ -1,0 +1,1 @@
+"""The child's run on ANUGA. May import: errors, inputs, spatial, scenario, rasters, outputs."""
