@@ -1,9 +1,9 @@
 """The least ANUGA can do with a built scenario package: the yardstick the platform's overhead is measured against.
 
 Loads the package's mesh (with its boundary tags), sets elevation, friction, rainfall, inflows and boundaries with
-the very functions the simulation child uses (hydrata.compute.package and hydrata.compute.forcing, so the physics
-are identical), then evolves to the package's duration with the child's default yield step and nothing else: no
-.sww file, no recorder of peaks, no gauges, no progress file, no guard, no post-processing.
+the very functions the simulation child uses (hydrata.compute.scenario.package and hydrata.compute.simulation.forcing,
+so the physics are identical), then evolves to the package's duration with the child's default yield step and nothing
+else: no .sww file, no recorder of peaks, no gauges, no progress file, no guard, no post-processing.
 
     .venv/bin/python benchmarks/bare_anuga.py PACKAGE_DIR [--threads N] [--yield-seconds S] [--json]
                                               [--add recorder] [--add sww] [--add series]
@@ -71,9 +71,9 @@ def main() -> None:
     for name in THREAD_ENV_NAMES:
         os.environ[name] = str(threads)
 
-    from hydrata.compute import forcing
-    from hydrata.compute.package import load_package, sample_dem
-    from hydrata.compute.simulate import add_recorders, default_yield_seconds, sww_output_step
+    from hydrata.compute.scenario.package import load_package, sample_dem
+    from hydrata.compute.simulation import forcing
+    from hydrata.compute.simulation.simulate import add_recorders, default_yield_seconds, sww_output_step
 
     package = load_package(options.package.resolve())
     duration = options.duration or package.duration

@@ -59,7 +59,7 @@ from benchmarks.run_overhead import (  # noqa: E402
     platform_run,
     wait_for,
 )
-from hydrata.compute.phase_clock import CHILD_PHASES_LINE  # noqa: E402
+from hydrata.compute.simulation.phase_clock import CHILD_PHASES_LINE  # noqa: E402
 
 TRUE_N = 0.045
 EXTENT = (251000.0, 6271800.0, 251200.0, 6272000.0)  # small_test's 200 m square, EPSG:28356

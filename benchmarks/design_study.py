@@ -17,11 +17,11 @@ cores with everything else, and the speedup measures the load rather than the pl
 
 --overhead measures instead what a member costs beyond its evolve loop (issue 29's goal: at most 2 s), on one
 worker: a study of --aeps x --durations x 10 patterns (by default one AEP and one duration: 10 members), then, per
-member, the phases its run's log records (the simulation child's `Phases` line, hydrata/compute/simulate.py, and the
-worker's around it, hydrata/anuga/services/simulation.py), the worker-side rest (its run's started_at to finished_at
-less those), the gap to the next member on the same worker (the study's advance task and Celery's next delivery), and
-the worker process's own CPU per member from /proc over the members' span. Wall and CPU seconds, medians over the
-members, with the load average: CPU seconds are what the platform spends whatever the machine's load.
+member, the phases its run's log records (the simulation child's `Phases` line, hydrata/compute/simulation/simulate.py,
+and the worker's around it, hydrata/anuga/services/simulation.py), the worker-side rest (its run's started_at to
+finished_at less those), the gap to the next member on the same worker (the study's advance task and Celery's next
+delivery), and the worker process's own CPU per member from /proc over the members' span. Wall and CPU seconds, medians
+over the members, with the load average: CPU seconds are what the platform spends whatever the machine's load.
 
     .venv/bin/python benchmarks/design_study.py --overhead [--duration S] [--aeps 1%] [--durations 10]
 """
@@ -55,7 +55,7 @@ from benchmarks.run_overhead import (  # noqa: E402
     ok,
     wait_for,
 )
-from hydrata.compute.phase_clock import CHILD_PHASES_LINE, WORKER_PHASES_LINE  # noqa: E402
+from hydrata.compute.simulation.phase_clock import CHILD_PHASES_LINE, WORKER_PHASES_LINE  # noqa: E402
 from tests.processes import celery_worker_command  # noqa: E402
 
 ARR = ROOT / "tests" / "data" / "arr"

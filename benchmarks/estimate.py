@@ -3,7 +3,7 @@
 Each data set at each resolution twice: plain, and with one synthetic mesh region (the middle quarter of the
 domain's bounding box, at half the resolution). Prints a Markdown table and exits 1 if any estimate is more
 than 10% off. With --calibrate, builds the calibration set instead and fits the estimate's constants by least
-squares on the relative error (the values in hydrata/compute/estimate.py come from this).
+squares on the relative error (the values in hydrata/compute/costs/estimate.py come from this).
 
     .venv/bin/python benchmarks/estimate.py [--merewether PATH] [--calibrate]
 """
@@ -26,8 +26,8 @@ sys.path.insert(0, str(ROOT))
 
 from hydrata.compute import estimate as estimate_module  # noqa: E402
 from hydrata.compute import mesh as mesh_module  # noqa: E402
-from hydrata.compute.geometry import BoundaryRing, boundary_ring, features_in_crs, mesh_regions  # noqa: E402
-from hydrata.compute.mesh import mesh_build  # noqa: E402
+from hydrata.compute.simulation.mesh import mesh_build  # noqa: E402
+from hydrata.compute.spatial.geometry import BoundaryRing, boundary_ring, features_in_crs, mesh_regions  # noqa: E402
 
 SMALL_TEST = ROOT / "tests" / "data" / "small_test"
 MEREWETHER = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "merewether"

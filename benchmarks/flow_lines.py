@@ -3,11 +3,11 @@ times the length of line in each triangle, what the platform used before), and w
 fluxes costs per step on a large mesh.
 
     .venv/bin/python benchmarks/flow_lines.py accuracy [--rain 200 --rain-duration 2400]
-                                              # the cases of tests/hydrata/compute/test_flow_lines.py
+                                              # the cases of tests/hydrata/compute/simulation/test_flow_lines.py
     .venv/bin/python benchmarks/flow_lines.py cost [--cells 160] [--lines 3] [--steps 200]
 
 `accuracy` builds each package with tests/hydrata/compute/channel.py and runs it in this process through
-hydrata/compute/simulate.py's own build_model and evolve (the recorder the platform uses), reading
+hydrata/compute/simulation/simulate.py's own build_model and evolve (the recorder the platform uses), reading
 `domain.get_flow_through_cross_section` beside it at every yield. Errors are of the last yield's reading. Shallower
 sheet flow shows the centroid method's error better: `--rain 20 --rain-duration 6000` (about 3 x longer).
 `cost` times FlowLineVolumes.update on a wet rectangular_cross mesh of 4 x cells^2 triangles against the solver's
@@ -30,8 +30,8 @@ if str(ROOT) not in sys.path:
 
 def run_case(package_dir: Path, *, yield_seconds: float) -> tuple[dict, dict[str, float], float]:
     """The run's series, ANUGA's Cross_section reading of each line at the last yield, and the boundary outflow."""
-    from hydrata.compute import simulate
-    from hydrata.compute.package import load_package
+    from hydrata.compute.scenario.package import load_package
+    from hydrata.compute.simulation import simulate
 
     simulate.log = lambda message: None
     package = load_package(package_dir)
@@ -118,8 +118,8 @@ def accuracy(*, rain_mm_per_hour: float, rain_duration: int) -> None:
 
 
 def cost(*, cells: int, lines: int, steps: int) -> None:
-    from hydrata.compute.forcing import import_anuga
-    from hydrata.compute.recording import FlowLineVolumes, cross_sections
+    from hydrata.compute.simulation.forcing import import_anuga
+    from hydrata.compute.simulation.recording import FlowLineVolumes, cross_sections
 
     anuga = import_anuga()
     anuga.set_omp_num_threads(1, verbose=False)

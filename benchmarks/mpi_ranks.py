@@ -3,8 +3,8 @@
 
 merewether is read in place from the shared data folder (no open licence: never copied into the repository). Its
 package is built once, in a temporary folder, the way the platform builds one (benchmarks/volume_balance.py), and
-each configuration runs `python -m hydrata.compute.simulate` on it, under the mpich wheel's `mpiexec -n 2` for two
-ranks, as the worker starts it. The order is 1x1, 1x2, 2x1, 1x1, 1x2, 2x1, ... so that the machine's noise falls
+each configuration runs `python -m hydrata.compute.simulation.simulate` on it, under the mpich wheel's `mpiexec -n 2`
+for two ranks, as the worker starts it. The order is 1x1, 1x2, 2x1, 1x1, 1x2, 2x1, ... so that the machine's noise falls
 on every configuration alike. Run it on an idle machine: each configuration needs its cores to itself.
 
     .venv/bin/python benchmarks/mpi_ranks.py [--merewether PATH] [--repeats N] [--duration S] [--json]
@@ -16,15 +16,15 @@ time is shown beside it).
 
 --equality runs 1 rank and 2 ranks once each and holds the 2-rank results to the issue's promise: max depth within
 1 mm at every wet cell, every volume within 1e-6 relative, the hazard and inundation rasters equal (merewether has
-no gauges or flow lines of its own; small_test's are compared in tests/hydrata/compute/test_ranks.py).
+no gauges or flow lines of its own; small_test's are compared in tests/hydrata/compute/simulation/test_ranks.py).
 
 The projection's model rests on ANUGA's own clocks: a parallel run logs, per rank, the wall seconds of its ghost
 exchange and of its wait in each step's global reduction of the time step (`load_balance_statistics`,
-hydrata/compute/simulate.py's "Parallel balance" line in run.log). At 2 ranks, per step:
+hydrata/compute/simulation/simulate.py's "Parallel balance" line in run.log). At 2 ranks, per step:
     x2 = the ranks' median exchange time / S   (the halo messages to the neighbouring part)
     w2 = the ranks' mean reduction wait / their mean compute time   (imbalance: every step waits for the slowest
          rank; a shared-memory reduction itself takes about a microsecond, so the wait is the ranks' spread)
-and at N ranks (hydrata/compute/pricing.py's parallel_overhead, which prices a run with these figures)
+and at N ranks (hydrata/compute/costs/pricing.py's parallel_overhead, which prices a run with these figures)
     T(N) = T1 / N x (1 + w2 x sqrt(log2 N)) + S x x2 + S x L x (1 + log2 N)
 T1 is the 1 x 1 evolve time and S the number of steps (ANUGA's step is global: S does not change with N). The
 slowest of N ranks' step times exceeds their mean by a spread that grows like sqrt(log N) (the maximum of N
@@ -55,8 +55,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.volume_balance import DEFAULT_MEREWETHER, build_package  # noqa: E402
-from hydrata.compute.pricing import parallel_overhead  # noqa: E402
-from hydrata.compute.simulate import PARALLEL_BALANCE  # noqa: E402
+from hydrata.compute.costs.pricing import parallel_overhead  # noqa: E402
+from hydrata.compute.simulation.simulate import PARALLEL_BALANCE  # noqa: E402
 
 MPIEXEC = Path(sys.executable).parent / "mpiexec"
 CONFIGURATIONS = ((1, 1), (1, 2), (2, 1))  # (ranks, threads per rank)
@@ -78,7 +78,15 @@ class Timing:
 
 
 def simulate(package: Path, output: Path, *, ranks: int, threads: int) -> float:
-    command = [sys.executable, "-m", "hydrata.compute.simulate", "--package", str(package), "--output", str(output)]
+    command = [
+        sys.executable,
+        "-m",
+        "hydrata.compute.simulation.simulate",
+        "--package",
+        str(package),
+        "--output",
+        str(output),
+    ]
     command += ["--threads", str(threads)]
     if ranks > 1:
         command = [str(MPIEXEC), "-n", str(ranks), *command]

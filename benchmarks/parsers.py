@@ -41,8 +41,8 @@ from django.conf import settings  # noqa: E402
 
 from hydrata.compute.arr.reading import design_input_read  # noqa: E402
 from hydrata.compute.errors import CodedError, GeoJSONRejected  # noqa: E402
-from hydrata.compute.geojson import edge_tests_bound, geojson_inspect  # noqa: E402
-from hydrata.compute.numbers import json_read  # noqa: E402
+from hydrata.compute.inputs.geojson import edge_tests_bound, geojson_inspect  # noqa: E402
+from hydrata.compute.inputs.numbers import json_read  # noqa: E402
 from hydrata.core.errors import ValidationFailed  # noqa: E402
 from tests.hostile_files import DESIGN_INPUTS  # noqa: E402
 

@@ -10,8 +10,8 @@ For each data set (small_test from tests/data, merewether from the shared data f
    client-observed: POST to the first status read that says complete; and worker-side: the run's started_at to
    finished_at), then runs benchmarks/bare_anuga.py on the SAME built package (read from the var dir's media
    folder) with the same threads, yield step and duration (and, with --child, the simulation child alone,
-   python -m hydrata.compute.simulate, as the worker starts it): platform, bare, platform, bare, ... so that the
-   machine's noise falls on both and shows as spread;
+   python -m hydrata.compute.simulation.simulate, as the worker starts it): platform, bare, platform, bare, ... so that
+   the machine's noise falls on both and shows as spread;
 
 then prints a Markdown table per data set (medians, ranges and every round, sim-seconds per wall-second and
 triangle-steps per second), where the platform's extra seconds go, and the figure's row for the issue's table.
@@ -396,7 +396,7 @@ def child_run(stack: Stack, package: Path, output: Path) -> ProcessRun:
         [
             sys.executable,
             "-m",
-            "hydrata.compute.simulate",
+            "hydrata.compute.simulation.simulate",
             "--package",
             str(package),
             "--output",

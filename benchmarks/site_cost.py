@@ -13,10 +13,10 @@ seconds per step of each and the extra the site costs, in one run. The issue's b
 With --apart, three more domains on the same mesh run interleaved with those two, to tell the costs apart: the
 culverts alone, the culverts without the platform's recorder (so ANUGA's operators alone), and the weirs alone;
 and, in the culverts-alone domain, the CPU seconds a step inside ANUGA's Boyd operators, inside the inlet leveling
-within them (the platform's closed form, `hydrata.compute.inlet_level.level_by_volume`; with --anuga-leveling,
-ANUGA's own bisection, `anuga.structures.inlet.level_stages_to_average`, as before the closed form) and inside the
-platform's recorder, timed by wrappers around those calls (they change no result, and cost every domain with
-culverts well under 0.1 ms a step).
+within them (the platform's closed form, `hydrata.compute.simulation.inlet_level.level_by_volume`; with
+--anuga-leveling, ANUGA's own bisection, `anuga.structures.inlet.level_stages_to_average`, as before the closed form)
+and inside the platform's recorder, timed by wrappers around those calls (they change no result, and cost every domain
+with culverts well under 0.1 ms a step).
 """
 
 import argparse
@@ -65,8 +65,8 @@ def site() -> tuple[list[dict], list[dict]]:
 def domain_on(
     mesh: Path, anuga, *, culverts: list[dict], weirs: list[dict], recorder: bool = True, anuga_leveling: bool = False
 ):
-    from hydrata.compute.culverts import CulvertVolumes, add_culverts, culvert_recorder
-    from hydrata.compute.weirs import add_weirs
+    from hydrata.compute.simulation.culverts import CulvertVolumes, add_culverts, culvert_recorder
+    from hydrata.compute.simulation.weirs import add_weirs
 
     domain = anuga.Domain(str(mesh))
     domain.set_store(False)
@@ -91,7 +91,7 @@ def time_the_parts(spent: dict[str, dict[str, float]], current: list[str], opera
     seconds to spent[the domain evolving now][its part]."""
     import anuga.structures.inlet as inlet
 
-    import hydrata.compute.culverts as culverts
+    import hydrata.compute.simulation.culverts as culverts
 
     def timed(call, part: str):
         def wrapper(*args, **kwargs):
@@ -122,10 +122,10 @@ def main() -> None:
     )
     options = parser.parse_args()
 
-    from hydrata.compute.forcing import import_anuga
-    from hydrata.compute.geometry import boundary_ring
-    from hydrata.compute.mesh import mesh_build
-    from hydrata.compute.structures import site_breaklines
+    from hydrata.compute.simulation.forcing import import_anuga
+    from hydrata.compute.simulation.mesh import mesh_build
+    from hydrata.compute.simulation.structures import site_breaklines
+    from hydrata.compute.spatial.geometry import boundary_ring
 
     anuga = import_anuga()
     anuga.set_omp_num_threads(1, verbose=False)

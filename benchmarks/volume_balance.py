@@ -2,10 +2,11 @@
 tests/data) and merewether (from the shared data folder; no open licence, read in place and never copied here).
 
 For each data set: a package is built in a temporary folder the way the platform builds one (the boundary ring
-meshed at the data set's resolution, the DEM and layers in the project CRS), `python -m hydrata.compute.simulate`
-runs it, and its statistics.json is read back. Prints, per data set, the triangles, the wall time, every volume of
-the balance and the mass error as a percentage of what came in, where and when each headline peak happened, and the
-model's health (verdict, time steps, limiting triangles, peak Courant number, spikes, mass error).
+meshed at the data set's resolution, the DEM and layers in the project CRS), `python -m
+hydrata.compute.simulation.simulate` runs it, and its statistics.json is read back. Prints, per data set, the triangles,
+the wall time, every volume of the balance and the mass error as a percentage of what came in, where and when each
+headline peak happened, and the model's health (verdict, time steps, limiting triangles, peak Courant number, spikes,
+mass error).
 
     .venv/bin/python benchmarks/volume_balance.py [--only small_test|merewether] [--merewether PATH]
                                                   [--threads N] [--json] [--duration S]
@@ -30,8 +31,8 @@ LAYER_KINDS = ("boundary", "friction", "inflow", "rainfall")
 
 def build_package(source: Path, package: Path, duration: float | None = None) -> dict:
     """The package of the data set at `source` (its scenario.json and inputs/), written into `package`."""
-    from hydrata.compute.geometry import boundary_ring, features_in_crs
-    from hydrata.compute.mesh import mesh_build
+    from hydrata.compute.simulation.mesh import mesh_build
+    from hydrata.compute.spatial.geometry import boundary_ring, features_in_crs
 
     manifest = json.loads((source / "scenario.json").read_text())
     crs = str(manifest["epsg"])
@@ -97,7 +98,7 @@ def run_child(package: Path, output: Path, threads: int) -> tuple[dict, float]:
         [
             sys.executable,
             "-m",
-            "hydrata.compute.simulate",
+            "hydrata.compute.simulation.simulate",
             "--package",
             str(package),
             "--output",
@@ -164,7 +165,7 @@ def report(name: str, statistics: dict, wall: float) -> str:
 
 
 def health_lines(health: dict | None) -> list[str]:
-    """The model's health (compute/health.py) as an engineer reads it."""
+    """The model's health (compute/simulation/health.py) as an engineer reads it."""
     if not health:
         return []
     step, limited, courant = health["timestep_s"], health["steps_limited_by"], health["peak_courant"] or {}

@@ -84,8 +84,9 @@ def no_mpi_in_the_worker(**_: Any) -> None:
 
 @worker_process_shutdown.connect
 def end_the_fork_server(**_: Any) -> None:
-    """A pool process that shuts down ends the simulation fork server it started (hydrata/compute/fork_server.py)."""
-    from hydrata.anuga.services.fork_server import close_fork_server
+    """A pool process that shuts down ends the simulation fork server it started
+    (hydrata/compute/processes/fork_server.py)."""
+    from hydrata.backends.fork_server import close_fork_server
 
     close_fork_server()
 

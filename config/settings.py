@@ -508,9 +508,10 @@ HYDRATA_STUDY_MAX_PATTERN_STEPS = int(os.environ.get("HYDRATA_STUDY_MAX_PATTERN_
 HYDRATA_STUDY_MAX_STORM_STEPS = int(os.environ.get("HYDRATA_STUDY_MAX_STORM_STEPS", "200000"))
 HYDRATA_GEOJSON_MAX_FEATURES = int(os.environ.get("HYDRATA_GEOJSON_MAX_FEATURES", "100000"))
 # The work GEOS's intersection search may do over the features of one upload when it checks their validity, counted
-# before it runs (`edge_tests_count` in hydrata/compute/geojson.py: the edges of every two runs of edges whose extents
-# overlap), about 17-21 ns a unit, so 100 million bound the check to about 2 s. Real boundaries need little: a ring of
-# a million vertices 3 million, with noise at every vertex 2-3 million; a ring crossing itself at every vertex n²/2.
+# before it runs (`edge_tests_count` in hydrata/compute/inputs/geojson.py: the edges of every two runs of edges whose
+# extents overlap), about 17-21 ns a unit, so 100 million bound the check to about 2 s. Real boundaries need little: a
+# ring of a million vertices 3 million, with noise at every vertex 2-3 million; a ring crossing itself at every vertex
+# n²/2.
 HYDRATA_GEOJSON_MAX_EDGE_TESTS = int(os.environ.get("HYDRATA_GEOJSON_MAX_EDGE_TESTS", "100000000"))
 
 # A time series holds at most this many rows; a request body may hold that many generous rows (about 128 bytes
@@ -567,9 +568,9 @@ HYDRATA_MPI_NETWORK_NAMESPACE = os.environ.get("HYDRATA_MPI_NETWORK_NAMESPACE", 
 if HYDRATA_MPI_NETWORK_NAMESPACE not in ("auto", "off"):
     raise ImproperlyConfigured("HYDRATA_MPI_NETWORK_NAMESPACE is auto or off")
 # A serial run's child is forked by a fork server that has imported the simulation's modules once
-# (hydrata/compute/fork_server.py), not started by exec: about 1.2 s less a run. Off: every child by exec.
+# (hydrata/compute/processes/fork_server.py), not started by exec: about 1.2 s less a run. Off: every child by exec.
 HYDRATA_FORK_SERVER = _env_bool("HYDRATA_FORK_SERVER", True)
-# A design-input file is read in a child process of the web process (hydrata/compute/bounded.py) under these
+# A design-input file is read in a child process of the web process (hydrata/compute/processes/bounded.py) under these
 # limits: an honest 4 MiB file takes about a second of CPU and 150 MB; over the CPU or memory limit the file is
 # refused (FILE_TOO_COSTLY), past the wall clock (a starved machine) the request is 503 and may be sent again.
 HYDRATA_FILE_READ_CPU_SECONDS = int(os.environ.get("HYDRATA_FILE_READ_CPU_SECONDS", "10"))

@@ -50,7 +50,7 @@ def depth_frame_filename(frame: int) -> str:
 
 # A design study's raster beside the envelopes of its result layers: per cell, the storm duration whose central value
 # gave the envelope's peak depth (minutes; no value where no duration wetted the cell).
-# A run whose scenario has soils: per cell, the rain the ground took over the run (compute/losses.py).
+# A run whose scenario has soils: per cell, the rain the ground took over the run (compute/simulation/losses.py).
 TOTAL_LOSS = "total_loss"
 TOTAL_LOSS_TITLE = "Total rainfall loss"
 TOTAL_LOSS_UNITS = "mm"

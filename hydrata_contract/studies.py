@@ -82,8 +82,9 @@ class CriticalDurationArea(Answer):
 
 
 class AepFigures(Answer):
-    """envelope_figures (hydrata/compute/envelope.py), read from the AEP's envelope rasters as they were written. A
-    cell is flooded where the depth envelope is at least 0.01 m; places are cell centres in the project's CRS."""
+    """envelope_figures (hydrata/compute/comparisons/envelope.py), read from the AEP's envelope rasters as they were
+    written. A cell is flooded where the depth envelope is at least 0.01 m; places are cell centres in the project's
+    CRS."""
 
     peak_depth_m: float | None
     peak_depth_at: Place | None

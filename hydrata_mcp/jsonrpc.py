@@ -8,7 +8,7 @@ from typing import Any
 MCP_PATHS = frozenset({"/mcp", "/mcp/"})
 PARSE_ERROR = -32700
 # How deep a body's arrays and objects may nest: a tool call nests less than ten deep. The platform has the same
-# rule for its bodies (hydrata/compute/numbers.py; this wing imports nothing of the platform).
+# rule for its bodies (hydrata/compute/inputs/numbers.py; this wing imports nothing of the platform).
 MAX_DEPTH = 64
 # A lone surrogate or a NUL can only come from a \u escape; single character classes, nothing to backtrack.
 _UNSTORABLE_ESCAPE = re.compile(r"\\u(?:0000|[dD][89a-fA-F])")

@@ -20,11 +20,11 @@ from hydrata.agents.services import account_set_paused, grant_create, grant_revo
 from hydrata.anuga.models import Project, ProjectMembership, Run, Scenario, Terrain
 from hydrata.anuga.services.projects import project_create
 from hydrata.anuga.services.terrain import terrain_import, terrain_upload_direct
-from hydrata.compute.depth_frames import frames_index
-from hydrata.compute.grid_codes import WET_DEPTH_M
-from hydrata.compute.hazard import hazard_class
-from hydrata.compute.package import Grid
-from hydrata.compute.results import write_cog
+from hydrata.compute.outputs.depth_frames import frames_index
+from hydrata.compute.outputs.hazard import hazard_class
+from hydrata.compute.outputs.results import write_cog
+from hydrata.compute.rasters.grid_codes import WET_DEPTH_M
+from hydrata.compute.scenario.package import Grid
 from hydrata.storage import get_storage
 from hydrata.uploads.models import Dataset, UploadExecution
 from hydrata.uploads.services import dataset_import, upload_create

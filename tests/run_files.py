@@ -2,7 +2,7 @@
 
 The stored water is integrated here from ANUGA's own .sww (centroid stage less elevation, times each triangle's
 area computed from the node coordinates), and the wet area is counted from the max-depth raster cell by cell.
-Nothing of hydrata.compute.results is used: the point is to read the same truth another way.
+Nothing of hydrata.compute.outputs.results is used: the point is to read the same truth another way.
 """
 
 from dataclasses import dataclass

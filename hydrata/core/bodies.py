@@ -10,7 +10,7 @@ from django.http import QueryDict
 from pydantic import ValidationError
 from rest_framework.request import Request
 
-from hydrata.compute.numbers import INVALID_TEXT, text_problem, unstorable_at
+from hydrata.compute.inputs.numbers import INVALID_TEXT, text_problem, unstorable_at
 from hydrata.core.errors import ValidationFailed
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.requests.base import Body

@@ -1,5 +1,5 @@
-"""The API's parsers. The one JSON parser: DRF's, reading through hydrata/compute/numbers.py, so that no JSON body
-of any endpoint reaches a field with NaN, Infinity, a number beyond the float range, a lone surrogate or a NUL, or
+"""The API's parsers. The one JSON parser: DRF's, reading through hydrata/compute/inputs/numbers.py, so that no JSON
+body of any endpoint reaches a field with NaN, Infinity, a number beyond the float range, a lone surrogate or a NUL, or
 nesting deep enough to exhaust the interpreter's recursion (each was a 500 somewhere: a choice field echoing a
 lone surrogate could not be rendered as UTF-8, a 400-digit integer overflowed float(), 100,000 brackets raised
 RecursionError). Each refusal is a 400 with a machine code naming where in the body the value is.
@@ -17,7 +17,7 @@ from django.utils.datastructures import MultiValueDict
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
-from hydrata.compute.numbers import INVALID_TEXT, JSONRefused, excerpt, json_read, text_problem
+from hydrata.compute.inputs.numbers import INVALID_TEXT, JSONRefused, excerpt, json_read, text_problem
 from hydrata.core.errors import ValidationFailed
 
 

@@ -5,7 +5,7 @@ import re
 
 from django.http import HttpResponse
 
-from hydrata.compute.tiles import tile_address_problem
+from hydrata.compute.rasters.tiles import tile_address_problem
 from hydrata.core.errors import ValidationFailed
 from hydrata_contract.errors import ErrorCode
 

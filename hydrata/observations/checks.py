@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pyproj.exceptions import ProjError
 
 from hydrata.anuga.models import Project, Terrain
-from hydrata.compute.transformers import transformer_between
+from hydrata.compute.inputs.transformers import transformer_between
 from hydrata.core.errors import ValidationFailed
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.observations import Quantity

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from hydrata.anuga.models import Run
-from hydrata.compute.comparison import DECIMALS, Peaks
-from hydrata.compute.sampling import sample_rasters
+from hydrata.compute.comparisons.comparison import DECIMALS, Peaks
+from hydrata.compute.rasters.sampling import sample_rasters
 from hydrata.storage import get_storage
 from hydrata_contract.layers import ResultLayer
 

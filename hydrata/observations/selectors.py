@@ -5,7 +5,7 @@ from django.db.models import Count, QuerySet
 
 from hydrata.anuga.models import Project
 from hydrata.anuga.selectors.projects import projects_visible_to
-from hydrata.compute.comparison import observations_fingerprint, ranking_key
+from hydrata.compute.comparisons.comparison import observations_fingerprint, ranking_key
 from hydrata.core.errors import NotFound
 from hydrata.observations.checks import bbox_wgs84, points_wgs84
 from hydrata.observations.models import Comparison, FloodEvent, Observation

@@ -1,7 +1,7 @@
 """The figures of a calibration study's report, as PNG bytes: each member's RMSE against the observations by its
 index with the running best (how the search converged), and the Morris screen's mu* against sigma. No Django.
 
-Drawn as compute/report_figures.py draws a run report's charts (pyplot with math and TeX off, at its size and
+Drawn as compute/figures/report_figures.py draws a run report's charts (pyplot with math and TeX off, at its size and
 resolution), and every string a person or an agent stored (a parameter's label names a polygon) goes through
 `plain` before it is drawn."""
 
@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hydrata.compute.figure_text import plain, pyplot
-from hydrata.compute.report_figures import CHART_SIZE_INCHES, FIGURE_DPI
+from hydrata.compute.figures.figure_text import plain, pyplot
+from hydrata.compute.figures.report_figures import CHART_SIZE_INCHES, FIGURE_DPI
 
 MORRIS_SIZE_INCHES = (6.0, 4.6)
 LABELLED_POINTS = 12  # the most parameters named beside their point; the ranking table names them all

@@ -1,4 +1,4 @@
-"""A report's figures, drawn from the run's stored files by compute/report_figures.py and kept in the cache: a
+"""A report's figures, drawn from the run's stored files by compute/figures/report_figures.py and kept in the cache: a
 complete run's results never change, so each figure is drawn once per run (HYDRATA_TILE_CACHE_SECONDS).
 
 A figure that cannot be drawn (a stored file unreadable, a drawing error) is a placeholder that says so: the report
@@ -18,9 +18,9 @@ from django.core.cache import cache
 from hydrata.anuga.models import Run, TimeSeries
 from hydrata.anuga.selectors.run_results import layers_of
 from hydrata.anuga.selectors.run_series import recorded_series
-from hydrata.compute import report_figures
-from hydrata.compute.mesh import mesh_read
-from hydrata.compute.report_figures import ChartSeries, MapLayer
+from hydrata.compute.figures import report_figures
+from hydrata.compute.figures.report_figures import ChartSeries, MapLayer
+from hydrata.compute.simulation.mesh import mesh_read
 from hydrata.reports import calibration_charts
 from hydrata.reports.calibration_charts import MorrisPoint
 from hydrata.reports.run_package import PackageSeries, RunPackage

@@ -18,9 +18,9 @@ from django.core.cache import cache
 from hydrata.anuga.models import Run
 from hydrata.anuga.services.simulation_cluster import package_key
 from hydrata.compute.errors import ModelGeometryError
-from hydrata.compute.forcing import forcing_applied
-from hydrata.compute.geometry import BoundaryRing, MeshRegion, boundary_ring, features_in_crs, mesh_regions
-from hydrata.compute.package import PackageError, SeriesRecord, parse_timestamp
+from hydrata.compute.scenario.package import PackageError, SeriesRecord, parse_timestamp
+from hydrata.compute.simulation.forcing import forcing_applied
+from hydrata.compute.spatial.geometry import BoundaryRing, MeshRegion, boundary_ring, features_in_crs, mesh_regions
 from hydrata.storage import get_storage
 from hydrata.storage.errors import StorageObjectNotFound
 

@@ -29,9 +29,9 @@ from hydrata.calibration.selectors import (
     calibration_study_get,
     study_parameters,
 )
-from hydrata.compute.forcing import DEFAULT_MANNINGS
-from hydrata.compute.geometry import feature_name
-from hydrata.compute.solver import default_algorithm_parameters, vertical_datum
+from hydrata.compute.simulation.forcing import DEFAULT_MANNINGS
+from hydrata.compute.simulation.solver import default_algorithm_parameters, vertical_datum
+from hydrata.compute.spatial.geometry import feature_name
 from hydrata.core.errors import Conflict, NotFound
 from hydrata.observations.api.answers import comparison_detail
 from hydrata.observations.models import Comparison, Observation
@@ -187,8 +187,8 @@ def _stage_edges(scenario: Scenario) -> list[dict[str, Any]]:
 
 
 def _solver(statistics: RunStatistics) -> dict[str, Any]:
-    """The solver and its wet/dry settings: as the run recorded them (compute/solver.py `solver_record`), or, for a
-    run from before runs recorded them, as the installed ANUGA starts every domain (the simulation sets none)."""
+    """The solver and its wet/dry settings: as the run recorded them (compute/simulation/solver.py `solver_record`), or,
+    for a run from before runs recorded them, as the installed ANUGA starts every domain (the simulation sets none)."""
     recorded = statistics.solver
     parameters = dict((recorded and recorded.parameters) or default_algorithm_parameters())
     return {
@@ -379,7 +379,7 @@ def comparison_report(*, user: User, comparison_id: int) -> Report:
 
 
 def _ranking_key(comparison: Comparison) -> tuple[bool, float, float, int]:
-    from hydrata.compute.comparison import ranking_key
+    from hydrata.compute.comparisons.comparison import ranking_key
 
     return ranking_key(comparison.run_id, comparison_metrics(comparison).model_dump())
 

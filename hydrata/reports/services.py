@@ -24,7 +24,7 @@ from django.contrib.auth.models import User
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
-from hydrata.compute.process_limits import child_preexec
+from hydrata.compute.processes.process_limits import child_preexec
 from hydrata.reports.pdf import stylesheet_path
 from hydrata.reports.selectors import Report, run_report
 from hydrata.storage import get_storage

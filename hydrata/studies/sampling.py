@@ -1,12 +1,12 @@
 """A selector of a complete design study's envelopes at points: per AEP, the envelope of peak depth, level, speed and
 hazard class and the critical duration at each point, read by the one sampler of result rasters
-(hydrata/compute/sampling.py). The study has already been resolved through a project the caller may see."""
+(hydrata/compute/rasters/sampling.py). The study has already been resolved through a project the caller may see."""
 
 import math
 from contextlib import ExitStack
 
-from hydrata.compute.sampling import sample_rasters
-from hydrata.compute.transformers import transformer_between
+from hydrata.compute.inputs.transformers import transformer_between
+from hydrata.compute.rasters.sampling import sample_rasters
 from hydrata.core.errors import Conflict
 from hydrata.core.projections import crs_code_validate
 from hydrata.storage import get_storage

@@ -4,8 +4,8 @@ colour, dry cells clear) and the critical duration as one class per storm durati
 resolved through a project the caller may see; a finished study's rasters never change, so its tiles are cached."""
 
 from hydrata.anuga.selectors.tiles import HAZARD_CLASSES, RESULT_COLOURS, cached
-from hydrata.compute.results import WET_DEPTH_M
-from hydrata.compute.tiles import Classes, Ramp, classes_on, colour_tile, transparent_tile, value_range
+from hydrata.compute.outputs.results import WET_DEPTH_M
+from hydrata.compute.rasters.tiles import Classes, Ramp, classes_on, colour_tile, transparent_tile, value_range
 from hydrata.core.errors import Conflict, NotFound
 from hydrata.storage import get_storage
 from hydrata.studies.models import DesignStudy
@@ -20,7 +20,7 @@ from hydrata_contract.studies import StoredAepResults, StoredStudyResults, Study
 # A class per storm duration, shortest to longest along one colour map (rio-tiler's name).
 CRITICAL_DURATION_COLOURS = "viridis"
 # A study's hazard envelope is a central value of classes: the median of an even number of them may fall between
-# two, which is drawn in the class above (hydrata/compute/tiles.py, Classes.round_up).
+# two, which is drawn in the class above (hydrata/compute/rasters/tiles.py, Classes.round_up).
 ENVELOPE_HAZARD_CLASSES = Classes(HAZARD_CLASSES.colours, round_up=True)
 
 

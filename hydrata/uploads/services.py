@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from hydrata.compute.errors import GeoJSONRejected
-from hydrata.compute.geojson import InspectedCollection, crs_urn, geojson_inspect
+from hydrata.compute.inputs.geojson import InspectedCollection, crs_urn, geojson_inspect
 from hydrata.core.errors import ValidationFailed
 from hydrata.storage import get_storage
 from hydrata.uploads.models import Dataset, UploadExecution

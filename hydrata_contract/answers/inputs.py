@@ -36,7 +36,7 @@ class LayerForcingPart(Sparse):
 
 
 class LayerForcing(Sparse):
-    """compute/forcing.py layer_forcing: what a rainfall or inflow row's features apply on their own."""
+    """compute/simulation/forcing.py layer_forcing: what a rainfall or inflow row's features apply on their own."""
 
     features: list[LayerForcingPart]
     rain_total_depth_mm: float | None = None

@@ -77,7 +77,7 @@ class ObservationImport(Answer):
 
 
 class ComparisonMetrics(Answer):
-    """hydrata.compute.comparison.metrics: over the points the model covers; null when it covers none."""
+    """hydrata.compute.comparisons.comparison.metrics: over the points the model covers; null when it covers none."""
 
     n: int
     within_tolerance: int
@@ -91,7 +91,7 @@ class ComparisonMetrics(Answer):
 
 
 class ComparedPoint(Answer):
-    """hydrata.compute.comparison.point_row, with the observation's place in the project CRS."""
+    """hydrata.compute.comparisons.comparison.point_row, with the observation's place in the project CRS."""
 
     observation_id: int
     quantity: Quantity

@@ -156,7 +156,7 @@ class MassError(Answer):
 
 
 class ModelHealth(Answer):
-    """compute/health.py: health_report. Is the model healthy? With the evidence."""
+    """compute/simulation/health.py: health_report. Is the model healthy? With the evidence."""
 
     verdict: Literal["healthy", "check", "unhealthy"]
     reasons: list[str] = Field(description="One sentence per finding; [] if healthy.")
@@ -170,7 +170,7 @@ class ModelHealth(Answer):
 
 
 class VolumeBalance(Sparse):
-    """compute/run_statistics.py: VolumeAccount.as_json, m³ (error_pct a %). A run written before a key existed
+    """compute/outputs/run_statistics.py: VolumeAccount.as_json, m³ (error_pct a %). A run written before a key existed
     lacks it."""
 
     model_config = ConfigDict(extra="allow")
@@ -189,7 +189,8 @@ class VolumeBalance(Sparse):
 
 
 class SolverRecord(Sparse):
-    """compute/solver.py: solver_record. The ANUGA version and the domain's parameters the run computed with."""
+    """compute/simulation/solver.py: solver_record. The ANUGA version and the domain's parameters the run computed
+    with."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -198,7 +199,7 @@ class SolverRecord(Sparse):
 
 
 class RunStatistics(Sparse):
-    """compute/run_statistics.py: run_statistics; the run's `statistics` column, written and read through this
+    """compute/outputs/run_statistics.py: run_statistics; the run's `statistics` column, written and read through this
     model. Every key may be missing from a run written before it existed, and a run's statistics.json may hold keys
     of its own time: they pass through as written."""
 
@@ -320,7 +321,7 @@ class RunTimeSeries(Answer):
 
 
 class GaugeChange(Answer):
-    """compute/impact.py: gauge_changes."""
+    """compute/comparisons/impact.py: gauge_changes."""
 
     name: str
     run_peak_depth_m: float | None = Field(description="The max-depth raster at the gauge.")

@@ -100,7 +100,7 @@ class ForcingPart(Sparse):
 
 
 class ForcingApplied(Answer):
-    """compute/forcing.py forcing_applied: what the rain and inflow apply over the run (0 to duration_s)."""
+    """compute/simulation/forcing.py forcing_applied: what the rain and inflow apply over the run (0 to duration_s)."""
 
     duration_s: float
     rainfall: list[ForcingPart]

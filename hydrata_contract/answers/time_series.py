@@ -35,7 +35,7 @@ class TimeSeriesRows(Answer):
 
 
 class TimeSeriesApplied(Sparse):
-    """compute/series_units.py series_applied: what the model applies of the series on its own, from its first
+    """compute/scenario/series_units.py series_applied: what the model applies of the series on its own, from its first
     instant to its last row; or, for units it does not know (or values they cannot hold), `problem`."""
 
     applies_as: Literal["rain", "flow", "stage"] | None

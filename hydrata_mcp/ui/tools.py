@@ -188,7 +188,7 @@ async def get_map_scenario_layers(ctx: Context, project_id: ProjectId, scenario_
 
 
 # Making a Transformer costs about 37 ms of CPU, here on the event loop, so one is kept per CRS. (The platform's
-# twin is hydrata/compute/transformers.py, which this wing may not import.)
+# twin is hydrata/compute/inputs/transformers.py, which this wing may not import.)
 @functools.lru_cache(maxsize=16)
 def _to_wgs84(crs: str) -> Transformer:
     return Transformer.from_crs(crs, "EPSG:4326", always_xy=True)

@@ -12,7 +12,7 @@ import pytest
 
 from config.celery import app, pool_size_record
 from hydrata.anuga.models import Run, Scenario
-from hydrata.anuga.services.simulation_child import simulation_threads, threads_per_rank
+from hydrata.backends.local import simulation_threads, threads_per_rank
 from hydrata_contract.states import RunStatus, WorkQueue
 from tests.factories import make_project
 from tests.processes import ROOT, celery_worker_command, procfile_command

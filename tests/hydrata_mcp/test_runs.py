@@ -15,7 +15,7 @@ from asgiref.sync import sync_to_async
 from config.celery import app as celery_app
 from hydrata.agents.models import AgentActivity, AgentSpend
 from hydrata.anuga.models import Run, Scenario
-from hydrata.compute.pricing import SERIAL_SECONDS_PER_TRIANGLE_STEP, parallel_overhead
+from hydrata.compute.costs.pricing import SERIAL_SECONDS_PER_TRIANGLE_STEP, parallel_overhead
 from hydrata.storage import get_storage
 from tests.data import DEM
 from tests.factories import make_grant

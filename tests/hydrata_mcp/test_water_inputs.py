@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from hydrata.compute.tiles import transparent_tile
+from hydrata.compute.rasters.tiles import transparent_tile
 from hydrata.studies.models import DesignMember
 from hydrata.studies.services.studies import study_storms
 from tests.data import BOUNDARY
@@ -151,7 +151,7 @@ def test_a_soil_or_an_initial_condition_out_of_range_is_refused_by_the_tool_nami
 def storm_loss_mm(rain_mm: list[float], *, initial_mm: float, continuing_mm_h: float, step_min: int) -> float:
     """The loss (mm over the pervious ground) of a storm of uniform steps, as the child takes it: the initial loss
     first, then the continuing rate for the rest of the step it runs out in and every step after, never more than
-    the rain (hydrata/compute/losses.py)."""
+    the rain (hydrata/compute/simulation/losses.py)."""
     left, lost, continuing_per_step = initial_mm, 0.0, continuing_mm_h * step_min / 60
     for rain in rain_mm:
         from_initial = min(rain, left)

@@ -38,7 +38,7 @@ CHECKS = [not_a_server_error, response_schema_conformance, content_type_conforma
 ROWS = [{"timestamp": "2026-01-01T00:00:00Z", "value": 1.0}, {"timestamp": "2026-01-01T01:00:00Z", "value": 2.0}]
 # Numbers as query text past what any field holds (page sizes, filters): digits Python will not convert, inf, nan.
 ODD_QUERY_VALUES = st.sampled_from(["9" * 5000, "9" * 400, "-" + "9" * 30, "1e400", "NaN", "-Infinity", "\u0663"])
-# The codes the one parser answers the odd value classes with (hydrata/compute/numbers.py).
+# The codes the one parser answers the odd value classes with (hydrata/compute/inputs/numbers.py).
 ODD_VALUE_CODES = {"NUMBER_OUT_OF_RANGE", "NUMBER_NOT_FINITE", "INVALID_TEXT", "JSON_TOO_DEEP"}
 
 

@@ -55,12 +55,13 @@ def fixtures_not_found(tests: list[str]) -> list[str]:
 
 @pytest.mark.long_running
 def test_every_fixture_of_the_baselines_tests_is_found_in_the_order_it_asks_for_them():
-    """pytest 9.1 lost the services folder's conftest fixture (queue_run) for test_aws_batch.py asked for after a
-    file of the anuga folder: the baseline failed without any mutant."""
+    """pytest 9.1 lost the services folder's conftest fixture (queue_run) for a test of that folder asked for
+    after a file of the anuga folder (test_aws_batch.py then, test_cleanup.py now): the baseline failed without any
+    mutant."""
     interleaved = [
         "tests/hydrata/anuga/services/test_reap_edges.py",
         "tests/hydrata/anuga/test_launch_gates.py",
-        "tests/hydrata/anuga/services/test_aws_batch.py",
+        "tests/hydrata/anuga/services/test_cleanup.py",
     ]
     if pytest.version_tuple[:2] == (9, 1):
         assert fixtures_not_found(interleaved), "pytest 9.1 loses the fixture in this order"

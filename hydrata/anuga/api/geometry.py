@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.selectors.map_geometry import input_layer_features, scenario_mesh
 from hydrata.anuga.selectors.model_inputs import input_layer_get
-from hydrata.compute.numbers import finite_number
+from hydrata.compute.inputs.numbers import finite_number
 from hydrata.core.answers import sent
 from hydrata.core.errors import ValidationFailed
 from hydrata_contract.answers import inputs, scenarios

@@ -1,4 +1,4 @@
-"""Time series units under their one canonical name (compute/series_units.py), as a write now stores them.
+"""Time series units under their one canonical name (compute/scenario/series_units.py), as a write now stores them.
 
 Only a spelling the model knows, of a unit the series' type takes ('mm/h' on a hyetograph becomes 'mm/hr',
 'cumecs' on a hydrograph 'm3/s'), is rewritten; any other text is left exactly as it was (nothing is lost): the
@@ -9,13 +9,42 @@ are frozen here, as they were when this migration was written.
 from django.db import migrations
 
 CANONICAL = {
-    "mm/hr": ["mm/hr", "mm/h", "mm/hour", "mm per hour", "mm per hr", "mm h-1", "mm hr-1", "mm h^-1", "mm h⁻¹",
-              "mm·h⁻¹", "mm/hr (intensity)"],
-    "mm/interval": ["mm/interval", "mm per interval", "mm/step", "mm per step", "mm/timestep", "mm per timestep",
-                    "mm/time step", "mm per time step", "mm/period", "mm per period", "mm incremental",
-                    "incremental mm", "mm (incremental)"],
-    "mm cumulative": ["mm cumulative", "cumulative mm", "mm (cumulative)", "cumulative (mm)", "mm accumulated",
-                      "accumulated mm"],
+    "mm/hr": [
+        "mm/hr",
+        "mm/h",
+        "mm/hour",
+        "mm per hour",
+        "mm per hr",
+        "mm h-1",
+        "mm hr-1",
+        "mm h^-1",
+        "mm h⁻¹",
+        "mm·h⁻¹",
+        "mm/hr (intensity)",
+    ],
+    "mm/interval": [
+        "mm/interval",
+        "mm per interval",
+        "mm/step",
+        "mm per step",
+        "mm/timestep",
+        "mm per timestep",
+        "mm/time step",
+        "mm per time step",
+        "mm/period",
+        "mm per period",
+        "mm incremental",
+        "incremental mm",
+        "mm (incremental)",
+    ],
+    "mm cumulative": [
+        "mm cumulative",
+        "cumulative mm",
+        "mm (cumulative)",
+        "cumulative (mm)",
+        "mm accumulated",
+        "accumulated mm",
+    ],
     "m3/s": ["m3/s", "m³/s", "m^3/s", "m3 s-1", "m³ s⁻¹", "m3/sec", "m³/sec", "cumecs", "cumec"],
     "m": ["m", "metre", "metres", "meter", "meters"],
 }

@@ -8,8 +8,8 @@ from django.conf import settings
 
 from hydrata.anuga.models import InputLayer, Run, Scenario
 from hydrata.anuga.selectors.scenarios import latest_run, layer_features
-from hydrata.compute.mesh import MeshGeometry, mesh_edges, mesh_outline, mesh_read, triangles_within
-from hydrata.compute.transformers import transformer_between
+from hydrata.compute.inputs.transformers import transformer_between
+from hydrata.compute.simulation.mesh import MeshGeometry, mesh_edges, mesh_outline, mesh_read, triangles_within
 from hydrata.core.errors import Conflict
 from hydrata.storage import get_storage
 from hydrata_contract.answers.inputs import LayerFeatures

@@ -10,7 +10,7 @@ from hydrata.anuga.models import InputLayer, Project, Terrain, TerrainUpload, Ti
 from hydrata.anuga.selectors.links import input_row_link, project_link, terrain_link, time_series_link
 from hydrata.anuga.selectors.queue import terrain_queue_place
 from hydrata.anuga.selectors.scenarios import input_layer_forcing
-from hydrata.compute.series_units import series_applied
+from hydrata.compute.scenario.series_units import series_applied
 from hydrata.core.errors import NotFound
 from hydrata.core.rows import from_row
 from hydrata.storage import get_storage

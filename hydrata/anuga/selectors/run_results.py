@@ -8,8 +8,8 @@ from django.conf import settings
 
 from hydrata.anuga.models import Run
 from hydrata.anuga.selectors.runs import run_outputs, run_statistics
-from hydrata.compute.sampling import sample_rasters
-from hydrata.compute.transformers import transformer_between
+from hydrata.compute.inputs.transformers import transformer_between
+from hydrata.compute.rasters.sampling import sample_rasters
 from hydrata.core.errors import NotFound
 from hydrata.core.projections import crs_code_validate
 from hydrata.storage import get_storage
@@ -25,7 +25,7 @@ from hydrata_contract.layers import (
 )
 
 LAYERS = {layer.value: (layer.label, layer.units) for layer in ResultLayer}
-LAYERS[TOTAL_LOSS] = (TOTAL_LOSS_TITLE, TOTAL_LOSS_UNITS)  # a run whose soils took rain (compute/losses.py)
+LAYERS[TOTAL_LOSS] = (TOTAL_LOSS_TITLE, TOTAL_LOSS_UNITS)  # a run whose soils took rain (compute/simulation/losses.py)
 SAMPLED_LAYERS = {
     "peak_depth": ResultLayer.MAX_DEPTH,
     "peak_stage": ResultLayer.MAX_STAGE,

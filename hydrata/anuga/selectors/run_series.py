@@ -8,8 +8,8 @@ from typing import Any
 from hydrata.anuga.models import Run
 from hydrata.anuga.selectors.run_results import in_project_crs
 from hydrata.anuga.selectors.runs import run_outputs
-from hydrata.compute.charts import series_chart
-from hydrata.compute.sww_series import point_series
+from hydrata.compute.figures.charts import series_chart
+from hydrata.compute.outputs.sww_series import point_series
 from hydrata.core.errors import NotFound, ValidationFailed
 from hydrata.storage import get_storage
 from hydrata_contract.compute import RunOutputs

@@ -8,7 +8,7 @@ from django.utils import timezone
 from hydrata.anuga.models import Project, Run
 from hydrata.anuga.selectors.projects import projects_visible_to
 from hydrata.anuga.selectors.scenarios import scenario_finest_resolution
-from hydrata.compute.pricing import vcpu_hours_estimate
+from hydrata.compute.costs.pricing import vcpu_hours_estimate
 from hydrata.core.errors import NotFound
 from hydrata_contract.answers.runs import RunStatistics
 from hydrata_contract.compute import RunOutputs

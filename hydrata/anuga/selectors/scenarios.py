@@ -10,13 +10,13 @@ from django.db.models import QuerySet
 
 from hydrata.anuga.models import InputLayer, Project, Run, Scenario, TimeSeries
 from hydrata.anuga.selectors.projects import projects_visible_to
+from hydrata.compute.costs.estimate import mesh_estimate
+from hydrata.compute.costs.pricing import compute_cost_estimate, vcpu_hours_estimate
 from hydrata.compute.errors import ModelGeometryError
-from hydrata.compute.estimate import mesh_estimate
-from hydrata.compute.forcing import forcing_applied, layer_forcing
-from hydrata.compute.geometry import BoundaryRing, MeshRegion, boundary_ring, features_in_crs, mesh_regions
-from hydrata.compute.package import SeriesRecord
-from hydrata.compute.pricing import compute_cost_estimate, vcpu_hours_estimate
-from hydrata.compute.structures import mesh_holes
+from hydrata.compute.scenario.package import SeriesRecord
+from hydrata.compute.simulation.forcing import forcing_applied, layer_forcing
+from hydrata.compute.simulation.structures import mesh_holes
+from hydrata.compute.spatial.geometry import BoundaryRing, MeshRegion, boundary_ring, features_in_crs, mesh_regions
 from hydrata.core.errors import NotFound
 from hydrata.uploads.selectors import dataset_features
 from hydrata_contract.errors import ErrorCode
@@ -133,8 +133,8 @@ def _series_named(*, project_id: int, features: list[dict[str, Any]]) -> dict[st
 
 
 def input_layer_forcing(*, layer: InputLayer) -> dict[str, Any] | None:
-    """What a rainfall or inflow row's features apply on their own (compute/forcing.py `layer_forcing`); None for
-    other kinds."""
+    """What a rainfall or inflow row's features apply on their own (compute/simulation/forcing.py `layer_forcing`); None
+    for other kinds."""
     use = {"rainfall": "rain", "inflow": "flow"}.get(layer.kind)
     if use is None:
         return None
@@ -145,7 +145,7 @@ def input_layer_forcing(*, layer: InputLayer) -> dict[str, Any] | None:
 def scenario_forcing(*, scenario: Scenario) -> dict[str, Any]:
     """What the scenario's rainfall and inflow apply over its run, as the simulation will apply them (each series in
     its units, from the scenario's model_start or, without one, the series' first instant, to its duration): see
-    compute/forcing.py `forcing_applied`."""
+    compute/simulation/forcing.py `forcing_applied`."""
     crs = scenario.project.projection
     rainfall = layer_features(layer=scenario.rainfall, crs=crs)
     inflow = layer_features(layer=scenario.inflow, crs=crs)

@@ -11,9 +11,9 @@ from django.core.cache import cache
 from hydrata.anuga.models import Run, Terrain
 from hydrata.anuga.selectors.run_results import LAYERS, layers_of
 from hydrata.anuga.selectors.runs import run_outputs
-from hydrata.compute.impact import CHANGE_M
-from hydrata.compute.results import WET_DEPTH_M
-from hydrata.compute.tiles import (
+from hydrata.compute.comparisons.impact import CHANGE_M
+from hydrata.compute.outputs.results import WET_DEPTH_M
+from hydrata.compute.rasters.tiles import (
     Classes,
     Ramp,
     colour_tile,

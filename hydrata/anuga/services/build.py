@@ -23,17 +23,17 @@ from hydrata.anuga.selectors.scenarios import (
     scenario_estimate,
     scenario_geometry,
 )
-from hydrata.compute import series_units
-from hydrata.compute.boundary_edges import tagged_by_feature
-from hydrata.compute.culverts import culvert_ends_check
 from hydrata.compute.errors import ModelGeometryError, SeriesUnitsError, TerrainFileError
-from hydrata.compute.geometry import internal_lines
-from hydrata.compute.mesh import mesh_build, mesh_read
-from hydrata.compute.numbers import excerpt, finite_number_or_none
-from hydrata.compute.package import package_sha256, sample_dem
-from hydrata.compute.structures import mesh_holes, site_breaklines, site_problem_check
-from hydrata.compute.terrain_raster import clip_dem
-from hydrata.compute.weirs import weir_walls
+from hydrata.compute.inputs.numbers import excerpt, finite_number_or_none
+from hydrata.compute.rasters.terrain_raster import clip_dem
+from hydrata.compute.scenario import series_units
+from hydrata.compute.scenario.package import package_sha256, sample_dem
+from hydrata.compute.simulation.boundary_edges import tagged_by_feature
+from hydrata.compute.simulation.culverts import culvert_ends_check
+from hydrata.compute.simulation.mesh import mesh_build, mesh_read
+from hydrata.compute.simulation.structures import mesh_holes, site_breaklines, site_problem_check
+from hydrata.compute.simulation.weirs import weir_walls
+from hydrata.compute.spatial.geometry import internal_lines
 from hydrata.core.errors import Conflict, Unprocessable
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
@@ -211,7 +211,7 @@ def _check_recorders(scenario: Scenario, model: shapely.Polygon) -> None:
 
 
 def _check_site(scenario: Scenario, model: shapely.Polygon) -> None:
-    """The site's layers must fit the model (compute/structures.py `site_problem_check`)."""
+    """The site's layers must fit the model (compute/simulation/structures.py `site_problem_check`)."""
     crs = scenario.project.projection
     try:
         site_problem_check(

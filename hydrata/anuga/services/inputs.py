@@ -3,7 +3,7 @@ from django.db import transaction
 
 from hydrata.anuga.models import InputLayer, Project
 from hydrata.anuga.selectors.datasets import dataset_attachable_get
-from hydrata.compute.input_rules import feature_problem
+from hydrata.compute.inputs.input_rules import feature_problem
 from hydrata.core.errors import ValidationFailed
 from hydrata.uploads.selectors import dataset_features
 from hydrata_contract.errors import ErrorCode

@@ -9,15 +9,15 @@ from django.utils import timezone
 
 from hydrata.anuga.models import Run
 from hydrata.anuga.services.charges import refund_sentence, run_cost_of_computed
-from hydrata.anuga.services.simulation_child import LIMIT_HINT, ChildLimits, limit_exceeded
-from hydrata.compute.package import as_number
+from hydrata.backends.local import LIMIT_HINT, ChildLimits, limit_exceeded
+from hydrata.compute.scenario.package import as_number
 from hydrata.core.records import record_update
 from hydrata_contract.answers.runs import RunStatistics
 from hydrata_contract.compute import EXIT_UNSTABLE
 from hydrata_contract.layers import DEPTH_FRAMES_INDEX, TOTAL_LOSS_FILE, ResultLayer
 from hydrata_contract.states import RunPhase, RunStatus
 
-# What a complete simulation leaves (hydrata.compute.simulate), kept under the run's results prefix.
+# What a complete simulation leaves (hydrata.compute.simulation.simulate), kept under the run's results prefix.
 RESULT_FILES = (
     *(layer.filename for layer in ResultLayer),
     "statistics.json",

@@ -14,9 +14,9 @@ from django.conf import settings
 
 from hydrata.anuga.models import Run
 from hydrata.anuga.selectors.run_series import recorded_series
+from hydrata.compute.comparisons.impact import gauge_changes, impact, impact_picture, write_impact_cog
 from hydrata.compute.errors import GridMismatch
-from hydrata.compute.impact import gauge_changes, impact, impact_picture, write_impact_cog
-from hydrata.compute.sampling import sample_rasters
+from hydrata.compute.rasters.sampling import sample_rasters
 from hydrata.core.errors import NotFound, ValidationFailed
 from hydrata.storage import get_storage
 from hydrata_contract.errors import ErrorCode

@@ -21,11 +21,11 @@ from hydrata.anuga.selectors.approvals import (
 from hydrata.anuga.selectors.runs import run_vcpu_hours
 from hydrata.anuga.selectors.scenarios import latest_run
 from hydrata.anuga.services.approvals import run_approval_check
-from hydrata.anuga.services.aws_batch import configured as aws_batch_configured
 from hydrata.anuga.services.build import scenario_build_request
 from hydrata.anuga.services.charges import refund_sentence, run_charge, run_cost_of_computed
 from hydrata.anuga.services.simulation_cluster import cancel_cluster_job
-from hydrata.compute.pricing import compute_cost_estimate
+from hydrata.backends.aws_batch import configured as aws_batch_configured
+from hydrata.compute.costs.pricing import compute_cost_estimate
 from hydrata.core.broker import broker_lost_its_messages
 from hydrata.core.errors import Conflict, ValidationFailed
 from hydrata_contract.compute import ComputeBackend

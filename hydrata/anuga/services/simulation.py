@@ -1,6 +1,6 @@
 """Running a queued simulation: the ANUGA child process, watched by this Celery task until it ends.
 
-The child (hydrata.compute.simulate) knows nothing of the database. It writes progress lines to a file and
+The child (hydrata.compute.simulation.simulate) knows nothing of the database. It writes progress lines to a file and
 results to a folder; this side copies progress into the run, stops the child on cancel or past its wall-clock
 limit, and stores results. The child dies with its worker (PR_SET_PDEATHSIG), so a killed worker never leaves an
 orphan computing; its environment and resource limits are in simulation_child.py.
@@ -25,7 +25,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from hydrata.anuga.models import Run, Scenario
-from hydrata.anuga.services.fork_server import ForkedChild, forked_child
 from hydrata.anuga.services.run_endings import (
     RESULT_FILES,
     end_run,
@@ -36,7 +35,9 @@ from hydrata.anuga.services.run_endings import (
     run_completed,
     run_failed,
 )
-from hydrata.anuga.services.simulation_child import (
+from hydrata.anuga.services.simulation_cluster import CLUSTERS, package_key, package_names, simulate_on_cluster
+from hydrata.backends.fork_server import ForkedChild, forked_child
+from hydrata.backends.local import (
     ChildLimits,
     child_arguments,
     child_command,
@@ -46,8 +47,7 @@ from hydrata.anuga.services.simulation_child import (
     rank_failure,
     threads_per_rank,
 )
-from hydrata.anuga.services.simulation_cluster import CLUSTERS, package_key, package_names, simulate_on_cluster
-from hydrata.compute.phase_clock import WORKER_PHASES_LINE, PhaseClock, children_cpu_seconds
+from hydrata.compute.simulation.phase_clock import WORKER_PHASES_LINE, PhaseClock, children_cpu_seconds
 from hydrata.core.database import DATABASE_UNREACHABLE, connections_reset, database_retried
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage
@@ -200,9 +200,9 @@ def _failed(run: Run, child: Child, workdir: Path, limits: ChildLimits, *, timed
 
 
 def _spawn(run: Run, package: Path, output: Path, stderr_path: Path, limits: ChildLimits, options: list[str]) -> Child:
-    """The child, forked by the worker's fork server (services/fork_server.py) or else started by exec; or mpiexec
-    and its ranks. mpiexec forwards a SIGTERM to every rank, and reports a rank that ended badly on its stdout, which
-    goes with the child's stderr (each rank sends its own stdout to run.log)."""
+    """The child, forked by the worker's fork server (hydrata/backends/fork_server.py) or else started by exec; or
+    mpiexec and its ranks. mpiexec forwards a SIGTERM to every rank, and reports a rank that ended badly on its stdout,
+    which goes with the child's stderr (each rank sends its own stdout to run.log)."""
     ranks = run.ranks
     threads = threads_per_rank(ranks=ranks)
     arguments = ["--package", str(package), "--output", str(output), *options]

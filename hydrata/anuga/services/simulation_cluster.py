@@ -1,4 +1,4 @@
-"""A run on a cluster (Slurm, AWS Batch): the worker submits a job that runs hydrata.compute.remote_run on a
+"""A run on a cluster (Slurm, AWS Batch): the worker submits a job that runs hydrata.compute.processes.remote_run on a
 compute node, and follows it until it ends, as it follows a local child.
 
 The node shares no disk with the platform: it fetches the package and sends back progress and results through
@@ -16,8 +16,6 @@ from typing import Any
 from django.conf import settings
 
 from hydrata.anuga.models import Run, Scenario
-from hydrata.anuga.services.aws_batch import BATCH
-from hydrata.anuga.services.cluster_jobs import NOT_SUBMITTED, Cluster, ClusterError, JobState
 from hydrata.anuga.services.run_endings import (
     RESULT_FILES,
     SWW_NAME,
@@ -29,8 +27,10 @@ from hydrata.anuga.services.run_endings import (
     run_completed,
     run_failed,
 )
-from hydrata.anuga.services.simulation_child import ChildLimits, child_arguments, child_limits, mpiexec
-from hydrata.anuga.services.slurm import SLURM
+from hydrata.backends.aws_batch import BATCH
+from hydrata.backends.cluster_jobs import NOT_SUBMITTED, Cluster, ClusterError, JobState
+from hydrata.backends.local import ChildLimits, child_arguments, child_limits, mpiexec
+from hydrata.backends.slurm import SLURM
 from hydrata.storage import get_storage
 from hydrata.storage.errors import StorageError
 from hydrata_contract.answers.runs import RunStatistics

@@ -17,7 +17,7 @@ from django.utils import timezone
 from hydrata.anuga.models import Project, Terrain, TerrainUpload
 from hydrata.anuga.services.inputs import default_inputs_seed
 from hydrata.compute.errors import TerrainFileError
-from hydrata.compute.terrain_raster import RasterLimits, write_dem, write_hillshade
+from hydrata.compute.rasters.terrain_raster import RasterLimits, write_dem, write_hillshade
 from hydrata.core.errors import ValidationFailed
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage

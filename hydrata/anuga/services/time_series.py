@@ -8,9 +8,9 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from hydrata.anuga.models import Project, TimeSeries
-from hydrata.compute import series_units
 from hydrata.compute.errors import SeriesUnitsError
-from hydrata.compute.numbers import NumberRefused, excerpt, finite_number
+from hydrata.compute.inputs.numbers import NumberRefused, excerpt, finite_number
+from hydrata.compute.scenario import series_units
 from hydrata.core.errors import Conflict, ValidationFailed
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.inputs import SeriesType
@@ -75,7 +75,8 @@ def _zone(name: str) -> ZoneInfo:
 
 
 def time_series_units(*, series_type: str, units: str) -> str:
-    """The canonical name of the units (compute/series_units.py), or 400 UNKNOWN_UNITS listing the accepted ones."""
+    """The canonical name of the units (compute/scenario/series_units.py), or 400 UNKNOWN_UNITS listing the accepted
+    ones."""
     try:
         return series_units.units_for_series_type(series_type, units)
     except SeriesUnitsError as refused:

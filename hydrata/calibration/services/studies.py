@@ -13,7 +13,7 @@ from hydrata.anuga.models import Project, Scenario
 from hydrata.calibration.models import CalibrationMember, CalibrationStudy
 from hydrata.compute.calibration import morris
 from hydrata.compute.calibration.members import TargetMissing, check_targets
-from hydrata.compute.geometry import boundary_ring
+from hydrata.compute.spatial.geometry import boundary_ring
 from hydrata.core.errors import ValidationFailed
 from hydrata.observations.models import FloodEvent, Observation
 from hydrata.storage import get_storage

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from hydrata.compute.errors import CodedError
-from hydrata.compute.numbers import NumberRefused, finite_number
+from hydrata.compute.inputs.numbers import NumberRefused, finite_number
 from hydrata_contract.errors import ErrorCode
 
 LISTED_IN_MESSAGE = 5  # bad rows spelt out in the message; the refusal's `rows` carries up to ROWS_CARRIED

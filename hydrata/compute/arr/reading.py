@@ -1,6 +1,6 @@
 """A design-input file read by its kind's reader, as the studies app stores it: what was read (`content`) and what
 a person sees of it (`summary`). The one entry of the child process the platform reads a file in
-(hydrata/compute/bounded.py): JSON in, JSON out."""
+(hydrata/compute/processes/bounded.py): JSON in, JSON out."""
 
 from dataclasses import asdict
 from typing import Any

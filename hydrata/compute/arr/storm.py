@@ -22,8 +22,9 @@ class DesignStorm:
         return max(self.excess_mm, default=0.0) * 60.0 / self.time_step_min
 
     def series_mm_per_interval(self) -> tuple[list[float], list[float]]:
-        """The excess as the platform's rain series take it (compute/series_units.py, `mm/interval`): seconds from
-        the burst's start, and the depth that fell in the step ending at each; the first row, 0, marks the start."""
+        """The excess as the platform's rain series take it (compute/scenario/series_units.py, `mm/interval`): seconds
+        from the burst's start, and the depth that fell in the step ending at each; the first row, 0, marks the
+        start."""
         step_s = self.time_step_min * 60.0
         return [k * step_s for k in range(len(self.excess_mm) + 1)], [0.0, *self.excess_mm]
 

@@ -4,15 +4,15 @@ Each parameter acts on the features its target names (`properties.name`, else th
 polygon's Manning's n, a soil's losses, an inflow's or the rain's `data` scaled (a number, or a series whose rows
 are scaled into a series of the member's own). A multiplier on all friction scales every polygon's n and adds one
 polygon over the whole model, last, with the default n scaled: the first polygon holding a triangle sets its n
-(compute/forcing.py `friction_values`), so the default applies where no polygon of the base lies."""
+(compute/simulation/forcing.py `friction_values`), so the default applies where no polygon of the base lies."""
 
 import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from hydrata.compute.forcing import DEFAULT_MANNINGS
-from hydrata.compute.package import as_number
+from hydrata.compute.scenario.package import as_number
+from hydrata.compute.simulation.forcing import DEFAULT_MANNINGS
 from hydrata_contract.calibration import ParameterTarget
 from hydrata_contract.requests.calibration import CalibrationParameter
 

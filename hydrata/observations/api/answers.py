@@ -6,7 +6,7 @@ from django.db.models import QuerySet
 
 from hydrata.anuga.models import Project
 from hydrata.anuga.selectors.links import comparison_link, event_link
-from hydrata.compute.comparison import differing_settings
+from hydrata.compute.comparisons.comparison import differing_settings
 from hydrata.observations.checks import bbox_wgs84
 from hydrata.observations.models import Comparison, FloodEvent, Observation
 from hydrata.observations.run_reading import MODEL_SETTINGS

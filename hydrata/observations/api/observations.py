@@ -5,7 +5,7 @@ from rest_framework.response import Response
 from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
 from hydrata.anuga.models import Project
 from hydrata.anuga.selectors.links import project_link
-from hydrata.compute.numbers import NumberRefused, whole_number
+from hydrata.compute.inputs.numbers import NumberRefused, whole_number
 from hydrata.core.answers import page_answer, sent
 from hydrata.core.bodies import parsed
 from hydrata.core.errors import ValidationFailed

@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from hydrata.anuga.models import Run
-from hydrata.compute.comparison import METHOD, Observed, compare, observations_fingerprint, ranking_key
+from hydrata.compute.comparisons.comparison import METHOD, Observed, compare, observations_fingerprint, ranking_key
 from hydrata.core.errors import Conflict, ValidationFailed
 from hydrata.observations.models import Comparison, FloodEvent, Observation
 from hydrata.observations.run_reading import run_peaks, run_settings

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from hydrata.compute.numbers import NOT_A_NUMBER, NUMBER_TOO_LONG, NumberRefused, finite_number
+from hydrata.compute.inputs.numbers import NOT_A_NUMBER, NUMBER_TOO_LONG, NumberRefused, finite_number
 from hydrata.core.errors import Conflict, ValidationFailed
 from hydrata.observations.checks import Problem, place_problem, terrain_extent, to_project_crs, value_problem
 from hydrata.observations.models import FloodEvent, Observation

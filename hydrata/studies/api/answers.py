@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from hydrata.anuga.api.base import published_face
 from hydrata.anuga.selectors.links import project_link
 from hydrata.anuga.selectors.projects import Reader
-from hydrata.compute.series_units import MM_PER_INTERVAL
+from hydrata.compute.scenario.series_units import MM_PER_INTERVAL
 from hydrata.storage import get_storage
 from hydrata.studies.models import DesignInput, DesignMember, DesignStudy
 from hydrata.studies.selectors import study_approval_summary, study_link, study_progress, study_results

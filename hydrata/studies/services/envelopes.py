@@ -1,8 +1,8 @@
 """A study's results once every member has settled: per AEP, the envelope rasters of the completed members' peak
-depth, level, speed and hazard with the critical-duration raster (hydrata/compute/envelope.py, streamed in windows),
-their figures (the peaks, the flooded area per depth band, hazard class and critical duration), read from those
-rasters once as they are written, and per gauge and flow line the peaks of each duration's patterns with the central
-value, the critical duration and the representative pattern. Stored through the storage layer under
+depth, level, speed and hazard with the critical-duration raster (hydrata/compute/comparisons/envelope.py, streamed in
+windows), their figures (the peaks, the flooded area per depth band, hazard class and critical duration), read from
+those rasters once as they are written, and per gauge and flow line the peaks of each duration's patterns with the
+central value, the critical duration and the representative pattern. Stored through the storage layer under
 studies/<id>/results/."""
 
 import json
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from django.utils import timezone
 
-from hydrata.compute.envelope import Central, ensemble_table, envelope_figures, envelope_rasters
+from hydrata.compute.comparisons.envelope import Central, ensemble_table, envelope_figures, envelope_rasters
 from hydrata.core.database import DATABASE_UNREACHABLE
 from hydrata.core.records import record_update
 from hydrata.storage import get_storage

@@ -1,8 +1,8 @@
 """Design-input files: read whole by their parser (hydrata/compute/arr) and stored as what was read, or refused
 with every bad row named and nothing stored.
 
-The file is read in a child process under the HYDRATA_FILE_READ_* limits (hydrata/compute/bounded.py), never in
-the web process: however a file is made, the process that serves requests only waits on a pipe meanwhile."""
+The file is read in a child process under the HYDRATA_FILE_READ_* limits (hydrata/compute/processes/bounded.py), never
+in the web process: however a file is made, the process that serves requests only waits on a pipe meanwhile."""
 
 import hashlib
 import json
@@ -14,8 +14,8 @@ from django.db import transaction
 from django.db.models import Q
 
 from hydrata.anuga.models import Project
-from hydrata.compute.bounded import Limits, OverLimit, call_bounded
 from hydrata.compute.errors import CodedError
+from hydrata.compute.processes.bounded import Limits, OverLimit, call_bounded
 from hydrata.core.errors import Conflict, ServiceUnavailable, ValidationFailed
 from hydrata.studies.models import DesignInput, DesignStudy
 from hydrata_contract.errors import ErrorCode

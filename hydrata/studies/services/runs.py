@@ -23,7 +23,7 @@ from hydrata.anuga.selectors.approvals import runs_need_approval, scenario_state
 from hydrata.anuga.selectors.scenarios import latest_run, scenario_geometry
 from hydrata.anuga.services.runs import run_cancel, run_from_build, run_lost_its_worker, run_queue_member
 from hydrata.compute.arr.storm import DesignStorm
-from hydrata.compute.series_units import MM_PER_INTERVAL
+from hydrata.compute.scenario.series_units import MM_PER_INTERVAL
 from hydrata.core.broker import broker_lost_its_messages
 from hydrata.core.errors import Conflict, Forbidden
 from hydrata.storage import get_storage
@@ -249,7 +249,7 @@ def _soil_layer(study: DesignStudy, build: BaseBuild, member: DesignMember) -> d
     """None when the base scenario has no soils (the member's rain is then the storm after the study's losses).
     Otherwise the base's soils, each with its own losses, then one polygon over the whole model with the study's
     (the burst's initial loss and the continuing loss), which the child applies where no soil of the base lies:
-    the first polygon holding a triangle sets its losses (compute/losses.py)."""
+    the first polygon holding a triangle sets its losses (compute/simulation/losses.py)."""
     if not build.manifest.get("soil"):
         return None
     with get_storage().open(key=f"{build.run.package_prefix}/{build.manifest['soil']}") as stream:

@@ -16,9 +16,9 @@ from hydrata.anuga.selectors.scenarios import scenario_geometry
 from hydrata.compute.arr.ensemble import Factors, PlannedMember, ensemble, member_storm
 from hydrata.compute.arr.ifd import aep_label
 from hydrata.compute.arr.storm import DesignStorm
+from hydrata.compute.costs.estimate import mesh_estimate
+from hydrata.compute.costs.pricing import compute_cost_estimate, triangle_steps_estimate, vcpu_hours_estimate
 from hydrata.compute.errors import ModelGeometryError
-from hydrata.compute.estimate import mesh_estimate
-from hydrata.compute.pricing import compute_cost_estimate, triangle_steps_estimate, vcpu_hours_estimate
 from hydrata.core.errors import Unprocessable, ValidationFailed
 from hydrata.studies.models import DesignInput, DesignMember, DesignStudy
 from hydrata.studies.selectors import ifd_table, storm_losses, temporal_patterns

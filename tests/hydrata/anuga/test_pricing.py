@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from hydrata.compute.pricing import (
+from hydrata.compute.costs.pricing import (
     MPI_EXCHANGE_SECONDS_PER_STEP,
     MPI_IMBALANCE,
     NETWORK_LATENCY_SECONDS,

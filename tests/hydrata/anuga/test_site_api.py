@@ -10,7 +10,7 @@ import pytest
 import shapely
 
 from hydrata.anuga.models import Run
-from hydrata.compute.mesh import mesh_read
+from hydrata.compute.simulation.mesh import mesh_read
 from hydrata.storage import get_storage
 from tests.factories import make_grant
 from tests.hydrata.anuga.test_gauges_and_outlets_api import attached, build_of, feature

@@ -19,7 +19,7 @@ from rasterio.warp import Resampling, calculate_default_transform, reproject
 from rest_framework.test import APIClient
 
 from hydrata.anuga.models import InputLayer, Terrain, TerrainUpload
-from hydrata.compute.terrain_raster import crs_label
+from hydrata.compute.rasters.terrain_raster import crs_label
 from tests.data import DEM, dem_truth
 from tests.factories import make_grant, make_project, make_user
 

@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from hydrata.compute.series_units import SPELLINGS
+from hydrata.compute.scenario.series_units import SPELLINGS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -17,7 +17,7 @@ from hydrata.anuga.models import Project, Run
 from hydrata.anuga.services.runs import run_cancel, runs_reap_stale
 from hydrata.calibration.models import CalibrationMember, CalibrationStudy
 from hydrata.calibration.services.runs import calibration_study_advance
-from hydrata.compute.forcing import friction_values
+from hydrata.compute.simulation.forcing import friction_values
 from hydrata.storage import get_storage
 from hydrata_contract.states import RunStatus
 from tests.factories import make_grant

@@ -9,9 +9,9 @@ import numpy as np
 import rasterio
 from affine import Affine
 
-from hydrata.compute.geometry import boundary_ring
-from hydrata.compute.mesh import mesh_build
-from hydrata.compute.structures import mesh_holes, site_breaklines
+from hydrata.compute.simulation.mesh import mesh_build
+from hydrata.compute.simulation.structures import mesh_holes, site_breaklines
+from hydrata.compute.spatial.geometry import boundary_ring
 from tests.hydrata.compute.channel import CRS, feature, write_layer
 
 X0, Y0 = 300_000.0, 6_200_000.0

@@ -16,9 +16,9 @@ import numpy as np
 import rasterio
 from affine import Affine
 
-from hydrata.compute.geometry import boundary_ring
-from hydrata.compute.mesh import mesh_build
-from hydrata.compute.structures import mesh_holes, site_breaklines
+from hydrata.compute.simulation.mesh import mesh_build
+from hydrata.compute.simulation.structures import mesh_holes, site_breaklines
+from hydrata.compute.spatial.geometry import boundary_ring
 
 ROOT = Path(__file__).resolve().parents[3]
 CRS = "EPSG:28356"
@@ -197,7 +197,7 @@ def run_channel(package: Path, output: Path, *, yield_seconds: float = 10) -> Ch
         [
             sys.executable,
             "-m",
-            "hydrata.compute.simulate",
+            "hydrata.compute.simulation.simulate",
             "--package",
             str(package),
             "--output",

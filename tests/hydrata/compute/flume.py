@@ -13,10 +13,10 @@ import numpy as np
 import rasterio
 from affine import Affine
 
-from hydrata.compute.boundary_edges import tagged_by_feature
-from hydrata.compute.geometry import boundary_ring
-from hydrata.compute.mesh import mesh_build
-from hydrata.compute.structures import mesh_holes, site_breaklines
+from hydrata.compute.simulation.boundary_edges import tagged_by_feature
+from hydrata.compute.simulation.mesh import mesh_build
+from hydrata.compute.simulation.structures import mesh_holes, site_breaklines
+from hydrata.compute.spatial.geometry import boundary_ring
 from tests.hydrata.compute.channel import ChannelRun, feature, run_channel, write_layer
 
 CRS = "EPSG:28356"

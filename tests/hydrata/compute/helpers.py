@@ -9,7 +9,7 @@ from pathlib import Path
 import shapely
 from shapely.geometry import mapping
 
-from hydrata.compute.geometry import BoundaryRing, boundary_ring, features_in_crs
+from hydrata.compute.spatial.geometry import BoundaryRing, boundary_ring, features_in_crs
 from tests.data import BOUNDARY, SMALL_TEST
 
 MEREWETHER = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "merewether"

@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 import shapely
 
-from hydrata.compute.forcing import dirichlet_stage, normal_depth_lines, stage_timestep_ceiling
-from hydrata.compute.normal_depth import edge_midpoints, edge_slopes, rating_discharge
-from hydrata.compute.package import PackageError
+from hydrata.compute.scenario.package import PackageError
+from hydrata.compute.simulation.forcing import dirichlet_stage, normal_depth_lines, stage_timestep_ceiling
+from hydrata.compute.simulation.normal_depth import edge_midpoints, edge_slopes, rating_discharge
 
 
 def boundary(kind: str, coordinates, **properties) -> dict:

@@ -7,7 +7,7 @@ from itertools import pairwise
 import numpy as np
 import pytest
 
-from hydrata.compute.sampling import sample_rasters
+from hydrata.compute.rasters.sampling import sample_rasters
 from tests.hydrata.compute.channel import (
     FLOW,
     GAUGE_X,

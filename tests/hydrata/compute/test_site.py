@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 import shapely
 
-from hydrata.compute.estimate import mesh_estimate
-from hydrata.compute.geometry import boundary_ring
-from hydrata.compute.mesh import mesh_outline, mesh_read
-from hydrata.compute.sampling import sample_rasters
-from hydrata.compute.structures import mesh_holes
+from hydrata.compute.costs.estimate import mesh_estimate
+from hydrata.compute.rasters.sampling import sample_rasters
+from hydrata.compute.simulation.mesh import mesh_outline, mesh_read
+from hydrata.compute.simulation.structures import mesh_holes
+from hydrata.compute.spatial.geometry import boundary_ring
 from tests.hydrata.compute.channel import (
     WIDTH,
     at,

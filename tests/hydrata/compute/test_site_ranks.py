@@ -9,7 +9,7 @@ import rasterio
 
 from tests.hydrata.compute.basins import at, box_culvert, make_basins_package
 from tests.hydrata.compute.channel import feature
-from tests.hydrata.compute.test_ranks import simulate
+from tests.hydrata.compute.simulation.test_ranks import simulate
 
 SITE = {
     "culvert": [box_culvert()],

@@ -8,12 +8,12 @@ import pytest
 import rasterio
 from PIL import Image
 
-from hydrata.compute.charts import series_chart
-from hydrata.compute.hazard import hazard_class
-from hydrata.compute.impact import impact, impact_picture
-from hydrata.compute.results import HAZARD_NODATA, NODATA
-from hydrata.compute.sww_series import point_series
-from tests.hydrata.compute.test_simulate import finish, make_package, start
+from hydrata.compute.comparisons.impact import impact, impact_picture
+from hydrata.compute.figures.charts import series_chart
+from hydrata.compute.outputs.hazard import hazard_class
+from hydrata.compute.outputs.results import HAZARD_NODATA, NODATA
+from hydrata.compute.outputs.sww_series import point_series
+from tests.hydrata.compute.simulation.test_simulate import finish, make_package, start
 
 INSIDE, OUTSIDE = (251100.0, 6271900.0), (260000.0, 6280000.0)
 

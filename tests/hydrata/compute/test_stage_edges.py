@@ -5,9 +5,9 @@ edge, still there by name, stands too high."""
 import numpy as np
 import pytest
 
-from hydrata.compute.boundary_edges import feature_stage, feature_tag, parsed_tag, tagged_by_feature
-from hydrata.compute.geometry import boundary_ring
-from hydrata.compute.package import PackageError
+from hydrata.compute.scenario.package import PackageError
+from hydrata.compute.simulation.boundary_edges import feature_stage, feature_tag, parsed_tag, tagged_by_feature
+from hydrata.compute.spatial.geometry import boundary_ring
 from tests.hydrata.compute.channel import feature
 from tests.hydrata.compute.flume import Flume, at, rectangle
 

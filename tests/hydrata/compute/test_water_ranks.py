@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tests.hydrata.compute.flume import Flume, FlumeRun, rectangle
-from tests.hydrata.compute.test_ranks import simulate
+from tests.hydrata.compute.simulation.test_ranks import simulate
 from tests.hydrata.compute.test_stage_edges import ramp
 
 GAUGES = (2.0, 8.0, 13.0, 17.0, 22.0, 28.0)

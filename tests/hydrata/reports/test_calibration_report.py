@@ -19,7 +19,7 @@ from hydrata.observations.models import FloodEvent
 from hydrata_contract.answers.calibration import CalibrationResults
 from hydrata_contract.calibration import CalibrationMethod
 from tests.factories import make_finished_run, make_project, make_user, sign_in
-from tests.hydrata.compute.test_figure_text import HOSTILE
+from tests.hydrata.compute.figures.test_figure_text import HOSTILE
 from tests.hydrata.observations.helpers import INSIDE, api_for, event_of, observation
 
 pytestmark = pytest.mark.django_db(transaction=True)

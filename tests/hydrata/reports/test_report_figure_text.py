@@ -8,7 +8,7 @@ from django.test import Client
 
 from hydrata.storage import get_storage
 from tests.factories import make_user, sign_in
-from tests.hydrata.compute.test_figure_text import HOSTILE
+from tests.hydrata.compute.figures.test_figure_text import HOSTILE
 from tests.hydrata.observations.helpers import api_for, event_of, observation
 from tests.hydrata.reports.helpers import complete_run_of_package
 

@@ -14,8 +14,8 @@ import pytest
 from django.test import Client
 
 from hydrata.anuga.models import Run
-from hydrata.compute.forcing import DEFAULT_MANNINGS
-from hydrata.compute.solver import default_algorithm_parameters
+from hydrata.compute.simulation.forcing import DEFAULT_MANNINGS
+from hydrata.compute.simulation.solver import default_algorithm_parameters
 from hydrata.storage import get_storage
 from hydrata_contract.hazard import HazardClass
 from tests.factories import make_user, sign_in
@@ -84,7 +84,7 @@ def outside(page: Page) -> list[Word]:
 
 
 def with_statistics(run: Run) -> Run:
-    """`run` with the statistics a finished simulation writes (compute/run_statistics.py), every table full."""
+    """`run` with the statistics a finished simulation writes (compute/outputs/run_statistics.py), every table full."""
     bands = {"0.01-0.15": 1210.0, "0.15-0.3": 812.5, "0.3-0.5": 640.25, "0.5-1.0": 4410.0, "1.0-2.0": 20.0, ">2.0": 0.0}
     run.statistics = {
         **run.statistics,

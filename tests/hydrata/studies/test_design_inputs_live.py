@@ -13,20 +13,20 @@ import pytest
 from hydrata.studies.models import DesignInput
 from tests.factories import make_grant, make_project
 from tests.hostile_files import ifd_honest, patterns_honest
-from tests.hydrata.compute.test_bounded import children_of
+from tests.hydrata.compute.processes.test_bounded import children_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 LARGEST = 4 * 1024 * 1024  # HYDRATA_ARR_FILE_MAX_BYTES's default: an honest file of it takes about a second to read
 
 
 def the_reader(*, seconds: float = 60) -> int:
-    """The child process reading a file (hydrata/compute/bounded.py): this process serves the live server."""
+    """The child process reading a file (hydrata/compute/processes/bounded.py): this process serves the live server."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         for pid in children_of(os.getpid()):
             try:
                 with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
-                    if b"hydrata.compute.bounded" in cmdline.read():
+                    if b"hydrata.compute.processes.bounded" in cmdline.read():
                         return pid
             except OSError:
                 continue

@@ -89,7 +89,7 @@ def is_rank(pid: int) -> bool:
         program, *arguments = Path(f"/proc/{pid}/cmdline").read_text().split("\0")
     except (OSError, ValueError):
         return False
-    return "hydrata.compute.simulate" in arguments and "mpiexec" not in program and "hydra" not in program
+    return "hydrata.compute.simulation.simulate" in arguments and "mpiexec" not in program and "hydra" not in program
 
 
 def mpi_loaded(pid: int) -> bool:

@@ -1,6 +1,6 @@
 """What the worker makes of mpiexec's report of a rank that ended badly."""
 
-from hydrata.anuga.services.simulation_child import rank_failure
+from hydrata.backends.local import rank_failure
 
 HYDRA_REPORT = """
 ===================================================================================

@@ -53,7 +53,7 @@ def is_rank(pid: int) -> bool:
         command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
     except OSError:
         return False
-    return b"hydrata.compute.simulate" in command and not command[0].endswith(b"mpiexec")
+    return b"hydrata.compute.simulation.simulate" in command and not command[0].endswith(b"mpiexec")
 
 
 def computing_ranks(run_id: int, *, seconds: float = 120) -> list[int]:

@@ -8,9 +8,9 @@ import subprocess
 import pytest
 
 from hydrata.anuga.models import Run
-from hydrata.anuga.services.simulation_child import child_limits
 from hydrata.anuga.services.simulation_cluster import job_prefix, job_spec
-from hydrata.anuga.services.slurm import ClusterError, job_script
+from hydrata.backends.local import child_limits
+from hydrata.backends.slurm import ClusterError, job_script
 from hydrata.storage import get_storage
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -68,7 +68,7 @@ def test_the_script_keeps_the_workers_environment_and_the_links_off_every_comman
     assert "#SBATCH --export=NONE" in lines and "#SBATCH --ntasks=2" in lines and "#SBATCH --cpus-per-task=3" in lines
     assert "#SBATCH --time=2" in lines and "#SBATCH --partition=flood,spare" in lines  # 61 s: two minutes, not one
     assert "export OMP_NUM_THREADS=3" in lines
-    assert "exec '/opt/py thon/bin/python' -m hydrata.compute.remote_run <<'HYDRATA_SPEC_END'" in lines
+    assert "exec '/opt/py thon/bin/python' -m hydrata.compute.processes.remote_run <<'HYDRATA_SPEC_END'" in lines
     assert [line for line in lines if "X-Amz-Signature" in line] == [json.dumps(spec)]  # the here-document only
     assert subprocess.run(["sh", "-n"], input=script, text=True).returncode == 0
 

@@ -1,12 +1,12 @@
 """Every design-input reader is linear in its file: an honest file and every hostile shape of the largest size the
 route accepts (`HYDRATA_ARR_FILE_MAX_BYTES`, 4 MiB) is read, or refused naming its bad rows, within the CPU limit
-the platform reads a file under (hydrata/compute/bounded.py); no shape ends as anything else. The cost of each, as a
-ratio to an honest file of the same size: benchmarks/parsers.py."""
+the platform reads a file under (hydrata/compute/processes/bounded.py); no shape ends as anything else. The cost of
+each, as a ratio to an honest file of the same size: benchmarks/parsers.py."""
 
 import pytest
 
-from hydrata.compute.bounded import Limits, OverLimit, call_bounded
 from hydrata.compute.errors import CodedError
+from hydrata.compute.processes.bounded import Limits, OverLimit, call_bounded
 from tests.hostile_files import DESIGN_INPUTS, KIB
 
 LARGEST = 4 * 1024 * KIB  # HYDRATA_ARR_FILE_MAX_BYTES's default

@@ -1,7 +1,7 @@
 import pytest
 
 from hydrata.compute.arr.storm import burst_initial_loss, design_storm
-from hydrata.compute.series_units import MM_PER_INTERVAL, applied, rates
+from hydrata.compute.scenario.series_units import MM_PER_INTERVAL, applied, rates
 
 # Worked by hand: 40 mm x ARF 0.9 x climate 1.25 = 45 mm over four 15-minute steps of 10, 40, 30 and 20 %:
 # rain 4.5, 18, 13.5, 9. The 10 mm initial loss takes the first 4.5 and 5.5 of the second; the continuing loss

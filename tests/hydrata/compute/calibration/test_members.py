@@ -1,12 +1,12 @@
 """A member's own layers and series: each target changes exactly what it names, and the child reads the changes
-(compute/forcing.py's own readers), so that nothing a study accepts is stored and ignored."""
+(compute/simulation/forcing.py's own readers), so that nothing a study accepts is stored and ignored."""
 
 import numpy as np
 import pytest
 
 from hydrata.compute.calibration.members import TargetMissing, check_targets, member_files
-from hydrata.compute.forcing import DEFAULT_MANNINGS, forcing_value, friction_values
-from hydrata.compute.package import SeriesRecord
+from hydrata.compute.scenario.package import SeriesRecord
+from hydrata.compute.simulation.forcing import DEFAULT_MANNINGS, forcing_value, friction_values
 from hydrata_contract.requests.calibration import CalibrationParameter
 
 EXTENT = (0.0, 0.0, 100.0, 100.0)

@@ -1,10 +1,10 @@
-"""The Hydrology panel's chart in a real browser draws rain as the model applies it (compute/series_units.py): a
-depth in mm per interval over the interval that ENDS at its row, a first row of rain over an interval as long as the
+"""The Hydrology panel's chart in a real browser draws rain as the model applies it (compute/scenario/series_units.py):
+a depth in mm per interval over the interval that ENDS at its row, a first row of rain over an interval as long as the
 second's ending at it. In a project of its own, so that the shared workflow's model is left as it is."""
 
 import pytest
 
-from hydrata.compute.series_units import MM_PER_INTERVAL
+from hydrata.compute.scenario.series_units import MM_PER_INTERVAL
 from tests.hydrata.map.browser.test_map_panels import assert_clean, open_link
 from tests.hydrata.map.browser.test_observation_panels import tool
 

@@ -77,7 +77,7 @@ HOVER_ALL = """() => document.querySelectorAll('path.leaflet-interactive').forEa
     path.dispatchEvent(new MouseEvent(type, { bubbles: true, clientX: 1, clientY: 1 })));
 })"""
 # The string property of each kind that a payload fills on each of its three features, and the rest each kind
-# needs (hydrata/compute/input_rules.py).
+# needs (hydrata/compute/inputs/input_rules.py).
 STRING_PROPERTIES = {
     "boundary": "stage",
     "friction": "note",
