@@ -14,10 +14,12 @@ from mcp_types import CallToolResult, ContentBlock, ImageContent, TextContent
 from pydantic import BaseModel, Field
 from pyproj import Transformer
 
+from hydrata_contract.answers import tiles
 from hydrata_contract.layers import FIRST_SHOWN
 from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.tools.arguments import ProjectId
 from hydrata_mcp.tools.comparisons import COMPARISONS, ComparisonId
+from hydrata_mcp.tools.projections import Projection
 from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
 from hydrata_mcp.tools.runs import RUNS, RunId
@@ -49,9 +51,8 @@ OUTLINE_VERTICES = 800
 MAX_POINTS = 400
 
 
-class LegendStop(BaseModel):
-    value: float
-    colour: str
+class LegendStop(Projection, of=tiles.LegendStop, fields=("value", "colour")):
+    pass
 
 
 class DepthOverlay(BaseModel):
