@@ -20,6 +20,7 @@ from hydrata.core.errors import PlatformError, RequestTooLarge
 from hydrata.oauth.metadata import MAX_METADATA_BYTES
 from hydrata.storage.errors import UploadTooLarge
 from hydrata.storage.local import too_large_detail
+from hydrata_contract import paths
 
 # The forms a stranger may send: a sign-in (a username, a password, a CSRF token), an OAuth token request or
 # consent, client metadata (at most MAX_METADATA_BYTES, which the registration view refuses past with its own 400).
@@ -57,16 +58,18 @@ class BodyLimit:
     refusal: Callable[[int], PlatformError] = _too_large
 
 
-PROJECT = r"/api/v2/anuga/projects/\d+"
 # The routes that take more, or less, than a JSON body; the first whose path matches applies. Every other route
 # takes what Django allows a body that is not a file (DATA_UPLOAD_MAX_MEMORY_SIZE), /mcp/ included: a tool's
 # arguments become one REST call's body.
 BODY_LIMITS: tuple[BodyLimit, ...] = (
     # A presigned PUT of a terrain, streamed into storage (hydrata/storage/streaming.py), never spooled.
     BodyLimit(re.compile(r"/storage/upload/.+"), lambda: settings.HYDRATA_TERRAIN_MAX_BYTES, _upload_too_large),
-    BodyLimit(re.compile(rf"{PROJECT}/terrain/upload/"), lambda: _with_a_file(settings.HYDRATA_TERRAIN_MAX_BYTES)),
-    BodyLimit(re.compile(r"/api/v2/uploads/upload/?"), lambda: _with_a_file(settings.HYDRATA_GEOJSON_MAX_BYTES)),
-    BodyLimit(re.compile(rf"{PROJECT}/design-inputs/"), lambda: _with_a_file(settings.HYDRATA_ARR_FILE_MAX_BYTES)),
+    BodyLimit(re.compile(paths.TERRAIN_UPLOAD.pattern()), lambda: _with_a_file(settings.HYDRATA_TERRAIN_MAX_BYTES)),
+    BodyLimit(
+        re.compile(f"(?:{paths.UPLOAD.pattern()}|{paths.UPLOAD_NO_SLASH.pattern()})"),
+        lambda: _with_a_file(settings.HYDRATA_GEOJSON_MAX_BYTES),
+    ),
+    BodyLimit(re.compile(paths.DESIGN_INPUTS.pattern()), lambda: _with_a_file(settings.HYDRATA_ARR_FILE_MAX_BYTES)),
     BodyLimit(re.compile(r"/accounts/.*|/admin/login/|/oauth/.*"), lambda: STRANGERS_FORM_MAX_BYTES),
 )
 

@@ -16,6 +16,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from whitenoise.compress import Compressor
 
+from hydrata_contract.paths import API_PREFIX
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("HYDRATA_VAR_DIR", BASE_DIR / "var"))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
@@ -326,7 +328,7 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "2",
     "DESCRIPTION": "Projects, terrain, model inputs, time series, scenarios and ANUGA runs, as agents and the map "
     "use them. Every error answers with a JSON body carrying a machine `code`.",
-    "SCHEMA_PATH_PREFIX": "/api/v2/",
+    "SCHEMA_PATH_PREFIX": API_PREFIX,
     "SERVE_INCLUDE_SCHEMA": False,
     # 3.1: its schemas are JSON Schema, as the contract's pydantic models write them (a null is `type: null`).
     "OAS_VERSION": "3.1.0",

@@ -5,6 +5,7 @@ from django.urls import include, path, reverse_lazy
 
 from hydrata.agents.views import SignInView
 from hydrata.core.schema import SchemaDocsView, SchemaView
+from hydrata_contract.paths import API_MOUNT, SCHEMA, SCHEMA_DOCS
 
 # The site's own sign-in (any active account); /admin/ stays for staff.
 accounts = [
@@ -29,16 +30,21 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include(accounts)),
     path("", include("hydrata.oauth.urls")),
-    path("api/v2/schema/", SchemaView.as_view(), name="api-schema"),
-    path("api/v2/schema/docs/", login_required(SchemaDocsView.as_view(url_name="api-schema")), name="api-docs"),
-    path("api/v2/anuga/", include("hydrata.anuga.api.urls")),
-    path("api/v2/anuga/", include("hydrata.observations.api.urls")),
-    path("api/v2/anuga/", include("hydrata.studies.api.urls")),
-    path("api/v2/anuga/", include("hydrata.calibration.api.urls")),
-    path("api/v2/anuga/", include("hydrata.reports.api.urls")),
-    path("api/v2/", include("hydrata.agents.api.urls")),
-    path("api/v2/", include("hydrata.uploads.api.urls")),
-    path("api/v2/", include("hydrata.anuga.api.dataset_urls")),
+    path(API_MOUNT + SCHEMA.django(), SchemaView.as_view(), name=SCHEMA.name),
+    path(
+        API_MOUNT + SCHEMA_DOCS.django(),
+        login_required(SchemaDocsView.as_view(url_name=SCHEMA.name)),
+        name=SCHEMA_DOCS.name,
+    ),
+    # Every route below /api/v2/ is written once, in hydrata_contract/paths.py; each app's URLconf builds its own.
+    path(API_MOUNT, include("hydrata.anuga.api.urls")),
+    path(API_MOUNT, include("hydrata.observations.api.urls")),
+    path(API_MOUNT, include("hydrata.studies.api.urls")),
+    path(API_MOUNT, include("hydrata.calibration.api.urls")),
+    path(API_MOUNT, include("hydrata.reports.api.urls")),
+    path(API_MOUNT, include("hydrata.agents.api.urls")),
+    path(API_MOUNT, include("hydrata.uploads.api.urls")),
+    path(API_MOUNT, include("hydrata.anuga.api.dataset_urls")),
     path("agents/", include("hydrata.agents.urls")),
     path("storage/", include("hydrata.storage.urls")),
     path("reports/", include("hydrata.reports.urls")),

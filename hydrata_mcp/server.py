@@ -8,11 +8,12 @@ from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 
+from hydrata_contract import paths
 from hydrata_mcp import __version__
 from hydrata_mcp.tools.registry import registered_tools
 from hydrata_mcp.ui.resource import app_only_tools_hidden, map_app
 
-INSTRUCTIONS = """\
+INSTRUCTIONS = f"""\
 Hydrata builds and runs ANUGA flood models. You act for a flood engineer, within the level of the agent key
 you were given (read < draft < launch); the platform enforces it and tells you the level a refusal needs.
 Reading needs read; tools that change something need draft; start_simulation, cancel_run and retry_run need
@@ -26,11 +27,11 @@ How to work:
 - Ids come from the list_ and create_ tools (a project's from list_projects, a run's from start_simulation).
 - No tool accepts file contents. Terrain: presign_terrain_upload, PUT the file to its upload_url with the
   returned Content-Type, then finalize_terrain_upload. A GeoJSON layer (inputs, observation points): POST it as
-  multipart field `base_file` to /api/v2/uploads/upload/ with the same Authorization header; it answers
-  {"execution_id": ...}, which attach_input_layer or import_observations takes. An ARR design input (the BoM
+  multipart field `base_file` to {paths.UPLOAD.url()} with the same Authorization header; it answers
+  {{"execution_id": ...}}, which attach_input_layer or import_observations takes. An ARR design input (the BoM
   IFD depths CSV, the Data Hub's *_Increments.csv or its .txt of losses): POST it as multipart fields `kind`
   (ifd, temporal_patterns or storm_losses) and `base_file` to
-  /api/v2/anuga/projects/<project_id>/design-inputs/; it answers {"id": ...}, which create_design_study takes
+  {paths.DESIGN_INPUTS.shown()}; it answers {{"id": ...}}, which create_design_study takes
   as ifd, temporal_patterns or losses.
 - Waiting tools (timeout_seconds) return outcome `timed_out` as a normal result: call them again with the
   same arguments. Paginated tools (page): ask for next_page while it is not null.

@@ -7,7 +7,9 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet, Sum
 
 from hydrata.agents.keys import code_digest, key_digest, key_is_well_formed
-from hydrata.agents.models import AgentAccount, AgentActivity, AgentGrant, AgentSpend
+from hydrata.agents.models import AgentAccount, AgentActivity, AgentGrant, AgentSpend, CapabilitySuggestion
+from hydrata.core.rows import from_row
+from hydrata_contract.answers import agents as answers
 from hydrata_contract.grants import GrantKind
 
 CENT = Decimal("0.01")
@@ -70,6 +72,25 @@ def spend_used_this_month(*, user: User, now: datetime) -> Decimal:
     """In cents: SQLite sums decimals as floats, which would show as $0.0100000000000000."""
     total = AgentSpend.objects.filter(user=user, created_at__gte=month_start(now)).aggregate(total=Sum("amount"))
     return (total["total"] or Decimal("0")).quantize(CENT)
+
+
+def agent_me(*, grant: AgentGrant, now: datetime) -> answers.AgentMe:
+    """The calling grant: its account, whether it is paused, the spend used this month (as of `now`) and the limit."""
+    account = account_for_user(user=grant.user)
+    limit = account.monthly_spend_limit if account else None
+    return from_row(
+        answers.AgentMe,
+        grant,
+        account=grant.user.get_username(),
+        paused=bool(account and account.agents_paused),
+        spend_used_this_month=str(spend_used_this_month(user=grant.user, now=now)),
+        spend_limit_monthly=None if limit is None else str(limit),
+        currency="USD",
+    )
+
+
+def capability_suggestion_answer(*, suggestion: CapabilitySuggestion) -> answers.CapabilitySuggestion:
+    return from_row(answers.CapabilitySuggestion, suggestion)
 
 
 def activity_for_user(*, user: User, limit: int = 50) -> QuerySet[AgentActivity]:

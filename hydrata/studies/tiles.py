@@ -5,13 +5,14 @@ resolved through a project the caller may see; a finished study's rasters never 
 
 from typing import Any
 
-from hydrata.anuga.selectors.tiles import API, HAZARD_CLASSES, RESULT_COLOURS, TILE_TEMPLATE, cached
+from hydrata.anuga.selectors.tiles import HAZARD_CLASSES, RESULT_COLOURS, cached
 from hydrata.compute.results import WET_DEPTH_M
 from hydrata.compute.tiles import Classes, Ramp, classes_on, colour_tile, transparent_tile, value_range
 from hydrata.core.errors import Conflict, NotFound
 from hydrata.storage import get_storage
 from hydrata.studies.models import DesignStudy
 from hydrata.studies.services.envelopes import aep_slug
+from hydrata_contract import paths
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.layers import CRITICAL_DURATION, CRITICAL_DURATION_TITLE, ResultLayer
 from hydrata_contract.studies import StudyStatus
@@ -92,7 +93,7 @@ def _tile_layer(study: DesignStudy, aep: dict[str, Any], name: str) -> dict[str,
         "name": name,
         "title": f"{title}, {aep['aep']} AEP",
         "units": next(layer["units"] for layer in aep["layers"] if layer["name"] == name),
-        "tiles": f"{API}/projects/{study.project_id}/design-studies/{study.pk}/tiles/{slug}/{name}/{TILE_TEMPLATE}",
+        "tiles": paths.DESIGN_STUDY_TILE.tiles(project_id=study.project_id, study_id=study.pk, aep=slug, layer=name),
         "legend": style.legend() if style else [],
         "empty": style is None,
     }

@@ -11,8 +11,10 @@ from django.db.models import Q, QuerySet
 
 from hydrata.core.errors import NotFound
 from hydrata.core.queues import QueuedWork, queue_place
+from hydrata.core.rows import from_row
 from hydrata.storage import get_storage
 from hydrata.uploads.models import Dataset, UploadExecution
+from hydrata_contract.answers import uploads as answers
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.states import UploadStatus, WorkQueue
 
@@ -61,6 +63,38 @@ def execution_queue_place(*, execution: UploadExecution) -> dict[str, Any] | Non
         return None
     started = execution.status == UploadStatus.RUNNING
     return queue_place(queue=WorkQueue.INTERACTIVE, started=started, queued_at=execution.created_at)
+
+
+def upload_started(*, execution: UploadExecution) -> answers.UploadStarted:
+    return answers.UploadStarted(execution_id=execution.id)
+
+
+def execution_status(*, execution: UploadExecution) -> answers.ExecutionStatus:
+    """GeoNode's execution-status shape; `output_params` is empty until the import finished, then names the dataset
+    it made, if any."""
+    output = answers.ExecutionOutput()
+    if execution.status == UploadStatus.FINISHED:
+        made = [answers.UploadedResource(id=execution.dataset_id)] if execution.dataset_id is not None else []
+        output = answers.ExecutionOutput(resources=made)
+    return from_row(
+        answers.ExecutionStatus,
+        execution,
+        exec_id=execution.id,
+        func_name="upload",
+        created=execution.created_at,
+        last_updated=execution.updated_at,
+        output_params=output,
+        queue=execution_queue_place(execution=execution),
+    )
+
+
+def dataset_answer(*, dataset: Dataset) -> answers.UploadedDataset:
+    return from_row(answers.UploadedDataset, dataset, owner=dataset.owner.username, created=dataset.created_at)
+
+
+def dataset_detail(*, dataset: Dataset) -> answers.DatasetDetail:
+    """GeoNode's dataset read: the dataset under `dataset`."""
+    return answers.DatasetDetail(dataset=dataset_answer(dataset=dataset))
 
 
 QUEUED_WORK = (

@@ -5,12 +5,12 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from hydrata_contract.answers.base import Answer, Page, map_link
+from hydrata_contract.answers.base import Answer, Page, Sparse, map_link
 from hydrata_contract.inputs import InputKind
 
 
 class InputLayer(Answer):
-    """InputLayerOutput: one input row of a project, and the dataset attached to it (`gn_layer`)."""
+    """One input row of a project, and the dataset attached to it (`gn_layer`)."""
 
     id: int
     kind: InputKind
@@ -24,7 +24,7 @@ class InputLayer(Answer):
     updated_at: datetime
 
 
-class LayerForcingPart(Answer):
+class LayerForcingPart(Sparse):
     feature: str
     data: Any = Field(description="The feature's `data`: a number, or a time series name.")
     constant: float | None = Field(default=None, description="A constant rate, applied for the whole run.")
@@ -35,7 +35,7 @@ class LayerForcingPart(Answer):
     problem: str | None = None
 
 
-class LayerForcing(Answer):
+class LayerForcing(Sparse):
     """compute/forcing.py layer_forcing: what a rainfall or inflow row's features apply on their own."""
 
     features: list[LayerForcingPart]
@@ -47,7 +47,7 @@ class LayerForcing(Answer):
     problems: list[str]
 
 
-class InputLayerDetail(InputLayer):
+class InputLayerDetail(InputLayer, Sparse):
     """One row read or attached: for rainfall and inflow rows, what their features apply (`forcing`)."""
 
     forcing: LayerForcing | None = Field(default=None, description="Rainfall and inflow rows only.")

@@ -10,7 +10,7 @@ from hydrata_contract.projects import ProjectRole, Visibility
 
 
 class Project(Answer):
-    """ProjectOutput."""
+    """A project as its caller sees it (their `role`)."""
 
     id: int
     name: str

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, RootModel
 
-from hydrata_contract.answers.base import Answer, Page, map_link
+from hydrata_contract.answers.base import Answer, Page, Sparse, map_link
 from hydrata_contract.answers.runs import BuiltRun, RunCompact
 from hydrata_contract.states import RunStatus
 
@@ -180,7 +180,7 @@ class MeshView(Answer):
     edges: list[Segment]
 
 
-class ScenarioMesh(Answer):
+class ScenarioMesh(Sparse):
     """scenario_mesh: the built mesh's outline, and with ?bbox= the triangles' edges in that window."""
 
     scenario: int

@@ -6,7 +6,7 @@ from uuid import UUID
 
 from pydantic import Field
 
-from hydrata_contract.answers.base import Answer, Page, map_link
+from hydrata_contract.answers.base import Answer, Page, Sparse, map_link
 from hydrata_contract.answers.queues import QueuePlace
 from hydrata_contract.states import TerrainStatus
 
@@ -22,8 +22,8 @@ class TerrainPresign(Answer):
     headers: dict[str, str]
 
 
-class Terrain(Answer):
-    """TerrainOutput; a browser session's answer leaves out the signed hillshade link."""
+class Terrain(Sparse):
+    """A terrain; a browser session's answer leaves out the signed hillshade link."""
 
     id: int
     project: int

@@ -2,10 +2,10 @@
 
 from pydantic import Field
 
-from hydrata_contract.answers.base import Answer
+from hydrata_contract.answers.base import Answer, Sparse
 
 
-class LegendStop(Answer):
+class LegendStop(Sparse):
     value: float
     colour: str = Field(description="#rrggbb")
     label: str | None = Field(
@@ -13,7 +13,7 @@ class LegendStop(Answer):
     )
 
 
-class TileLayer(Answer):
+class TileLayer(Sparse):
     """One entry of run_tile_layers / terrain_tile_layers."""
 
     name: str
@@ -31,13 +31,13 @@ class DepthFrames(Answer):
     title: str
     units: str
     tiles: str = Field(description="The XYZ URL template, ending {z}/{x}/{y}.png?frame={frame}; frame indexes times.")
+    legend: list[LegendStop] = Field(description="The colours, the same ramp as the maximum depth's.")
     times: list[float] = Field(description="Seconds from the run's start of each kept frame; empty when none.")
     saved: int = Field(description="How many frames the run's output holds (kept are all of them or an even subset).")
     note: str = Field(description="Why there are no frames, or that an evenly spaced subset is kept; else empty.")
-    legend: list[LegendStop] = Field(description="The colours, the same ramp as the maximum depth's.")
 
 
-class TileLayers(Answer):
+class TileLayers(Sparse):
     id: int
     results: list[TileLayer]
     frames: DepthFrames | None = Field(default=None, description="Runs only: the depth at the saved times.")

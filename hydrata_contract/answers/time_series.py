@@ -5,7 +5,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from hydrata_contract.answers.base import Answer, Page, map_link
+from hydrata_contract.answers.base import Answer, Page, Sparse, map_link
 from hydrata_contract.inputs import SeriesType
 
 
@@ -34,7 +34,7 @@ class TimeSeriesRows(Answer):
     rowData: list[TimeSeriesRow] = Field(description="Sorted by time.")  # noqa: N815  # the wire's spelling
 
 
-class TimeSeriesApplied(Answer):
+class TimeSeriesApplied(Sparse):
     """compute/series_units.py series_applied: what the model applies of the series on its own, from its first
     instant to its last row; or, for units it does not know (or values they cannot hold), `problem`."""
 

@@ -7,7 +7,7 @@ from uuid import UUID
 
 from pydantic import Field
 
-from hydrata_contract.answers.base import Answer
+from hydrata_contract.answers.base import Answer, Sparse
 from hydrata_contract.answers.queues import QueuePlace
 from hydrata_contract.states import UploadStatus
 
@@ -22,14 +22,14 @@ class UploadedResource(Answer):
     id: int = Field(description="The dataset's id (datasets/<id>/).")
 
 
-class ExecutionOutput(Answer):
+class ExecutionOutput(Sparse):
     """Empty until the import finished; then the dataset it made, if any."""
 
     resources: list[UploadedResource] = Field(default_factory=list, description="Absent until the import finished.")
 
 
 class ExecutionStatus(Answer):
-    """ExecutionStatusOutput (hydrata/uploads/api/serializers.py): GeoNode's execution-status shape."""
+    """GeoNode's execution-status shape."""
 
     exec_id: UUID
     status: UploadStatus
@@ -44,7 +44,7 @@ class ExecutionStatus(Answer):
 
 
 class UploadedDataset(Answer):
-    """DatasetOutput (hydrata/uploads/api/serializers.py)."""
+    """A dataset an upload's import made."""
 
     pk: int
     title: str

@@ -2,6 +2,7 @@ from typing import Annotated
 
 from mcp.server.mcpserver import Context
 
+from hydrata_contract import paths
 from hydrata_contract.answers.agents import AgentMe, CapabilitySuggestion
 from hydrata_contract.requests.agents import CapabilitySuggestionCreate
 from hydrata_mcp.bodies import body
@@ -30,7 +31,7 @@ async def get_agent_grant(ctx: Context) -> AgentGrant:
     """The grant in use (agent key or signed-in app): level, account, paused, spend and limit, expiry. Call it
     when unsure what you may do."""
     api = PlatformClient.for_context(ctx)
-    response = await api.get("/api/v2/agents/me/")
+    response = await api.get(paths.AGENT_ME.url())
     grant = AgentMe.model_validate(response.data)
     return AgentGrant.from_answer(grant)
 
@@ -47,6 +48,6 @@ async def suggest_capability(
     """Tell the Hydrata team about something you needed that no tool does. It is recorded with its id."""
     api = PlatformClient.for_context(ctx)
     suggested = body(CapabilitySuggestionCreate, summary=summary, details=details, workflow=workflow)
-    response = await api.post("/api/v2/capability-suggestions/", json=suggested)
+    response = await api.post(paths.CAPABILITY_SUGGESTIONS.url(), json=suggested)
     suggestion = CapabilitySuggestion.model_validate(response.data)
     return Suggestion.from_answer(suggestion)

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
+from hydrata_contract import paths
 from hydrata_contract.answers.calibration import (
     CalibrationMemberRow,
     CalibrationProgress,
@@ -21,7 +22,6 @@ from hydrata_mcp.bodies import body
 from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.handback import HandBack
 from hydrata_mcp.tools.arguments import ProjectId
-from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
 from hydrata_mcp.tools.time_series import figure
 
@@ -127,7 +127,7 @@ async def create_calibration_study(
         budget=budget,
         **({"in_flight": in_flight} if in_flight is not None else {}),
     )
-    study = (await api.post(f"{PROJECTS}{project_id}/calibration-studies/", json=sent)).data
+    study = (await api.post(paths.CALIBRATION_STUDIES.url(project_id=project_id), json=sent)).data
     return _handed_back(study, made=True)
 
 
@@ -135,22 +135,24 @@ async def create_calibration_study(
 async def start_calibration_study(ctx: Context, project_id: ProjectId, study_id: CalibrationId) -> CalibrationStudy:
     """Charges every member at once; what is never run is given back. Needs a sign-off if asked."""
     api = PlatformClient.for_context(ctx)
-    return _handed_back((await api.post(f"{_path(project_id, study_id)}start/")).data)
+    return _handed_back(
+        (await api.post(paths.CALIBRATION_STUDY_START.url(project_id=project_id, study_id=study_id))).data
+    )
 
 
 @tool(title="Get a calibration study", read_only=True, idempotent=True, relied_on=("id", "status"))
 async def get_calibration_study(ctx: Context, project_id: ProjectId, study_id: CalibrationId) -> CalibrationStudy:
     """Progress with ETA; then the best fit and calibrated run, or the Morris ranking; every member."""
     api = PlatformClient.for_context(ctx)
-    return _handed_back((await api.get(_path(project_id, study_id))).data)
+    return _handed_back(
+        (await api.get(paths.CALIBRATION_STUDY_DETAIL.url(project_id=project_id, study_id=study_id))).data
+    )
 
 
 @tool(title="Cancel a calibration study", destructive=True, relied_on=("id", "status"))
 async def cancel_calibration_study(ctx: Context, project_id: ProjectId, study_id: CalibrationId) -> CalibrationStudy:
     """Stop it; members cost what they computed."""
     api = PlatformClient.for_context(ctx)
-    return _handed_back((await api.post(f"{_path(project_id, study_id)}cancel/")).data)
-
-
-def _path(project_id: int, study_id: int) -> str:
-    return f"{PROJECTS}{project_id}/calibration-studies/{study_id}/"
+    return _handed_back(
+        (await api.post(paths.CALIBRATION_STUDY_CANCEL.url(project_id=project_id, study_id=study_id))).data
+    )

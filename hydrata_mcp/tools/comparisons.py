@@ -3,6 +3,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
+from hydrata_contract import paths
 from hydrata_contract.answers.observations import ComparisonDetail, ComparisonMetrics
 from hydrata_contract.answers.observations import Ranking as RankingAnswer
 from hydrata_contract.requests.observations import RunCompare, RunsRank
@@ -12,11 +13,9 @@ from hydrata_mcp.handback import HandBack
 from hydrata_mcp.tools.arguments import ProjectId
 from hydrata_mcp.tools.observations import EventId
 from hydrata_mcp.tools.projections import Projection
-from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
-from hydrata_mcp.tools.runs import RUNS, RunId
+from hydrata_mcp.tools.runs import RunId
 
-COMPARISONS = "/api/v2/anuga/comparisons/"
 ComparisonId = Annotated[int, Field(ge=1, description="From compare_run_with_observations.")]
 COMPARISON_NAMES = (
     "id",
@@ -86,21 +85,23 @@ async def compare_run_with_observations(ctx: Context, run_id: RunId, event_id: E
     """Compare a complete run's peaks with a flood event's observations point by point (error = modelled -
     observed), with metrics; again for the same pair updates it."""
     api = PlatformClient.for_context(ctx)
-    return _handed_back((await api.post(f"{RUNS}{run_id}/compare/", json=body(RunCompare, event=event_id))).data)
+    return _handed_back(
+        (await api.post(paths.RUN_COMPARE.url(run_id=run_id), json=body(RunCompare, event=event_id))).data
+    )
 
 
 @tool(title="Recompute a comparison", idempotent=True, relied_on=COMPARISON_NAMES)
 async def recompute_comparison(ctx: Context, comparison_id: ComparisonId) -> ComparisonHandBack:
     """Compute a comparison again from the event's observations as they are now."""
     api = PlatformClient.for_context(ctx)
-    return _handed_back((await api.post(f"{COMPARISONS}{comparison_id}/recompute/")).data)
+    return _handed_back((await api.post(paths.COMPARISON_RECOMPUTE.url(comparison_id=comparison_id))).data)
 
 
 @tool(title="Get a comparison", read_only=True, idempotent=True, relied_on=COMPARISON_NAMES)
 async def get_comparison(ctx: Context, comparison_id: ComparisonId) -> Comparison:
     """Read a comparison: points, metrics, and whether observations changed since (is_stale)."""
     api = PlatformClient.for_context(ctx)
-    return comparison_of((await api.get(f"{COMPARISONS}{comparison_id}/")).data)
+    return comparison_of((await api.get(paths.COMPARISON_DETAIL.url(comparison_id=comparison_id))).data)
 
 
 @tool(title="Rank runs by observations")
@@ -117,7 +118,7 @@ async def rank_runs_against_observations(
     differ between them (e.g. which Manning's n fits best)."""
     api = PlatformClient.for_context(ctx)
     ranked = body(RunsRank, event=event_id, runs=run_ids)
-    data = (await api.post(f"{PROJECTS}{project_id}/rankings/", json=ranked)).data
+    data = (await api.post(paths.RANKINGS.url(project_id=project_id), json=ranked)).data
     ranking = RankingAnswer.model_validate(data)
     results = ranking.results
     best = results[0]

@@ -4,8 +4,10 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
+from hydrata_contract import paths
 from hydrata_contract.answers.inputs import InputLayer, InputLayerDetail, InputLayerPage, InputsByKind
 from hydrata_contract.answers.uploads import ExecutionStatus
+from hydrata_contract.inputs import InputKind
 from hydrata_contract.requests.inputs import InputLayerAttach
 from hydrata_contract.states import UPLOAD_DONE, UploadStatus
 from hydrata_mcp.bodies import body
@@ -21,26 +23,9 @@ from hydrata_mcp.polling import (
 )
 from hydrata_mcp.tools.arguments import ProjectId
 from hydrata_mcp.tools.projections import Projection
-from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
 from hydrata_mcp.tools.scenarios import FORCING
 from hydrata_mcp.tools.time_series import figure
-
-KIND_PATHS = {
-    "boundary": "boundaries",
-    "friction": "frictions",
-    "inflow": "inflows",
-    "rainfall": "rainfalls",
-    "structure": "structures",
-    "breakline": "breaklines",
-    "culvert": "culverts",
-    "weir": "weirs",
-    "mesh_region": "mesh-regions",
-    "gauge": "gauges",
-    "flow_line": "flow-lines",
-    "initial_condition": "initial-conditions",
-    "soil": "soils",
-}
 
 Kind = Literal[
     "boundary",
@@ -106,8 +91,8 @@ async def list_inputs(ctx: Context, project_id: ProjectId) -> ProjectInputs:
     """List a project's input rows per kind: id, title, dataset, has_features, feature_count. Rows appear once
     the terrain is ready."""
     api = PlatformClient.for_context(ctx)
-    grouped = InputsByKind.model_validate((await api.get(f"{PROJECTS}{project_id}/inputs/")).data)
-    return ProjectInputs(**{kind: [input_row(row) for row in getattr(grouped, kind)] for kind in KIND_PATHS})
+    grouped = InputsByKind.model_validate((await api.get(paths.INPUTS.url(project_id=project_id))).data)
+    return ProjectInputs(**{kind: [input_row(row) for row in getattr(grouped, kind)] for kind in InputKind.values()})
 
 
 @tool(
@@ -132,7 +117,7 @@ async def attach_input_layer(
     polygons, `resolution`; gauge points, flow_line lines, unique `name`; initial_condition polygons, `stage` or
     `depth`; soil polygons, `initial_loss_mm`, `continuing_loss_mm_h`, `impervious_fraction`."""
     api = PlatformClient.for_context(ctx)
-    rows_path = f"{PROJECTS}{project_id}/{KIND_PATHS[kind]}/"
+    rows_path = paths.INPUT_LAYERS[InputKind(kind)].url(project_id=project_id)
     # The rows first: the page carries the Inputs panel's link for every outcome, and its default row is the one
     # the upload attaches to (read again after the wait only if there was none yet).
     rows = InputLayerPage.model_validate((await api.get(rows_path)).data)
@@ -140,7 +125,7 @@ async def attach_input_layer(
 
     async def read() -> ExecutionStatus:
         return ExecutionStatus.model_validate(
-            (await api.get(f"/api/v2/resource-service/execution-status/{execution_id}")).data
+            (await api.get(paths.EXECUTION_STATUS.url(execution_id=str(execution_id)))).data
         )
 
     waited = await wait_for(
@@ -189,7 +174,7 @@ async def attach_input_layer(
             **common,
         )
     default = _default_row(rows) or _default_row(InputLayerPage.model_validate((await api.get(rows_path)).data))
-    return await _attach(api, rows_path, kind, default, resources[0].id, panel_url, common)
+    return await _attach(api, project_id, kind, default, resources[0].id, panel_url, common)
 
 
 def _default_row(page: InputLayerPage) -> InputLayer | None:
@@ -226,7 +211,7 @@ def layer_forcing_in_words(forcing: dict[str, Any]) -> str:
 
 async def _attach(
     api: PlatformClient,
-    rows_path: str,
+    project_id: int,
     kind: str,
     default: InputLayer | None,
     dataset_pk: int,
@@ -244,7 +229,12 @@ async def _attach(
             say_to_user="The project has no input rows yet: they appear once its terrain is ready (see get_terrain).",
             **common,
         )
-    patched = (await api.patch(f"{rows_path}{default.id}/", json=body(InputLayerAttach, gn_layer=dataset_pk))).data
+    patched = (
+        await api.patch(
+            paths.INPUT_LAYER_DETAIL[InputKind(kind)].url(project_id=project_id, layer_id=default.id),
+            json=body(InputLayerAttach, gn_layer=dataset_pk),
+        )
+    ).data
     row = InputLayerDetail.model_validate(patched)
     link = row.ui_url
     forcing = row.forcing.model_dump() if row.forcing else {}

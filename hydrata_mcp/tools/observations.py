@@ -6,6 +6,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
 
+from hydrata_contract import paths
 from hydrata_contract.answers.observations import (
     FloodEventDetail,
     FloodEventList,
@@ -36,7 +37,6 @@ from hydrata_mcp.polling import (
 )
 from hydrata_mcp.tools.arguments import Page, PageSize, ProjectId
 from hydrata_mcp.tools.projections import Projection
-from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
 
 EventId = Annotated[int, Field(ge=1, description="From list_observations.")]
@@ -146,8 +146,8 @@ async def list_observations(
     params: dict[str, Any] = {"page": page, "page_size": page_size}
     if event_id is not None:
         params["event"] = event_id
-    events = FloodEventList.model_validate((await api.get(f"{PROJECTS}{project_id}/events/")).data)
-    data = (await api.get(f"{PROJECTS}{project_id}/observations/", params=params)).data
+    events = FloodEventList.model_validate((await api.get(paths.EVENTS.url(project_id=project_id))).data)
+    data = (await api.get(paths.OBSERVATIONS.url(project_id=project_id), params=params)).data
     return ObservationList(
         events=[FloodEvent.from_answer(event) for event in events.results],
         **page_numbers(data),
@@ -168,7 +168,7 @@ async def create_flood_event(
     api = PlatformClient.for_context(ctx)
     data = (
         await api.post(
-            f"{PROJECTS}{project_id}/events/",
+            paths.EVENTS.url(project_id=project_id),
             json=body(FloodEventCreate, name=name, started_at=started_at, ended_at=ended_at, description=description),
         )
     ).data
@@ -206,7 +206,7 @@ async def create_observation(
     api = PlatformClient.for_context(ctx)
     data = (
         await api.post(
-            f"{PROJECTS}{project_id}/observations/",
+            paths.OBSERVATIONS.url(project_id=project_id),
             json=body(
                 ObservationCreate,
                 event=event_id,
@@ -245,11 +245,13 @@ async def import_observations(
     outcome imported, timed_out, upload_failed or no_dataset."""
     api = PlatformClient.for_context(ctx)
     # The event first: an unknown one is refused before any wait, and its answer holds the map link.
-    link = FloodEventDetail.model_validate((await api.get(f"{PROJECTS}{project_id}/events/{event_id}/")).data).ui_url
+    link = FloodEventDetail.model_validate(
+        (await api.get(paths.EVENT_DETAIL.url(project_id=project_id, event_id=event_id))).data
+    ).ui_url
 
     async def read() -> ExecutionStatus:
         return ExecutionStatus.model_validate(
-            (await api.get(f"/api/v2/resource-service/execution-status/{execution_id}")).data
+            (await api.get(paths.EXECUTION_STATUS.url(execution_id=str(execution_id)))).data
         )
 
     waited = await wait_for(
@@ -298,7 +300,7 @@ async def import_observations(
         )
     answer = (
         await api.post(
-            f"{PROJECTS}{project_id}/events/{event_id}/observations/import/",
+            paths.OBSERVATIONS_IMPORT.url(project_id=project_id, event_id=event_id),
             json=body(
                 ObservationsImport,
                 execution_id=str(execution_id),
@@ -361,7 +363,7 @@ async def update_observation(
     if not given:
         raise ToolError("Nothing to change: give at least one field, e.g. value_m.")
     api = PlatformClient.for_context(ctx)
-    path = f"{PROJECTS}{project_id}/observations/{observation_id}/"
+    path = paths.OBSERVATION_DETAIL.url(project_id=project_id, observation_id=observation_id)
     data = (await api.patch(path, json=body(ObservationChanges, **given))).data
     return _changed(data, "updated")
 
@@ -370,7 +372,7 @@ async def update_observation(
 async def delete_observation(ctx: Context, project_id: ProjectId, observation_id: ObservationId) -> DeletedObservation:
     """Delete an observation for good; earlier comparisons say they are stale until recompute_comparison."""
     api = PlatformClient.for_context(ctx)
-    path = f"{PROJECTS}{project_id}/observations/{observation_id}/"
+    path = paths.OBSERVATION_DETAIL.url(project_id=project_id, observation_id=observation_id)
     observation = ObservationDetail.model_validate((await api.get(path)).data)
     await api.request("DELETE", path)
     link = observation.ui_url

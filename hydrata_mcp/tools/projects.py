@@ -3,6 +3,7 @@ from typing import Annotated
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
+from hydrata_contract import paths
 from hydrata_contract.answers.projects import Project
 from hydrata_contract.answers.projects import ProjectPage as ProjectPageAnswer
 from hydrata_contract.requests.projects import ProjectCreate
@@ -13,8 +14,6 @@ from hydrata_mcp.pagination import page_numbers
 from hydrata_mcp.tools.arguments import Page, PageSize, ProjectId
 from hydrata_mcp.tools.projections import argument
 from hydrata_mcp.tools.registry import tool
-
-PROJECTS = "/api/v2/anuga/projects/"
 
 
 class ProjectPage(BaseModel):
@@ -34,7 +33,7 @@ class CreatedProject(Project, HandBack):
 async def list_projects(ctx: Context, page: Page = 1, page_size: PageSize = 100) -> ProjectPage:
     """List the projects this account can see (own, shared and public), newest first."""
     api = PlatformClient.for_context(ctx)
-    response = await api.get(PROJECTS, params={"page": page, "page_size": page_size})
+    response = await api.get(paths.PROJECTS.url(), params={"page": page, "page_size": page_size})
     answered = ProjectPageAnswer.model_validate(response.data)
     return ProjectPage(**page_numbers(response.data), results=answered.results)
 
@@ -43,7 +42,7 @@ async def list_projects(ctx: Context, page: Page = 1, page_size: PageSize = 100)
 async def get_project(ctx: Context, project_id: ProjectId) -> Project:
     """Read a project: name, projection, visibility, the caller's role, base map and map link."""
     api = PlatformClient.for_context(ctx)
-    response = await api.get(f"{PROJECTS}{project_id}/")
+    response = await api.get(paths.PROJECT_DETAIL.url(project_id=project_id))
     return Project.model_validate(response.data)
 
 
@@ -55,7 +54,7 @@ async def create_project(
 ) -> CreatedProject:
     """Create a private project owned by the caller's account; terrain, inputs and scenarios live inside it."""
     api = PlatformClient.for_context(ctx)
-    response = await api.post(PROJECTS, json=body(ProjectCreate, name=name, projection=projection))
+    response = await api.post(paths.PROJECTS.url(), json=body(ProjectCreate, name=name, projection=projection))
     project = Project.model_validate(response.data)
     return CreatedProject(
         **dict(project),

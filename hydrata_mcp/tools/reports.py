@@ -3,12 +3,13 @@ provenance). The tool hands back where to open it; the PDF downloads on the site
 
 from mcp.server.mcpserver import Context
 
+from hydrata_contract import paths
 from hydrata_contract.answers.reports import ReportSummary
 from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.handback import HandBack
 from hydrata_mcp.tools.projections import Projection
 from hydrata_mcp.tools.registry import tool
-from hydrata_mcp.tools.runs import RUNS, RunId
+from hydrata_mcp.tools.runs import RunId
 
 
 class ReportFigures(Projection, of=ReportSummary, fields=("pages", "figures", "pdf_url")):
@@ -29,7 +30,7 @@ class RunReport(HandBack):
 async def get_run_report(ctx: Context, run_id: RunId) -> RunReport:
     """A complete run's report (page and PDF) to hand to a client or council."""
     api = PlatformClient.for_context(ctx)
-    report = ReportSummary.model_validate((await api.get(f"{RUNS}{run_id}/report/")).data)
+    report = ReportSummary.model_validate((await api.get(paths.RUN_REPORT.url(run_id=run_id))).data)
     pages = f"{report.pages} pages, " if report.pages is not None else "its PDF still being laid out, "
     return RunReport(
         id=report.id,

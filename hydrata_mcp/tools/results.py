@@ -8,6 +8,7 @@ from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, ImageContent, TextContent
 from pydantic import BaseModel, Field
 
+from hydrata_contract import paths
 from hydrata_contract.answers.base import Picture
 from hydrata_contract.answers.runs import GaugeChange, ResultLayerEntry, RunTimeSeries
 from hydrata_contract.answers.runs import RunImpact as RunImpactAnswer
@@ -17,7 +18,7 @@ from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.handback import HandBack
 from hydrata_mcp.tools.projections import Projection
 from hydrata_mcp.tools.registry import tool
-from hydrata_mcp.tools.runs import RUNS, Point, RunId
+from hydrata_mcp.tools.runs import Point, RunId
 
 Names = Annotated[list[Annotated[str, Field(min_length=1, max_length=200)]] | None, Field(max_length=50)]
 
@@ -96,7 +97,7 @@ async def get_run_time_series(
     asked = body(
         RunSeriesQuery, gauges=gauges, flow_lines=flow_lines, points=[point.model_dump() for point in points or []]
     )
-    data = (await api.post(f"{RUNS}{run_id}/time-series/", json=asked)).data
+    data = (await api.post(paths.RUN_TIME_SERIES.url(run_id=run_id), json=asked)).data
     answered = RunTimeSeries.model_validate(data)
     result = TimeSeries.from_answer(answered)
     return CallToolResult(
@@ -130,7 +131,7 @@ async def compare_runs(
     """Impact (afflux, other - run) of two complete runs on one DEM grid: max depth and stage up and down, areas
     changed over 1 cm, gauge peaks (two resolutions: mesh convergence), layers, PNG."""
     api = PlatformClient.for_context(ctx)
-    data = (await api.get(f"{RUNS}{run_id}/impact/{other_run_id}/")).data
+    data = (await api.get(paths.RUN_IMPACT.url(run_id=run_id, other_run_id=other_run_id))).data
     impact = RunImpactAnswer.model_validate(data)
     statistics = ImpactStatistics.model_validate(impact.statistics)
     link = impact.ui_url

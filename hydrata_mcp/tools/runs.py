@@ -7,7 +7,7 @@ from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, ContentBlock, ImageContent, TextContent
 from pydantic import BaseModel, ConfigDict, Field
 
-from hydrata_contract import layers, states
+from hydrata_contract import layers, paths, states
 from hydrata_contract.answers.runs import (
     ModelHealth,
     ResultLayerEntry,
@@ -29,10 +29,8 @@ from hydrata_mcp.handback import HandBack
 from hydrata_mcp.pagination import page_numbers
 from hydrata_mcp.tools.arguments import ComputeBackendChoice, Page, PageSize, ProjectId, RunStatusChoice
 from hydrata_mcp.tools.projections import Projection
-from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
 
-RUNS = "/api/v2/anuga/runs/"
 RunId = Annotated[int, Field(ge=1, description="From list_runs.")]
 WHERE_TO_COMPUTE = (
     f"{ComputeBackend.LOCAL}: the platform's workers; {ComputeBackend.SLURM} or {ComputeBackend.BATCH} where "
@@ -155,7 +153,7 @@ async def start_simulation(
     api = PlatformClient.for_context(ctx)
     data = await _post_launch(
         api,
-        f"/api/v2/anuga/scenarios/{scenario_id}/run/",
+        paths.SCENARIO_RUN.url(scenario_id=scenario_id),
         json=body(RunStart, compute_backend=compute_backend, ranks=ranks),
     )
     run = RunDetail.model_validate(data)
@@ -176,14 +174,14 @@ async def start_simulation(
 async def get_run_status(ctx: Context, run_id: RunId) -> RunStatus:
     """A run's light, fast status; poll it every 10-30 s while a simulation computes."""
     api = PlatformClient.for_context(ctx)
-    return RunStatus.from_answer(RunState.model_validate((await api.get(f"{RUNS}{run_id}/status/")).data))
+    return RunStatus.from_answer(RunState.model_validate((await api.get(paths.RUN_STATUS.url(run_id=run_id))).data))
 
 
 @tool(title="Get a run", read_only=True, idempotent=True, relied_on=(*RUN_LAYERS, *RUN_STATISTICS))
 async def get_run(ctx: Context, run_id: RunId) -> Run:
     """A run's full record: timing, mesh, cost, the log's last lines, statistics and result layers (gn_layer_*)."""
     api = PlatformClient.for_context(ctx)
-    return run_of(RunDetail.model_validate((await api.get(f"{RUNS}{run_id}/")).data))
+    return run_of(RunDetail.model_validate((await api.get(paths.RUN_DETAIL.url(run_id=run_id))).data))
 
 
 @tool(title="List runs", read_only=True, idempotent=True)
@@ -199,7 +197,7 @@ async def list_runs(
     params: dict[str, Any] = {"page": page, "page_size": page_size}
     if status_filter:
         params["status"] = status_filter
-    data = (await api.get(f"{PROJECTS}{project_id}/runs/", params=params)).data
+    data = (await api.get(paths.PROJECT_RUNS.url(project_id=project_id), params=params)).data
     return RunList(**page_numbers(data), results=[run_of(run) for run in RunPage.model_validate(data).results])
 
 
@@ -207,8 +205,8 @@ async def list_runs(
 async def cancel_run(ctx: Context, run_id: RunId) -> LaunchedRun:
     """Stop a run (a computing one within seconds, keeping no results); refused (409) once it ended."""
     api = PlatformClient.for_context(ctx)
-    await api.post(f"{RUNS}{run_id}/cancel/")
-    run = RunDetail.model_validate((await api.get(f"{RUNS}{run_id}/")).data)
+    await api.post(paths.RUN_CANCEL.url(run_id=run_id))
+    run = RunDetail.model_validate((await api.get(paths.RUN_DETAIL.url(run_id=run_id))).data)
     return _launched(run, states.RunStatus.CANCELLED, f"Run {run_id} is being cancelled (now {run.status}).")
 
 
@@ -217,7 +215,7 @@ async def retry_run(ctx: Context, run_id: RunId) -> LaunchedRun:
     """Retry a run that ended in error as a new run (built again, then computed); it spends money like
     start_simulation."""
     api = PlatformClient.for_context(ctx)
-    run = RunDetail.model_validate(await _post_launch(api, f"{RUNS}{run_id}/retry/"))
+    run = RunDetail.model_validate(await _post_launch(api, paths.RUN_RETRY.url(run_id=run_id)))
     return _launched(run, "retried", f"Run {run_id} is being retried as run {run.id}.")
 
 
@@ -231,7 +229,7 @@ async def get_run_results(ctx: Context, run_id: RunId) -> Annotated[CallToolResu
     """A complete run's peaks (where, when), flooded areas by depth and ARR 2019 hazard class, mass balance
     (read the warnings), model health, result layers and a PNG of maximum depth."""
     api = PlatformClient.for_context(ctx)
-    answer, preview = await asyncio.gather(api.get(f"{RUNS}{run_id}/results/"), _preview(api, run_id))
+    answer, preview = await asyncio.gather(api.get(paths.RUN_RESULTS.url(run_id=run_id)), _preview(api, run_id))
     answered = RunResultsAnswer.model_validate(answer.data)
     statistics = answered.statistics or RunStatistics()
     results = RunResults(
@@ -252,7 +250,7 @@ async def get_run_results(ctx: Context, run_id: RunId) -> Annotated[CallToolResu
 async def _preview(api: PlatformClient, run_id: int) -> RunPreview | None:
     """The run's PNG of maximum depth; None for a design study's member, which keeps none."""
     try:
-        return RunPreview.model_validate((await api.get(f"{RUNS}{run_id}/preview/")).data)
+        return RunPreview.model_validate((await api.get(paths.RUN_PREVIEW.url(run_id=run_id))).data)
     except PlatformToolError as refused:
         if refused.code == ErrorCode.LAYER_NOT_FOUND:
             return None
@@ -275,7 +273,8 @@ async def sample_run_results(
     api = PlatformClient.for_context(ctx)
     data = (
         await api.post(
-            f"{RUNS}{run_id}/sample/", json=body(RunSampleQuery, points=[p.model_dump() for p in points], crs=crs or "")
+            paths.RUN_SAMPLE.url(run_id=run_id),
+            json=body(RunSampleQuery, points=[p.model_dump() for p in points], crs=crs or ""),
         )
     ).data
     return RunSample.model_validate(data)

@@ -4,6 +4,7 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
+from hydrata_contract import paths
 from hydrata_contract.answers.scenarios import Problem, ScenarioDetail, ScenarioPage, ScenarioSummary
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.links import Panel, relink
@@ -22,7 +23,6 @@ from hydrata_mcp.polling import (
 )
 from hydrata_mcp.tools.arguments import ProjectId
 from hydrata_mcp.tools.projections import Projection
-from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
 from hydrata_mcp.tools.time_series import figure
 
@@ -114,10 +114,6 @@ class BuildResult(HandBack):
 
 def scenario_view(data: dict[str, Any]) -> ScenarioView:
     return ScenarioView.from_answer(ScenarioDetail.model_validate(data))
-
-
-def _path(project_id: int, scenario_id: int | None = None) -> str:
-    return f"{PROJECTS}{project_id}/scenarios/" + (f"{scenario_id}/" if scenario_id else "")
 
 
 # What the scenario's rain and inflow apply over the run, as the platform computed it.
@@ -236,21 +232,23 @@ async def create_scenario(
         model_start=model_start,
         **given,
     )
-    return _handed_back((await api.post(_path(project_id), json=created)).data, "created")
+    return _handed_back((await api.post(paths.SCENARIOS.url(project_id=project_id), json=created)).data, "created")
 
 
 @tool(title="Get a scenario", read_only=True, idempotent=True, relied_on=ESTIMATE)
 async def get_scenario(ctx: Context, project_id: ProjectId, scenario_id: ScenarioId) -> ScenarioView:
     """Read a scenario: status, inputs, numbers, triangle estimate and price, latest run, the engineer's approval."""
     api = PlatformClient.for_context(ctx)
-    return scenario_view((await api.get(_path(project_id, scenario_id))).data)
+    return scenario_view(
+        (await api.get(paths.SCENARIO_DETAIL.url(project_id=project_id, scenario_id=scenario_id))).data
+    )
 
 
 @tool(title="List scenarios", read_only=True, idempotent=True)
 async def list_scenarios(ctx: Context, project_id: ProjectId) -> ScenarioList:
     """List a project's scenarios, newest first, with computed_status and latest run."""
     api = PlatformClient.for_context(ctx)
-    page = ScenarioPage.model_validate((await api.get(_path(project_id))).data)
+    page = ScenarioPage.model_validate((await api.get(paths.SCENARIOS.url(project_id=project_id))).data)
     return ScenarioList(results=[ScenarioRow.from_answer(row) for row in page.results])
 
 
@@ -307,7 +305,10 @@ async def update_scenario(
     }
     changes = {key: value for key, value in given.items() if value is not None} | dict.fromkeys(clear)
     changed = body(ScenarioChanges, **changes)
-    return _handed_back((await api.patch(_path(project_id, scenario_id), json=changed)).data, "updated")
+    return _handed_back(
+        (await api.patch(paths.SCENARIO_DETAIL.url(project_id=project_id, scenario_id=scenario_id), json=changed)).data,
+        "updated",
+    )
 
 
 @tool(title="Clone a scenario", relied_on=("id", *ESTIMATE))
@@ -323,7 +324,8 @@ async def clone_scenario(
     """Copy a scenario under a new name with some inputs or numbers changed, e.g. another friction or rainfall."""
     api = PlatformClient.for_context(ctx)
     response = await api.post(
-        f"{_path(project_id, scenario_id)}clone/", json=body(ScenarioClone, name=name, overrides=overrides)
+        paths.SCENARIO_CLONE.url(project_id=project_id, scenario_id=scenario_id),
+        json=body(ScenarioClone, name=name, overrides=overrides),
     )
     return _handed_back(response.data, "created")
 
@@ -346,20 +348,26 @@ async def build_scenario(
     """Mesh a scenario and wait; outcome built, error, timed_out, refused (code, detail; ui_url if fixable in the
     map) or needs_confirmation. A valid build is reused unless rebuild."""
     api = PlatformClient.for_context(ctx)
-    read_first = ScenarioDetail.model_validate((await api.get(_path(project_id, scenario_id))).data)
+    read_first = ScenarioDetail.model_validate(
+        (await api.get(paths.SCENARIO_DETAIL.url(project_id=project_id, scenario_id=scenario_id))).data
+    )
     view, link = ScenarioView.from_answer(read_first), read_first.ui_url  # the scenario's place in the map, all along
     early = _build_without_posting(view, link, confirm=confirm, rebuild=rebuild)
     if early is not None:
         return early
     posted = False
     if not _in_flight(view):
-        response = await api.post(f"{_path(project_id, scenario_id)}build/", allow=(409, 422))
+        response = await api.post(
+            paths.SCENARIO_BUILD.url(project_id=project_id, scenario_id=scenario_id), allow=(409, 422)
+        )
         if response.status == 422:
             return _refused(view, link, response.data)
         posted = response.status == 202
 
     async def read() -> ScenarioView:
-        return scenario_view((await api.get(_path(project_id, scenario_id))).data)
+        return scenario_view(
+            (await api.get(paths.SCENARIO_DETAIL.url(project_id=project_id, scenario_id=scenario_id))).data
+        )
 
     waited = await wait_for(
         ctx,

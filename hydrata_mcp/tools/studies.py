@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
+from hydrata_contract import paths
 from hydrata_contract.answers.studies import (
     AepSample,
     DesignMemberSummary,
@@ -26,7 +27,6 @@ from hydrata_mcp.handback import HandBack
 from hydrata_mcp.pagination import page_numbers
 from hydrata_mcp.tools.arguments import Page, ProjectId
 from hydrata_mcp.tools.projections import Projection
-from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
 from hydrata_mcp.tools.runs import Point
 from hydrata_mcp.tools.time_series import figure
@@ -238,7 +238,7 @@ async def create_design_study(
         durations_min=durations_min,
         **{name: value for name, value in settings.items() if value is not None},
     )
-    study = (await api.post(f"{PROJECTS}{project_id}/design-studies/", json=study_body)).data
+    study = (await api.post(paths.DESIGN_STUDIES.url(project_id=project_id), json=study_body)).data
     return _handed_back(study, made=True)
 
 
@@ -253,12 +253,12 @@ async def get_design_study(
     """Storms and price; progress with ETA; then per AEP peaks, flooded areas by depth, hazard and critical
     duration, and the envelopes and critical duration at points."""
     api = PlatformClient.for_context(ctx)
-    study = (await api.get(_study_path(project_id, study_id))).data
+    study = (await api.get(paths.DESIGN_STUDY_DETAIL.url(project_id=project_id, study_id=study_id))).data
     sampled = None
     if points:
         sent = body(RunSampleQuery, points=[point.model_dump() for point in points], crs=crs or "")
         sampled = StudySample.model_validate(
-            (await api.post(f"{_study_path(project_id, study_id)}sample/", json=sent)).data
+            (await api.post(paths.DESIGN_STUDY_SAMPLE.url(project_id=project_id, study_id=study_id), json=sent)).data
         ).aeps
     return _handed_back(study, sampled=sampled)
 
@@ -267,29 +267,25 @@ async def get_design_study(
 async def start_design_study(ctx: Context, project_id: ProjectId, study_id: StudyId) -> DesignStudy:
     """Run every member; charges the whole price. Needs the base built and, if asked, signed off."""
     api = PlatformClient.for_context(ctx)
-    await api.post(f"{_study_path(project_id, study_id)}start/")
-    return _handed_back((await api.get(_study_path(project_id, study_id))).data)
+    await api.post(paths.DESIGN_STUDY_START.url(project_id=project_id, study_id=study_id))
+    return _handed_back((await api.get(paths.DESIGN_STUDY_DETAIL.url(project_id=project_id, study_id=study_id))).data)
 
 
 @tool(title="Cancel a design study", destructive=True, relied_on=("id", "status"))
 async def cancel_design_study(ctx: Context, project_id: ProjectId, study_id: StudyId) -> DesignStudy:
     """Stop every member; each costs only what it computed."""
     api = PlatformClient.for_context(ctx)
-    await api.post(f"{_study_path(project_id, study_id)}cancel/")
-    return _handed_back((await api.get(_study_path(project_id, study_id))).data)
+    await api.post(paths.DESIGN_STUDY_CANCEL.url(project_id=project_id, study_id=study_id))
+    return _handed_back((await api.get(paths.DESIGN_STUDY_DETAIL.url(project_id=project_id, study_id=study_id))).data)
 
 
 @tool(title="List design studies", read_only=True, idempotent=True)
 async def list_design_studies(ctx: Context, project_id: ProjectId, page: Page = 1) -> StudyList:
     """A project's design studies, newest first."""
     api = PlatformClient.for_context(ctx)
-    data = (await api.get(f"{PROJECTS}{project_id}/design-studies/", params={"page": page})).data
+    data = (await api.get(paths.DESIGN_STUDIES.url(project_id=project_id), params={"page": page})).data
     items = [
         StudyItem.from_answer(study, members=study.progress.members_total, progress_pct=study.progress.progress_pct)
         for study in DesignStudyPage.model_validate(data).results
     ]
     return StudyList(**page_numbers(data), results=items)
-
-
-def _study_path(project_id: int, study_id: int) -> str:
-    return f"{PROJECTS}{project_id}/design-studies/{study_id}/"

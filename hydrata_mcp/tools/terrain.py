@@ -3,6 +3,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
+from hydrata_contract import paths
 from hydrata_contract.answers.terrain import Terrain, TerrainPage, TerrainPresign
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.requests.terrain import TerrainUploadFinalize, TerrainUploadPresign
@@ -20,7 +21,6 @@ from hydrata_mcp.polling import (
 )
 from hydrata_mcp.tools.arguments import ProjectId
 from hydrata_mcp.tools.projections import Projection, argument
-from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
 
 TERMINAL = (TerrainStatus.READY, TerrainStatus.ERROR)
@@ -69,7 +69,7 @@ async def presign_terrain_upload(
     finalize_terrain_upload."""
     api = PlatformClient.for_context(ctx)
     response = await api.post(
-        f"{PROJECTS}{project_id}/terrain/upload/presign/",
+        paths.TERRAIN_PRESIGN.url(project_id=project_id),
         json=body(TerrainUploadPresign, filename=filename, content_type=content_type, size=size),
     )
     slot = TerrainPresign.model_validate(response.data)
@@ -94,7 +94,7 @@ async def finalize_terrain_upload(
     input rows."""
     api = PlatformClient.for_context(ctx)
     response = await api.post(
-        f"{PROJECTS}{project_id}/terrain/upload/finalize/",
+        paths.TERRAIN_FINALIZE.url(project_id=project_id),
         json=body(TerrainUploadFinalize, staging_key=staging_key, process_id=process_id, title=title),
     )
     terrain = Terrain.model_validate(response.data)
@@ -127,10 +127,10 @@ async def get_terrain(
 
     async def read() -> Terrain | None:
         if terrain_id is None:
-            page = TerrainPage.model_validate((await api.get(f"{PROJECTS}{project_id}/terrain/")).data)
+            page = TerrainPage.model_validate((await api.get(paths.TERRAIN_LIST.url(project_id=project_id))).data)
             panel["ui_url"] = page.ui_url
             return page.results[0] if page.results else None
-        response = await api.get(f"{PROJECTS}{project_id}/terrain/{terrain_id}/", allow=(404,))
+        response = await api.get(paths.TERRAIN_DETAIL.url(project_id=project_id, terrain_id=terrain_id), allow=(404,))
         if response.status == 404 and response.data.get("code") != ErrorCode.TERRAIN_NOT_FOUND:
             raise refusal_error(response.status, response.data)
         if response.status == 404:

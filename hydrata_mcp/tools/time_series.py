@@ -4,6 +4,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
+from hydrata_contract import paths
 from hydrata_contract.answers.time_series import TimeSeriesDetail, TimeSeriesPage, TimeSeriesRow, TimeSeriesSummary
 from hydrata_contract.inputs import SeriesType
 from hydrata_contract.requests.time_series import TimeSeriesCreate
@@ -12,7 +13,6 @@ from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.handback import HandBack
 from hydrata_mcp.tools.arguments import ProjectId
 from hydrata_mcp.tools.projections import Projection, argument
-from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
 
 # The units a series is taken in when none are given. None for rain: mm/hr, mm/interval and mm cumulative all read
@@ -136,7 +136,7 @@ async def create_time_series(
     api = PlatformClient.for_context(ctx)
     rows = [{"timestamp": row.timestamp.isoformat(), "value": row.value} for row in data.rowData]
     response = await api.post(
-        f"{PROJECTS}{project_id}/time-series/",
+        paths.TIME_SERIES.url(project_id=project_id),
         json=body(
             TimeSeriesCreate,
             name=name,
@@ -174,5 +174,5 @@ async def create_time_series(
 async def list_time_series(ctx: Context, project_id: ProjectId) -> TimeSeriesList:
     """List a project's time series: id, name, type, units, row count, first and last timestamp (not the rows)."""
     api = PlatformClient.for_context(ctx)
-    listed = TimeSeriesPage.model_validate((await api.get(f"{PROJECTS}{project_id}/time-series/")).data)
+    listed = TimeSeriesPage.model_validate((await api.get(paths.TIME_SERIES.url(project_id=project_id))).data)
     return TimeSeriesList(results=[TimeSeries.from_answer(series) for series in listed.results])

@@ -14,33 +14,38 @@ from mcp_types import CallToolResult, ContentBlock, ImageContent, TextContent
 from pydantic import BaseModel, Field
 from pyproj import Transformer
 
+from hydrata_contract import paths
 from hydrata_contract.answers import tiles
+from hydrata_contract.inputs import InputKind
 from hydrata_contract.layers import FIRST_SHOWN
 from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.tools.arguments import ProjectId
-from hydrata_mcp.tools.comparisons import COMPARISONS, ComparisonId
+from hydrata_mcp.tools.comparisons import ComparisonId
 from hydrata_mcp.tools.projections import Projection
-from hydrata_mcp.tools.projects import PROJECTS
 from hydrata_mcp.tools.registry import tool
-from hydrata_mcp.tools.runs import RUNS, RunId
+from hydrata_mcp.tools.runs import RunId
 from hydrata_mcp.tools.scenarios import ScenarioId
 from hydrata_mcp.ui.overlay import stitched_overlay
 from hydrata_mcp.ui.shapes import outline_rings, simplified_features
 
 DEPTH_LAYER = FIRST_SHOWN
-INPUT_KINDS = {
-    "boundary": "boundaries",
-    "friction": "frictions",
-    "inflow": "inflows",
-    "rainfall": "rainfalls",
-    "structure": "structures",
-    "breakline": "breaklines",
-    "culvert": "culverts",
-    "weir": "weirs",
-    "mesh_region": "mesh-regions",
-    "initial_condition": "initial-conditions",
-    "soil": "soils",
-}
+# The input kinds the map view draws.
+INPUT_KINDS = tuple(
+    kind.value
+    for kind in (
+        InputKind.BOUNDARY,
+        InputKind.FRICTION,
+        InputKind.INFLOW,
+        InputKind.RAINFALL,
+        InputKind.STRUCTURE,
+        InputKind.BREAKLINE,
+        InputKind.CULVERT,
+        InputKind.WEIR,
+        InputKind.MESH_REGION,
+        InputKind.INITIAL_CONDITION,
+        InputKind.SOIL,
+    )
+)
 LABEL_PROPERTIES = frozenset(
     {"boundary", "location", "mannings", "data", "method", "resolution", "resolution_units", "name", "shape"}
     | {"stage", "depth", "initial_loss_mm", "continuing_loss_mm_h", "impervious_fraction"}
@@ -113,8 +118,8 @@ async def get_map_depth_overlay(ctx: Context, run_id: RunId) -> Annotated[CallTo
     """For the map view only: the maximum depth of a complete run as one PNG over the mesh's extent, with its
     bounds in WGS84, units and legend."""
     api = PlatformClient.for_context(ctx)
-    run = (await api.get(f"{RUNS}{run_id}/")).data
-    tiled = (await api.get(f"{RUNS}{run_id}/tiles/")).data["results"]
+    run = (await api.get(paths.RUN_DETAIL.url(run_id=run_id))).data
+    tiled = (await api.get(paths.RUN_TILES.url(run_id=run_id))).data["results"]
     layer = next(item for item in tiled if item["name"] == DEPTH_LAYER)
     result = DepthOverlay(
         run_id=run_id,
@@ -132,7 +137,7 @@ async def get_map_depth_overlay(ctx: Context, run_id: RunId) -> Annotated[CallTo
     )
     images: list[ContentBlock] = []
     if not layer["empty"]:
-        mesh = (await api.get(f"{PROJECTS}{run['project']}/scenarios/{run['scenario']}/mesh/")).data
+        mesh = (await api.get(paths.SCENARIO_MESH.url(project_id=run["project"], scenario_id=run["scenario"]))).data
         west, south, east, north = mesh["bbox_wgs84"]
         overlay = await stitched_overlay(api, tile_template=layer["tiles"], bbox=(west, south, east, north))
         result = result.model_copy(
@@ -155,12 +160,14 @@ async def get_map_scenario_layers(ctx: Context, project_id: ProjectId, scenario_
     """For the map view only: the scenario's input layers as GeoJSON (WGS84, simplified to a bounded size) and
     its built mesh's outline."""
     api = PlatformClient.for_context(ctx)
-    scenario = (await api.get(f"{PROJECTS}{project_id}/scenarios/{scenario_id}/")).data
+    scenario = (await api.get(paths.SCENARIO_DETAIL.url(project_id=project_id, scenario_id=scenario_id))).data
     chosen = [(kind, scenario[kind]) for kind in INPUT_KINDS if scenario.get(kind)]
     budget = FEATURE_VERTICES // max(1, len(chosen))
     layers = []
     for kind, row_id in chosen:
-        collection = (await api.get(f"{PROJECTS}{project_id}/{INPUT_KINDS[kind]}/{row_id}/features/")).data
+        collection = (
+            await api.get(paths.INPUT_LAYER_FEATURES[InputKind(kind)].url(project_id=project_id, layer_id=row_id))
+        ).data
         layers.append(
             InputShapes(
                 kind=kind,
@@ -168,7 +175,7 @@ async def get_map_scenario_layers(ctx: Context, project_id: ProjectId, scenario_
                 collection=simplified_features(collection, max_vertices=budget, keep=LABEL_PROPERTIES),
             )
         )
-    mesh = await api.get(f"{PROJECTS}{project_id}/scenarios/{scenario_id}/mesh/", allow=(409,))
+    mesh = await api.get(paths.SCENARIO_MESH.url(project_id=project_id, scenario_id=scenario_id), allow=(409,))
     built = mesh.status == 200
     return ScenarioLayers(
         project_id=project_id,
@@ -192,7 +199,7 @@ def _to_wgs84(crs: str) -> Transformer:
 async def get_map_comparison_points(ctx: Context, comparison_id: ComparisonId) -> ComparisonPoints:
     """For the map view only: a comparison's observation points in WGS84 with observed, modelled and error."""
     api = PlatformClient.for_context(ctx)
-    comparison = (await api.get(f"{COMPARISONS}{comparison_id}/")).data
+    comparison = (await api.get(paths.COMPARISON_DETAIL.url(comparison_id=comparison_id))).data
     to_map = _to_wgs84(comparison["crs"])
     compared = comparison["points"]
     points = []

@@ -5,9 +5,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from hydrata.agents.permissions import grant_of
-from hydrata.agents.selectors import account_for_user, spend_used_this_month
+from hydrata.agents.selectors import agent_me, capability_suggestion_answer
 from hydrata.agents.services import capability_suggestion_create
-from hydrata.core.answers import answer
+from hydrata.core.answers import sent
 from hydrata.core.bodies import parsed
 from hydrata.core.errors import ValidationFailed
 from hydrata.core.requests import AuthenticatedRequest
@@ -28,25 +28,7 @@ class AgentMeView(APIView):
             raise ValidationFailed(
                 "This endpoint describes an agent grant; sign in with an agent key.", code=ErrorCode.NO_AGENT_GRANT
             )
-        account = account_for_user(user=grant.user)
-        limit = account.monthly_spend_limit if account else None
-        me = {
-            "id": grant.pk,
-            "kind": grant.kind,
-            "name": grant.name,
-            "level": grant.level,
-            "key_prefix": grant.key_prefix,
-            "client_host": grant.client_host,
-            "account": grant.user.get_username(),
-            "paused": bool(account and account.agents_paused),
-            "spend_used_this_month": str(spend_used_this_month(user=grant.user, now=timezone.now())),
-            "spend_limit_monthly": None if limit is None else str(limit),
-            "currency": "USD",
-            "created_at": grant.created_at,
-            "expires_at": grant.expires_at,
-            "last_used_at": grant.last_used_at,
-        }
-        return Response(answer(answers.AgentMe, me))
+        return Response(sent(agent_me(grant=grant, now=timezone.now())))
 
 
 class CapabilitySuggestionCreateView(APIView):
@@ -56,5 +38,4 @@ class CapabilitySuggestionCreateView(APIView):
     def post(self, request: AuthenticatedRequest) -> Response:
         body = parsed(CapabilitySuggestionCreate, request)
         suggestion = capability_suggestion_create(user=request.user, grant=grant_of(request), **body.model_dump())
-        created = {"id": suggestion.pk, "summary": suggestion.summary, "created_at": suggestion.created_at}
-        return Response(answer(answers.CapabilitySuggestion, created), status=status.HTTP_201_CREATED)
+        return Response(sent(capability_suggestion_answer(suggestion=suggestion)), status=status.HTTP_201_CREATED)

@@ -3,9 +3,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from hydrata.anuga.selectors.datasets import dataset_visible_get
-from hydrata.core.answers import answer
+from hydrata.core.answers import sent
 from hydrata.core.requests import AuthenticatedRequest
-from hydrata.uploads.api.serializers import DatasetOutput
+from hydrata.uploads.selectors import dataset_detail
 from hydrata_contract.answers import uploads as answers
 
 
@@ -17,4 +17,4 @@ class DatasetDetailView(APIView):
     @extend_schema(responses={200: answers.DatasetDetail})
     def get(self, request: AuthenticatedRequest, dataset_id: int) -> Response:
         dataset = dataset_visible_get(user=request.user, dataset_id=dataset_id)
-        return Response(answer(answers.DatasetDetail, {"dataset": DatasetOutput(dataset).data}))
+        return Response(sent(dataset_detail(dataset=dataset)))

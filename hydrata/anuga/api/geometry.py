@@ -8,7 +8,7 @@ from hydrata.anuga.api.base import ProjectScopedView
 from hydrata.anuga.selectors.map_geometry import input_layer_features, scenario_mesh
 from hydrata.anuga.selectors.model_inputs import input_layer_get
 from hydrata.compute.numbers import finite_number
-from hydrata.core.answers import answer
+from hydrata.core.answers import sent
 from hydrata.core.errors import ValidationFailed
 from hydrata_contract.answers import inputs, scenarios
 from hydrata_contract.errors import ErrorCode
@@ -21,7 +21,7 @@ class InputLayerFeaturesView(ProjectScopedView):
     @extend_schema(responses={200: inputs.LayerFeatures})
     def get(self, request: Request, layer_id: int) -> Response:
         layer = input_layer_get(project=self.project, kind=self.kind, layer_id=layer_id)
-        return Response(answer(inputs.LayerFeatures, input_layer_features(layer=layer)))
+        return Response(sent(input_layer_features(layer=layer)))
 
 
 def bounds_of(text: str) -> tuple[float, float, float, float] | None:
@@ -53,4 +53,4 @@ class ScenarioMeshView(ProjectScopedView):
     def get(self, request: Request, scenario_id: int) -> Response:
         scenario = self.scenario_get(scenario_id)
         bounds = bounds_of(request.query_params.get("bbox", ""))
-        return Response(answer(scenarios.ScenarioMesh, scenario_mesh(scenario=scenario, bounds_wgs84=bounds)))
+        return Response(sent(scenario_mesh(scenario=scenario, bounds_wgs84=bounds)))

@@ -1,38 +1,27 @@
-from typing import Any
-
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectListView, ProjectScopedView
-from hydrata.anuga.api.serializers import InputLayerOutput
-from hydrata.anuga.models import InputLayer
-from hydrata.anuga.selectors.model_inputs import input_layer_get, input_layers_of
-from hydrata.anuga.selectors.scenarios import input_layer_forcing
+from hydrata.anuga.selectors.links import project_link
+from hydrata.anuga.selectors.model_inputs import (
+    input_layer_answer,
+    input_layer_detail,
+    input_layer_get,
+    input_layers_of,
+    inputs_by_kind,
+)
 from hydrata.anuga.services.inputs import input_layer_attach
-from hydrata.core.answers import answer
+from hydrata.core.answers import page_answer, sent
 from hydrata.core.bodies import parsed
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata_contract.answers import inputs as answers
 from hydrata_contract.inputs import InputKind
 from hydrata_contract.links import Panel
+from hydrata_contract.paths import INPUT_SEGMENTS
 from hydrata_contract.requests.inputs import InputLayerAttach
 
-# The REST path of each kind, as the Hydrata API names them.
-KIND_PATHS = {
-    "boundaries": InputKind.BOUNDARY,
-    "frictions": InputKind.FRICTION,
-    "inflows": InputKind.INFLOW,
-    "rainfalls": InputKind.RAINFALL,
-    "structures": InputKind.STRUCTURE,
-    "breaklines": InputKind.BREAKLINE,
-    "culverts": InputKind.CULVERT,
-    "weirs": InputKind.WEIR,
-    "mesh-regions": InputKind.MESH_REGION,
-    "gauges": InputKind.GAUGE,
-    "flow-lines": InputKind.FLOW_LINE,
-    "initial-conditions": InputKind.INITIAL_CONDITION,
-    "soils": InputKind.SOIL,
-}
+# The REST path segment of each kind (hydrata_contract/paths.py), to the kind it serves.
+KIND_PATHS = {segment: kind for kind, segment in INPUT_SEGMENTS.items()}
 
 
 class InputLayerListView(ProjectListView):
@@ -43,9 +32,9 @@ class InputLayerListView(ProjectListView):
     @extend_schema(responses={200: answers.InputLayerPage})
     def get(self, request: AuthenticatedRequest) -> Response:
         page = self.paginate_queryset(input_layers_of(project=self.project, kind=self.kind))
-        response = self.get_paginated_response(InputLayerOutput(page, many=True).data)
-        answer(answers.InputLayerPage, response.data)
-        return response
+        results = [input_layer_answer(layer=layer) for layer in page or []]
+        ui_url = project_link(self.project, self.list_panel)
+        return Response(sent(page_answer(view=self, model=answers.InputLayerPage, results=results, ui_url=ui_url)))
 
 
 class InputLayerDetailView(ProjectScopedView):
@@ -55,20 +44,14 @@ class InputLayerDetailView(ProjectScopedView):
     @extend_schema(responses={200: answers.InputLayerDetail})
     def get(self, request: AuthenticatedRequest, layer_id: int) -> Response:
         layer = input_layer_get(project=self.project, kind=self.kind, layer_id=layer_id)
-        return Response(answer(answers.InputLayerDetail, _detail(layer)))
+        return Response(sent(input_layer_detail(layer=layer)))
 
     @extend_schema(request=InputLayerAttach, responses={200: answers.InputLayerDetail})
     def patch(self, request: AuthenticatedRequest, layer_id: int) -> Response:
         layer = input_layer_get(project=self.project, kind=self.kind, layer_id=layer_id)
         dataset_id = parsed(InputLayerAttach, request).gn_layer
         layer = input_layer_attach(layer=layer, user=request.user, dataset_id=dataset_id)
-        return Response(answer(answers.InputLayerDetail, _detail(layer)))
-
-
-def _detail(layer: InputLayer) -> dict[str, Any]:
-    """The row, and for rainfall and inflow what its features apply on their own (`forcing`)."""
-    forcing = input_layer_forcing(layer=layer)
-    return {**InputLayerOutput(layer).data, **({"forcing": forcing} if forcing is not None else {})}
+        return Response(sent(input_layer_detail(layer=layer)))
 
 
 class AllInputsView(ProjectScopedView):
@@ -79,7 +62,4 @@ class AllInputsView(ProjectScopedView):
 
     @extend_schema(responses={200: answers.InputsByKind})
     def get(self, request: AuthenticatedRequest) -> Response:
-        grouped: dict[str, list] = {kind: [] for kind in InputKind.values()}
-        for row in InputLayerOutput(input_layers_of(project=self.project), many=True).data:
-            grouped[row["kind"]].append(row)
-        return Response(answer(answers.InputsByKind, grouped))
+        return Response(sent(inputs_by_kind(project=self.project)))

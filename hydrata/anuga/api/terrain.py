@@ -1,16 +1,13 @@
-from typing import Any
-
-from django.conf import settings
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectListView, ProjectScopedView, reader
-from hydrata.anuga.api.serializers import TerrainOutput
 from hydrata.anuga.models import Terrain
-from hydrata.anuga.selectors.model_inputs import terrain_get, terrains_of
+from hydrata.anuga.selectors.links import project_link
+from hydrata.anuga.selectors.model_inputs import terrain_answer, terrain_get, terrain_presign, terrains_of
 from hydrata.anuga.services.terrain import terrain_upload_direct, terrain_upload_finalize, terrain_upload_presign
-from hydrata.core.answers import answer
+from hydrata.core.answers import page_answer, sent
 from hydrata.core.bodies import parsed
 from hydrata.core.errors import ValidationFailed
 from hydrata.core.parsers import MultiPartParser
@@ -21,12 +18,8 @@ from hydrata_contract.links import Panel
 from hydrata_contract.requests.terrain import TerrainUpload, TerrainUploadFinalize, TerrainUploadPresign
 
 
-def _links(request: AuthenticatedRequest, project_id: int) -> dict[str, bool]:
-    return {"signed_links": reader(request, project_id=project_id).signed_links}
-
-
-def _terrain(request: AuthenticatedRequest, terrain: Terrain) -> dict[str, Any]:
-    return TerrainOutput(terrain, context=_links(request, terrain.project_id)).data
+def _terrain(request: AuthenticatedRequest, terrain: Terrain) -> answers.Terrain:
+    return terrain_answer(terrain=terrain, signed_links=reader(request, project_id=terrain.project_id).signed_links)
 
 
 class TerrainPresignView(ProjectScopedView):
@@ -36,15 +29,7 @@ class TerrainPresignView(ProjectScopedView):
     def post(self, request: AuthenticatedRequest) -> Response:
         body = parsed(TerrainUploadPresign, request).model_dump()
         upload, url = terrain_upload_presign(project=self.project, user=request.user, **body)
-        presigned = {
-            "upload_url": url,
-            "staging_key": upload.staging_key,
-            "process_id": str(upload.process_id),
-            "expires_in": settings.HYDRATA_UPLOAD_URL_EXPIRY_SECONDS,
-            "method": "PUT",
-            "headers": {"Content-Type": upload.content_type},
-        }
-        return Response(answer(answers.TerrainPresign, presigned))
+        return Response(sent(terrain_presign(upload=upload, url=url)))
 
 
 class TerrainFinalizeView(ProjectScopedView):
@@ -54,7 +39,7 @@ class TerrainFinalizeView(ProjectScopedView):
     def post(self, request: AuthenticatedRequest) -> Response:
         body = parsed(TerrainUploadFinalize, request).model_dump()
         terrain = terrain_upload_finalize(project=self.project, user=request.user, **body)
-        return Response(answer(answers.Terrain, _terrain(request, terrain)), status=status.HTTP_202_ACCEPTED)
+        return Response(sent(_terrain(request, terrain)), status=status.HTTP_202_ACCEPTED)
 
 
 class TerrainDirectUploadView(ProjectScopedView):
@@ -72,7 +57,7 @@ class TerrainDirectUploadView(ProjectScopedView):
             uploaded_file=uploaded,
             title=parsed(TerrainUpload, request).title,
         )
-        return Response(answer(answers.Terrain, _terrain(request, terrain)), status=status.HTTP_202_ACCEPTED)
+        return Response(sent(_terrain(request, terrain)), status=status.HTTP_202_ACCEPTED)
 
 
 class TerrainListView(ProjectListView):
@@ -82,10 +67,10 @@ class TerrainListView(ProjectListView):
     @extend_schema(responses={200: answers.TerrainPage})
     def get(self, request: AuthenticatedRequest) -> Response:
         page = self.paginate_queryset(terrains_of(project=self.project))
-        links = _links(request, self.project.pk)
-        response = self.get_paginated_response(TerrainOutput(page, many=True, context=links).data)
-        answer(answers.TerrainPage, response.data)
-        return response
+        signed_links = reader(request, project_id=self.project.pk).signed_links
+        results = [terrain_answer(terrain=terrain, signed_links=signed_links) for terrain in page or []]
+        ui_url = project_link(self.project, self.list_panel)
+        return Response(sent(page_answer(view=self, model=answers.TerrainPage, results=results, ui_url=ui_url)))
 
 
 class TerrainDetailView(ProjectScopedView):
@@ -94,4 +79,4 @@ class TerrainDetailView(ProjectScopedView):
     @extend_schema(responses={200: answers.Terrain})
     def get(self, request: AuthenticatedRequest, terrain_id: int) -> Response:
         terrain = terrain_get(project=self.project, terrain_id=terrain_id)
-        return Response(answer(answers.Terrain, _terrain(request, terrain)))
+        return Response(sent(_terrain(request, terrain)))

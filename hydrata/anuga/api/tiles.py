@@ -1,9 +1,10 @@
 """Map tiles (XYZ PNG) of terrain and run results, readable by whoever may read the terrain or the run."""
 
+import re
+
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers
 from rest_framework.response import Response
 
 from hydrata.anuga.api.base import ProjectScopedView, RunScopedView
@@ -12,17 +13,16 @@ from hydrata.anuga.models import Run, Terrain
 from hydrata.anuga.selectors.model_inputs import terrain_get
 from hydrata.anuga.selectors.runs import run_get
 from hydrata.anuga.selectors.tiles import (
+    impact_layers,
     impact_tile,
-    impact_tile_layers,
-    run_depth_frames,
+    run_layers,
     run_tile,
-    run_tile_layers,
+    terrain_layers,
     terrain_tile,
-    terrain_tile_layers,
 )
 from hydrata.anuga.services.run_impact import FILES, comparable, impact_prefix
 from hydrata.compute.tiles import tile_address_problem
-from hydrata.core.answers import answer
+from hydrata.core.answers import sent
 from hydrata.core.errors import Conflict, ValidationFailed
 from hydrata.core.requests import AuthenticatedRequest
 from hydrata_contract.answers.tiles import TileLayers
@@ -34,18 +34,26 @@ from hydrata_contract.states import TerrainStatus
 CACHE_CONTROL = "private, max-age=86400"
 
 
-class TileAddress(serializers.Serializer):
-    z = serializers.IntegerField()
-    x = serializers.IntegerField()
-    y = serializers.IntegerField()
+# A whole number as the path spells it: digits, a sign, and a zero fraction ("3.0") allowed, as they always were.
+ZERO_FRACTION = re.compile(r"\.0*\s*$")
+LONGEST_NUMBER = 1000
+
+
+def whole_number(text: str) -> int:
+    """`text` as a whole number; ValueError when it is none."""
+    if len(text) > LONGEST_NUMBER:
+        raise ValueError(text[:20])
+    return int(ZERO_FRACTION.sub("", text))
 
 
 def tile_address(z: str, x: str, y: str) -> tuple[int, int, int]:
     """z/x/y as integers of the Web Mercator pyramid; anything else is a 400 saying why."""
-    address = TileAddress(data={"z": z, "x": x, "y": y})
-    if not address.is_valid():
-        raise ValidationFailed("A tile address is three whole numbers: /<z>/<x>/<y>.png.", code=ErrorCode.INVALID_TILE)
-    zoom, column, row = (address.validated_data[key] for key in ("z", "x", "y"))
+    try:
+        zoom, column, row = whole_number(z), whole_number(x), whole_number(y)
+    except ValueError:
+        raise ValidationFailed(
+            "A tile address is three whole numbers: /<z>/<x>/<y>.png.", code=ErrorCode.INVALID_TILE
+        ) from None
     problem = tile_address_problem(z=zoom, x=column, y=row)
     if problem:
         raise ValidationFailed(problem, code=ErrorCode.INVALID_TILE)
@@ -73,9 +81,7 @@ class RunTileLayersView(RunScopedView):
 
     @extend_schema(responses={200: TileLayers})
     def get(self, request: AuthenticatedRequest) -> Response:
-        run = finished_run(self.run)
-        layers = {"id": run.pk, "results": run_tile_layers(run=run), "frames": run_depth_frames(run=run)}
-        return Response(answer(TileLayers, layers))
+        return Response(sent(run_layers(run=finished_run(self.run))))
 
 
 class RunTileView(RunScopedView):
@@ -114,8 +120,7 @@ class RunImpactTileLayersView(ImpactScopedView):
     @extend_schema(responses={200: TileLayers})
     def get(self, request: AuthenticatedRequest, other_run_id: int) -> Response:
         run, other, prefix = self.runs(request, other_run_id)
-        layers = impact_tile_layers(run=run, other=other, prefix=prefix, files=FILES)
-        return Response(answer(TileLayers, {"id": run.pk, "results": layers}))
+        return Response(sent(impact_layers(run=run, other=other, prefix=prefix, files=FILES)))
 
 
 class RunImpactTileView(ImpactScopedView):
@@ -146,7 +151,7 @@ class TerrainTileLayersView(ReadyTerrainView):
     @extend_schema(responses={200: TileLayers})
     def get(self, request: AuthenticatedRequest, terrain_id: int) -> Response:
         terrain = self.ready_terrain(terrain_id)
-        return Response(answer(TileLayers, {"id": terrain.pk, "results": terrain_tile_layers(terrain=terrain)}))
+        return Response(sent(terrain_layers(terrain=terrain)))
 
 
 class TerrainTileView(ReadyTerrainView):

@@ -1,74 +1,55 @@
+"""Mounted under /api/v2/ (config/urls.py); each route is the contract's (hydrata_contract/paths.py)."""
+
 from django.urls import path
 
 from hydrata.anuga.api import approvals, geometry, inputs, projects, runs, scenarios, terrain, tiles, time_series
-
-PROJECT = "projects/<int:project_id>/"
-TILE = "<str:z>/<str:x>/<str:y>.png"  # not <int:>: a bad address is answered 400 with a reason, not 404
+from hydrata_contract import paths
 
 urlpatterns = [
-    path("projects/", projects.ProjectListCreateView.as_view(), name="projects"),
-    path(PROJECT, projects.ProjectDetailView.as_view(), name="project-detail"),
-    path("maps/<int:map_id>/", projects.MapDetailView.as_view(), name="map-detail"),
-    path(f"{PROJECT}terrain/", terrain.TerrainListView.as_view(), name="terrain-list"),
-    path(f"{PROJECT}terrain/<int:terrain_id>/", terrain.TerrainDetailView.as_view(), name="terrain-detail"),
-    path(f"{PROJECT}terrain/upload/presign/", terrain.TerrainPresignView.as_view(), name="terrain-presign"),
-    path(f"{PROJECT}terrain/upload/finalize/", terrain.TerrainFinalizeView.as_view(), name="terrain-finalize"),
-    path(f"{PROJECT}terrain/upload/", terrain.TerrainDirectUploadView.as_view(), name="terrain-upload"),
-    path(f"{PROJECT}terrain/<int:terrain_id>/tiles/", tiles.TerrainTileLayersView.as_view(), name="terrain-tiles"),
+    path(paths.PROJECTS.django(), projects.ProjectListCreateView.as_view(), name=paths.PROJECTS.name),
+    path(paths.PROJECT_DETAIL.django(), projects.ProjectDetailView.as_view(), name=paths.PROJECT_DETAIL.name),
+    path(paths.MAP_DETAIL.django(), projects.MapDetailView.as_view(), name=paths.MAP_DETAIL.name),
+    path(paths.TERRAIN_LIST.django(), terrain.TerrainListView.as_view(), name=paths.TERRAIN_LIST.name),
+    path(paths.TERRAIN_DETAIL.django(), terrain.TerrainDetailView.as_view(), name=paths.TERRAIN_DETAIL.name),
+    path(paths.TERRAIN_PRESIGN.django(), terrain.TerrainPresignView.as_view(), name=paths.TERRAIN_PRESIGN.name),
+    path(paths.TERRAIN_FINALIZE.django(), terrain.TerrainFinalizeView.as_view(), name=paths.TERRAIN_FINALIZE.name),
+    path(paths.TERRAIN_UPLOAD.django(), terrain.TerrainDirectUploadView.as_view(), name=paths.TERRAIN_UPLOAD.name),
+    path(paths.TERRAIN_TILES.django(), tiles.TerrainTileLayersView.as_view(), name=paths.TERRAIN_TILES.name),
+    path(paths.TERRAIN_TILE.django(), tiles.TerrainTileView.as_view(), name=paths.TERRAIN_TILE.name),
+    path(paths.INPUTS.django(), inputs.AllInputsView.as_view(), name=paths.INPUTS.name),
+    path(paths.TIME_SERIES.django(), time_series.TimeSeriesListCreateView.as_view(), name=paths.TIME_SERIES.name),
     path(
-        f"{PROJECT}terrain/<int:terrain_id>/tiles/<str:style>/{TILE}",
-        tiles.TerrainTileView.as_view(),
-        name="terrain-tile",
+        paths.TIME_SERIES_DETAIL.django(),
+        time_series.TimeSeriesDetailView.as_view(),
+        name=paths.TIME_SERIES_DETAIL.name,
     ),
-    path(f"{PROJECT}inputs/", inputs.AllInputsView.as_view(), name="inputs"),
-    path(f"{PROJECT}time-series/", time_series.TimeSeriesListCreateView.as_view(), name="time-series"),
-    path(
-        f"{PROJECT}time-series/<int:series_id>/", time_series.TimeSeriesDetailView.as_view(), name="time-series-detail"
-    ),
-    path(f"{PROJECT}scenarios/", scenarios.ScenarioListCreateView.as_view(), name="scenarios"),
-    path(f"{PROJECT}scenarios/<int:scenario_id>/", scenarios.ScenarioDetailView.as_view(), name="scenario-detail"),
-    path(f"{PROJECT}scenarios/<int:scenario_id>/clone/", scenarios.ScenarioCloneView.as_view(), name="scenario-clone"),
-    path(f"{PROJECT}scenarios/<int:scenario_id>/build/", scenarios.ScenarioBuildView.as_view(), name="scenario-build"),
-    path(f"{PROJECT}scenarios/<int:scenario_id>/mesh/", geometry.ScenarioMeshView.as_view(), name="scenario-mesh"),
-    path(
-        f"{PROJECT}scenarios/<int:scenario_id>/approve/",
-        approvals.ScenarioApproveView.as_view(),
-        name="scenario-approve",
-    ),
-    path(f"{PROJECT}runs/", runs.ProjectRunsView.as_view(), name="project-runs"),
-    path("scenarios/<int:scenario_id>/run/", runs.ScenarioRunView.as_view(), name="scenario-run"),
-    path("runs/<int:run_id>/", runs.RunDetailView.as_view(), name="run-detail"),
-    path("runs/<int:run_id>/status/", runs.RunStatusView.as_view(), name="run-status"),
-    path("runs/<int:run_id>/cancel/", runs.RunCancelView.as_view(), name="run-cancel"),
-    path("runs/<int:run_id>/retry/", runs.RunRetryView.as_view(), name="run-retry"),
-    path("runs/<int:run_id>/results/", runs.RunResultsView.as_view(), name="run-results"),
-    path("runs/<int:run_id>/preview/", runs.RunPreviewView.as_view(), name="run-preview"),
-    path("runs/<int:run_id>/sample/", runs.RunSampleView.as_view(), name="run-sample"),
-    path("runs/<int:run_id>/tiles/", tiles.RunTileLayersView.as_view(), name="run-tiles"),
-    path(f"runs/<int:run_id>/tiles/<str:layer>/{TILE}", tiles.RunTileView.as_view(), name="run-tile"),
-    path("runs/<int:run_id>/time-series/", runs.RunTimeSeriesView.as_view(), name="run-time-series"),
-    path("runs/<int:run_id>/impact/<int:other_run_id>/", runs.RunImpactView.as_view(), name="run-impact"),
-    path(
-        "runs/<int:run_id>/impact/<int:other_run_id>/tiles/",
-        tiles.RunImpactTileLayersView.as_view(),
-        name="run-impact-tiles",
-    ),
-    path(
-        f"runs/<int:run_id>/impact/<int:other_run_id>/tiles/<str:layer>/{TILE}",
-        tiles.RunImpactTileView.as_view(),
-        name="run-impact-tile",
-    ),
+    path(paths.SCENARIOS.django(), scenarios.ScenarioListCreateView.as_view(), name=paths.SCENARIOS.name),
+    path(paths.SCENARIO_DETAIL.django(), scenarios.ScenarioDetailView.as_view(), name=paths.SCENARIO_DETAIL.name),
+    path(paths.SCENARIO_CLONE.django(), scenarios.ScenarioCloneView.as_view(), name=paths.SCENARIO_CLONE.name),
+    path(paths.SCENARIO_BUILD.django(), scenarios.ScenarioBuildView.as_view(), name=paths.SCENARIO_BUILD.name),
+    path(paths.SCENARIO_MESH.django(), geometry.ScenarioMeshView.as_view(), name=paths.SCENARIO_MESH.name),
+    path(paths.SCENARIO_APPROVE.django(), approvals.ScenarioApproveView.as_view(), name=paths.SCENARIO_APPROVE.name),
+    path(paths.PROJECT_RUNS.django(), runs.ProjectRunsView.as_view(), name=paths.PROJECT_RUNS.name),
+    path(paths.SCENARIO_RUN.django(), runs.ScenarioRunView.as_view(), name=paths.SCENARIO_RUN.name),
+    path(paths.RUN_DETAIL.django(), runs.RunDetailView.as_view(), name=paths.RUN_DETAIL.name),
+    path(paths.RUN_STATUS.django(), runs.RunStatusView.as_view(), name=paths.RUN_STATUS.name),
+    path(paths.RUN_CANCEL.django(), runs.RunCancelView.as_view(), name=paths.RUN_CANCEL.name),
+    path(paths.RUN_RETRY.django(), runs.RunRetryView.as_view(), name=paths.RUN_RETRY.name),
+    path(paths.RUN_RESULTS.django(), runs.RunResultsView.as_view(), name=paths.RUN_RESULTS.name),
+    path(paths.RUN_PREVIEW.django(), runs.RunPreviewView.as_view(), name=paths.RUN_PREVIEW.name),
+    path(paths.RUN_SAMPLE.django(), runs.RunSampleView.as_view(), name=paths.RUN_SAMPLE.name),
+    path(paths.RUN_TILES.django(), tiles.RunTileLayersView.as_view(), name=paths.RUN_TILES.name),
+    path(paths.RUN_TILE.django(), tiles.RunTileView.as_view(), name=paths.RUN_TILE.name),
+    path(paths.RUN_TIME_SERIES.django(), runs.RunTimeSeriesView.as_view(), name=paths.RUN_TIME_SERIES.name),
+    path(paths.RUN_IMPACT.django(), runs.RunImpactView.as_view(), name=paths.RUN_IMPACT.name),
+    path(paths.RUN_IMPACT_TILES.django(), tiles.RunImpactTileLayersView.as_view(), name=paths.RUN_IMPACT_TILES.name),
+    path(paths.RUN_IMPACT_TILE.django(), tiles.RunImpactTileView.as_view(), name=paths.RUN_IMPACT_TILE.name),
 ]
 
-for segment, kind in inputs.KIND_PATHS.items():
+for kind in paths.INPUT_SEGMENTS:
+    listed, row, features = paths.INPUT_LAYERS[kind], paths.INPUT_LAYER_DETAIL[kind], paths.INPUT_LAYER_FEATURES[kind]
     urlpatterns += [
-        path(f"{PROJECT}{segment}/", inputs.InputLayerListView.as_view(kind=kind), name=f"{kind}-list"),
-        path(
-            f"{PROJECT}{segment}/<int:layer_id>/", inputs.InputLayerDetailView.as_view(kind=kind), name=f"{kind}-detail"
-        ),
-        path(
-            f"{PROJECT}{segment}/<int:layer_id>/features/",
-            geometry.InputLayerFeaturesView.as_view(kind=kind),
-            name=f"{kind}-features",
-        ),
+        path(listed.django(), inputs.InputLayerListView.as_view(kind=kind), name=listed.name),
+        path(row.django(), inputs.InputLayerDetailView.as_view(kind=kind), name=row.name),
+        path(features.django(), geometry.InputLayerFeaturesView.as_view(kind=kind), name=features.name),
     ]

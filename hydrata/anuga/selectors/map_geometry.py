@@ -12,21 +12,24 @@ from hydrata.compute.mesh import MeshGeometry, mesh_edges, mesh_outline, mesh_re
 from hydrata.compute.transformers import transformer_between
 from hydrata.core.errors import Conflict
 from hydrata.storage import get_storage
+from hydrata_contract.answers.inputs import LayerFeatures
+from hydrata_contract.answers.scenarios import ScenarioMesh
 from hydrata_contract.errors import ErrorCode
+from hydrata_contract.inputs import InputKind
 
 WGS84 = "EPSG:4326"
 DECIMALS = 7  # about a centimetre
 
 
-def input_layer_features(*, layer: InputLayer) -> dict[str, Any]:
-    return {
-        "type": "FeatureCollection",
-        "kind": layer.kind,
-        "layer": layer.pk,
-        "feature_count": layer.feature_count,
-        "bbox_wgs84": layer.bbox_wgs84,
-        "features": layer_features(layer=layer, crs=WGS84),
-    }
+def input_layer_features(*, layer: InputLayer) -> LayerFeatures:
+    return LayerFeatures(
+        type="FeatureCollection",
+        kind=InputKind(layer.kind),
+        layer=layer.pk,
+        feature_count=layer.feature_count,
+        bbox_wgs84=layer.bbox_wgs84,
+        features=layer_features(layer=layer, crs=WGS84),
+    )
 
 
 def built_run(*, scenario: Scenario) -> Run:
@@ -40,7 +43,7 @@ def built_run(*, scenario: Scenario) -> Run:
     return run
 
 
-def scenario_mesh(*, scenario: Scenario, bounds_wgs84: tuple[float, float, float, float] | None) -> dict[str, Any]:
+def scenario_mesh(*, scenario: Scenario, bounds_wgs84: tuple[float, float, float, float] | None) -> ScenarioMesh:
     """The mesh's outline, and with `bounds_wgs84` the triangles in that window as nodes and edges (none, and
     `truncated`, when more than HYDRATA_MESH_VIEW_MAX_TRIANGLES reach into it: the map asks again zoomed in)."""
     run = built_run(scenario=scenario)
@@ -60,7 +63,7 @@ def scenario_mesh(*, scenario: Scenario, bounds_wgs84: tuple[float, float, float
     }
     if bounds_wgs84 is not None:
         answer["view"] = _view(MeshGeometry(nodes=nodes, triangles=mesh.triangles), bounds_wgs84)
-    return answer
+    return ScenarioMesh.model_validate(answer)
 
 
 def _view(mesh: MeshGeometry, bounds: tuple[float, float, float, float]) -> dict[str, Any]:

@@ -6,9 +6,12 @@ from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
 from hydrata.anuga.models import Project, ProjectMembership
+from hydrata.anuga.selectors.links import project_link
 from hydrata.core.errors import Forbidden, NotFound
+from hydrata.core.rows import from_row
+from hydrata_contract.answers import projects as answers
 from hydrata_contract.errors import ErrorCode
-from hydrata_contract.projects import ProjectRole
+from hydrata_contract.projects import ProjectRole, Visibility
 
 WRITE_ROLES = {ProjectRole.OWNER, ProjectRole.EDITOR}
 
@@ -37,6 +40,36 @@ def project_for_map(*, user: User, map_id: int) -> Project:
 def roles_for(*, user: User, project_ids: list[int]) -> dict[int, str]:
     return dict(
         ProjectMembership.objects.filter(user=user, project_id__in=project_ids).values_list("project_id", "role")
+    )
+
+
+def project_answer(*, project: Project, roles: dict[int, str]) -> answers.Project:
+    """The project as `roles` (project id -> the caller's role, roles_for's answer) shows it to its caller: `public`
+    for one they see only because it is public."""
+    public = Visibility.PUBLIC if project.is_public else None
+    return from_row(
+        answers.Project,
+        project,
+        visibility=Visibility.PUBLIC if project.is_public else Visibility.PRIVATE,
+        role=roles.get(project.pk) or public,
+        owner=project.owner.username,
+        base_map=project.base_map_id,
+        ui_url=project_link(project),
+    )
+
+
+def projects_answer(*, user: User, projects: list[Project]) -> list[answers.Project]:
+    """A page of projects as their caller sees them, their roles read in one query."""
+    roles = roles_for(user=user, project_ids=[project.pk for project in projects])
+    return [project_answer(project=project, roles=roles) for project in projects]
+
+
+def map_detail(*, user: User, map_id: int) -> answers.MapDetail:
+    """What the catalogue page needs to show a project's map."""
+    project = project_for_map(user=user, map_id=map_id)
+    roles = roles_for(user=user, project_ids=[project.pk])
+    return answers.MapDetail(
+        id=map_id, title=project.base_map.title, project=project_answer(project=project, roles=roles)
     )
 
 

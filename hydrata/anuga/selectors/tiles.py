@@ -24,6 +24,8 @@ from hydrata.compute.tiles import (
 )
 from hydrata.core.errors import NotFound, ValidationFailed
 from hydrata.storage import get_storage
+from hydrata_contract import paths
+from hydrata_contract.answers.tiles import TileLayers
 from hydrata_contract.compute import RunOutputs
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.hazard import HazardClass
@@ -36,8 +38,6 @@ from hydrata_contract.layers import (
     depth_frame_filename,
 )
 
-API = "/api/v2/anuga"
-TILE_TEMPLATE = "{z}/{x}/{y}.png"
 # The colour map of each result (rio-tiler's names) and where on it the ramp starts.
 RESULT_COLOURS: dict[str, tuple[str, float]] = {
     ResultLayer.MAX_DEPTH: ("ylgnbu", 0.25),
@@ -59,6 +59,25 @@ TERRAIN_STYLES = {"hillshade": ("Hillshade", ""), "elevation": ("Elevation", "m"
 ELEVATION_COLOURS = ("terrain", 0.25)  # skip the ramp's blues: land must not look like water
 
 
+def run_layers(*, run: Run) -> TileLayers:
+    """A finished run's tiled layers, and the depth at its saved times (`frames`)."""
+    return TileLayers.model_validate(
+        {"id": run.pk, "results": run_tile_layers(run=run), "frames": run_depth_frames(run=run)}
+    )
+
+
+def impact_layers(*, run: Run, other: Run, prefix: str, files: dict[str, str]) -> TileLayers:
+    """The impact map of `other` against `run` as tiled layers (no `frames`)."""
+    return TileLayers.model_validate(
+        {"id": run.pk, "results": impact_tile_layers(run=run, other=other, prefix=prefix, files=files)}
+    )
+
+
+def terrain_layers(*, terrain: Terrain) -> TileLayers:
+    """A ready terrain's tiled layers, hillshade and elevation (no `frames`)."""
+    return TileLayers.model_validate({"id": terrain.pk, "results": terrain_tile_layers(terrain=terrain)})
+
+
 def run_tile_layers(*, run: Run) -> list[dict[str, Any]]:
     """Each result raster as a tiled layer: its tile URL template, units and the legend of its colours."""
     layers = []
@@ -70,7 +89,7 @@ def run_tile_layers(*, run: Run) -> list[dict[str, Any]]:
                 "name": name,
                 "title": title,
                 "units": units,
-                "tiles": f"{API}/runs/{run.pk}/tiles/{name}/{TILE_TEMPLATE}",
+                "tiles": paths.RUN_TILE.tiles(run_id=run.pk, layer=name),
                 "legend": ramp.legend() if ramp else [],
                 "empty": ramp is None,
             }
@@ -87,7 +106,7 @@ def run_depth_frames(*, run: Run) -> dict[str, Any]:
         "name": DEPTH_FRAMES_LAYER,
         "title": DEPTH_FRAMES_TITLE,
         "units": ResultLayer.MAX_DEPTH.units,
-        "tiles": f"{API}/runs/{run.pk}/tiles/{DEPTH_FRAMES_LAYER}/{TILE_TEMPLATE}?frame={{frame}}",
+        "tiles": paths.RUN_TILE.tiles(run_id=run.pk, layer=DEPTH_FRAMES_LAYER) + "?frame={frame}",
         "legend": ramp.legend() if ramp else [],
         "times": index["times"] if index else [],
         "saved": index["saved"] if index else 0,
@@ -182,7 +201,7 @@ def impact_tile_layers(*, run: Run, other: Run, prefix: str, files: dict[str, st
                 "name": name,
                 "title": title,
                 "units": "m",
-                "tiles": f"{API}/runs/{run.pk}/impact/{other.pk}/tiles/{name}/{TILE_TEMPLATE}",
+                "tiles": paths.RUN_IMPACT_TILE.tiles(run_id=run.pk, other_run_id=other.pk, layer=name),
                 "legend": ramp.legend() if ramp else [],
                 "empty": ramp is None,
             }
@@ -221,21 +240,21 @@ def _impact_ramp(run: Run, other: Run, key: str) -> Ramp | None:
 
 
 def terrain_tile_layers(*, terrain: Terrain) -> list[dict[str, Any]]:
-    base = f"{API}/projects/{terrain.project_id}/terrain/{terrain.pk}/tiles"
+    at = {"project_id": terrain.project_id, "terrain_id": terrain.pk}
     elevation = _elevation_ramp(terrain)
     return [
         {
             "name": "hillshade",
             "title": "Hillshade",
             "units": "",
-            "tiles": f"{base}/hillshade/{TILE_TEMPLATE}",
+            "tiles": paths.TERRAIN_TILE.tiles(**at, style="hillshade"),
             "legend": [],
         },
         {
             "name": "elevation",
             "title": "Elevation",
             "units": "m",
-            "tiles": f"{base}/elevation/{TILE_TEMPLATE}",
+            "tiles": paths.TERRAIN_TILE.tiles(**at, style="elevation"),
             "legend": elevation.legend(),
         },
     ]

@@ -1,16 +1,35 @@
-"""Mounted under /api/v2/anuga/ beside the anuga routes (config/urls.py)."""
+"""Mounted under /api/v2/ beside the anuga routes (config/urls.py); each route is the contract's
+(hydrata_contract/paths.py)."""
 
 from django.urls import path
 
 from hydrata.calibration.api import views
-
-PROJECT = "projects/<int:project_id>/"
-STUDY = f"{PROJECT}calibration-studies/<int:study_id>/"
+from hydrata_contract import paths
 
 urlpatterns = [
-    path(f"{PROJECT}calibration-studies/", views.CalibrationStudyListCreateView.as_view(), name="calibration-studies"),
-    path(STUDY, views.CalibrationStudyDetailView.as_view(), name="calibration-study-detail"),
-    path(f"{STUDY}approve/", views.CalibrationStudyApproveView.as_view(), name="calibration-study-approve"),
-    path(f"{STUDY}start/", views.CalibrationStudyStartView.as_view(), name="calibration-study-start"),
-    path(f"{STUDY}cancel/", views.CalibrationStudyCancelView.as_view(), name="calibration-study-cancel"),
+    path(
+        paths.CALIBRATION_STUDIES.django(),
+        views.CalibrationStudyListCreateView.as_view(),
+        name=paths.CALIBRATION_STUDIES.name,
+    ),
+    path(
+        paths.CALIBRATION_STUDY_DETAIL.django(),
+        views.CalibrationStudyDetailView.as_view(),
+        name=paths.CALIBRATION_STUDY_DETAIL.name,
+    ),
+    path(
+        paths.CALIBRATION_STUDY_APPROVE.django(),
+        views.CalibrationStudyApproveView.as_view(),
+        name=paths.CALIBRATION_STUDY_APPROVE.name,
+    ),
+    path(
+        paths.CALIBRATION_STUDY_START.django(),
+        views.CalibrationStudyStartView.as_view(),
+        name=paths.CALIBRATION_STUDY_START.name,
+    ),
+    path(
+        paths.CALIBRATION_STUDY_CANCEL.django(),
+        views.CalibrationStudyCancelView.as_view(),
+        name=paths.CALIBRATION_STUDY_CANCEL.name,
+    ),
 ]

@@ -1,37 +1,37 @@
-"""Mounted under /api/v2/anuga/ beside the anuga routes (config/urls.py)."""
+"""Mounted under /api/v2/ beside the anuga routes (config/urls.py); each route is the contract's
+(hydrata_contract/paths.py)."""
 
 from django.urls import path
 
 from hydrata.observations.api import comparisons, events, observations
-
-PROJECT = "projects/<int:project_id>/"
+from hydrata_contract import paths
 
 urlpatterns = [
-    path(f"{PROJECT}events/", events.EventListCreateView.as_view(), name="flood-events"),
-    path(f"{PROJECT}events/<int:event_id>/", events.EventDetailView.as_view(), name="flood-event-detail"),
-    path(f"{PROJECT}events/<int:event_id>/points/", events.EventPointsView.as_view(), name="flood-event-points"),
+    path(paths.EVENTS.django(), events.EventListCreateView.as_view(), name=paths.EVENTS.name),
+    path(paths.EVENT_DETAIL.django(), events.EventDetailView.as_view(), name=paths.EVENT_DETAIL.name),
+    path(paths.EVENT_POINTS.django(), events.EventPointsView.as_view(), name=paths.EVENT_POINTS.name),
+    path(paths.EVENT_COMPARISONS.django(), events.EventComparisonsView.as_view(), name=paths.EVENT_COMPARISONS.name),
     path(
-        f"{PROJECT}events/<int:event_id>/comparisons/",
-        events.EventComparisonsView.as_view(),
-        name="flood-event-comparisons",
-    ),
-    path(
-        f"{PROJECT}events/<int:event_id>/observations/import/",
+        paths.OBSERVATIONS_IMPORT.django(),
         events.ObservationImportView.as_view(),
-        name="observations-import",
+        name=paths.OBSERVATIONS_IMPORT.name,
     ),
-    path(f"{PROJECT}observations/", observations.ObservationListCreateView.as_view(), name="observations"),
+    path(paths.OBSERVATIONS.django(), observations.ObservationListCreateView.as_view(), name=paths.OBSERVATIONS.name),
     path(
-        f"{PROJECT}observations/<int:observation_id>/",
+        paths.OBSERVATION_DETAIL.django(),
         observations.ObservationDetailView.as_view(),
-        name="observation-detail",
+        name=paths.OBSERVATION_DETAIL.name,
     ),
-    path(f"{PROJECT}rankings/", comparisons.RankingView.as_view(), name="rankings"),
-    path("runs/<int:run_id>/compare/", comparisons.RunCompareView.as_view(), name="run-compare"),
-    path("comparisons/<int:comparison_id>/", comparisons.ComparisonDetailView.as_view(), name="comparison-detail"),
+    path(paths.RANKINGS.django(), comparisons.RankingView.as_view(), name=paths.RANKINGS.name),
+    path(paths.RUN_COMPARE.django(), comparisons.RunCompareView.as_view(), name=paths.RUN_COMPARE.name),
     path(
-        "comparisons/<int:comparison_id>/recompute/",
+        paths.COMPARISON_DETAIL.django(),
+        comparisons.ComparisonDetailView.as_view(),
+        name=paths.COMPARISON_DETAIL.name,
+    ),
+    path(
+        paths.COMPARISON_RECOMPUTE.django(),
         comparisons.ComparisonRecomputeView.as_view(),
-        name="comparison-recompute",
+        name=paths.COMPARISON_RECOMPUTE.name,
     ),
 ]

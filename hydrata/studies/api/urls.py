@@ -1,22 +1,44 @@
-"""Mounted under /api/v2/anuga/ beside the anuga routes (config/urls.py)."""
+"""Mounted under /api/v2/ beside the anuga routes (config/urls.py); each route is the contract's
+(hydrata_contract/paths.py)."""
 
 from django.urls import path
 
 from hydrata.studies.api import sampling, views
-
-PROJECT = "projects/<int:project_id>/"
-STUDY = f"{PROJECT}design-studies/<int:study_id>/"
-TILE = "<str:z>/<str:x>/<str:y>.png"  # as the run tiles': a bad address is answered 400 with a reason
+from hydrata_contract import paths
 
 urlpatterns = [
-    path(f"{PROJECT}design-inputs/", views.DesignInputListCreateView.as_view(), name="design-inputs"),
-    path(f"{PROJECT}design-inputs/<int:input_id>/", views.DesignInputDetailView.as_view(), name="design-input-detail"),
-    path(f"{PROJECT}design-studies/", views.DesignStudyListCreateView.as_view(), name="design-studies"),
-    path(f"{PROJECT}design-studies/<int:study_id>/", views.DesignStudyDetailView.as_view(), name="design-study-detail"),
-    path(f"{STUDY}approve/", views.DesignStudyApproveView.as_view(), name="design-study-approve"),
-    path(f"{STUDY}start/", views.DesignStudyStartView.as_view(), name="design-study-start"),
-    path(f"{STUDY}cancel/", views.DesignStudyCancelView.as_view(), name="design-study-cancel"),
-    path(f"{STUDY}sample/", sampling.DesignStudySampleView.as_view(), name="design-study-sample"),
-    path(f"{STUDY}tiles/", views.DesignStudyTileLayersView.as_view(), name="design-study-tiles"),
-    path(f"{STUDY}tiles/<str:aep>/<str:layer>/{TILE}", views.DesignStudyTileView.as_view(), name="design-study-tile"),
+    path(paths.DESIGN_INPUTS.django(), views.DesignInputListCreateView.as_view(), name=paths.DESIGN_INPUTS.name),
+    path(
+        paths.DESIGN_INPUT_DETAIL.django(),
+        views.DesignInputDetailView.as_view(),
+        name=paths.DESIGN_INPUT_DETAIL.name,
+    ),
+    path(paths.DESIGN_STUDIES.django(), views.DesignStudyListCreateView.as_view(), name=paths.DESIGN_STUDIES.name),
+    path(
+        paths.DESIGN_STUDY_DETAIL.django(),
+        views.DesignStudyDetailView.as_view(),
+        name=paths.DESIGN_STUDY_DETAIL.name,
+    ),
+    path(
+        paths.DESIGN_STUDY_APPROVE.django(),
+        views.DesignStudyApproveView.as_view(),
+        name=paths.DESIGN_STUDY_APPROVE.name,
+    ),
+    path(paths.DESIGN_STUDY_START.django(), views.DesignStudyStartView.as_view(), name=paths.DESIGN_STUDY_START.name),
+    path(
+        paths.DESIGN_STUDY_CANCEL.django(),
+        views.DesignStudyCancelView.as_view(),
+        name=paths.DESIGN_STUDY_CANCEL.name,
+    ),
+    path(
+        paths.DESIGN_STUDY_SAMPLE.django(),
+        sampling.DesignStudySampleView.as_view(),
+        name=paths.DESIGN_STUDY_SAMPLE.name,
+    ),
+    path(
+        paths.DESIGN_STUDY_TILES.django(),
+        views.DesignStudyTileLayersView.as_view(),
+        name=paths.DESIGN_STUDY_TILES.name,
+    ),
+    path(paths.DESIGN_STUDY_TILE.django(), views.DesignStudyTileView.as_view(), name=paths.DESIGN_STUDY_TILE.name),
 ]

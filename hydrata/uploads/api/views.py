@@ -3,12 +3,11 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from hydrata.core.answers import answer
+from hydrata.core.answers import sent
 from hydrata.core.errors import ValidationFailed
 from hydrata.core.parsers import FormParser, MultiPartParser
 from hydrata.core.requests import AuthenticatedRequest
-from hydrata.uploads.api.serializers import ExecutionStatusOutput
-from hydrata.uploads.selectors import execution_get
+from hydrata.uploads.selectors import execution_get, execution_status, upload_started
 from hydrata.uploads.services import upload_create
 from hydrata_contract.answers import uploads as answers
 from hydrata_contract.errors import ErrorCode
@@ -33,8 +32,7 @@ class UploadCreateView(APIView):
                 errors={"base_file": [missing]},
             )
         execution = upload_create(user=request.user, uploaded_file=uploaded)
-        started = {"execution_id": str(execution.id)}
-        return Response(answer(answers.UploadStarted, started), status=status.HTTP_201_CREATED)
+        return Response(sent(upload_started(execution=execution)), status=status.HTTP_201_CREATED)
 
 
 class ExecutionStatusView(APIView):
@@ -43,4 +41,4 @@ class ExecutionStatusView(APIView):
     @extend_schema(responses={200: answers.ExecutionStatus})
     def get(self, request: AuthenticatedRequest, execution_id: str) -> Response:
         execution = execution_get(user=request.user, execution_id=execution_id)
-        return Response(answer(answers.ExecutionStatus, ExecutionStatusOutput(execution).data))
+        return Response(sent(execution_status(execution=execution)))
