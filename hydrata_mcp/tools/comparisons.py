@@ -1,16 +1,18 @@
-from datetime import datetime
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from hydrata_contract import paths
+from hydrata_contract.answers.observations import ComparisonDetail, ComparisonMetrics
+from hydrata_contract.answers.observations import Ranking as RankingAnswer
 from hydrata_contract.requests.observations import RunCompare, RunsRank
 from hydrata_mcp.bodies import body
 from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.handback import HandBack
 from hydrata_mcp.tools.arguments import ProjectId
 from hydrata_mcp.tools.observations import EventId
+from hydrata_mcp.tools.projections import Projection
 from hydrata_mcp.tools.registry import tool
 from hydrata_mcp.tools.runs import RunId
 
@@ -22,74 +24,30 @@ COMPARISON_NAMES = (
 )
 
 
-class Metrics(BaseModel):
-    n: int = Field(description="Observations compared (those on the model).")
-    bias: float | None = Field(description="Mean error, modelled - observed (m): positive = the model is high.")
-    mae: float | None = Field(description="Mean absolute error (m).")
-    rmse: float | None = Field(description="Root mean square error (m).")
-    max_abs_error: float | None
-    within_tolerance: int = Field(description="How many errors are within their observation's tolerance.")
-    within_tolerance_share: float | None
-    dry: int = Field(description="Compared points the model never wetted (their stage is the ground level).")
-    outside_model: int = Field(description="Observations off the model, not compared.")
-
-
-class ComparedPoint(BaseModel):
-    observation_id: int
-    quantity: str
-    x: float
-    y: float
-    observed: float
-    modelled: float | None = Field(description="The run's peak at the point; null off the model.")
-    error: float | None = Field(description="modelled - observed (m).")
-    tolerance: float
-    within_tolerance: bool | None
-    wet: bool | None = Field(description="False where the model never wetted the point.")
-    in_model: bool
-
-
-class Comparison(BaseModel):
-    id: int
-    run: int
-    event: int
-    event_name: str
-    project: int
-    scenario: int
-    scenario_name: str
-    method: str = Field(description="raster_cell: the run's max_stage / max_depth cell containing the point.")
-    computed_at: datetime
-    is_stale: bool = Field(description="True when observations changed since: call recompute_comparison.")
-    metrics: Metrics
-    points: list[ComparedPoint]
+class Comparison(
+    Projection,
+    of=ComparisonDetail,
+    fields=(
+        *("id", "run", "event", "event_name", "project", "scenario", "scenario_name", "method", "computed_at"),
+        *("is_stale", "metrics", "points"),
+    ),
+):
+    pass
 
 
 class ComparisonHandBack(Comparison, HandBack):
     pass
 
 
-class RankedRun(BaseModel):
-    rank: int
-    run: int
-    comparison: int
-    metrics: Metrics
-    settings: dict[str, Any] = Field(
-        description="Scenario, resolution, duration, and the friction (Manning's n), "
-        "inflow and rainfall values the run was built with."
-    )
-
-
-class Ranking(HandBack):
-    event: int
-    event_name: str
-    differing: list[str] = Field(description="The settings that differ between the runs.")
-    results: list[RankedRun] = Field(description="Best first: lowest RMSE, ties by MAE.")
+class Ranking(HandBack, Projection, of=RankingAnswer, fields=("event", "event_name", "differing", "results")):
+    pass
 
 
 def comparison_of(data: dict[str, Any]) -> Comparison:
-    return Comparison.model_validate(data)  # the model's fields are the allowlist: other keys are dropped
+    return Comparison.from_answer(ComparisonDetail.model_validate(data))
 
 
-def metrics_summary(metrics: Metrics) -> dict[str, Any]:
+def metrics_summary(metrics: ComparisonMetrics) -> dict[str, Any]:
     return {
         "n": metrics.n,
         "bias": metrics.bias,
@@ -102,7 +60,7 @@ def metrics_summary(metrics: Metrics) -> dict[str, Any]:
     }
 
 
-def metrics_sentence(metrics: Metrics) -> str:
+def metrics_sentence(metrics: ComparisonMetrics) -> str:
     if not metrics.n:
         return "no observation lies on the model, so there is nothing to compare"
     return (
@@ -112,11 +70,10 @@ def metrics_sentence(metrics: Metrics) -> str:
 
 
 def _handed_back(data: dict[str, Any]) -> ComparisonHandBack:
-    comparison = comparison_of(data)
-    link = data["ui_url"]
-    return ComparisonHandBack(
-        **comparison.model_dump(),
-        ui_url=link,
+    comparison = ComparisonDetail.model_validate(data)
+    link = comparison.ui_url
+    return ComparisonHandBack.from_answer(
+        comparison,
         summary=metrics_summary(comparison.metrics),
         say_to_user=f"Run {comparison.run} against '{comparison.event_name}': "
         f"{metrics_sentence(comparison.metrics)}. See it point by point: {link}",
@@ -162,19 +119,16 @@ async def rank_runs_against_observations(
     api = PlatformClient.for_context(ctx)
     ranked = body(RunsRank, event=event_id, runs=run_ids)
     data = (await api.post(paths.RANKINGS.url(project_id=project_id), json=ranked)).data
-    results = [RankedRun.model_validate(entry) for entry in data["results"]]
+    ranking = RankingAnswer.model_validate(data)
+    results = ranking.results
     best = results[0]
-    link = data["ui_url"]
-    differing = ", ".join(f"{name} {best.settings.get(name)}" for name in data["differing"]) or "the same settings"
-    return Ranking(
-        event=data["event"],
-        event_name=data["event_name"],
-        differing=data["differing"],
-        results=results,
-        ui_url=link,
+    link = ranking.ui_url
+    differing = ", ".join(f"{name} {best.settings.get(name)}" for name in ranking.differing) or "the same settings"
+    return Ranking.from_answer(
+        ranking,
         summary={
             "best_run": best.run,
-            "differing": data["differing"],
+            "differing": ranking.differing,
             "ranking": [
                 {
                     "rank": r.rank,
@@ -187,6 +141,6 @@ async def rank_runs_against_observations(
                 for r in results
             ],
         },
-        say_to_user=f"Of {len(results)} run(s), run {best.run} fits '{data['event_name']}' best "
+        say_to_user=f"Of {len(results)} run(s), run {best.run} fits '{ranking.event_name}' best "
         f"({metrics_sentence(best.metrics)}), with {differing}. See it here: {link}",
     )

@@ -5,6 +5,8 @@ from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
 from hydrata_contract import paths
+from hydrata_contract.answers.inputs import InputLayer, InputLayerDetail, InputLayerPage, InputsByKind
+from hydrata_contract.answers.uploads import ExecutionStatus
 from hydrata_contract.inputs import InputKind
 from hydrata_contract.requests.inputs import InputLayerAttach
 from hydrata_contract.states import UPLOAD_DONE, UploadStatus
@@ -20,6 +22,7 @@ from hydrata_mcp.polling import (
     wait_for,
 )
 from hydrata_mcp.tools.arguments import ProjectId
+from hydrata_mcp.tools.projections import Projection
 from hydrata_mcp.tools.registry import tool
 from hydrata_mcp.tools.scenarios import FORCING
 from hydrata_mcp.tools.time_series import figure
@@ -41,14 +44,12 @@ Kind = Literal[
 ]
 
 
-class InputRow(BaseModel):
-    id: int
-    title: str
-    is_default: bool
+class InputRow(
+    Projection, of=InputLayer, fields=("id", "title", "is_default", "has_features", "feature_count", "bbox_wgs84")
+):
+    """An input row as list_inputs shows it: its `gn_layer` named `dataset`."""
+
     dataset: int | None = Field(description="The attached dataset's id (gn_layer), or null.")
-    has_features: bool
-    feature_count: int
-    bbox_wgs84: list[float] | None
 
 
 class ProjectInputs(BaseModel):
@@ -81,16 +82,8 @@ class Attachment(HandBack):
     elapsed_seconds: float
 
 
-def input_row(data: dict[str, Any]) -> InputRow:
-    return InputRow(
-        id=data["id"],
-        title=data["title"],
-        is_default=data["is_default"],
-        dataset=data["gn_layer"],
-        has_features=data["has_features"],
-        feature_count=data["feature_count"],
-        bbox_wgs84=data["bbox_wgs84"],
-    )
+def input_row(row: InputLayer) -> InputRow:
+    return InputRow.from_answer(row, dataset=row.gn_layer)
 
 
 @tool(title="List input layers", read_only=True, idempotent=True)
@@ -98,8 +91,8 @@ async def list_inputs(ctx: Context, project_id: ProjectId) -> ProjectInputs:
     """List a project's input rows per kind: id, title, dataset, has_features, feature_count. Rows appear once
     the terrain is ready."""
     api = PlatformClient.for_context(ctx)
-    grouped = (await api.get(paths.INPUTS.url(project_id=project_id))).data
-    return ProjectInputs(**{kind: [input_row(r) for r in grouped.get(kind, [])] for kind in InputKind.values()})
+    grouped = InputsByKind.model_validate((await api.get(paths.INPUTS.url(project_id=project_id))).data)
+    return ProjectInputs(**{kind: [input_row(row) for row in getattr(grouped, kind)] for kind in InputKind.values()})
 
 
 @tool(
@@ -127,17 +120,19 @@ async def attach_input_layer(
     rows_path = paths.INPUT_LAYERS[InputKind(kind)].url(project_id=project_id)
     # The rows first: the page carries the Inputs panel's link for every outcome, and its default row is the one
     # the upload attaches to (read again after the wait only if there was none yet).
-    rows = (await api.get(rows_path)).data
-    panel_url = rows["ui_url"]
+    rows = InputLayerPage.model_validate((await api.get(rows_path)).data)
+    panel_url = rows.ui_url
 
-    async def read() -> dict[str, Any]:
-        return (await api.get(paths.EXECUTION_STATUS.url(execution_id=str(execution_id)))).data
+    async def read() -> ExecutionStatus:
+        return ExecutionStatus.model_validate(
+            (await api.get(paths.EXECUTION_STATUS.url(execution_id=str(execution_id)))).data
+        )
 
     waited = await wait_for(
         ctx,
         read=read,
-        finished=lambda e: e["status"] in UPLOAD_DONE,
-        describe=lambda e: queue_in_words("upload's import", e.get("queue")) or f"upload {e['status']}",
+        finished=lambda e: e.status in UPLOAD_DONE,
+        describe=lambda e: queue_in_words("upload's import", _place(e)) or f"upload {e.status}",
         timeout_seconds=timeout_seconds,
         poll_interval_seconds=poll_interval_seconds,
     )
@@ -150,24 +145,23 @@ async def attach_input_layer(
             dataset_pk=None,
             feature_count=None,
             ui_url=panel_url,
-            summary={"upload": execution["status"]},
-            say_to_user=queue_in_words("upload's import", execution.get("queue"))
-            or "The upload is still being processed.",
+            summary={"upload": execution.status},
+            say_to_user=queue_in_words("upload's import", _place(execution)) or "The upload is still being processed.",
             **common,
         )
-    if execution["status"] == UploadStatus.FAILED:
+    if execution.status == UploadStatus.FAILED:
         return Attachment(
             outcome="upload_failed",
             row_id=None,
             dataset_pk=None,
             feature_count=None,
-            upload_log=execution.get("log", ""),
+            upload_log=execution.log,
             ui_url=panel_url,
             summary={},
-            say_to_user=f"The {kind} upload was rejected: {execution.get('log', '')}",
+            say_to_user=f"The {kind} upload was rejected: {execution.log}",
             **common,
         )
-    resources = (execution.get("output_params") or {}).get("resources") or []
+    resources = execution.output_params.resources
     if not resources:
         return Attachment(
             outcome="no_dataset",
@@ -179,12 +173,16 @@ async def attach_input_layer(
             say_to_user="The upload finished but produced no dataset; upload the file again.",
             **common,
         )
-    default = _default_row(rows) or _default_row((await api.get(rows_path)).data)
-    return await _attach(api, project_id, kind, default, resources[0]["id"], panel_url, common)
+    default = _default_row(rows) or _default_row(InputLayerPage.model_validate((await api.get(rows_path)).data))
+    return await _attach(api, project_id, kind, default, resources[0].id, panel_url, common)
 
 
-def _default_row(page: dict[str, Any]) -> dict[str, Any] | None:
-    return next((row for row in page["results"] if row["is_default"]), None)
+def _default_row(page: InputLayerPage) -> InputLayer | None:
+    return next((row for row in page.results if row.is_default), None)
+
+
+def _place(execution: ExecutionStatus) -> dict[str, Any] | None:
+    return execution.queue.model_dump() if execution.queue else None
 
 
 def layer_forcing_in_words(forcing: dict[str, Any]) -> str:
@@ -215,7 +213,7 @@ async def _attach(
     api: PlatformClient,
     project_id: int,
     kind: str,
-    default: dict[str, Any] | None,
+    default: InputLayer | None,
     dataset_pk: int,
     panel_url: str,
     common: dict[str, Any],
@@ -233,12 +231,13 @@ async def _attach(
         )
     patched = (
         await api.patch(
-            paths.INPUT_LAYER_DETAIL[InputKind(kind)].url(project_id=project_id, layer_id=default["id"]),
+            paths.INPUT_LAYER_DETAIL[InputKind(kind)].url(project_id=project_id, layer_id=default.id),
             json=body(InputLayerAttach, gn_layer=dataset_pk),
         )
     ).data
-    row, link = input_row(patched), patched["ui_url"]
-    forcing = patched.get("forcing") or {}
+    row = InputLayerDetail.model_validate(patched)
+    link = row.ui_url
+    forcing = row.forcing.model_dump() if row.forcing else {}
     return Attachment(
         outcome="attached",
         row_id=row.id,

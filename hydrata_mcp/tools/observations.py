@@ -7,6 +7,14 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
 
 from hydrata_contract import paths
+from hydrata_contract.answers.observations import (
+    FloodEventDetail,
+    FloodEventList,
+    ObservationDetail,
+    ObservationImport,
+    ObservationPage,
+)
+from hydrata_contract.answers.uploads import ExecutionStatus
 from hydrata_contract.observations import Quantity
 from hydrata_contract.requests.observations import (
     FloodEventCreate,
@@ -28,6 +36,7 @@ from hydrata_mcp.polling import (
     wait_for,
 )
 from hydrata_mcp.tools.arguments import Page, PageSize, ProjectId
+from hydrata_mcp.tools.projections import Projection
 from hydrata_mcp.tools.registry import tool
 
 EventId = Annotated[int, Field(ge=1, description="From list_observations.")]
@@ -44,34 +53,23 @@ Source = Annotated[str, Field(max_length=300, description="Who or what recorded 
 ObservedAt = Annotated[datetime | None, Field(description="When it was seen, ISO 8601.")]
 
 
-class FloodEvent(BaseModel):
-    id: int
-    name: str
-    started_at: datetime
-    ended_at: datetime | None
-    description: str
-    observation_count: int
+class FloodEvent(
+    Projection,
+    of=FloodEventDetail,
+    fields=("id", "name", "started_at", "ended_at", "description", "observation_count"),
+):
+    pass
 
 
-class GivenPosition(BaseModel):
-    x: float
-    y: float
-    crs: str
-
-
-class Observation(BaseModel):
-    id: int
-    event: int = Field(description="The flood event's id.")
-    x: float = Field(description="In the project CRS.")
-    y: float
-    crs: str = Field(description="The project CRS, which x and y are in.")
-    given: GivenPosition = Field(description="The point as it was given.")
-    quantity: str
-    value_m: float
-    tolerance_m: float
-    observed_at: datetime | None
-    source: str
-    notes: str
+class Observation(
+    Projection,
+    of=ObservationDetail,
+    fields=(
+        *("id", "event", "x", "y", "crs", "given", "quantity", "value_m", "tolerance_m", "observed_at", "source"),
+        "notes",
+    ),
+):
+    pass
 
 
 class ObservationList(BaseModel):
@@ -90,9 +88,7 @@ class ChangedObservation(Observation, HandBack):
     pass
 
 
-class DeletedObservation(HandBack):
-    id: int
-    event: int
+class DeletedObservation(HandBack, Projection, of=ObservationDetail, fields=("id", "event")):
     deleted: bool
 
 
@@ -108,15 +104,11 @@ class ImportedObservations(HandBack):
     elapsed_seconds: float
 
 
-def observation_of(data: dict[str, Any]) -> Observation:
-    return Observation.model_validate(data)  # the model's fields are the allowlist: other keys are dropped
+def _place(execution: ExecutionStatus) -> dict[str, Any] | None:
+    return execution.queue.model_dump() if execution.queue else None
 
 
-def event_of(data: dict[str, Any]) -> FloodEvent:
-    return FloodEvent.model_validate(data)
-
-
-def _observation_summary(observation: Observation) -> dict[str, Any]:
+def _observation_summary(observation: ObservationDetail) -> dict[str, Any]:
     return {
         "observation_id": observation.id,
         "event_id": observation.event,
@@ -130,11 +122,10 @@ def _observation_summary(observation: Observation) -> dict[str, Any]:
 
 
 def _changed(data: dict[str, Any], verb: str) -> ChangedObservation:
-    observation = observation_of(data)
-    link = data["ui_url"]
-    return ChangedObservation(
-        **observation.model_dump(),
-        ui_url=link,
+    observation = ObservationDetail.model_validate(data)
+    link = observation.ui_url
+    return ChangedObservation.from_answer(
+        observation,
         summary=_observation_summary(observation),
         say_to_user=f"I {verb} observation {observation.id}: {observation.quantity.replace('_', ' ')} "
         f"{observation.value_m} m ± {observation.tolerance_m} m at ({observation.x:.1f}, "
@@ -155,12 +146,12 @@ async def list_observations(
     params: dict[str, Any] = {"page": page, "page_size": page_size}
     if event_id is not None:
         params["event"] = event_id
-    events = (await api.get(paths.EVENTS.url(project_id=project_id))).data["results"]
+    events = FloodEventList.model_validate((await api.get(paths.EVENTS.url(project_id=project_id))).data)
     data = (await api.get(paths.OBSERVATIONS.url(project_id=project_id), params=params)).data
     return ObservationList(
-        events=[event_of(e) for e in events],
+        events=[FloodEvent.from_answer(event) for event in events.results],
         **page_numbers(data),
-        observations=[observation_of(o) for o in data["results"]],
+        observations=[Observation.from_answer(o) for o in ObservationPage.model_validate(data).results],
     )
 
 
@@ -181,11 +172,10 @@ async def create_flood_event(
             json=body(FloodEventCreate, name=name, started_at=started_at, ended_at=ended_at, description=description),
         )
     ).data
-    event = event_of(data)
-    link = data["ui_url"]
-    return CreatedEvent(
-        **event.model_dump(),
-        ui_url=link,
+    event = FloodEventDetail.model_validate(data)
+    link = event.ui_url
+    return CreatedEvent.from_answer(
+        event,
         summary={
             "event_id": event.id,
             "name": event.name,
@@ -255,16 +245,20 @@ async def import_observations(
     outcome imported, timed_out, upload_failed or no_dataset."""
     api = PlatformClient.for_context(ctx)
     # The event first: an unknown one is refused before any wait, and its answer holds the map link.
-    link = (await api.get(paths.EVENT_DETAIL.url(project_id=project_id, event_id=event_id))).data["ui_url"]
+    link = FloodEventDetail.model_validate(
+        (await api.get(paths.EVENT_DETAIL.url(project_id=project_id, event_id=event_id))).data
+    ).ui_url
 
-    async def read() -> dict[str, Any]:
-        return (await api.get(paths.EXECUTION_STATUS.url(execution_id=str(execution_id)))).data
+    async def read() -> ExecutionStatus:
+        return ExecutionStatus.model_validate(
+            (await api.get(paths.EXECUTION_STATUS.url(execution_id=str(execution_id)))).data
+        )
 
     waited = await wait_for(
         ctx,
         read=read,
-        finished=lambda e: e["status"] in UPLOAD_DONE,
-        describe=lambda e: queue_in_words("upload's import", e.get("queue")) or f"upload {e['status']}",
+        finished=lambda e: e.status in UPLOAD_DONE,
+        describe=lambda e: queue_in_words("upload's import", _place(e)) or f"upload {e.status}",
         timeout_seconds=timeout_seconds,
         poll_interval_seconds=poll_interval_seconds,
     )
@@ -280,13 +274,12 @@ async def import_observations(
             outcome="timed_out",
             imported=0,
             observation_count=None,
-            summary={"upload": execution["status"]},
-            say_to_user=queue_in_words("upload's import", execution.get("queue"))
-            or "The upload is still being processed.",
+            summary={"upload": execution.status},
+            say_to_user=queue_in_words("upload's import", _place(execution)) or "The upload is still being processed.",
             **common,
         )
-    if execution["status"] == UploadStatus.FAILED:
-        log = execution.get("log", "")
+    if execution.status == UploadStatus.FAILED:
+        log = execution.log
         return ImportedObservations(
             outcome="upload_failed",
             imported=0,
@@ -296,7 +289,7 @@ async def import_observations(
             say_to_user=f"The observations file was rejected: {log}",
             **common,
         )
-    if not (execution.get("output_params") or {}).get("resources"):
+    if not execution.output_params.resources:
         return ImportedObservations(
             outcome="no_dataset",
             imported=0,
@@ -305,7 +298,7 @@ async def import_observations(
             say_to_user="The upload finished but produced no dataset; upload the file again.",
             **common,
         )
-    data = (
+    answer = (
         await api.post(
             paths.OBSERVATIONS_IMPORT.url(project_id=project_id, event_id=event_id),
             json=body(
@@ -317,20 +310,21 @@ async def import_observations(
             ),
         )
     ).data
+    imported = ObservationImport.model_validate(answer)
     return ImportedObservations(
         outcome="imported",
-        imported=data["imported"],
-        observation_count=data["observation_count"],
+        imported=imported.imported,
+        observation_count=imported.observation_count,
         summary={
-            "imported": data["imported"],
+            "imported": imported.imported,
             "quantity": quantity,
-            "value_min": data["value_min"],
-            "value_max": data["value_max"],
-            "bbox_wgs84": data["bbox_wgs84"],
-            "observation_count": data["observation_count"],
+            "value_min": imported.value_min,
+            "value_max": imported.value_max,
+            "bbox_wgs84": imported.bbox_wgs84,
+            "observation_count": imported.observation_count,
         },
-        say_to_user=f"I imported {data['imported']} {quantity.replace('_', ' ')} observation(s), "
-        f"{data['value_min']} to {data['value_max']} m; check them on the map: {link}",
+        say_to_user=f"I imported {imported.imported} {quantity.replace('_', ' ')} observation(s), "
+        f"{imported.value_min} to {imported.value_max} m; check them on the map: {link}",
         **common,
     )
 
@@ -379,15 +373,12 @@ async def delete_observation(ctx: Context, project_id: ProjectId, observation_id
     """Delete an observation for good; earlier comparisons say they are stale until recompute_comparison."""
     api = PlatformClient.for_context(ctx)
     path = paths.OBSERVATION_DETAIL.url(project_id=project_id, observation_id=observation_id)
-    data = (await api.get(path)).data
-    observation = observation_of(data)
+    observation = ObservationDetail.model_validate((await api.get(path)).data)
     await api.request("DELETE", path)
-    link = data["ui_url"]
-    return DeletedObservation(
-        id=observation.id,
-        event=observation.event,
+    link = observation.ui_url
+    return DeletedObservation.from_answer(
+        observation,
         deleted=True,
-        ui_url=link,
         summary={"deleted": _observation_summary(observation)},
         say_to_user=f"I deleted observation {observation.id} ({observation.quantity.replace('_', ' ')} "
         f"{observation.value_m} m). See the event here: {link}",

@@ -2,20 +2,18 @@
 provenance). The tool hands back where to open it; the PDF downloads on the site for people signed in."""
 
 from mcp.server.mcpserver import Context
-from pydantic import BaseModel, Field
 
 from hydrata_contract import paths
 from hydrata_contract.answers.reports import ReportSummary
 from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.handback import HandBack
+from hydrata_mcp.tools.projections import Projection
 from hydrata_mcp.tools.registry import tool
 from hydrata_mcp.tools.runs import RunId
 
 
-class ReportFigures(BaseModel):
-    pages: int | None = Field(description="Null while the PDF is being laid out.")
-    figures: list[str] = Field(description="Map and chart titles.")
-    pdf_url: str = Field(description="Site download; the person signs in.")
+class ReportFigures(Projection, of=ReportSummary, fields=("pages", "figures", "pdf_url")):
+    """What the report holds and where its PDF downloads."""
 
 
 class RunReport(HandBack):
@@ -37,7 +35,7 @@ async def get_run_report(ctx: Context, run_id: RunId) -> RunReport:
     return RunReport(
         id=report.id,
         ui_url=report.ui_url,
-        summary=ReportFigures(pages=report.pages, figures=report.figures, pdf_url=report.pdf_url),
+        summary=ReportFigures.from_answer(report),
         say_to_user=f"The report of run {report.id} ({pages}{len(report.figures)} figures) opens at "
         f"{report.ui_url}; its PDF downloads there once signed in.",
     )

@@ -2,47 +2,30 @@
 against another."""
 
 import base64
-from typing import Annotated, Any, Literal
+from typing import Annotated
 
 from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, ImageContent, TextContent
 from pydantic import BaseModel, Field
 
 from hydrata_contract import paths
+from hydrata_contract.answers.base import Picture
+from hydrata_contract.answers.runs import GaugeChange, ResultLayerEntry, RunTimeSeries
+from hydrata_contract.answers.runs import RunImpact as RunImpactAnswer
 from hydrata_contract.requests.runs import RunSeriesQuery
 from hydrata_mcp.bodies import body
 from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.handback import HandBack
+from hydrata_mcp.tools.projections import Projection
 from hydrata_mcp.tools.registry import tool
-from hydrata_mcp.tools.runs import Point, ResultLayer, RunId
+from hydrata_mcp.tools.runs import Point, RunId
 
 Names = Annotated[list[Annotated[str, Field(min_length=1, max_length=200)]] | None, Field(max_length=50)]
 
 
-class Series(BaseModel):
-    name: str
-    kind: Literal["gauge", "flow_line", "point"]
-    x: float | None = Field(default=None, description="Gauges and points, in the CRS of the request.")
-    y: float | None = None
-    t: list[float] = Field(description="Seconds from the run's start.")
-    stage: list[float] | None = Field(default=None, description="m; null for a point outside the mesh.")
-    depth: list[float] | None = Field(default=None, description="m.")
-    speed: list[float] | None = Field(default=None, description="m/s, 0 in films under 1 cm.")
-    xvel: list[float] | None = Field(default=None, description="Gauges: velocity east (m/s).")
-    yvel: list[float] | None = Field(default=None, description="Gauges: velocity north (m/s).")
-    discharge: list[float] | None = Field(
-        default=None,
-        description=(
-            "m³/s through a flow line, positive from its left to its right walking it first to last: the water "
-            "that crossed it since the previous time (from the solver's edge fluxes) over that interval."
-        ),
-    )
-
-
-class TimeSeries(BaseModel):
-    id: int
-    crs: str
-    series: list[Series] = Field(description="Gauges, then flow lines, then points, each in the order asked.")
+class TimeSeries(Projection, of=RunTimeSeries, fields=("id", "crs", "series")):
+    """The contract's series (gauges, then flow lines, then points, each in the order asked), its chart as an image
+    beside them."""
 
 
 class ImpactStatistics(BaseModel):
@@ -58,22 +41,17 @@ class ImpactStatistics(BaseModel):
     change_threshold_m: float
 
 
-class GaugeChange(BaseModel):
-    name: str
-    run_peak_depth_m: float | None
-    other_peak_depth_m: float | None
-    change_m: float | None = Field(description="other - run.")
-    change_pct: float | None
+class RunImpact(
+    HandBack,
+    Projection,
+    of=RunImpactAnswer,
+    fields=("run", "other_run", "run_resolution_m", "other_resolution_m", "gauges"),
+):
+    """The contract's impact with its statistics typed (the contract keeps them a mapping) and its rasters by
+    name."""
 
-
-class RunImpact(HandBack):
-    run: int
-    other_run: int
     statistics: ImpactStatistics
-    run_resolution_m: float
-    other_resolution_m: float
-    gauges: list[GaugeChange] = Field(description="Peak depth at gauges both runs have.")
-    result_layers: dict[str, ResultLayer] = Field(
+    result_layers: dict[str, ResultLayerEntry] = Field(
         description="The impact COGs: gn_layer_impact_depth, gn_layer_impact_stage."
     )
 
@@ -93,9 +71,9 @@ def _at_gauges(gauges: list[GaugeChange], resolution: float, other_resolution: f
     return f"{prefix} peak depth changes by at most {largest.change_m:+.3f} m{share}, at '{largest.name}'."
 
 
-def _image(data: dict[str, Any]) -> ImageContent:
-    base64.b64decode(data["data"], validate=True)  # only a real image goes to the model
-    return ImageContent(type="image", data=data["data"], mime_type=data["mime_type"])
+def _image(picture: Picture) -> ImageContent:
+    base64.b64decode(picture.data, validate=True)  # only a real image goes to the model
+    return ImageContent(type="image", data=picture.data, mime_type=picture.mime_type)
 
 
 @tool(
@@ -120,9 +98,10 @@ async def get_run_time_series(
         RunSeriesQuery, gauges=gauges, flow_lines=flow_lines, points=[point.model_dump() for point in points or []]
     )
     data = (await api.post(paths.RUN_TIME_SERIES.url(run_id=run_id), json=asked)).data
-    result = TimeSeries(id=data["id"], crs=data["crs"], series=[Series(**item) for item in data["series"]])
+    answered = RunTimeSeries.model_validate(data)
+    result = TimeSeries.from_answer(answered)
     return CallToolResult(
-        content=[TextContent(type="text", text=result.model_dump_json(indent=2)), _image(data["chart"])],
+        content=[TextContent(type="text", text=result.model_dump_json(indent=2)), _image(answered.chart)],
         structured_content=result.model_dump(mode="json"),
     )
 
@@ -153,26 +132,25 @@ async def compare_runs(
     changed over 1 cm, gauge peaks (two resolutions: mesh convergence), layers, PNG."""
     api = PlatformClient.for_context(ctx)
     data = (await api.get(paths.RUN_IMPACT.url(run_id=run_id, other_run_id=other_run_id))).data
-    statistics = ImpactStatistics(**data["statistics"])
-    link = data["ui_url"]
-    gauges = [GaugeChange(**gauge) for gauge in data["gauges"]]
-    result = RunImpact(
-        run=data["run"],
-        other_run=data["other_run"],
+    impact = RunImpactAnswer.model_validate(data)
+    statistics = ImpactStatistics.model_validate(impact.statistics)
+    link = impact.ui_url
+    result = RunImpact.from_answer(
+        impact,
         statistics=statistics,
-        run_resolution_m=data["run_resolution_m"],
-        other_resolution_m=data["other_resolution_m"],
-        gauges=gauges,
         ui_url=link,
-        result_layers={key: ResultLayer(**value) for key, value in data.items() if key.startswith("gn_layer_")},
+        result_layers={
+            "gn_layer_impact_depth": impact.gn_layer_impact_depth,
+            "gn_layer_impact_stage": impact.gn_layer_impact_stage,
+        },
         summary={key: getattr(statistics, key) for key in IMPACT_SUMMARY},
         say_to_user=f"Run {other_run_id} against run {run_id}: maximum depth up to "
         f"{statistics.max_increase_m or 0:.2f} m higher and {statistics.max_decrease_m or 0:.2f} m "
         f"lower; {statistics.area_wetter_m2:,.0f} m² wetter, {statistics.area_newly_wet_m2:,.0f} m² "
-        f"newly wet.{_at_gauges(gauges, data['run_resolution_m'], data['other_resolution_m'])} "
+        f"newly wet.{_at_gauges(impact.gauges, impact.run_resolution_m, impact.other_resolution_m)} "
         f"See the impact map here: {link}",
     )
     return CallToolResult(
-        content=[TextContent(type="text", text=result.model_dump_json(indent=2)), _image(data["image"])],
+        content=[TextContent(type="text", text=result.model_dump_json(indent=2)), _image(impact.image)],
         structured_content=result.model_dump(mode="json"),
     )

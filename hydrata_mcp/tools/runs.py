@@ -1,7 +1,6 @@
 import asyncio
 import base64
-from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from django.conf import settings
 from mcp.server.mcpserver import Context
@@ -9,14 +8,27 @@ from mcp_types import CallToolResult, ContentBlock, ImageContent, TextContent
 from pydantic import BaseModel, ConfigDict, Field
 
 from hydrata_contract import layers, paths, states
+from hydrata_contract.answers.runs import (
+    ModelHealth,
+    ResultLayerEntry,
+    ResultLayers,
+    RunDetail,
+    RunPage,
+    RunPreview,
+    RunSample,
+    RunState,
+    RunStatistics,
+)
+from hydrata_contract.answers.runs import RunResults as RunResultsAnswer
 from hydrata_contract.compute import ComputeBackend
 from hydrata_contract.errors import ErrorCode
-from hydrata_contract.requests.runs import Ranks, RunSampleQuery, RunStart
+from hydrata_contract.requests.runs import PointXY, Ranks, RunSampleQuery, RunStart
 from hydrata_mcp.bodies import body
 from hydrata_mcp.client import PlatformClient, PlatformToolError, refusal_error
 from hydrata_mcp.handback import HandBack
 from hydrata_mcp.pagination import page_numbers
 from hydrata_mcp.tools.arguments import ComputeBackendChoice, Page, PageSize, ProjectId, RunStatusChoice
+from hydrata_mcp.tools.projections import Projection
 from hydrata_mcp.tools.registry import tool
 
 RunId = Annotated[int, Field(ge=1, description="From list_runs.")]
@@ -28,51 +40,29 @@ RUN_LAYERS = tuple(f"result_layers.gn_layer_{layer}" for layer in layers.ResultL
 RUN_STATISTICS = ("statistics.hazard_area_m2_by_class", "statistics.mass_balance_error_pct")
 
 
-class RunStatus(BaseModel):
-    id: int
-    status: str = Field(description=", ".join(states.RunStatus.values()))
-    phase: str = Field(description=", ".join(states.RunPhase.values()))
-    progress_pct: float
-    eta_seconds: float | None
-    error_message: str
-    compute_backend: str | None
-    ranks: int | None = Field(description="MPI processes it computes on.")
-    worker_silent_seconds: int | None = Field(
-        default=None, description="Seconds since its worker stopped reporting, once past the heartbeat timeout."
-    )
+STATUS_FIELDS = ("id", "status", "phase", "progress_pct", "eta_seconds", "error_message", "compute_backend", "ranks")
 
 
-class ResultLayer(BaseModel):
-    name: str
-    title: str
-    units: str
-    crs: str
-    format: str
+class RunStatus(Projection, of=RunState, fields=(*STATUS_FIELDS, "worker_silent_seconds")):
+    """A run's light status, as the contract's RunState says it."""
 
 
-class Run(RunStatus):
-    user_message: str
-    scenario: int
-    scenario_name: str
-    project: int
-    resolution: float
-    duration: int
-    sim_time: float | None
-    mesh_triangle_count: int | None
-    mesh_triangle_count_estimate: int | None
-    compute_cost: str | None = Field(description="USD charged for the run.")
-    retry_of: int | None
-    created_at: datetime
-    queued_at: datetime | None
-    started_at: datetime | None
-    finished_at: datetime | None
-    wall_seconds: float | None
-    log_tail: list[str] = Field(description="The last lines of the run log.")
-    statistics: dict[str, Any] | None
-    result_layers: dict[str, ResultLayer] = Field(description="gn_layer_* entries: the result rasters in the map.")
+class Run(
+    Projection,
+    of=RunDetail,
+    fields=(
+        *STATUS_FIELDS,
+        *("worker_silent_seconds", "user_message", "scenario", "scenario_name", "project", "resolution", "duration"),
+        *("sim_time", "mesh_triangle_count", "mesh_triangle_count_estimate", "compute_cost", "retry_of"),
+        *("created_at", "queued_at", "started_at", "finished_at", "wall_seconds", "log_tail", "statistics"),
+    ),
+):
+    result_layers: dict[str, ResultLayerEntry] = Field(description="gn_layer_* entries: the result rasters in the map.")
 
 
 class RunList(BaseModel):
+    """A page of runs, with page numbers for the paginator's links."""
+
     count: int
     next_page: int | None
     previous_page: int | None
@@ -83,70 +73,11 @@ class LaunchedRun(RunStatus, HandBack):
     compute_cost: str | None
 
 
-class Place(BaseModel):
-    triangle: int
-    x: float
-    y: float
-
-
-class LimitingTriangle(Place):
-    radius_m: float
-    steps: int
-    share: float = Field(description="Of all steps, 0-1.")
-
-
-class PeakCourant(Place):
-    value: float = Field(description="dt x wave speed / radius.")
-    t: float | None
-
-
-class Spike(Place):
-    kind: Literal["speed", "depth"]
-    t: float | None
-    jump: float = Field(description="m/s or m, away and back.")
-
-
-class Spikes(BaseModel):
-    speed_jump_threshold_m_s: float
-    depth_jump_threshold_m: float
-    speed_cells: int
-    depth_cells: int
-    largest_speed_jump_m_s: float
-    largest_depth_jump_m: float
-    worst: list[Spike]
-
-
-class MassError(BaseModel):
-    healthy_line_pct: float
-    final_m3: float
-    final_pct: float | None = Field(description="Signed, of what came in.")
-    largest_abs_pct: float | None
-    largest_at_t: float | None
-    series: dict[str, list[float | None]] = Field(description="t, error_m3, error_pct.")
-
-
-class TimeSteps(BaseModel):
-    min: float | None = Field(description="s, of the steps the model chose.")
-    median: float | None
-    max: float | None
-    steps: int
-
-
-class ModelHealth(BaseModel):
-    verdict: Literal["healthy", "check", "unhealthy"]
-    reasons: list[str]
-    timestep_s: TimeSteps
-    steps_limited_by: dict[str, int] = Field(description="courant, maximum_step, recording_time.")
-    limiting_triangles: list[LimitingTriangle]
-    cfl: float
-    peak_courant: PeakCourant | None
-    spikes: Spikes
-    mass_error: MassError
-
-
 class RunResults(BaseModel):
+    """The contract's RunResults with its model health beside its statistics, and its rasters by name."""
+
     id: int
-    status: str
+    status: states.RunStatus
     statistics: dict[str, Any] = Field(
         description="Peaks with where and when (peak_*_at: x, y, t), flooded area per "
         "depth band and per hazard class (hazard_area_m2_by_class), "
@@ -156,46 +87,23 @@ class RunResults(BaseModel):
         default_factory=list, description="E.g. a mass error above 1%: read before trusting the numbers."
     )
     health: ModelHealth | None = Field(default=None, description="Verdict, reasons, evidence; null for older runs.")
-    result_layers: dict[str, ResultLayer]
+    result_layers: dict[str, ResultLayerEntry]
 
 
-class PointValue(BaseModel):
-    x: float
-    y: float
-    peak_depth: float | None = Field(description="Metres; null outside the mesh or never wet.")
-    peak_stage: float | None
-    peak_speed: float | None
-    max_hazard: int | None = Field(default=None, description="ARR 2019 hazard class 1-6, 0 dry.")
-    time_of_inundation_s: float | None = Field(
-        default=None, description="When the depth first passed the scenario's inundation threshold; null if never."
-    )
-    duration_of_inundation_s: float | None = None
-
-
-class SampledPoints(BaseModel):
-    id: int
-    crs: str
-    points: list[PointValue]
-
-
-class Point(BaseModel):
+# A point of a request, its x and y in the request's CRS: described once, by the argument that lists them (a
+# docstring here would be published in every schema that takes points).
+class Point(Projection, of=PointXY, fields=("x", "y"), described={"x": None, "y": None}):
     model_config = ConfigDict(extra="forbid")  # a misspelt key inside a point is refused, as at the top level
 
-    x: float
-    y: float
+
+def layers_of(answer: ResultLayers) -> dict[str, ResultLayerEntry]:
+    """The run's rasters by name (gn_layer_*), those it has."""
+    entries = {name: getattr(answer, name) for name in ResultLayers.model_fields if name.startswith("gn_layer_")}
+    return {name: entry for name, entry in entries.items() if entry is not None}
 
 
-def run_status(data: dict[str, Any]) -> RunStatus:
-    return RunStatus.model_validate({name: data.get(name) for name in RunStatus.model_fields})
-
-
-def layers_of(data: dict[str, Any]) -> dict[str, ResultLayer]:
-    return {key: ResultLayer(**value) for key, value in data.items() if key.startswith("gn_layer_")}
-
-
-def run_of(data: dict[str, Any]) -> Run:
-    fields = {name: data.get(name) for name in Run.model_fields if name != "result_layers"}
-    return Run.model_validate({**fields, "result_layers": layers_of(data)})
+def run_of(answer: RunDetail) -> Run:
+    return Run.from_answer(answer, result_layers=layers_of(answer))
 
 
 async def _post_launch(api: PlatformClient, path: str, *, json: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -219,21 +127,17 @@ async def _post_launch(api: PlatformClient, path: str, *, json: dict[str, Any] |
     )
 
 
-def _launched(data: dict[str, Any], verb: str, say: str) -> LaunchedRun:
-    status = run_status(data)
-    link = data["ui_url"]
-    return LaunchedRun(
-        **status.model_dump(),
-        compute_cost=data.get("compute_cost"),
-        ui_url=link,
+def _launched(run: RunDetail, verb: str, say: str) -> LaunchedRun:
+    return LaunchedRun.from_answer(
+        run,
         summary={
-            "run_id": status.id,
-            "status": status.status,
-            "compute_cost": data.get("compute_cost"),
-            "mesh_triangle_count": data.get("mesh_triangle_count"),
-            "ranks": status.ranks,
+            "run_id": run.id,
+            "status": run.status,
+            "compute_cost": run.compute_cost,
+            "mesh_triangle_count": run.mesh_triangle_count,
+            "ranks": run.ranks,
         },
-        say_to_user=f"{say} Follow it here: {link}",
+        say_to_user=f"{say} Follow it here: {run.ui_url}",
     )
 
 
@@ -252,12 +156,12 @@ async def start_simulation(
         paths.SCENARIO_RUN.url(scenario_id=scenario_id),
         json=body(RunStart, compute_backend=compute_backend, ranks=ranks),
     )
-    on_ranks = f" on {data['ranks']} MPI ranks" if (data.get("ranks") or 1) > 1 else ""
+    run = RunDetail.model_validate(data)
+    on_ranks = f" on {run.ranks} MPI ranks" if (run.ranks or 1) > 1 else ""
     return _launched(
-        data,
+        run,
         "started",
-        f"The simulation of '{data['scenario_name']}' is queued{on_ranks} (run {data['id']}, "
-        f"${data.get('compute_cost')}).",
+        f"The simulation of '{run.scenario_name}' is queued{on_ranks} (run {run.id}, ${run.compute_cost}).",
     )
 
 
@@ -270,14 +174,14 @@ async def start_simulation(
 async def get_run_status(ctx: Context, run_id: RunId) -> RunStatus:
     """A run's light, fast status; poll it every 10-30 s while a simulation computes."""
     api = PlatformClient.for_context(ctx)
-    return run_status((await api.get(paths.RUN_STATUS.url(run_id=run_id))).data)
+    return RunStatus.from_answer(RunState.model_validate((await api.get(paths.RUN_STATUS.url(run_id=run_id))).data))
 
 
 @tool(title="Get a run", read_only=True, idempotent=True, relied_on=(*RUN_LAYERS, *RUN_STATISTICS))
 async def get_run(ctx: Context, run_id: RunId) -> Run:
     """A run's full record: timing, mesh, cost, the log's last lines, statistics and result layers (gn_layer_*)."""
     api = PlatformClient.for_context(ctx)
-    return run_of((await api.get(paths.RUN_DETAIL.url(run_id=run_id))).data)
+    return run_of(RunDetail.model_validate((await api.get(paths.RUN_DETAIL.url(run_id=run_id))).data))
 
 
 @tool(title="List runs", read_only=True, idempotent=True)
@@ -294,7 +198,7 @@ async def list_runs(
     if status_filter:
         params["status"] = status_filter
     data = (await api.get(paths.PROJECT_RUNS.url(project_id=project_id), params=params)).data
-    return RunList(**page_numbers(data), results=[run_of(item) for item in data["results"]])
+    return RunList(**page_numbers(data), results=[run_of(run) for run in RunPage.model_validate(data).results])
 
 
 @tool(title="Cancel a run", destructive=True, relied_on=("id", "status"))
@@ -302,8 +206,8 @@ async def cancel_run(ctx: Context, run_id: RunId) -> LaunchedRun:
     """Stop a run (a computing one within seconds, keeping no results); refused (409) once it ended."""
     api = PlatformClient.for_context(ctx)
     await api.post(paths.RUN_CANCEL.url(run_id=run_id))
-    data = (await api.get(paths.RUN_DETAIL.url(run_id=run_id))).data
-    return _launched(data, states.RunStatus.CANCELLED, f"Run {run_id} is being cancelled (now {data['status']}).")
+    run = RunDetail.model_validate((await api.get(paths.RUN_DETAIL.url(run_id=run_id))).data)
+    return _launched(run, states.RunStatus.CANCELLED, f"Run {run_id} is being cancelled (now {run.status}).")
 
 
 @tool(title="Retry a run", relied_on=("id", "status"))
@@ -311,8 +215,8 @@ async def retry_run(ctx: Context, run_id: RunId) -> LaunchedRun:
     """Retry a run that ended in error as a new run (built again, then computed); it spends money like
     start_simulation."""
     api = PlatformClient.for_context(ctx)
-    data = await _post_launch(api, paths.RUN_RETRY.url(run_id=run_id))
-    return _launched(data, "retried", f"Run {run_id} is being retried as run {data['id']}.")
+    run = RunDetail.model_validate(await _post_launch(api, paths.RUN_RETRY.url(run_id=run_id)))
+    return _launched(run, "retried", f"Run {run_id} is being retried as run {run.id}.")
 
 
 @tool(
@@ -326,28 +230,27 @@ async def get_run_results(ctx: Context, run_id: RunId) -> Annotated[CallToolResu
     (read the warnings), model health, result layers and a PNG of maximum depth."""
     api = PlatformClient.for_context(ctx)
     answer, preview = await asyncio.gather(api.get(paths.RUN_RESULTS.url(run_id=run_id)), _preview(api, run_id))
-    data = answer.data
-    statistics = dict(data.get("statistics") or {})
-    health = statistics.pop("health", None)
+    answered = RunResultsAnswer.model_validate(answer.data)
+    statistics = answered.statistics or RunStatistics()
     results = RunResults(
-        id=data["id"],
-        status=data["status"],
-        statistics=statistics,
-        warnings=statistics.get("warnings") or [],
-        health=None if health is None else ModelHealth.model_validate(health),
-        result_layers=layers_of(data),
+        id=answered.id,
+        status=answered.status,
+        statistics=statistics.model_dump(mode="json", exclude_unset=True, exclude={"health"}),
+        warnings=statistics.warnings or [],
+        health=statistics.health,
+        result_layers=layers_of(answered),
     )
     content: list[ContentBlock] = [TextContent(type="text", text=results.model_dump_json(indent=2))]
     if preview is not None:
-        base64.b64decode(preview["data"], validate=True)  # only a real image goes to the model
-        content.append(ImageContent(type="image", data=preview["data"], mime_type=preview["mime_type"]))
+        base64.b64decode(preview.data, validate=True)  # only a real image goes to the model
+        content.append(ImageContent(type="image", data=preview.data, mime_type=preview.mime_type))
     return CallToolResult(content=content, structured_content=results.model_dump(mode="json"))
 
 
-async def _preview(api: PlatformClient, run_id: int) -> dict[str, Any] | None:
+async def _preview(api: PlatformClient, run_id: int) -> RunPreview | None:
     """The run's PNG of maximum depth; None for a design study's member, which keeps none."""
     try:
-        return (await api.get(paths.RUN_PREVIEW.url(run_id=run_id))).data
+        return RunPreview.model_validate((await api.get(paths.RUN_PREVIEW.url(run_id=run_id))).data)
     except PlatformToolError as refused:
         if refused.code == ErrorCode.LAYER_NOT_FOUND:
             return None
@@ -365,7 +268,7 @@ async def sample_run_results(
     run_id: RunId,
     points: Annotated[list[Point], Field(min_length=1, max_length=1000, description="[{x, y}, ...]")],
     crs: Annotated[str | None, Field(description="CRS of the points, e.g. EPSG:4326; default the project's.")] = None,
-) -> SampledPoints:
+) -> RunSample:
     """A complete run's peaks, hazard class and inundation times at points, in order (null outside the mesh)."""
     api = PlatformClient.for_context(ctx)
     data = (
@@ -374,4 +277,4 @@ async def sample_run_results(
             json=body(RunSampleQuery, points=[p.model_dump() for p in points], crs=crs or ""),
         )
     ).data
-    return SampledPoints(id=data["id"], crs=data["crs"], points=[PointValue(**p) for p in data["points"]])
+    return RunSample.model_validate(data)

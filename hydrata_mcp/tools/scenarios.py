@@ -5,6 +5,7 @@ from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
 from hydrata_contract import paths
+from hydrata_contract.answers.scenarios import Problem, ScenarioDetail, ScenarioPage, ScenarioSummary
 from hydrata_contract.errors import ErrorCode
 from hydrata_contract.links import Panel, relink
 from hydrata_contract.requests.scenarios import ScenarioChanges, ScenarioClone, ScenarioCreate
@@ -21,6 +22,7 @@ from hydrata_mcp.polling import (
     wait_for,
 )
 from hydrata_mcp.tools.arguments import ProjectId
+from hydrata_mcp.tools.projections import Projection
 from hydrata_mcp.tools.registry import tool
 from hydrata_mcp.tools.time_series import figure
 
@@ -63,83 +65,26 @@ InundationThreshold = Annotated[
 ]
 
 
-class RunSummary(BaseModel):
-    id: int
-    status: str
-    error_message: str
-    user_message: str
-    mesh_triangle_count: int | None
-    queue: dict[str, Any] | None = Field(
-        default=None, description="Until it ends: queued (ahead: jobs before it) or running."
-    )
+class ScenarioView(
+    Projection,
+    of=ScenarioDetail,
+    fields=(
+        *("id", "name", "description", "computed_status", "terrain", "boundary", "friction", "inflow", "rainfall"),
+        *("structure", "breakline", "culvert", "weir", "mesh_region", "gauge", "flow_line", "initial_condition"),
+        *("soil", "resolution", "duration", "model_start", "inundation_threshold_m", "mesh_triangle_count_estimate"),
+        *("mesh_estimate_breakdown", "mesh_estimate_problem", "mesh_estimate_warnings", "vcpu_hours_estimate"),
+        *("compute_cost_estimate", "latest_run", "latest_run_is_valid", "changed_since_build", "approval"),
+    ),
+):
+    pass
 
 
-class ApprovalBy(BaseModel):
-    by: str
-    at: datetime
-
-
-class StaleApproval(ApprovalBy):
-    changed: list[str] = []
-
-
-class Approval(BaseModel):
-    approved: bool = Field(description="Whether someone approved the scenario as it is now, in the map.")
-    approved_by_you: bool = Field(description="Whether this key's account owner approved it as it is now.")
-    approvals: list[ApprovalBy]
-    stale_approval: StaleApproval | None = Field(description="The last approval, when a change since voided it.")
-    required_for_your_agents: bool = Field(
-        description="Whether this account's agents may start a run only of a "
-        "scenario its owner approved; then start_simulation is "
-        "refused with APPROVAL_REQUIRED until approved_by_you."
-    )
-
-
-class ScenarioView(BaseModel):
-    id: int
-    name: str
-    description: str
-    computed_status: str = Field(description="The latest run's status, or created when it has none.")
-    terrain: int | None
-    boundary: int | None
-    friction: int | None
-    inflow: int | None
-    rainfall: int | None
-    structure: int | None
-    breakline: int | None = None
-    culvert: int | None = None
-    weir: int | None = None
-    mesh_region: int | None
-    gauge: int | None = None
-    flow_line: int | None = None
-    initial_condition: int | None = None
-    soil: int | None = None
-    resolution: float
-    duration: int
-    model_start: datetime | None
-    inundation_threshold_m: float | None = None
-    mesh_triangle_count_estimate: int | None
-    mesh_estimate_breakdown: list[dict[str, Any]]
-    mesh_estimate_problem: dict[str, Any] | None = Field(description="Why there is no estimate, when there is none.")
-    mesh_estimate_warnings: list[dict[str, Any]] = Field(
-        default=[], description="Say these before any price: a mesh over the limit, triangles finer than the terrain."
-    )
-    vcpu_hours_estimate: float | None
-    compute_cost_estimate: str | None = Field(description="USD.")
-    latest_run: RunSummary | None
-    latest_run_is_valid: bool = Field(description="A build holds it as it is now: start_simulation needs no build.")
-    changed_since_build: list[str] = Field(default=[], description="Else what changed since its newest build.")
-    approval: Approval | None = Field(default=None, description="The engineer's sign-off of the current state.")
-
-
-class ScenarioRow(BaseModel):
-    id: int
-    name: str
-    resolution: float
-    duration: int
-    computed_status: str
-    latest_run: RunSummary | None
-    latest_run_is_valid: bool
+class ScenarioRow(
+    Projection,
+    of=ScenarioSummary,
+    fields=("id", "name", "resolution", "duration", "computed_status", "latest_run", "latest_run_is_valid"),
+):
+    pass
 
 
 class ScenarioList(BaseModel):
@@ -168,16 +113,7 @@ class BuildResult(HandBack):
 
 
 def scenario_view(data: dict[str, Any]) -> ScenarioView:
-    fields = {name: data.get(name) for name in ScenarioView.model_fields}
-    fields["mesh_estimate_breakdown"] = data.get("mesh_estimate_breakdown") or []
-    fields["latest_run"] = _run(data.get("latest_run"))
-    return ScenarioView.model_validate(fields)
-
-
-def _run(data: dict[str, Any] | None) -> RunSummary | None:
-    return (
-        None if data is None else RunSummary.model_validate({name: data.get(name) for name in RunSummary.model_fields})
-    )
+    return ScenarioView.from_answer(ScenarioDetail.model_validate(data))
 
 
 # What the scenario's rain and inflow apply over the run, as the platform computed it.
@@ -206,14 +142,15 @@ def _handback(view: ScenarioView, link: str, verb: str, forcing: dict[str, Any] 
     forcing = forcing or {}
     estimate = view.mesh_triangle_count_estimate
     warnings = view.mesh_estimate_warnings
+    problem = view.mesh_estimate_problem.detail if view.mesh_estimate_problem else "inputs missing"
     price = (
         f"about {estimate:,} triangles, estimated ${view.compute_cost_estimate} to run"
         if estimate
-        else f"no estimate yet ({(view.mesh_estimate_problem or {}).get('detail', 'inputs missing')})"
+        else f"no estimate yet ({problem})"
     )
-    if any(warning["code"] == ErrorCode.MESH_TOO_LARGE for warning in warnings):
+    if any(warning.code == ErrorCode.MESH_TOO_LARGE for warning in warnings):
         price = f"about {estimate:,} triangles, too many to build, so no price to approve"
-    cautions = "".join(f" {warning['detail']}" for warning in warnings)
+    cautions = "".join(f" {warning.detail}" for warning in warnings)
     return {
         "ui_url": link,
         "summary": {
@@ -233,9 +170,11 @@ def _handback(view: ScenarioView, link: str, verb: str, forcing: dict[str, Any] 
 
 
 def _handed_back(data: dict[str, Any], verb: str) -> ScenarioWithHandBack:
-    view = scenario_view(data)
-    handback = _handback(view, data["ui_url"], verb, data.get("forcing"))
-    return ScenarioWithHandBack(**(view.model_dump() | handback))
+    scenario = ScenarioDetail.model_validate(data)
+    view = ScenarioView.from_answer(scenario)
+    return ScenarioWithHandBack.from_answer(
+        scenario, **_handback(view, scenario.ui_url, verb, scenario.forcing.model_dump())
+    )
 
 
 @tool(title="Create a scenario", relied_on=("id", *ESTIMATE))
@@ -309,16 +248,8 @@ async def get_scenario(ctx: Context, project_id: ProjectId, scenario_id: Scenari
 async def list_scenarios(ctx: Context, project_id: ProjectId) -> ScenarioList:
     """List a project's scenarios, newest first, with computed_status and latest run."""
     api = PlatformClient.for_context(ctx)
-    rows = (await api.get(paths.SCENARIOS.url(project_id=project_id))).data["results"]
-    return ScenarioList(
-        results=[
-            ScenarioRow(
-                **{name: row.get(name) for name in ScenarioRow.model_fields if name != "latest_run"},
-                latest_run=_run(row.get("latest_run")),
-            )
-            for row in rows
-        ]
-    )
+    page = ScenarioPage.model_validate((await api.get(paths.SCENARIOS.url(project_id=project_id))).data)
+    return ScenarioList(results=[ScenarioRow.from_answer(row) for row in page.results])
 
 
 @tool(title="Update a scenario", relied_on=("id", *ESTIMATE, "latest_run_is_valid"))
@@ -417,8 +348,10 @@ async def build_scenario(
     """Mesh a scenario and wait; outcome built, error, timed_out, refused (code, detail; ui_url if fixable in the
     map) or needs_confirmation. A valid build is reused unless rebuild."""
     api = PlatformClient.for_context(ctx)
-    read_first = (await api.get(paths.SCENARIO_DETAIL.url(project_id=project_id, scenario_id=scenario_id))).data
-    view, link = scenario_view(read_first), read_first["ui_url"]  # the scenario's place in the map, all along
+    read_first = ScenarioDetail.model_validate(
+        (await api.get(paths.SCENARIO_DETAIL.url(project_id=project_id, scenario_id=scenario_id))).data
+    )
+    view, link = ScenarioView.from_answer(read_first), read_first.ui_url  # the scenario's place in the map, all along
     early = _build_without_posting(view, link, confirm=confirm, rebuild=rebuild)
     if early is not None:
         return early
@@ -448,7 +381,8 @@ async def build_scenario(
 
 
 def _build_in_words(view: ScenarioView) -> str:
-    return queue_in_words("build", view.latest_run.queue if view.latest_run else None)
+    place = view.latest_run.queue if view.latest_run else None
+    return queue_in_words("build", place.model_dump() if place else None)
 
 
 def _in_flight(view: ScenarioView) -> bool:
@@ -466,11 +400,10 @@ def _build_without_posting(view: ScenarioView, link: str, *, confirm: bool, rebu
     ):
         return _built(view, link, posted=False, polls=0, elapsed=0.0)
     if view.mesh_triangle_count_estimate is None:
-        problem = view.mesh_estimate_problem or {
-            "code": ErrorCode.NO_ESTIMATE,
-            "detail": "The scenario has no estimate.",
-        }
-        return _refused(view, link, problem | {"fixable_in_map": True})
+        problem = view.mesh_estimate_problem or Problem(
+            code=ErrorCode.NO_ESTIMATE, detail="The scenario has no estimate."
+        )
+        return _refused(view, link, problem.model_dump() | {"fixable_in_map": True})
     if view.mesh_triangle_count_estimate > CONFIRM_ABOVE_TRIANGLES and not confirm:
         return BuildResult(
             outcome="needs_confirmation",

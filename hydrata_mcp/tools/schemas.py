@@ -5,9 +5,11 @@ whole shape; a catalog of them cost a model's context about 3 KB a tool. The pub
 argument with its type, limits, default and description (a `None` default published as "leave it out", with the
 description at the property's own top level where clients show it). The published output schema is the
 result's contract: the keys clients rely on (`relied_on`, the names of TOOLS.md "Names in results", dotted when
-nested), typed and required, with the records they sit in described as objects; a tool that declares no such
-names publishes each top-level key of its result, typed. Results keep every field: the SDK still validates them
-against the full model, and a client validating against the slimmer schema accepts the keys it does not name.
+nested), typed and required, with the records they sit in described as objects, and a contract enum's value as its
+type (its values are the contract's: listing them in every result would cost each its bytes again); a tool that
+declares no such names publishes each top-level key of its result, typed. Results keep every field: the SDK still
+validates them against the full model, and a client validating against the slimmer schema accepts the keys it does
+not name.
 """
 
 from typing import Any, TypeAlias
@@ -80,6 +82,7 @@ def _resolved(spec: Schema, defs: Schema) -> Schema:
 
 def _typed(spec: Schema, defs: Schema, names: Names) -> Schema:
     """A value's type; a record's keys only when some of them are relied on."""
+    named = "$ref" in spec
     spec = _resolved(spec, defs)
     if "anyOf" in spec:
         return _either(spec["anyOf"], defs, names)
@@ -92,6 +95,8 @@ def _typed(spec: Schema, defs: Schema, names: Names) -> Schema:
         return _record(spec, defs, names, every_key=False) if names else {"type": "object"}
     if names:
         raise ValueError(f"{sorted(names)} are relied on inside a value that is no record")
+    if "enum" in spec and named and "type" in spec:
+        return {"type": spec["type"]}  # a contract enum: its values are the contract's, not repeated in each result
     if "enum" in spec:
         return {"enum": spec["enum"]}
     return {"type": spec["type"]} if "type" in spec else {}
@@ -103,7 +108,8 @@ def _either(branches: list[Schema], defs: Schema, names: Names) -> Schema:
     if any(not branch for branch in typed):
         return {}
     if all(set(branch) == {"type"} and isinstance(branch["type"], str) for branch in typed):
-        return {"type": [branch["type"] for branch in typed]}
+        types = list(dict.fromkeys(branch["type"] for branch in typed))
+        return {"type": types if len(types) > 1 else types[0]}
     nullable = [branch for branch in typed if branch != {"type": "null"}]
     if len(nullable) == 1 == len(typed) - 1 and isinstance(nullable[0].get("type"), str):
         return {**nullable[0], "type": [nullable[0]["type"], "null"]}

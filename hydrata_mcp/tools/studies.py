@@ -7,6 +7,15 @@ from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
 from hydrata_contract import paths
+from hydrata_contract.answers.studies import (
+    AepSample,
+    DesignMemberSummary,
+    DesignStudyDetail,
+    DesignStudyPage,
+    DesignStudySummary,
+    StudyResults,
+    StudySample,
+)
 from hydrata_contract.requests.base import NAME_MAX_LENGTH
 from hydrata_contract.requests.runs import RunSampleQuery
 from hydrata_contract.requests.studies import DesignStudyCreate
@@ -17,6 +26,7 @@ from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.handback import HandBack
 from hydrata_mcp.pagination import page_numbers
 from hydrata_mcp.tools.arguments import Page, ProjectId
+from hydrata_mcp.tools.projections import Projection
 from hydrata_mcp.tools.registry import tool
 from hydrata_mcp.tools.runs import Point
 from hydrata_mcp.tools.time_series import figure
@@ -35,24 +45,20 @@ class Storms(BaseModel):
     excess_mm_max: float
 
 
-class DesignStudy(HandBack):
-    id: int
-    name: str
-    base_scenario: int
-    status: str
-    central_statistic: str
-    rain_binding: str | None = Field(description="Null, with the estimate, for a public project's reader.")
-    estimate: dict[str, Any] | None
-    progress: dict[str, Any]
+class DesignStudy(
+    HandBack,
+    Projection,
+    of=DesignStudyDetail,
+    fields=("id", "name", "base_scenario", "status", "central_statistic", "rain_binding", "estimate", "progress"),
+):
+    """The contract's study with its storms grouped, its results without signed links, and points sampled."""
+
     storms: list[Storms]
     results: dict[str, Any] | None = Field(None, description="Per AEP: figures, layers, gauge and flow-line tables.")
-    sampled: list[dict[str, Any]] | None = Field(None, description="Per AEP: the envelopes at the points asked.")
+    sampled: list[AepSample] | None = Field(None, description="Per AEP: the envelopes at the points asked.")
 
 
-class StudyItem(BaseModel):
-    id: int
-    name: str
-    status: str
+class StudyItem(Projection, of=DesignStudySummary, fields=("id", "name", "status")):
     members: int
     progress_pct: float
 
@@ -64,130 +70,123 @@ class StudyList(BaseModel):
     results: list[StudyItem]
 
 
-def _storms(members: list[dict[str, Any]]) -> list[Storms]:
-    if any(member["rain_depth_mm"] is None for member in members):
+def _storms(members: list[DesignMemberSummary]) -> list[Storms]:
+    if any(member.rain_depth_mm is None for member in members):
         return []  # a public project's reader is not told the storms (they are derived from the design inputs)
-    groups: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    groups: dict[tuple[str, int], list[DesignMemberSummary]] = {}
     for member in members:
-        groups.setdefault((member["aep"], member["duration_min"]), []).append(member)
+        groups.setdefault((member.aep, member.duration_min), []).append(member)
     return [
         Storms(
             aep=aep,
             duration_min=duration,
             patterns=len(group),
-            rain_depth_mm=round(group[0]["rain_depth_mm"], 2),
-            excess_mm_min=round(min(m["excess_depth_mm"] for m in group), 2),
-            excess_mm_max=round(max(m["excess_depth_mm"] for m in group), 2),
+            rain_depth_mm=round(group[0].rain_depth_mm or 0.0, 2),
+            excess_mm_min=round(min(m.excess_depth_mm or 0.0 for m in group), 2),
+            excess_mm_max=round(max(m.excess_depth_mm or 0.0 for m in group), 2),
         )
         for (aep, duration), group in groups.items()
     ]
 
 
 def _handed_back(
-    study: dict[str, Any], *, made: bool = False, sampled: list[dict[str, Any]] | None = None
+    answered: dict[str, Any], *, made: bool = False, sampled: list[AepSample] | None = None
 ) -> DesignStudy:
-    storms = _storms(study["members"]) if "members" in study else []
-    estimate, progress, warnings = study["estimate"], study["progress"], study.get("warnings") or []
-    return DesignStudy(
-        id=study["id"],
-        name=study["name"],
-        base_scenario=study["base_scenario"],
-        status=study["status"],
-        central_statistic=study["central_statistic"],
-        rain_binding=study["rain_binding"],
-        estimate=estimate,
-        progress=progress,
+    study = DesignStudyDetail.model_validate(answered)
+    storms = _storms(study.members)
+    estimate = study.estimate.model_dump() if study.estimate else {}
+    return DesignStudy.from_answer(
+        study,
         storms=storms,
-        results=_results(study.get("results")),
+        results=_results(study.results),
         sampled=sampled,
-        ui_url=study["ui_url"],
         summary={
-            **(estimate or {}),
-            **progress,
-            "aeps": study["aeps"],
-            "durations_min": study["durations_min"],
-            **({"warnings": warnings} if warnings else {}),
+            **estimate,
+            **study.progress.model_dump(),
+            "aeps": study.aeps,
+            "durations_min": study.durations_min,
+            **({"warnings": study.warnings} if study.warnings else {}),
         },
-        say_to_user=" ".join([_said(study, storms, made=made), *_ran_under(study), *warnings]),
+        say_to_user=" ".join([_said(study, storms, made=made), *_ran_under(study), *study.warnings]),
     )
 
 
-def _ran_under(study: dict[str, Any]) -> list[str]:
+def _ran_under(study: DesignStudyDetail) -> list[str]:
     """What a started study ran under, as the Study panel says it: the sign-off of the fingerprint it started with (or
     that it had none, and whether one was asked), and what changed since; an auditor's question, not whether it is
     signed off as it is now. Said to a project member's agent only (a public reader is told no sign-off)."""
-    approval = study.get("approval") or {}
-    if study["status"] == StudyStatus.DRAFT or not approval.get("started_fingerprint"):
+    approval = study.approval
+    if study.status == StudyStatus.DRAFT or approval is None or not approval.started_fingerprint:
         return []
-    ran = "is running" if study["status"] == StudyStatus.RUNNING else "ran"
-    signed = [f"{entry['by']} on {str(entry['at'])[:10]}" for entry in approval["started_approvals"]]
+    ran = "is running" if study.status == StudyStatus.RUNNING else "ran"
+    signed = [f"{entry['by']} on {str(entry['at'])[:10]}" for entry in approval.started_approvals]
     if signed:
         said = f"It {ran} as signed off by {' and '.join(signed)}."
     else:
-        none_asked = " (none was required)" if approval["sign_off_required_at_start"] is False else ""
+        none_asked = " (none was required)" if approval.sign_off_required_at_start is False else ""
         said = f"It {ran} without a sign-off{none_asked}."
-    if approval["changed_since_start"]:
-        changes = changes_in_words(approval["changes_since_start"]) or "the study or its base scenario"
+    if approval.changed_since_start:
+        changes = changes_in_words(approval.changes_since_start) or "the study or its base scenario"
         said += f" Changed since it started: {changes}."
     return [said]
 
 
-def _said(study: dict[str, Any], storms: list[Storms], *, made: bool) -> str:
-    estimate, progress, status = study["estimate"], study["progress"], study["status"]
-    where = "the base scenario's rainfall polygons" if study["rain_binding"] == "rainfall_layer" else "the whole model"
-    link = f"See it here: {study['ui_url']}"
+def _said(study: DesignStudyDetail, storms: list[Storms], *, made: bool) -> str:
+    estimate, progress, status = study.estimate, study.progress, study.status
+    where = "the base scenario's rainfall polygons" if study.rain_binding == "rainfall_layer" else "the whole model"
+    link = f"See it here: {study.ui_url}"
     if status == StudyStatus.DRAFT and storms and estimate:
         depths = [s.rain_depth_mm for s in storms]
         return (
-            f"{'I made' if made else 'The'} design study '{study['name']}' "
-            f"{'from' if made else 'is of'} scenario {study['base_scenario']}: {estimate['members']} storms "
-            f"({len(study['aeps'])} AEPs x {len(study['durations_min'])} durations x their patterns), "
+            f"{'I made' if made else 'The'} design study '{study.name}' "
+            f"{'from' if made else 'is of'} scenario {study.base_scenario}: {estimate.members} storms "
+            f"({len(study.aeps)} AEPs x {len(study.durations_min)} durations x their patterns), "
             f"{figure(min(depths))} to {figure(max(depths))} mm of rain before losses, falling on {where}. "
-            f"Running every member is estimated at {figure(estimate['vcpu_hours_estimate'])} vCPU-hours, "
-            f"USD {estimate['compute_cost_estimate']}; nothing has been spent. {link}"
+            f"Running every member is estimated at {figure(estimate.vcpu_hours_estimate)} vCPU-hours, "
+            f"USD {estimate.compute_cost_estimate}; nothing has been spent. {link}"
         )
-    done = f"{progress['members_done']} of {progress['members_total']} members have ended"
+    done = f"{progress.members_done} of {progress.members_total} members have ended"
     if status == StudyStatus.RUNNING:
-        eta = progress["eta_seconds"]
-        return f"Design study {study['id']} is running: {done}" + (
+        eta = progress.eta_seconds
+        return f"Design study {study.id} is running: {done}" + (
             f", about {figure(eta / 60)} min to go. {link}" if eta is not None else f". {link}"
         )
     if status == StudyStatus.COMPLETE:
-        critical = _critical_durations(study.get("results") or {})
-        figures = _figures(study.get("results") or {})
+        critical = _critical_durations(study.results)
+        figures = _figures(study.results)
         return (
-            f"Design study {study['id']} is complete ({done}); envelopes use the {study['central_statistic']} of "
+            f"Design study {study.id} is complete ({done}); envelopes use the {study.central_statistic} of "
             f"each duration's patterns.{figures}{critical} {link}"
         )
-    return f"Design study {study['id']} is {status.replace('_', ' ')}: {done}. {study['status_message']} {link}"
+    return f"Design study {study.id} is {status.replace('_', ' ')}: {done}. {study.status_message} {link}"
 
 
-def _critical_durations(results: dict[str, Any]) -> str:
+def _critical_durations(results: StudyResults | None) -> str:
     said = [
-        f"{table['name']} {aep['aep']}: {table['critical_duration_min']} min"
-        for aep in results.get("aeps", [])
-        for table in aep["gauges"] + aep["flow_lines"]
-        if table["critical_duration_min"] is not None
+        f"{table.name} {aep.aep}: {table.critical_duration_min} min"
+        for aep in (results.aeps if results else [])
+        for table in aep.gauges + aep.flow_lines
+        if table.critical_duration_min is not None
     ]
     return f" Critical durations: {'; '.join(said[:6])}." if said else ""
 
 
-def _figures(results: dict[str, Any]) -> str:
+def _figures(results: StudyResults | None) -> str:
     """Each AEP's design figures in a sentence: peaks, the flooded area by hazard class and by critical duration."""
     said = []
-    for aep in results.get("aeps", []):
-        found = aep.get("figures")
-        if not found or found["peak_depth_m"] is None:
+    for aep in results.aeps if results else []:
+        found = aep.figures
+        if found is None or found.peak_depth_m is None:
             continue
-        hectares = found["flooded_area_m2"] / 1e4
-        level = found["peak_stage_m"]
+        hectares = found.flooded_area_m2 / 1e4
+        level = found.peak_stage_m
         hazard = ", ".join(
-            f"{name} {figure(area / 1e4)} ha" for name, area in found["hazard_area_m2_by_class"].items() if area > 0
+            f"{name} {figure(area / 1e4)} ha" for name, area in found.hazard_area_m2_by_class.items() if area > 0
         )
-        shares = sorted(found["critical_durations"], key=lambda item: -item["share_pct"])
-        critical = ", ".join(f"{s['duration_min']} min {s['share_pct']:.0f}%" for s in shares if s["area_m2"] > 0)
+        shares = sorted(found.critical_durations, key=lambda item: -item.share_pct)
+        critical = ", ".join(f"{s.duration_min} min {s.share_pct:.0f}%" for s in shares if s.area_m2 > 0)
         said.append(
-            f"{aep['aep']} AEP: peak depth {figure(found['peak_depth_m'])} m"
+            f"{aep.aep} AEP: peak depth {figure(found.peak_depth_m)} m"
             + (f", peak level {figure(level)} m" if level is not None else "")
             + f"; {figure(hectares)} ha flooded"
             + (f" ({hazard})" if hazard else "")
@@ -196,16 +195,12 @@ def _figures(results: dict[str, Any]) -> str:
     return f" {'. '.join(said)}." if said else ""
 
 
-def _results(results: dict[str, Any] | None) -> dict[str, Any] | None:
+def _results(results: StudyResults | None) -> dict[str, Any] | None:
     """The study's results without the rasters' signed links (a tool hands back no signature; get_design_study's
     REST answer carries them)."""
-    if not results:
+    if results is None:
         return None
-    aeps = [
-        {**aep, "layers": [{"name": layer["name"], "units": layer["units"]} for layer in aep["layers"]]}
-        for aep in results["aeps"]
-    ]
-    return {**results, "aeps": aeps}
+    return results.model_dump(mode="json", exclude={"aeps": {"__all__": {"layers": {"__all__": {"url"}}}}})
 
 
 @tool(title="Create a design study", relied_on=("id", "estimate"))
@@ -262,9 +257,9 @@ async def get_design_study(
     sampled = None
     if points:
         sent = body(RunSampleQuery, points=[point.model_dump() for point in points], crs=crs or "")
-        sampled = (
-            await api.post(paths.DESIGN_STUDY_SAMPLE.url(project_id=project_id, study_id=study_id), json=sent)
-        ).data["aeps"]
+        sampled = StudySample.model_validate(
+            (await api.post(paths.DESIGN_STUDY_SAMPLE.url(project_id=project_id, study_id=study_id), json=sent)).data
+        ).aeps
     return _handed_back(study, sampled=sampled)
 
 
@@ -290,13 +285,7 @@ async def list_design_studies(ctx: Context, project_id: ProjectId, page: Page = 
     api = PlatformClient.for_context(ctx)
     data = (await api.get(paths.DESIGN_STUDIES.url(project_id=project_id), params={"page": page})).data
     items = [
-        StudyItem(
-            id=item["id"],
-            name=item["name"],
-            status=item["status"],
-            members=item["progress"]["members_total"],
-            progress_pct=item["progress"]["progress_pct"],
-        )
-        for item in data["results"]
+        StudyItem.from_answer(study, members=study.progress.members_total, progress_pct=study.progress.progress_pct)
+        for study in DesignStudyPage.model_validate(data).results
     ]
     return StudyList(**page_numbers(data), results=items)

@@ -1,16 +1,18 @@
-from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from hydrata_contract import paths
+from hydrata_contract.answers.time_series import TimeSeriesDetail, TimeSeriesPage, TimeSeriesRow, TimeSeriesSummary
+from hydrata_contract.inputs import SeriesType
 from hydrata_contract.requests.time_series import TimeSeriesCreate
 from hydrata_mcp.bodies import body
 from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.handback import HandBack
 from hydrata_mcp.tools.arguments import ProjectId
+from hydrata_mcp.tools.projections import Projection, argument
 from hydrata_mcp.tools.registry import tool
 
 # The units a series is taken in when none are given. None for rain: mm/hr, mm/interval and mm cumulative all read
@@ -35,11 +37,13 @@ APPLIED = (
 )
 
 
-class Row(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    timestamp: datetime = Field(description="ISO 8601; without an offset, in the series' timezone.")
-    value: float = Field(allow_inf_nan=False)
+class Row(
+    Projection,
+    of=TimeSeriesRow,
+    fields=("timestamp", "value"),
+    described={"timestamp": "ISO 8601; no offset: in the series' timezone.", "value": None},
+):
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class SeriesData(BaseModel):
@@ -49,24 +53,29 @@ class SeriesData(BaseModel):
     rowData: list[Row] = Field(min_length=1, max_length=100_000)  # noqa: N815
 
 
-class TimeSeriesSummary(BaseModel):
-    id: int
-    name: str
-    series_type: str
-    units: str
-    timezone: str
-    location_name: str
-    row_count: int
-    first_timestamp: datetime
-    last_timestamp: datetime
+class TimeSeries(
+    Projection,
+    of=TimeSeriesSummary,
+    fields=(
+        *("id", "name", "series_type", "units", "timezone", "location_name", "row_count", "first_timestamp"),
+        "last_timestamp",
+    ),
+):
+    pass
 
 
 class TimeSeriesList(BaseModel):
-    results: list[TimeSeriesSummary]
+    results: list[TimeSeries]
 
 
-class CreatedTimeSeries(TimeSeriesSummary, HandBack):
+class CreatedTimeSeries(TimeSeries, HandBack):
     pass
+
+
+# The contract's series types written inline in the argument's schema (hydrata_mcp.tools.arguments says why).
+SeriesTypeChoice = Annotated[
+    SeriesType, WithJsonSchema({"type": "string", "enum": SeriesType.values()}, mode="validation")
+]
 
 
 def figure(value: float) -> str:
@@ -92,39 +101,33 @@ def applied_in_words(applied: dict[str, Any]) -> str:
     return f"The model cannot apply it: {applied.get('problem')}"
 
 
-def summary_of(data: dict) -> TimeSeriesSummary:
-    return TimeSeriesSummary.model_validate({name: data.get(name) for name in TimeSeriesSummary.model_fields})
-
-
 @tool(title="Create a time series", relied_on=("id",))
 async def create_time_series(
     ctx: Context,
     project_id: ProjectId,
     name: Annotated[
         str,
-        Field(
-            min_length=1,
-            max_length=200,
-            description="Unique in the project; a rainfall polygon whose `data` is this name uses it.",
-        ),
+        argument(TimeSeriesCreate, "name", "Unique in the project; rainfall `data` may name it."),
     ],
     data: Annotated[SeriesData, Field(description="Rows of timestamp and value.")],
     series_type: Annotated[
-        Literal["hyetograph", "hydrograph", "stage", "generic"],
-        Field(description="hyetograph: rain, hydrograph: flow, stage: water level."),
-    ] = "hyetograph",
+        SeriesTypeChoice,
+        argument(TimeSeriesCreate, "series_type", "hyetograph: rain, hydrograph: flow, stage: water level."),
+    ] = SeriesType.HYETOGRAPH,
     units: Annotated[
         str | None,
         Field(
             max_length=30,
-            description="hyetograph (required): mm/hr, mm/interval (in the interval ending at the row) or mm "
+            description="hyetograph (required): mm/hr, mm/interval (ending at the row) or mm "
             "cumulative; hydrograph: m3/s; stage: m.",
         ),
     ] = None,
-    description: Annotated[str, Field(description="Free text.")] = "",
-    source: Annotated[str, Field(max_length=300, description="Where the numbers come from.")] = "",
-    location_name: Annotated[str, Field(max_length=200, description="The gauge or place.")] = "",
-    timezone: Annotated[str, Field(description="IANA zone for timestamps without an offset.")] = "UTC",
+    description: Annotated[str, argument(TimeSeriesCreate, "description", "Free text.")] = "",
+    source: Annotated[str, argument(TimeSeriesCreate, "source", "Where the numbers come from.")] = "",
+    location_name: Annotated[str, argument(TimeSeriesCreate, "location_name", "The gauge or place.")] = "",
+    timezone: Annotated[
+        str, argument(TimeSeriesCreate, "timezone", "IANA zone for timestamps without an offset.")
+    ] = "UTC",
 ) -> CreatedTimeSeries:
     """Store a gauge record (rain, flow or level over time) in a project; a bad row is refused by its index."""
     units = DEFAULT_UNITS[series_type] if units is None else units
@@ -146,13 +149,12 @@ async def create_time_series(
             data={"rowData": rows},
         ),
     )
-    series = summary_of(response.data)
-    applied = response.data.get("applied") or {"applies_as": None, "problem": "the platform did not say."}
+    series = TimeSeriesDetail.model_validate(response.data)
+    applied = series.applied.model_dump(exclude_unset=True)
     values = [row.value for row in data.rowData]
-    link = response.data["ui_url"]
-    return CreatedTimeSeries(
-        **series.model_dump(),
-        ui_url=link,
+    link = series.ui_url
+    return CreatedTimeSeries.from_answer(
+        series,
         summary={
             "row_count": series.row_count,
             "first_timestamp": series.first_timestamp.isoformat(),
@@ -172,5 +174,5 @@ async def create_time_series(
 async def list_time_series(ctx: Context, project_id: ProjectId) -> TimeSeriesList:
     """List a project's time series: id, name, type, units, row count, first and last timestamp (not the rows)."""
     api = PlatformClient.for_context(ctx)
-    listed = (await api.get(paths.TIME_SERIES.url(project_id=project_id))).data["results"]
-    return TimeSeriesList(results=[summary_of(item) for item in listed])
+    listed = TimeSeriesPage.model_validate((await api.get(paths.TIME_SERIES.url(project_id=project_id))).data)
+    return TimeSeriesList(results=[TimeSeries.from_answer(series) for series in listed.results])

@@ -15,11 +15,13 @@ from pydantic import BaseModel, Field
 from pyproj import Transformer
 
 from hydrata_contract import paths
+from hydrata_contract.answers import tiles
 from hydrata_contract.inputs import InputKind
 from hydrata_contract.layers import FIRST_SHOWN
 from hydrata_mcp.client import PlatformClient
 from hydrata_mcp.tools.arguments import ProjectId
 from hydrata_mcp.tools.comparisons import ComparisonId
+from hydrata_mcp.tools.projections import Projection
 from hydrata_mcp.tools.registry import tool
 from hydrata_mcp.tools.runs import RunId
 from hydrata_mcp.tools.scenarios import ScenarioId
@@ -54,9 +56,8 @@ OUTLINE_VERTICES = 800
 MAX_POINTS = 400
 
 
-class LegendStop(BaseModel):
-    value: float
-    colour: str
+class LegendStop(Projection, of=tiles.LegendStop, fields=("value", "colour")):
+    pass
 
 
 class DepthOverlay(BaseModel):
