@@ -360,9 +360,6 @@ SPECTACULAR_SETTINGS = {
 # Where the MCP tools send their REST calls (loopback to this same server by default).
 HYDRATA_API_ORIGIN = os.environ.get("HYDRATA_API_ORIGIN", HYDRATA_SITE_URL).rstrip("/")
 HYDRATA_API_TIMEOUT_SECONDS = float(os.environ.get("HYDRATA_API_TIMEOUT_SECONDS", "30"))
-# Hold every REST answer to its model in hydrata_contract on the way out (hydrata/core/answers.py): on in
-# development and in the tests, off in production, where a mismatch must not become a 500.
-HYDRATA_VALIDATE_ANSWERS = _env_bool("HYDRATA_VALIDATE_ANSWERS", DEBUG)
 # Origins (besides HYDRATA_SITE_URL and the request's own host) allowed to call /mcp/ from a browser.
 HYDRATA_MCP_ALLOWED_ORIGINS = _env_list("HYDRATA_MCP_ALLOWED_ORIGINS", [])
 # Processes of the production web command (config/serve.py): one uvicorn process uses one core.

@@ -70,12 +70,6 @@ def live_asgi(transactional_db, settings) -> Iterator[LiveASGIServer]:
 
 
 @pytest.fixture(autouse=True)
-def answers_checked(settings):
-    """Every REST answer is held to its model in hydrata_contract (hydrata/core/answers.py)."""
-    settings.HYDRATA_VALIDATE_ANSWERS = True
-
-
-@pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     # PBKDF2's deliberate slowness protects real passwords and costs ~0.5 s per test user.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

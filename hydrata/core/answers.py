@@ -2,14 +2,13 @@
 
 A selector or service builds the answer as its contract model (with `from_attributes=True` where the model's
 fields are the row's own, so a field added to the row and the model needs no builder of its own), and the view
-sends it with `sent(...)`; a page of them is `page_answer(...)`. `answer(Model, data)` is the older form, for a dict
-built elsewhere: where answers are checked (settings.HYDRATA_VALIDATE_ANSWERS: the tests, and DEBUG) it is held to
-its model on the way out, so a field added to one but not the other fails there instead of in a client."""
+sends it with `sent(...)`; a page of them is `page_answer(...)`. An answer is a model before it is JSON, so it is
+held to its contract wherever it is built, production included (tests/hydrata/core/test_every_answer.py walks every
+route and validates each answer's JSON as well)."""
 
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
-from django.conf import settings
 from pydantic import BaseModel
 from rest_framework.generics import GenericAPIView
 
@@ -17,13 +16,6 @@ from hydrata.core.pagination import PageNumberPagination
 from hydrata_contract.answers.base import Page
 
 PageT = TypeVar("PageT", bound=Page)
-
-
-def answer(model: type[BaseModel], data: dict[str, Any]) -> dict[str, Any]:
-    """`data`, held to `model` where answers are checked."""
-    if settings.HYDRATA_VALIDATE_ANSWERS:
-        model.model_validate(data)
-    return data
 
 
 def sent(model: BaseModel) -> dict[str, Any]:

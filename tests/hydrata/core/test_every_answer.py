@@ -10,11 +10,11 @@ dataset. Path arguments are filled by name from that world; writes send a valid 
 everything; each read is asked too by a stranger's key (the project is public: the reduced answers, withheld fields
 empty) and by the owner's browser (no signed links).
 
-The answer check the platform does where `HYDRATA_VALIDATE_ANSWERS` is set (hydrata/core/answers.py) is turned off:
-this test validates what went over the wire itself, strictly (a number sent as text fails), so it holds whatever
-builds the answer, in DEBUG or not. A success status must be one the handler declares, with the body it declares; a
-refusal must be the house's error body with a code of the contract (hydrata_contract/errors.py), and only where listed
-below. A route added without a declared model, or one this world cannot reach, fails here."""
+The platform builds each answer as its model (hydrata/core/answers.py); this test validates what went over the wire
+itself, strictly (a number sent as text fails), so it holds whatever builds the answer, in DEBUG or not. A success
+status must be one the handler declares, with the body it declares; a refusal must be the house's error body with a
+code of the contract (hydrata_contract/errors.py), and only where listed below. A route added without a declared
+model, or one this world cannot reach, fails here."""
 
 import io
 import json
@@ -506,8 +506,7 @@ def wrong_answer(
     return None
 
 
-def test_every_answer_of_every_api_route_validates_against_its_declared_contract_model(world, settings):
-    settings.HYDRATA_VALIDATE_ANSWERS = False  # the wire, checked here, not by the platform on its way out
+def test_every_answer_of_every_api_route_validates_against_its_declared_contract_model(world):
     operations = [op for op in api_operations() if (op.method, op.route) not in NOT_CALLED]
     wrong = []
 
