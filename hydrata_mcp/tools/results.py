@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from hydrata_contract import paths
 from hydrata_contract.answers.base import Picture
-from hydrata_contract.answers.runs import GaugeChange, ResultLayerEntry, RunTimeSeries
+from hydrata_contract.answers.runs import GaugeChange, ResultLayerEntry, RunTimeSeries, Series
 from hydrata_contract.answers.runs import RunImpact as RunImpactAnswer
 from hydrata_contract.requests.runs import RunSeriesQuery
 from hydrata_mcp.bodies import body
@@ -23,9 +23,16 @@ from hydrata_mcp.tools.runs import Point, RunId
 Names = Annotated[list[Annotated[str, Field(min_length=1, max_length=200)]] | None, Field(max_length=50)]
 
 
-class TimeSeries(Projection, of=RunTimeSeries, fields=("id", "crs", "series")):
+class SeriesValues(Projection, of=Series, fields=tuple(Series.model_fields)):
+    """A series with every key, null where its kind has none (a flow line's `stage`, a gauge's `discharge`): the
+    platform's answer leaves those out, the tool's result has always named them."""
+
+
+class TimeSeries(Projection, of=RunTimeSeries, fields=("id", "crs")):
     """The contract's series (gauges, then flow lines, then points, each in the order asked), its chart as an image
     beside them."""
+
+    series: list[SeriesValues] = Field(description=RunTimeSeries.model_fields["series"].description)
 
 
 class ImpactStatistics(BaseModel):
@@ -99,7 +106,7 @@ async def get_run_time_series(
     )
     data = (await api.post(paths.RUN_TIME_SERIES.url(run_id=run_id), json=asked)).data
     answered = RunTimeSeries.model_validate(data)
-    result = TimeSeries.from_answer(answered)
+    result = TimeSeries.from_answer(answered, series=[SeriesValues.from_answer(item) for item in answered.series])
     return CallToolResult(
         content=[TextContent(type="text", text=result.model_dump_json(indent=2)), _image(answered.chart)],
         structured_content=result.model_dump(mode="json"),
